@@ -1,0 +1,15 @@
+/** Business constants of spec section 9, shared by browser and server. */
+export const API_BASE = '/serve/api';
+export const COOKIE_MAX_AGE_DAYS = 365;
+export const TOKEN_COOKIE = 'token';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+export const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+export const RETRY_STATUSES = [408, 409, 419, 425, 429, 500, 502, 503, 504] as const;
+export const RETRY_ATTEMPTS = 3;
+export const RETRY_DELAY_MS = 1000;
+export const TOKEN_MIN_URL_LENGTH = 50;
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const ARTICLE_SEGMENT_PATTERN = /^[A-Za-z]{3,20}$/;
+export const DIGITS_PATTERN = /^\d+$/;
+export const DESKTOP_BREAKPOINT_PX = 768;

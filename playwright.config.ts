@@ -1,0 +1,59 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// One database per run: a temporary SQLite file, or a fresh PostgreSQL schema when DATABASE_URL is postgres.
+process.env.E2E_RUN_ID ??= `${Date.now()}`;
+const runId = process.env.E2E_RUN_ID;
+const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_SCHEMA = `e2e_${runId}`;
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: process.env.CI ? 3 : 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  globalTeardown: './tests/e2e/global-teardown.ts',
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    { name: 'mobile', use: { ...devices['Pixel 7'] }, grep: /@mobile/ },
+  ],
+  webServer: {
+    command: 'npm run start --silent',
+    url: `http://localhost:${port}/readyz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: 'localhost',
+      PUBLIC_ORIGIN: `http://localhost:${port}`,
+      LOG_LEVEL: 'warn',
+      APP_ENV: 'test',
+      DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
+      ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
+      UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
+    },
+  },
+});

@@ -1,0 +1,11 @@
+// Starts the production server, building first when there is no build.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+if (!existsSync('build/server/index.js') || !existsSync('build/client')) {
+  console.log('No build found: building once (npm run build)…');
+  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+process.env.NODE_ENV ??= 'production';
+await import('../server/main.ts');

@@ -1,0 +1,98 @@
+import cookie from '@fastify/cookie';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { XSRF_COOKIE, XSRF_HEADER } from '#common/constants.ts';
+import type { Config } from './config.ts';
+import { sessionRoutes } from './features/accounts/session.routes.ts';
+import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
+import { ApiRouter } from './http/api-router.ts';
+import { CsrfTokens } from './http/csrf.ts';
+import { AppError, codeForStatus, errorEnvelope } from './http/errors.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { requestLocale } from './i18n.ts';
+import type { Services } from './services.ts';
+
+export interface ApiPluginOptions {
+  config: Config;
+  services: Services;
+}
+
+const VERSION = '1.0.0';
+
+/**
+ * The JSON API under /serve/api: envelope, locale, bearer auth, CSRF, validation and
+ * OpenAPI. Register it with a prefix on the portal server, or alone on a bare Fastify.
+ */
+export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { config, services }) => {
+  if (!app.hasDecorator('parseCookie')) await app.register(cookie);
+  const csrf = new CsrfTokens(config.appSecret);
+  const cookieOptions = { path: '/', sameSite: 'strict' as const, secure: config.secureCookies };
+
+  app.decorateRequest('locale', 'en');
+  app.decorateRequest('caller', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.locale = requestLocale(request.headers.locale, request.query);
+    const route = request.routeOptions.config;
+    if (route.csrf && !csrf.verify(request.cookies[XSRF_COOKIE], headerValue(request.headers[XSRF_HEADER]))) {
+      throw new AppError('csrf_mismatch');
+    }
+    const authorization = request.headers.authorization;
+    if (authorization?.startsWith('Bearer ') && route.auth !== 'none') {
+      request.caller = await services.tokens.verify(authorization.slice('Bearer '.length).trim());
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const locale = request.locale ?? 'en';
+    if (error instanceof AppError) {
+      if (error.options.headers) reply.headers(error.options.headers);
+      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
+      return reply.code(error.status).send(errorEnvelope(error, locale));
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    else request.log.info({ code: error.code, message: error.message }, 'request rejected');
+    // Fastify's own client errors (bad JSON, body too large) keep their status; anything else is a bare 500.
+    return reply.code(status).send(errorEnvelope(new AppError(codeForStatus(status)), locale));
+  });
+
+  // Both catch unknown API paths: the route wins over the portal's page catch-all.
+  app.setNotFoundHandler(notFound);
+  app.all('/*', { config: { auth: 'none', csrf: false } }, notFound);
+
+  const api = new ApiRouter(app);
+
+  api.route(
+    { method: 'GET', url: '/csrf', summary: 'Issue the XSRF-TOKEN cookie', tags: ['session'], auth: 'none' },
+    ({ reply }) => {
+      reply.setCookie(XSRF_COOKIE, csrf.issue(), { ...cookieOptions, httpOnly: false });
+      return null;
+    },
+  );
+
+  sessionRoutes(api);
+  catalogueRoutes(api, services.catalogue);
+
+  const document = buildOpenApiDocument(api.routes, {
+    title: `${config.productName} API`,
+    version: VERSION,
+    serverUrl: `${config.publicOrigin}/serve/api`,
+  });
+  app.get('/openapi.json', { config: { auth: 'none', csrf: false } }, async () => document);
+};
+
+async function notFound(request: FastifyRequest, reply: FastifyReply) {
+  request.locale = requestLocale(request.headers.locale, request.query);
+  const path = request.url.split('?')[0];
+  const error = new AppError('route_not_found', { values: { method: request.method, path } });
+  return reply.code(404).send(errorEnvelope(error, request.locale));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A Fastify app with only the API, for running or testing it alone. */
+export async function registerApiStandalone(app: FastifyInstance, options: ApiPluginOptions): Promise<void> {
+  await app.register(apiPlugin, { ...options, prefix: '/serve/api' });
+}

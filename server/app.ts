@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerFactory, LogController } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import { MESSAGES } from '#common/i18n/resources.ts';
+import { isLocale, resolveLocale } from '#common/locales.ts';
+import type { AppLoadContext } from '#app/context.ts';
+import { apiPlugin } from './api.ts';
+import type { Config } from './config.ts';
+import { pingDatabase } from './db/client.ts';
+import { reactRouterPlugin } from './http/react-router.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { webManifest } from './http/web-manifest.ts';
+import type { Services } from './services.ts';
+
+export interface PortalOptions {
+  config: Config;
+  services: Services;
+  /** Server build loader; the production build by default. */
+  getBuild: () => Promise<ServerBuild>;
+  buildId: string;
+  mode: 'production' | 'development';
+  /** Folder of the built browser assets. */
+  clientDir: string;
+  serverFactory?: FastifyServerFactory;
+  logger?: boolean;
+}
+
+const ONE_YEAR = 31_536_000;
+const ONE_DAY = 86_400;
+
+/** The portal's one process: pages, API, messages, manifests, health checks and static files. */
+export async function buildPortal(options: PortalOptions): Promise<FastifyInstance> {
+  const { config, services } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Tokens, cookies and CSRF values never reach the logs.
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
+          },
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    // One line per request costs throughput; request logs are on at debug level.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    bodyLimit: 1_048_576,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) request.log.warn({ url: request.url, status: reply.statusCode }, 'server error response');
+  });
+
+  await app.register(cookie);
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
+  await app.register(securityHeaders, { isProduction: config.isProduction });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await pingDatabase(services.database.db);
+      return { status: 'ready', database: services.database.kind };
+    } catch (error) {
+      app.log.warn({ err: error }, 'readiness check failed');
+      return reply.code(503).send({ status: 'unavailable', database: services.database.kind });
+    }
+  });
+
+  const messageCache = options.mode === 'production' ? `public, max-age=${ONE_DAY}` : 'no-cache';
+  app.get<{ Params: { locale: string } }>('/:locale/messages.json', async (request, reply) => {
+    const { locale } = request.params;
+    if (!isLocale(locale)) return reply.code(404).send({ code: 404, message: `Unknown locale ${locale}`, data: null });
+    reply.header('Cache-Control', messageCache);
+    return MESSAGES[locale];
+  });
+
+  app.get<{ Querystring: { locale?: string } }>('/api/manifest/webmanifest.json', async (request, reply) => {
+    reply.type('application/manifest+json').header('Cache-Control', `public, max-age=${ONE_DAY}`);
+    return webManifest(resolveLocale(request.query.locale), config.productName);
+  });
+
+  app.get('/builds/latest.json', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-cache');
+    return { id: options.buildId };
+  });
+
+  await app.register(apiPlugin, { prefix: '/serve/api', config, services });
+
+  // Hashed build assets never change; anything else from the client folder is revalidated hourly.
+  await app.register(fastifyStatic, {
+    root: resolve(options.clientDir),
+    wildcard: false,
+    preCompressed: true,
+    setHeaders(reply, path) {
+      reply.header('Cache-Control', path.includes('/assets/') ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=3600');
+    },
+  });
+  await app.register(fastifyStatic, {
+    root: resolve('games'),
+    prefix: '/games/',
+    decorateReply: false,
+    wildcard: true,
+    setHeaders(reply) {
+      reply.header('Cache-Control', 'public, max-age=3600');
+    },
+  });
+  const uploads = resolve(config.uploadDir);
+  {
+    await app.register(fastifyStatic, {
+      root: uploads,
+      prefix: '/uploads/',
+      decorateReply: false,
+      wildcard: true,
+      setHeaders(reply) {
+        reply.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+      },
+    });
+  }
+
+  const site: AppLoadContext['site'] = {
+    productName: config.productName,
+    publicOrigin: config.publicOrigin,
+    communityChatUrl: config.communityChatUrl,
+    buildId: options.buildId,
+  };
+  await app.register(reactRouterPlugin, {
+    getBuild: options.getBuild,
+    mode: options.mode,
+    fillContext(request, context, build) {
+      const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
+      context.set(key, {
+        services,
+        site,
+        request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']) },
+      });
+    },
+  });
+
+  return app;
+}
+
+function preferredLocale(header: string | undefined) {
+  if (!header) return null;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]!.trim().toLowerCase();
+    if (tag.startsWith('zh')) return 'zh-CN' as const;
+    if (tag.startsWith('en')) return 'en' as const;
+  }
+  return null;
+}

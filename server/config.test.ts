@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has safe development defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, productName: 'Playport', databaseUrl: 'file:data/playport.sqlite', isProduction: false, secureCookies: true });
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('names every bad variable in one message', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_ORIGIN: 'ftp://x' })).toThrowError(
+      expect.objectContaining({ message: expect.stringMatching(/PORT[\s\S]*PUBLIC_ORIGIN[\s\S]*DATABASE_URL|PORT[\s\S]*DATABASE_URL/) }),
+    );
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('PORT');
+      expect((error as Error).message).toContain('DATABASE_URL: must be file:<path> for SQLite or postgres://… for PostgreSQL');
+    }
+  });
+
+  it('refuses to run in production with the development secret', () => {
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrowError(/APP_SECRET: the development secret must not be used in production/);
+    expect(loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40) }).isProduction).toBe(true);
+  });
+
+  it('rejects a short secret and a bad Redis URL', () => {
+    expect(() => loadConfig({ APP_SECRET: 'short' })).toThrowError(/APP_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrowError(/REDIS_URL/);
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('drops Secure on cookies only for plain http on another host', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://portal.test:8080' }).secureCookies).toBe(false);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.test' }).secureCookies).toBe(true);
+  });
+});

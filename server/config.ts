@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+const DEV_SECRET = 'development-secret-change-me-0123456789abcdef';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+
+/** The environment, read once. This module is the only reader of process.env. */
+const EnvSchema = z
+  .object({
+    /** The deployment stance (secrets, HSTS); NODE_ENV only tells libraries which build of themselves to use. */
+    APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('localhost'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
+    PRODUCT_NAME: z.string().trim().min(1).max(40).default('Playport'),
+    DATABASE_URL: z
+      .string()
+      .default('file:data/playport.sqlite')
+      .refine((v) => v.startsWith('file:') || /^postgres(ql)?:\/\//.test(v), {
+        message: 'must be file:<path> for SQLite or postgres://… for PostgreSQL',
+      }),
+    /** PostgreSQL only: a schema to run in (created when missing); isolates test runs. */
+    DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be redis://… or rediss://…')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: booleanFromEnv.default(false),
+    SEED_DEMO_CONTENT: booleanFromEnv.default(true),
+    PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+    COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
+    UPLOAD_DIR: z.string().min(1).default('data/uploads'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_ENV === 'production' && env.APP_SECRET === DEV_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET'],
+        message: 'the development secret must not be used in production; set APP_SECRET to a random value of 32+ characters',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['APP_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicOrigin: string;
+  productName: string;
+  databaseUrl: string;
+  databasePoolSize: number;
+  databaseSchema: string | undefined;
+  redisUrl: string | undefined;
+  appSecret: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  seedDemoContent: boolean;
+  pageCacheSeconds: number;
+  communityChatUrl: string;
+  uploadDir: string;
+  /** Cookies get Secure unless the site is plain http on a host other than localhost. */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const origin = new URL(env.PUBLIC_ORIGIN);
+  return {
+    env: env.APP_ENV,
+    isProduction: env.APP_ENV === 'production',
+    host: env.HOST,
+    port: env.PORT,
+    publicOrigin: origin.origin,
+    productName: env.PRODUCT_NAME,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseSchema: env.DATABASE_SCHEMA,
+    redisUrl: env.REDIS_URL,
+    appSecret: env.APP_SECRET,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    seedDemoContent: env.SEED_DEMO_CONTENT,
+    pageCacheSeconds: env.PAGE_CACHE_SECONDS,
+    communityChatUrl: env.COMMUNITY_CHAT_URL,
+    uploadDir: env.UPLOAD_DIR,
+    secureCookies: origin.protocol === 'https:' || origin.hostname === 'localhost',
+  };
+}

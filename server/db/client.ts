@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** A human-readable description without credentials, for logs. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** PostgreSQL only: run in this schema (created if missing). Used to isolate test workers. */
+  schema?: string;
+}
+
+// COUNT(*) and BIGINT arrive as strings from pg by default; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Opens the database named by a `file:` or `postgres://` URL. */
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<DatabaseHandle> {
+  if (url.startsWith('file:')) return openSqlite(url.slice('file:'.length));
+  return openPostgres(url, options);
+}
+
+function openSqlite(path: string): DatabaseHandle {
+  const file = path === ':memory:' ? path : resolve(path);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL with synchronous=FULL: a write that returned has reached the disk.
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = FULL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    kind: 'sqlite',
+    description: `sqlite ${file}`,
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
+  const schema = options.schema;
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await admin.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const parsed = new URL(url);
+  return {
+    db,
+    kind: 'postgres',
+    description: `postgres ${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${schema ? ` schema ${schema}` : ''}`,
+    close: () => db.destroy(),
+  };
+}
+
+/** Answers whether the database accepts a query (for /readyz). */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../testing/test-database.ts';
+import { migrateDownAll, migrateToLatest } from './migrate.ts';
+
+describe('migrations', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('create every table, are recorded, and run again as a no-op', async () => {
+    const tables = (await database.db.introspection.getTables()).map((t) => t.name);
+    for (const table of ['users', 'access_tokens', 'apps', 'app_translations', 'articles', 'pages', 'redirects', 'played_games']) {
+      expect(tables).toContain(table);
+    }
+    const again = await migrateToLatest(database.db, database.kind);
+    expect(again).toEqual([]);
+  });
+
+  it('go down and up again cleanly', async () => {
+    await migrateDownAll(database.db, database.kind);
+    const after = (await database.db.introspection.getTables()).map((t) => t.name);
+    expect(after).not.toContain('users');
+    const results = await migrateToLatest(database.db, database.kind);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['0001-foundation', 'Success']]);
+  });
+
+  it('enforce the constraints the services rely on', async () => {
+    const now = new Date().toISOString();
+    const { id } = await database.db.insertInto('users').values({ is_guest: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    await database.db.insertInto('access_tokens').values({ user_id: id, token_hash: 'h', name: 'x', created_at: now }).execute();
+    await expect(database.db.insertInto('access_tokens').values({ user_id: id, token_hash: 'h', name: 'y', created_at: now }).execute()).rejects.toThrow();
+    await expect(database.db.insertInto('access_tokens').values({ user_id: 999_999, token_hash: 'z', name: 'y', created_at: now }).execute()).rejects.toThrow();
+    // Deleting a user removes its tokens.
+    await database.db.deleteFrom('users').where('id', '=', id).execute();
+    const left = await database.db.selectFrom('access_tokens').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
+});

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from 'kysely/migration';
+import type { DatabaseKind } from './client.ts';
+import { foundation } from './migrations/0001-foundation.ts';
+import type { Database } from './schema.ts';
+
+/** Every migration, in order. Names are versions: never rename or edit a released one. */
+function migrations(kind: DatabaseKind): Record<string, Migration> {
+  return {
+    '0001-foundation': foundation(kind),
+  };
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  readonly kind: DatabaseKind;
+  constructor(kind: DatabaseKind) {
+    this.kind = kind;
+  }
+  async getMigrations() {
+    return migrations(this.kind);
+  }
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** Brings the database to the latest version; safe to run from several instances at once (Kysely locks). */
+export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind) });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) throw new MigrationError(`migration failed: ${String(error)}`, { cause: error });
+  return results;
+}
+
+/** Reverts every migration (tests use it to prove `down` works). */
+export async function migrateDownAll(db: Kysely<Database>, kind: DatabaseKind): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind) });
+  for (;;) {
+    const { error, results = [] } = await migrator.migrateDown();
+    if (error) throw new MigrationError(`migration down failed: ${String(error)}`, { cause: error });
+    if (results.length === 0) return;
+  }
+}

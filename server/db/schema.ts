@@ -1,0 +1,249 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * One schema for SQLite and PostgreSQL. Times are ISO-8601 UTC strings (they sort
+ * as text and read the same from both drivers); flags are 0/1 integers.
+ */
+type Id = Generated<number>;
+type Time = string;
+type Flag = number;
+
+export interface UsersTable {
+  id: Id;
+  nickname: string | null;
+  avatar: string | null;
+  username: string | null;
+  /** Lower-cased username, unique: sign-in is case-insensitive. */
+  username_normalized: string | null;
+  password_hash: string | null;
+  email: string | null;
+  phone: string | null;
+  /** Hash of the device fingerprint of the browser that created a guest account. */
+  fingerprint_hash: string | null;
+  is_guest: Flag;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface AccessTokensTable {
+  id: Id;
+  user_id: number;
+  /** SHA-256 of the random part of `{id}|{random}`, hex. */
+  token_hash: string;
+  name: string;
+  last_used_at: Time | null;
+  expires_at: Time | null;
+  created_at: Time;
+}
+
+export interface SocialAccountsTable {
+  id: Id;
+  user_id: number;
+  platform: string;
+  provider_user_id: string;
+  display_name: string | null;
+  email: string | null;
+  created_at: Time;
+}
+
+export interface WebauthnCredentialsTable {
+  id: Id;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string | null;
+  device_type: string | null;
+  backed_up: Flag;
+  name: string | null;
+  created_at: Time;
+  last_used_at: Time | null;
+}
+
+/** One-time challenges of sign-in ceremonies, shared by every instance. */
+export interface AuthChallengesTable {
+  id: string;
+  purpose: string;
+  challenge: string;
+  user_id: number | null;
+  payload: string | null;
+  expires_at: Time;
+  created_at: Time;
+}
+
+/** Fixed-window counters for rate limits when no Redis is configured. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: number;
+}
+
+export interface CategoriesTable {
+  id: Id;
+  slug: string;
+  icon: string | null;
+  sort: number;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface CategoryTranslationsTable {
+  category_id: number;
+  locale: string;
+  title: string;
+  description: string | null;
+}
+
+export interface TagsTable {
+  id: Id;
+  slug: string;
+  created_at: Time;
+}
+
+export interface TagTranslationsTable {
+  tag_id: number;
+  locale: string;
+  title: string;
+}
+
+export interface AppsTable {
+  id: Id;
+  slug: string;
+  type: 'game' | 'app';
+  entry_url: string;
+  thumbnail: string;
+  screenshots: string;
+  orientation: 'portrait' | 'landscape' | 'any';
+  width: number;
+  height: number;
+  developer: string | null;
+  featured: Flag;
+  /** Seeded plays plus recorded plays: the "popular" order. */
+  play_count: number;
+  released_at: Time;
+  published: Flag;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface AppTranslationsTable {
+  app_id: number;
+  locale: string;
+  title: string;
+  summary: string;
+  description: string;
+  instructions: string | null;
+  /** Lower-cased title, summary, description and tag titles: what search reads. */
+  search_text: string;
+}
+
+export interface AppCategoriesTable {
+  app_id: number;
+  category_id: number;
+}
+
+export interface AppTagsTable {
+  app_id: number;
+  tag_id: number;
+}
+
+export interface PlayedGamesTable {
+  user_id: number;
+  app_id: number;
+  play_count: number;
+  first_played_at: Time;
+  last_played_at: Time;
+}
+
+export interface FavouritesTable {
+  user_id: number;
+  app_id: number;
+  created_at: Time;
+}
+
+export interface ArticleColumnsTable {
+  id: Id;
+  slug: string;
+  parent_id: number | null;
+  sort: number;
+  cover: string | null;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface ArticleColumnTranslationsTable {
+  column_id: number;
+  locale: string;
+  title: string;
+  description: string | null;
+}
+
+export interface ArticlesTable {
+  /** Ids come from the content files, so links stay stable across imports. */
+  id: number;
+  column_id: number;
+  slug: string;
+  cover: string | null;
+  author: string | null;
+  published_at: Time;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface ArticleTranslationsTable {
+  article_id: number;
+  locale: string;
+  title: string;
+  summary: string;
+  body_html: string;
+  reading_minutes: number;
+  tags: string;
+}
+
+export interface PagesTable {
+  slug: string;
+  locale: string;
+  title: string;
+  description: string | null;
+  body_html: string;
+  updated_at: Time;
+}
+
+/** Server-driven redirects looked up by path (spec section 2, global middleware). */
+export interface RedirectsTable {
+  path: string;
+  destination: string;
+  status: number;
+  created_at: Time;
+}
+
+export interface Database {
+  users: UsersTable;
+  access_tokens: AccessTokensTable;
+  social_accounts: SocialAccountsTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  auth_challenges: AuthChallengesTable;
+  rate_limits: RateLimitsTable;
+  categories: CategoriesTable;
+  category_translations: CategoryTranslationsTable;
+  tags: TagsTable;
+  tag_translations: TagTranslationsTable;
+  apps: AppsTable;
+  app_translations: AppTranslationsTable;
+  app_categories: AppCategoriesTable;
+  app_tags: AppTagsTable;
+  played_games: PlayedGamesTable;
+  favourites: FavouritesTable;
+  article_columns: ArticleColumnsTable;
+  article_column_translations: ArticleColumnTranslationsTable;
+  articles: ArticlesTable;
+  article_translations: ArticleTranslationsTable;
+  pages: PagesTable;
+  redirects: RedirectsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type AppRow = Selectable<AppsTable>;
+export type { ColumnType };

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+/** Access tokens at rest: only the SHA-256 of the secret part is stored. */
+export class AccessTokensRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async insert(row: { userId: number; tokenHash: string; name: string; createdAt: string; expiresAt: string | null }) {
+    const inserted = await this.#db
+      .insertInto('access_tokens')
+      .values({ user_id: row.userId, token_hash: row.tokenHash, name: row.name, created_at: row.createdAt, expires_at: row.expiresAt, last_used_at: row.createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  findById(id: number) {
+    return this.#db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async touch(id: number, at: string) {
+    await this.#db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    await this.#db.deleteFrom('access_tokens').where('id', '=', id).execute();
+  }
+
+  async deleteAllForUser(userId: number, exceptId?: number) {
+    let query = this.#db.deleteFrom('access_tokens').where('user_id', '=', userId);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    await query.execute();
+  }
+
+  listForUser(userId: number) {
+    return this.#db
+      .selectFrom('access_tokens')
+      .select(['id', 'name', 'last_used_at', 'created_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+}

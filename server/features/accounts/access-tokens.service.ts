@@ -1,0 +1,53 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Caller } from '#server/http/api-router.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';
+import type { AccessTokensRepository } from './access-tokens.repository.ts';
+
+const SECRET_LENGTH = 48;
+/** Writing last_used_at on every request would make each read a write; once a minute is enough. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Issues and checks `{id}|{random}` bearer tokens (the spec's token shape, over 49 characters). */
+export class AccessTokensService {
+  readonly #tokens: AccessTokensRepository;
+  readonly #clock: Clock;
+  constructor(tokens: AccessTokensRepository, clock: Clock) {
+    this.#tokens = tokens;
+    this.#clock = clock;
+  }
+
+  /** Creates a token for a user and returns its plain value: the only time it is known. */
+  async issue(userId: number, name: string): Promise<{ token: string; tokenId: number }> {
+    const secret = randomAlphanumeric(SECRET_LENGTH);
+    const tokenId = await this.#tokens.insert({
+      userId,
+      tokenHash: sha256Hex(secret),
+      name: name.slice(0, 120),
+      createdAt: isoNow(this.#clock),
+      expiresAt: null,
+    });
+    return { token: `${tokenId}|${secret}`, tokenId };
+  }
+
+  /** Resolves a plain token to its caller, or null when it is malformed, unknown, expired or revoked. */
+  async verify(token: string): Promise<Caller | null> {
+    const match = /^(\d{1,15})\|([A-Za-z0-9]{20,128})$/.exec(token);
+    if (!match) return null;
+    const row = await this.#tokens.findById(Number(match[1]));
+    if (!row) return null;
+    const expected = Buffer.from(row.token_hash, 'hex');
+    const actual = Buffer.from(sha256Hex(match[2]!), 'hex');
+    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+    const now = this.#clock.now();
+    if (row.expires_at && row.expires_at <= now.toISOString()) return null;
+    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await this.#tokens.touch(row.id, now.toISOString());
+    }
+    return { userId: row.user_id, tokenId: row.id };
+  }
+
+  async revoke(tokenId: number): Promise<void> {
+    await this.#tokens.delete(tokenId);
+  }
+}

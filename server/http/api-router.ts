@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ApiEnvelope } from '#common/api/envelope.ts';
+import type { Locale } from '#common/locales.ts';
+import { translator } from '../i18n.ts';
+import { AppError } from './errors.ts';
+import { parseOrThrow } from './validation.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who is calling: resolved from the Bearer token by the auth hook. */
+export interface Caller {
+  userId: number;
+  tokenId: number;
+}
+
+type Schema = z.ZodType | undefined;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteDefinition<B extends Schema, Q extends Schema, P extends Schema> {
+  method: HttpMethod;
+  /** Path below the API prefix, with Fastify parameters (`/article/info/:id`). */
+  url: string;
+  summary: string;
+  tags: string[];
+  /** `required` answers 401 without a valid token; `optional` resolves the caller when there is one. */
+  auth?: 'none' | 'optional' | 'required';
+  /** State-changing calls check the XSRF token unless this is false (provider webhooks). */
+  csrf?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Schema of `data` in a successful response, for the OpenAPI document. */
+  response?: z.ZodType;
+  /** Success status (201 for creations). */
+  status?: number;
+  description?: string;
+}
+
+export interface RouteContext<B extends Schema, Q extends Schema, P extends Schema> {
+  body: Out<B>;
+  query: Out<Q>;
+  params: Out<P>;
+  locale: Locale;
+  caller: Caller | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type RegisteredRoute = RouteDefinition<Schema, Schema, Schema>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    auth?: 'none' | 'optional' | 'required';
+    csrf?: boolean;
+  }
+}
+
+/** Registers API routes on a Fastify scope and keeps their definitions for the OpenAPI document. */
+export class ApiRouter {
+  readonly routes: RegisteredRoute[] = [];
+  readonly app: FastifyInstance;
+
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
+
+  route<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+    definition: RouteDefinition<B, Q, P>,
+    handler: (ctx: RouteContext<B, Q, P>) => Promise<unknown> | unknown,
+  ): void {
+    this.routes.push(definition as RegisteredRoute);
+    const auth = definition.auth ?? 'optional';
+    this.app.route({
+      method: definition.method,
+      url: definition.url,
+      config: { auth, csrf: definition.csrf ?? definition.method !== 'GET' },
+      handler: async (request, reply) => {
+        if (auth === 'required' && !request.caller) throw new AppError('unauthenticated');
+        const locale = request.locale;
+        const ctx: RouteContext<B, Q, P> = {
+          params: (definition.params ? parseOrThrow(definition.params, request.params, locale) : undefined) as Out<P>,
+          query: (definition.query ? parseOrThrow(definition.query, request.query ?? {}, locale) : undefined) as Out<Q>,
+          body: (definition.body ? parseOrThrow(definition.body, request.body ?? {}, locale) : undefined) as Out<B>,
+          locale,
+          caller: request.caller,
+          request,
+          reply,
+        };
+        const data = await handler(ctx);
+        if (reply.sent) return reply;
+        const status = definition.status ?? 200;
+        const envelope: ApiEnvelope = { code: status, message: translator(locale)('errors:ok'), data: data ?? null };
+        return reply.code(status).send(envelope);
+      },
+    });
+  }
+}
+
+/** A query/params integer that arrives as text. */
+export const intFromString = (min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);

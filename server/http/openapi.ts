@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { RegisteredRoute } from './api-router.ts';
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+
+const envelope = (data: Record<string, unknown>) => ({
+  type: 'object',
+  required: ['code', 'message', 'data'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
+});
+
+/** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests. */
+export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: string; version: string; serverUrl: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const parameters: unknown[] = [];
+    for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+      if (!schema) continue;
+      const js = jsonSchema(schema, 'input');
+      const properties = (js.properties ?? {}) as Record<string, unknown>;
+      const required = new Set((js.required as string[] | undefined) ?? []);
+      for (const [name, propSchema] of Object.entries(properties)) {
+        parameters.push({ name, in: location, required: location === 'path' || required.has(name), schema: propSchema });
+      }
+    }
+    parameters.push({ name: 'Locale', in: 'header', required: false, schema: { type: 'string', enum: ['en', 'zh-CN'] } });
+    const responses: Record<string, unknown> = {
+      [String(route.status ?? 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}) } },
+      },
+      '422': { description: 'Invalid input: data.errors maps each field to its messages', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+    };
+    if (route.auth === 'required') responses['401'] = { description: 'Token is missing or invalid', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    if (route.method !== 'GET' && route.csrf !== false) responses['419'] = { description: 'XSRF token missing or mismatched: fetch /csrf and retry', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    (paths[path] ??= {})[route.method.toLowerCase()] = {
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      parameters,
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+        : {}),
+      responses,
+      ...(route.auth === 'required' ? { security: [{ bearer: [] }] } : route.auth === 'none' ? { security: [] } : { security: [{}, { bearer: [] }] }),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Access token `{id}|{random}`' } },
+      schemas: {
+        ErrorEnvelope: envelope({ description: 'null, or details such as { errors: { field: [message] } }' }),
+      },
+    },
+  };
+}

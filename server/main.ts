@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerBuild } from 'react-router';
+import { buildPortal } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedIfEmpty } from './seed.ts';
+import { createServices } from './services.ts';
+
+const [major] = process.versions.node.split('.').map(Number);
+if ((major ?? 0) < 24) {
+  console.error(`Node.js 24 or newer is required (this is ${process.version}). Run the project through npm scripts, which use the pinned Node 24.`);
+  process.exit(1);
+}
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, schema: config.databaseSchema });
+await migrateToLatest(database.db, database.kind);
+mkdirSync(resolve(config.uploadDir), { recursive: true });
+const services = createServices(database, config);
+
+const buildPath = resolve('build/server/index.js');
+const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+const app = await buildPortal({
+  config,
+  services,
+  getBuild: async () => build,
+  buildId: build.assets.version,
+  mode: 'production',
+  clientDir: resolve('build/client'),
+});
+if (config.seedDemoContent) await seedIfEmpty(services, app.log);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}
+
+await app.listen({ host: config.host, port: config.port });
+app.log.info({ database: database.description, origin: config.publicOrigin }, `${config.productName} is serving`);

@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerApiStandalone } from '../api.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
+import { createServices, type Services } from '../services.ts';
+import { openTestDatabase } from './test-database.ts';
+
+export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
+
+export interface TestApi {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  /** Fetches a CSRF cookie and returns the headers a browser would send with it. */
+  csrfHeaders(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+/** The API alone on a fresh database, with the fixture catalogue imported, for inject() tests. */
+export async function openTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+  const services = createServices(database, config);
+  await importCatalogue(services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+  const app = Fastify({ logger: false });
+  await registerApiStandalone(app, { config, services });
+  await app.ready();
+  return {
+    app,
+    services,
+    config,
+    async csrfHeaders() {
+      const response = await app.inject({ method: 'GET', url: '/serve/api/csrf' });
+      const cookie = response.cookies.find((c) => c.name === 'XSRF-TOKEN');
+      if (!cookie) throw new Error('no XSRF-TOKEN cookie');
+      return { cookie: `XSRF-TOKEN=${cookie.value}`, 'x-xsrf-token': decodeURIComponent(cookie.value) };
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Inserts a user row directly (accounts has its own service for real sign-ups). */
+export async function insertUser(services: Services, fields: { nickname?: string } = {}): Promise<number> {
+  const now = new Date().toISOString();
+  const row = await services.database.db
+    .insertInto('users')
+    .values({ nickname: fields.nickname ?? null, is_guest: 1, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type DatabaseHandle, openDatabase } from '../db/client.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+/** The database the db tests run on: PostgreSQL when DATABASE_URL says so, else SQLite. */
+export const testDatabaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'file:';
+
+/**
+ * A fresh, migrated database for one test file: a temporary SQLite file, or a new
+ * PostgreSQL schema. `drop()` removes it.
+ */
+export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Promise<void> }> {
+  const suffix = randomBytes(6).toString('hex');
+  if (testDatabaseUrl.startsWith('postgres')) {
+    const schema = `t_${suffix}`;
+    const handle = await openDatabase(testDatabaseUrl, { schema, poolSize: 4 });
+    await migrateToLatest(handle.db, handle.kind);
+    return {
+      ...handle,
+      async drop() {
+        await handle.close();
+        const admin = new pg.Client({ connectionString: testDatabaseUrl });
+        await admin.connect();
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await admin.end();
+      },
+    };
+  }
+  const file = join(tmpdir(), `playport-test-${suffix}.sqlite`);
+  const handle = await openDatabase(`file:${file}`);
+  await migrateToLatest(handle.db, handle.kind);
+  return {
+    ...handle,
+    async drop() {
+      await handle.close();
+      for (const extra of ['', '-wal', '-shm']) rmSync(file + extra, { force: true });
+    },
+  };
+}

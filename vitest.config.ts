@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{app,server,common,scripts}/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.db.test.ts', 'node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'db',
+          include: ['server/**/*.db.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
