@@ -23,7 +23,8 @@ const connections = Number(values.connections);
 const port = Number(values.port);
 const origin = `http://127.0.0.1:${port}`;
 
-if (!existsSync('build/server/index.js')) {
+const buildDir = process.env.BUILD_DIR ?? 'build';
+if (!existsSync(`${buildDir}/server/index.js`)) {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);
 }
@@ -56,9 +57,9 @@ const home = await fetch(`${origin}/`);
 const homeBytes = (await home.arrayBuffer()).byteLength;
 const apiBytes = (await (await fetch(`${origin}/serve/api/app/list/`)).arrayBuffer()).byteLength;
 // The ceiling: the built asset whose size is closest to the home page's.
-const assets = readdirSync('build/client/assets').filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
+const assets = readdirSync(`${buildDir}/client/assets`).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
 const closest = assets
-  .map((f) => ({ f, size: statSync(join('build/client/assets', f)).size }))
+  .map((f) => ({ f, size: statSync(join(buildDir, 'client/assets', f)).size }))
   .sort((a, b) => Math.abs(a.size - homeBytes) - Math.abs(b.size - homeBytes))[0]!;
 
 const targets = [

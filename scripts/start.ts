@@ -2,7 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-if (!existsSync('build/server/index.js') || !existsSync('build/client')) {
+const buildDir = process.env.BUILD_DIR ?? 'build';
+if (!existsSync(`${buildDir}/server/index.js`) || !existsSync(`${buildDir}/client`)) {
   console.log('No build found: building once (npm run build)…');
   const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -35,6 +35,7 @@ const EnvSchema = z
     SEED_DEMO_CONTENT: booleanFromEnv.default(true),
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
+    BUILD_DIR: z.string().min(1).default('build'),
     UPLOAD_DIR: z.string().min(1).default('data/uploads'),
   })
   .superRefine((env, ctx) => {
@@ -67,6 +68,7 @@ export interface Config {
   pageCacheSeconds: number;
   communityChatUrl: string;
   uploadDir: string;
+  buildDir: string;
   /** Cookies get Secure unless the site is plain http on a host other than localhost. */
   secureCookies: boolean;
 }
@@ -102,6 +104,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     communityChatUrl: env.COMMUNITY_CHAT_URL,
     uploadDir: env.UPLOAD_DIR,
+    buildDir: env.BUILD_DIR,
     secureCookies: origin.protocol === 'https:' || origin.hostname === 'localhost',
   };
 }

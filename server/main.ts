@@ -31,7 +31,7 @@ await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
 const services = createServices(database, config);
 
-const buildPath = resolve('build/server/index.js');
+const buildPath = resolve(config.buildDir, 'server/index.js');
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 const app = await buildPortal({
   config,
@@ -39,7 +39,7 @@ const app = await buildPortal({
   getBuild: async () => build,
   buildId: build.assets.version,
   mode: 'production',
-  clientDir: resolve('build/client'),
+  clientDir: resolve(config.buildDir, 'client'),
 });
 if (config.seedDemoContent) await seedIfEmpty(services, app.log);
 

@@ -1,0 +1,32 @@
+// Development server: the same Fastify process, with Vite's middleware for hot reload.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import type { ServerBuild } from 'react-router';
+import { createServer as createViteServer } from 'vite';
+import { buildPortal } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/client.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { seedIfEmpty } from '../server/seed.ts';
+import { createServices } from '../server/services.ts';
+
+const config = loadConfig();
+const vite = await createViteServer({ server: { middlewareMode: true }, appType: 'custom' });
+const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, schema: config.databaseSchema });
+await migrateToLatest(database.db, database.kind);
+const services = createServices(database, config);
+
+const app = await buildPortal({
+  config,
+  services,
+  getBuild: () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
+  buildId: 'development',
+  mode: 'development',
+  clientDir: resolve('public'),
+  serverFactory: (handler) =>
+    createServer((req: IncomingMessage, res: ServerResponse) => {
+      vite.middlewares(req, res, () => handler(req, res));
+    }),
+});
+await seedIfEmpty(services, app.log);
+await app.listen({ host: config.host, port: config.port });
