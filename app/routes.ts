@@ -3,12 +3,39 @@ import { type RouteConfig, index, layout, route } from '@react-router/dev/routes
 /**
  * Every localised route lives under the optional `:lang?` segment, so it exists without a
  * prefix (English), under /en and under /zh-CN; routes/locale.tsx rejects other prefixes.
+ * OAuth pop-up routes have no locale handling.
  */
 export default [
+  route('oauth/:platform/link', 'routes/oauth-link.tsx'),
+  route('oauth/:platform/callback', 'routes/oauth-callback.tsx'),
   route(':lang?', 'routes/locale.tsx', [
+    layout('shell/auth-layout.tsx', [route('login', 'routes/login.tsx')]),
+    layout('shell/empty-layout.tsx', [route('play/:slug', 'routes/play.tsx')]),
     layout('shell/default-layout.tsx', [
       index('routes/home.tsx', { id: 'home' }),
       route('pwa', 'routes/home.tsx', { id: 'pwa' }),
+      route('settings', 'routes/settings.tsx'),
+      route('test', 'routes/test.tsx'),
+      route('search', 'routes/search.tsx'),
+      route('app/:slug', 'routes/app.tsx'),
+      route('categories/:slug?', 'routes/categories.tsx'),
+      route('article/post/:id', 'routes/article-post.tsx'),
+      route('article/*', 'routes/article.tsx'),
+      route('about', 'routes/static-page.tsx', { id: 'about' }),
+      route('terms', 'routes/static-page.tsx', { id: 'terms' }),
+      route('cookie-policy', 'routes/static-page.tsx', { id: 'cookie-policy' }),
+      route('privacy-policy', 'routes/static-page.tsx', { id: 'privacy-policy' }),
+      route('user', 'routes/user.tsx'),
+      route('user/profile', 'routes/user-profile.tsx', [
+        index('routes/user-profile-index.tsx'),
+        route('email', 'routes/user-profile-email.tsx'),
+        route('phone', 'routes/user-profile-phone.tsx'),
+        route('avatar', 'routes/user-profile-avatar.tsx'),
+        route('social', 'routes/user-profile-social.tsx'),
+        route('passkey', 'routes/user-profile-passkey.tsx'),
+        route('nickname', 'routes/user-profile-nickname.tsx'),
+        route('password', 'routes/user-profile-password.tsx'),
+      ]),
     ]),
   ]),
   route('*', 'routes/not-found.tsx'),
