@@ -1,18 +1,38 @@
-import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Links, Meta, type MetaFunction, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunction, useLoaderData, useRouteLoaderData } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunction, useLocation, useMatches } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
-import { localeDefinition, localePath } from '#common/locales.ts';
+import { type Locale, LOCALE_CODES, localeDefinition, localePath } from '#common/locales.ts';
 import type { Route } from './+types/root';
 import './app.css';
 import { appContext } from './context.ts';
-import { i18nFor } from './i18n/i18n.ts';
+import { i18nFor, loadedI18n, loadLocaleMessages } from './i18n/i18n.ts';
 import { localeOfPath, stripLocale } from './lib/locale.ts';
+import { canonicalPathOf } from './lib/meta.ts';
+import { globalMiddleware } from './middleware/global.ts';
+import { BuildUpdates } from './shell/build-updates.tsx';
+import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
+import { ConfirmDialog } from './shell/confirm-dialog.tsx';
+import { DefaultShell } from './shell/default-shell.tsx';
+import { ErrorPage, errorStatus } from './shell/error-page.tsx';
+import { LogoMark } from './shell/logo.tsx';
+import { RedirectHash } from './shell/redirect-hash.tsx';
+import { type RootData, useRootData } from './shell/root-data.ts';
+import { Toaster } from './shell/toaster.tsx';
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** Global route middleware (spec section 2): session restore, campaign tags, redirect lookup. */
+export const middleware: Route.MiddlewareFunction[] = globalMiddleware;
+
+/** A client navigation into another locale waits for that locale's messages (/{locale}/messages.json). */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    await loadLocaleMessages(localeOfPath(new URL(request.url).pathname));
+    await next();
+  },
+];
+
+export function loader({ request, context }: Route.LoaderArgs): RootData {
   const { site, request: facts } = context.get(appContext);
-  const url = new URL(request.url);
-  const locale = localeOfPath(url.pathname);
+  const locale = localeOfPath(new URL(request.url).pathname);
   return {
     locale,
     messages: MESSAGES[locale],
@@ -21,36 +41,52 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     communityChatUrl: site.communityChatUrl,
     buildId: site.buildId,
     nonce: facts.nonce,
-    path: stripLocale(url.pathname),
   };
 }
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+// The root data is what the first page load needs; later locales load their own messages and
+// everything else is read from the URL, so only form submissions ask for it again.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? defaultShouldRevalidate : false);
 
-// The root data (messages, site facts) only changes with the locale.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate, formMethod }) =>
-  formMethod ? defaultShouldRevalidate : localeOfPath(currentUrl.pathname) !== localeOfPath(nextUrl.pathname);
+/** The translations for a locale: its own once loaded, else the first page's. */
+function i18nOf(locale: Locale, data: RootData | undefined) {
+  const first = data ? i18nFor(data.locale, data.messages) : undefined;
+  return loadedI18n(locale) ?? first;
+}
 
-export const meta: MetaFunction = () => [{ name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' }];
+export const meta: Route.MetaFunction = ({ error, loaderData, location }) => {
+  if (!error) return [];
+  const t = i18nOf(localeOfPath(location.pathname), loaderData)?.t;
+  const title = t ? t(errorStatus(error) === 404 ? 'shell:notFound.title' : 'shell:error.title') : String(errorStatus(error));
+  return [{ title: `${title} | ${loaderData?.productName ?? ''}` }];
+};
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<RootLoaderData>('root');
-  const locale = data?.locale ?? 'en';
+  const data = useRootData();
+  const { pathname } = useLocation();
+  const locale = localeOfPath(pathname);
   const definition = localeDefinition(locale);
   const origin = data?.publicOrigin ?? '';
-  const path = data?.path ?? '/';
+  const path = canonicalPathOf(useMatches()) ?? stripLocale(pathname);
   return (
     <html lang={definition.language} dir={definition.dir} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content={THEME_COLOR.light} media="(prefers-color-scheme: light)" suppressHydrationWarning />
+        <meta name="theme-color" content={THEME_COLOR.dark} media="(prefers-color-scheme: dark)" suppressHydrationWarning />
+        {/* Before anything paints: the stored colour mode (no flash of the wrong theme). */}
+        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
         <Meta />
-        <meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)" />
-        <meta name="theme-color" content="#18181B" media="(prefers-color-scheme: dark)" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="shortcut icon" href="/favicon.ico" />
         <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <link rel="manifest" href={`/api/manifest/webmanifest.json?locale=${locale}`} />
         <link rel="canonical" href={origin + localePath(locale, path)} />
+        {LOCALE_CODES.map((code) => (
+          <link key={code} rel="alternate" hrefLang={code} href={origin + localePath(code, path)} />
+        ))}
+        <link rel="alternate" hrefLang="x-default" href={origin + path} />
         <Links />
       </head>
       <body className="min-h-dvh bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
@@ -62,21 +98,42 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
-  const { locale, messages } = useLoaderData<typeof loader>();
-  const i18n = useMemo(() => i18nFor(locale, messages), [locale, messages]);
+export default function App({ loaderData }: Route.ComponentProps) {
+  const locale = localeOfPath(useLocation().pathname);
+  const i18n = i18nOf(locale, loaderData)!;
   return (
     <I18nextProvider i18n={i18n}>
       <Outlet />
+      <Toaster />
+      <ConfirmDialog />
+      <BuildUpdates buildId={loaderData.buildId} />
+      <RedirectHash />
     </I18nextProvider>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = (error as { status?: number })?.status ?? 500;
+  const data = useRootData();
+  const i18n = i18nOf(localeOfPath(useLocation().pathname), data);
+  if (!i18n) {
+    // Without the root data there are no messages to speak with: show the status and the way home.
+    return (
+      <main className="flex min-h-dvh flex-col items-center justify-center gap-6">
+        <LogoMark className="size-12" />
+        <p className="text-5xl font-bold text-zinc-400">{errorStatus(error)}</p>
+        <a href="/" className="rounded-lg p-2 font-mono text-green-700 underline">
+          /
+        </a>
+      </main>
+    );
+  }
   return (
-    <main className="mx-auto max-w-xl p-8 text-center">
-      <h1 className="text-2xl font-semibold">{status === 404 ? 'Page not found' : 'Something went wrong'}</h1>
-    </main>
+    <I18nextProvider i18n={i18n}>
+      <DefaultShell>
+        <ErrorPage error={error} />
+      </DefaultShell>
+      <Toaster />
+    </I18nextProvider>
   );
 }
+

@@ -3,11 +3,13 @@ import { type RouteConfig, index, layout, route } from '@react-router/dev/routes
 /**
  * Every localised route lives under the optional `:lang?` segment, so it exists without a
  * prefix (English), under /en and under /zh-CN; routes/locale.tsx rejects other prefixes.
- * OAuth pop-up routes have no locale handling.
+ * OAuth pop-up routes have no locale handling and use the empty layout.
  */
 export default [
-  route('oauth/:platform/link', 'routes/oauth-link.tsx'),
-  route('oauth/:platform/callback', 'routes/oauth-callback.tsx'),
+  layout('shell/empty-layout.tsx', { id: 'oauth-layout' }, [
+    route('oauth/:platform/link', 'routes/oauth-link.tsx'),
+    route('oauth/:platform/callback', 'routes/oauth-callback.tsx'),
+  ]),
   route(':lang?', 'routes/locale.tsx', [
     layout('shell/auth-layout.tsx', [route('login', 'routes/login.tsx')]),
     layout('shell/empty-layout.tsx', [route('play/:slug', 'routes/play.tsx')]),

@@ -1,12 +1,18 @@
 // Content command: `npm run content -- import <folder>` imports a content folder into the
-// configured database. The folder may hold catalogue/ (categories.yaml, tags.yaml, apps/*.yaml).
+// configured database. The folder may hold catalogue/ (categories.yaml, tags.yaml, apps/*.yaml)
+// and articles/ (columns.yaml and Markdown files with front matter); a folder that itself holds
+// columns.yaml is imported as articles alone. pages/ (<slug>.<locale>.md) and redirects.yaml are
+// imported when present.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../server/config.ts';
 import { ContentError } from '../server/content/files.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { importArticles } from '../server/features/articles/articles.import.ts';
 import { importCatalogue } from '../server/features/catalogue/catalogue.import.ts';
+import { importPages } from '../server/features/pages/pages.import.ts';
+import { importRedirects } from '../server/features/redirects/redirects.import.ts';
 import { createServices } from '../server/services.ts';
 
 const [command, folderArg] = process.argv.slice(2);
@@ -20,9 +26,30 @@ const database = await openDatabase(config.databaseUrl, { poolSize: 2, schema: c
 try {
   await migrateToLatest(database.db, database.kind);
   const services = createServices(database, config);
-  const catalogueFolder = existsSync(resolve(folder, 'catalogue')) ? resolve(folder, 'catalogue') : folder;
-  const report = await importCatalogue(services.catalogueImport, { folder: catalogueFolder, gamesFolder: resolve('games') });
-  console.log(`imported into ${database.description}: ${report.categories} categories, ${report.tags} tags, ${report.apps} apps`);
+  const articlesOnly = existsSync(resolve(folder, 'columns.yaml'));
+  if (!articlesOnly) {
+    const catalogueFolder = existsSync(resolve(folder, 'catalogue')) ? resolve(folder, 'catalogue') : folder;
+    // Images next to an entry (not in games/<slug>/) are copied to the uploads folder.
+    const report = await importCatalogue(services.catalogueImport, { folder: catalogueFolder, gamesFolder: resolve('games'), uploadDir: config.uploadDir });
+    console.log(`imported into ${database.description}: ${report.categories} categories, ${report.tags} tags, ${report.apps} apps`);
+  }
+  const articlesFolder = articlesOnly ? folder : resolve(folder, 'articles');
+  if (existsSync(resolve(articlesFolder, 'columns.yaml'))) {
+    const report = await importArticles(services.articlesImport, { folder: articlesFolder });
+    console.log(
+      `imported into ${database.description}: ${report.columns} article columns, ${report.articles} articles (${report.translations} files, ${report.changed} new or changed)`,
+    );
+  }
+  const pagesFolder = resolve(folder, 'pages');
+  if (!articlesOnly && existsSync(pagesFolder)) {
+    const report = await importPages(services.pagesImport, pagesFolder);
+    console.log(`imported into ${database.description}: ${report.pages} pages`);
+  }
+  const redirectsFile = resolve(folder, 'redirects.yaml');
+  if (!articlesOnly && existsSync(redirectsFile)) {
+    const report = await importRedirects(services.redirectsImport, redirectsFile, services.clock);
+    console.log(`imported into ${database.description}: ${report.redirects} redirects`);
+  }
 } catch (error) {
   if (error instanceof ContentError) {
     console.error(error.message);

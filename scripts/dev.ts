@@ -28,5 +28,5 @@ const app = await buildPortal({
       vite.middlewares(req, res, () => handler(req, res));
     }),
 });
-await seedIfEmpty(services, app.log);
+if (config.seedDemoContent) await seedIfEmpty(services, app.log);
 await app.listen({ host: config.host, port: config.port });

@@ -2,8 +2,11 @@ import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { XSRF_COOKIE, XSRF_HEADER } from '#common/constants.ts';
 import type { Config } from './config.ts';
+import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { sessionRoutes } from './features/accounts/session.routes.ts';
+import { articlesRoutes } from './features/articles/articles.routes.ts';
 import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
+import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { AppError, codeForStatus, errorEnvelope } from './http/errors.ts';
@@ -71,7 +74,10 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   );
 
   sessionRoutes(api);
-  catalogueRoutes(api, services.catalogue);
+  await accountsRoutes(api, services.accounts);
+  catalogueRoutes(api, services.catalogue, services.library);
+  articlesRoutes(api, services.articles);
+  pagesRoutes(api, services.pages);
 
   const document = buildOpenApiDocument(api.routes, {
     title: `${config.productName} API`,

@@ -3,14 +3,18 @@ import { resolve } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerFactory, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
-import { isLocale, resolveLocale } from '#common/locales.ts';
+import { TOKEN_COOKIE } from '#common/constants.ts';
+import { isLocale, LOCALE_COOKIE, resolveLocale } from '#common/locales.ts';
 import type { AppLoadContext } from '#app/context.ts';
 import { apiPlugin } from './api.ts';
 import type { Config } from './config.ts';
 import { pingDatabase } from './db/client.ts';
+import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
+import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
+import { PageCache } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
@@ -97,6 +101,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
 
   await app.register(apiPlugin, { prefix: '/serve/api', config, services });
+  await app.register(articlePublicRoutes, { config, services });
 
   // Hashed build assets never change; anything else from the client folder is revalidated hourly.
   await app.register(fastifyStatic, {
@@ -128,6 +133,8 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       },
     });
   }
+  // Resized WebP copies of the games' and uploads' raster images (spec section 9 image defaults).
+  await app.register(imageEndpoint, { roots: [{ prefix: '/games/', folder: resolve('games') }, { prefix: '/uploads/', folder: uploads }] });
 
   const site: AppLoadContext['site'] = {
     productName: config.productName,
@@ -135,9 +142,11 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     communityChatUrl: config.communityChatUrl,
     buildId: options.buildId,
   };
+  const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);
   await app.register(reactRouterPlugin, {
     getBuild: options.getBuild,
     mode: options.mode,
+    pageCache: { cache: pageCache, keyFor: anonymousPageKey },
     fillContext(request, context, build) {
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {
@@ -149,6 +158,17 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
 
   return app;
+}
+
+/**
+ * Pages for visitors without a session look the same for everyone with the same URL, language
+ * preference and locale cookie, so they may be cached briefly. Anything with a session is not.
+ */
+function anonymousPageKey(request: FastifyRequest): string | null {
+  if (request.cookies[TOKEN_COOKIE] || request.headers.authorization) return null;
+  const query = request.url.split('?')[1] ?? '';
+  if (/(^|&)token=/.test(query)) return null;
+  return `${request.url}|${preferredLocale(request.headers['accept-language']) ?? '-'}|${request.cookies[LOCALE_COOKIE] ?? '-'}`;
 }
 
 function preferredLocale(header: string | undefined) {

@@ -1,28 +1,88 @@
+import { resolve } from 'node:path';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { AccessTokensRepository } from './features/accounts/access-tokens.repository.ts';
 import { AccessTokensService } from './features/accounts/access-tokens.service.ts';
+import { AccountsService } from './features/accounts/accounts.service.ts';
+import { AvatarsService } from './features/accounts/avatars.service.ts';
+import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
+import { UsersRepository } from './features/accounts/users.repository.ts';
+import { FolderMediaStore } from './features/articles/article-media.ts';
+import type { ArticleImportTarget } from './features/articles/articles.import.ts';
+import { ArticlesImportRepository } from './features/articles/articles-import.repository.ts';
+import { ArticlesRepository } from './features/articles/articles.repository.ts';
+import { ArticlesService } from './features/articles/articles.service.ts';
+import { SitemapRepository } from './features/articles/sitemap.repository.ts';
+import { SitemapService } from './features/articles/sitemap.service.ts';
 import { CatalogueImportRepository } from './features/catalogue/catalogue-import.repository.ts';
 import { CatalogueRepository } from './features/catalogue/catalogue.repository.ts';
 import { CatalogueService } from './features/catalogue/catalogue.service.ts';
+import { MemberLibraryRepository } from './features/catalogue/member-library.repository.ts';
+import { MemberLibraryService } from './features/catalogue/member-library.service.ts';
+import { PagesRepository } from './features/pages/pages.repository.ts';
+import { PagesService } from './features/pages/pages.service.ts';
+import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
+import { RedirectsService } from './features/redirects/redirects.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { createRateLimiter } from './lib/create-rate-limiter.ts';
+import type { RateLimiter } from './lib/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
 export interface Services {
   database: DatabaseHandle;
   clock: Clock;
   tokens: AccessTokensService;
+  /** Sign-in, sign-out, user info (`userInfoForToken` for page loaders) and profile fields. */
+  accounts: AccountsService;
+  /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
+  rateLimiter: RateLimiter;
   catalogue: CatalogueService;
   catalogueImport: CatalogueImportRepository;
+  /** A member's played games and favourites. */
+  library: MemberLibraryService;
+  articles: ArticlesService;
+  /** Where the article import writes: the database, and the images into the uploads folder. */
+  articlesImport: ArticleImportTarget;
+  sitemap: SitemapService;
+  pages: PagesService;
+  pagesImport: PagesRepository;
+  redirects: RedirectsService;
+  redirectsImport: RedirectsRepository;
 }
 
-export function createServices(database: DatabaseHandle, _config: Config, clock: Clock = systemClock): Services {
+export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
   const { db } = database;
+  const articles = new ArticlesService(new ArticlesRepository(db), clock);
+  const pagesRepository = new PagesRepository(db);
+  const redirectsRepository = new RedirectsRepository(db);
+  const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
+  const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, db, clock });
   return {
     database,
     clock,
-    tokens: new AccessTokensService(new AccessTokensRepository(db), clock),
-    catalogue: new CatalogueService(new CatalogueRepository(db)),
+    tokens,
+    accounts: new AccountsService({
+      users: new UsersRepository(db),
+      tokens,
+      hasher: new Argon2PasswordHasher(),
+      limiter: rateLimiter,
+      avatars: new AvatarsService(config.uploadDir),
+      clock,
+      appSecret: config.appSecret,
+    }),
+    rateLimiter,
+    catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin }),
     catalogueImport: new CatalogueImportRepository(db, clock),
+    library: new MemberLibraryService(new MemberLibraryRepository(db), clock),
+    articles,
+    articlesImport: {
+      repository: new ArticlesImportRepository(db, clock),
+      media: new FolderMediaStore(resolve(config.uploadDir, 'articles'), '/uploads/articles/'),
+    },
+    sitemap: new SitemapService(new SitemapRepository(db), articles),
+    pages: new PagesService(pagesRepository),
+    pagesImport: pagesRepository,
+    redirects: new RedirectsService(redirectsRepository, clock),
+    redirectsImport: redirectsRepository,
   };
 }

@@ -2,8 +2,13 @@ import i18next, { type i18n as I18n } from 'i18next';
 import type { Locale } from '#common/locales.ts';
 import type { Messages } from '#common/i18n/resources.ts';
 
+/**
+ * One i18next instance per locale, each with that locale's messages only. Switching locale
+ * swaps the instance in the provider instead of changing an instance's language, so every
+ * component re-renders with the new texts in the same render as the new page.
+ */
 const instances = new Map<Locale, I18n>();
-let browserInstance: I18n | null = null;
+const loading = new Map<Locale, Promise<boolean>>();
 
 function create(locale: Locale, messages: Messages): I18n {
   const instance = i18next.createInstance();
@@ -12,6 +17,7 @@ function create(locale: Locale, messages: Messages): I18n {
     fallbackLng: false,
     resources: { [locale]: messages },
     defaultNS: 'common',
+    ns: Object.keys(messages),
     interpolation: { escapeValue: false },
     initAsync: false,
     react: { useSuspense: false },
@@ -19,20 +25,38 @@ function create(locale: Locale, messages: Messages): I18n {
   return instance;
 }
 
-/**
- * The i18next instance for a render. The server keeps one per locale (messages are
- * static); the browser keeps one and adds a locale's messages when it first needs them.
- */
+/** The instance of a locale, created from its messages on first use. */
 export function i18nFor(locale: Locale, messages: Messages): I18n {
-  if (typeof document === 'undefined') {
-    let instance = instances.get(locale);
-    if (!instance) instances.set(locale, (instance = create(locale, messages)));
-    return instance;
+  let instance = instances.get(locale);
+  if (!instance) instances.set(locale, (instance = create(locale, messages)));
+  return instance;
+}
+
+/** The instance of a locale whose messages are already here, else undefined. */
+export function loadedI18n(locale: Locale): I18n | undefined {
+  return instances.get(locale);
+}
+
+/**
+ * Makes sure a locale's messages are here, fetching /{locale}/messages.json when they are not.
+ * A failure warns "Failed loading locale" and resolves false: the caller keeps the current locale.
+ */
+export function loadLocaleMessages(locale: Locale, fetcher: typeof fetch = (...args) => globalThis.fetch(...args)): Promise<boolean> {
+  if (instances.has(locale)) return Promise.resolve(true);
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = fetcher(`/${locale}/messages.json`, { headers: { Accept: 'application/json' } })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        i18nFor(locale, (await response.json()) as Messages);
+        return true;
+      })
+      .catch((error: unknown) => {
+        console.warn('Failed loading locale', locale, error);
+        return false;
+      })
+      .finally(() => loading.delete(locale));
+    loading.set(locale, pending);
   }
-  if (!browserInstance) browserInstance = create(locale, messages);
-  if (!browserInstance.hasResourceBundle(locale, 'common')) {
-    for (const [ns, bundle] of Object.entries(messages)) browserInstance.addResourceBundle(locale, ns, bundle, true, true);
-  }
-  if (browserInstance.language !== locale) void browserInstance.changeLanguage(locale);
-  return browserInstance;
+  return pending;
 }

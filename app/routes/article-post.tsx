@@ -1,17 +1,17 @@
-import { invalidParameter } from '../lib/route-errors.ts';
-import { isValidPostId } from '#common/route-rules.ts';
-import { loaderT } from '../i18n/loader-t.ts';
-import { pageTitle } from '../lib/meta.ts';
+import { appContext } from '../context.ts';
+import { articleMeta } from '../features/articles/article-meta.ts';
+import { loadArticleById } from '../features/articles/article-pages.server.ts';
+import { ArticleView } from '../features/articles/article-view.tsx';
 import type { Route } from './+types/article-post';
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  if (!isValidPostId(params.id)) invalidParameter(request);
-  const { t } = loaderT(request);
-  return { title: t('pages.article') };
+/** /article/post/{id}: an article by id alone; its canonical address is the one under its column. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return loadArticleById(request, params.id, context.get(appContext).services);
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  loaderData ? articleMeta(matches, loaderData.article, loaderData.locale, loaderData.feedTitle) : [];
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+export default function ArticlePostPage({ loaderData }: Route.ComponentProps) {
+  return <ArticleView key={loaderData.article.id} data={loaderData} />;
 }

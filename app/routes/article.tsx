@@ -1,17 +1,22 @@
-import { invalidParameter } from '../lib/route-errors.ts';
-import { isValidArticlePath } from '#common/route-rules.ts';
-import { loaderT } from '../i18n/loader-t.ts';
-import { pageTitle } from '../lib/meta.ts';
+import { appContext } from '../context.ts';
+import { articleMeta, columnMeta } from '../features/articles/article-meta.ts';
+import { loadArticlePath } from '../features/articles/article-pages.server.ts';
+import { ArticleView } from '../features/articles/article-view.tsx';
+import { ColumnView } from '../features/articles/column-view.tsx';
 import type { Route } from './+types/article';
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  if (!isValidArticlePath((params['*'] ?? '').split('/').filter(Boolean))) invalidParameter(request);
-  const { t } = loaderT(request);
-  return { title: t('pages.article') };
+/** /article/{column}[/{sub-column}][/{id}]: a column's list or an article, by the catch-all rule of the spec. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return loadArticlePath(request, params['*'] ?? '', context.get(appContext).services);
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (!loaderData) return [];
+  if (loaderData.kind === 'article') return articleMeta(matches, loaderData.article, loaderData.locale, loaderData.feedTitle);
+  return columnMeta(matches, loaderData.column, loaderData.locale, loaderData.feedTitle);
+};
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+export default function ArticlePage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'article') return <ArticleView key={loaderData.article.id} data={loaderData} />;
+  return <ColumnView key={`${loaderData.column.slug}:${loaderData.cursor ?? ''}`} data={loaderData} />;
 }

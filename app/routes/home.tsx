@@ -1,35 +1,38 @@
 import { useTranslation } from 'react-i18next';
-import { MESSAGES } from '#common/i18n/resources.ts';
+import { localePath } from '#common/locales.ts';
 import { appContext } from '../context.ts';
-import { AppTile } from '../features/catalogue/app-tile.tsx';
-import { localeOfPath } from '../lib/locale.ts';
+import { AppRow } from '../features/catalogue/app-row.tsx';
+import { CategoryChips } from '../features/catalogue/category-chips.tsx';
+import { RecentlyPlayedRow } from '../features/catalogue/recently-played-row.tsx';
+import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/home';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const locale = localeOfPath(new URL(request.url).pathname);
+  const { locale, t } = loaderT(request);
   const { services } = context.get(appContext);
-  const popular = await services.catalogue.list(locale, { sort: 'popular', limit: 24 });
-  return { locale, popular: popular.items, title: MESSAGES[locale].common.home };
+  const home = await services.catalogue.home(locale);
+  return { locale, ...home, title: t('pages.home'), description: t('catalogue:home.description') };
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? 'Home')];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  pageTitle(matches, loaderData?.title ?? 'Home'),
+  { name: 'description', content: loaderData?.description ?? '' },
+];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
-  const { popular, locale } = loaderData;
+  const { t } = useTranslation('catalogue');
+  const { locale, featured, popular, newest, categories } = loaderData;
   return (
-    <section aria-labelledby="popular-heading">
-      <h1 id="popular-heading" className="mb-4 text-xl font-semibold">
-        {t('allGames')}
-      </h1>
-      <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6" data-testid="app-grid">
-        {popular.map((app, index) => (
-          <li key={app.id}>
-            <AppTile app={app} locale={locale} eager={index < 6} />
-          </li>
-        ))}
-      </ul>
-    </section>
+    <div className="space-y-8">
+      <div className="space-y-3">
+        <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('home.heading')}</h1>
+        <CategoryChips categories={categories} locale={locale} />
+      </div>
+      <AppRow id="featured" title={t('home.featured')} apps={featured} locale={locale} priority withSummary />
+      <RecentlyPlayedRow locale={locale} />
+      <AppRow id="popular" title={t('home.popular')} apps={popular} locale={locale} seeAll={localePath(locale, '/categories?sort=popular')} priority={featured.length === 0} />
+      <AppRow id="newest" title={t('home.newest')} apps={newest} locale={locale} seeAll={localePath(locale, '/categories?sort=newest')} />
+    </div>
   );
 }

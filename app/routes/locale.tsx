@@ -1,15 +1,20 @@
-import { data, Outlet } from 'react-router';
-import { isLocale } from '#common/locales.ts';
+import { Outlet } from 'react-router';
+import { firstVisitLocale, rejectUnknownLocale } from '../middleware/locale-redirect.ts';
 import type { Route } from './+types/locale';
 
-/** Accepts only the supported locale prefixes; anything else in that position is an unmatched route. */
+/**
+ * The optional locale segment of every localised route. Other first segments are unmatched
+ * routes (404), and the unprefixed home page sends first-time Chinese visitors to /zh-CN.
+ */
+export const middleware: Route.MiddlewareFunction[] = [firstVisitLocale];
+
 export function loader({ params, request }: Route.LoaderArgs) {
-  if (params.lang !== undefined && !isLocale(params.lang)) {
-    const path = new URL(request.url).pathname;
-    throw data({ message: `Page not found: ${path}` }, { status: 404 });
-  }
+  rejectUnknownLocale(params.lang, request);
   return null;
 }
+
+// The check depends on the prefix alone.
+export const shouldRevalidate: Route.ShouldRevalidateFunction = ({ currentParams, nextParams }) => currentParams.lang !== nextParams.lang;
 
 export default function LocaleScope() {
   return <Outlet />;

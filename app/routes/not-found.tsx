@@ -1,10 +1,9 @@
-import { data } from 'react-router';
+import { pageNotFound } from '../lib/route-errors.ts';
 import type { Route } from './+types/not-found';
 
-/** Any unmatched route: 404 "Page not found: {path}". */
-export function loader({ request }: Route.LoaderArgs) {
-  const path = new URL(request.url).pathname;
-  throw data({ message: `Page not found: ${path}` }, { status: 404 });
+/** Any unmatched route: 404 "Page not found: {path}"; the root error boundary shows the not-found page. */
+export function loader({ request }: Route.LoaderArgs): never {
+  pageNotFound(request);
 }
 
 export default function NotFound() {

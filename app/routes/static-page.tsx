@@ -1,5 +1,13 @@
+import type { MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { localeDefinition } from '#common/locales.ts';
+import { appContext } from '../context.ts';
 import { loaderT } from '../i18n/loader-t.ts';
+import { localeOfPath, stripLocale } from '../lib/locale.ts';
+import { localiseLinks } from '../lib/localise-links.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/route-errors.ts';
 import type { Route } from './+types/static-page';
 
 const TITLE_KEYS: Record<string, string> = {
@@ -9,14 +17,54 @@ const TITLE_KEYS: Record<string, string> = {
   'privacy-policy': 'pages.privacyPolicy',
 };
 
-export function loader({ request }: Route.LoaderArgs) {
+/** About, terms, cookie policy and privacy policy: texts from the pages table (GET /page/info/). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { pathname } = new URL(request.url);
+  const locale = localeOfPath(pathname);
+  const slug = stripLocale(pathname).replace(/^\/|\/$/g, '');
+  const page = await context.get(appContext).services.pages.find(locale, slug);
+  if (!page) pageNotFound(request);
   const { t } = loaderT(request);
-  const slug = new URL(request.url).pathname.split('/').pop() ?? 'about';
-  return { slug, title: t(TITLE_KEYS[slug] ?? 'pages.about') };
+  const titleKey = TITLE_KEYS[slug];
+  const updated = new Intl.DateTimeFormat(localeDefinition(locale).language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(page.updatedAt));
+  return {
+    slug: page.slug,
+    lang: localeDefinition(page.locale === 'zh-CN' ? 'zh-CN' : 'en').language,
+    /** The document title: the site's name for the page where it has one, else the page's own. */
+    documentTitle: titleKey ? t(titleKey) : page.title,
+    title: page.title,
+    description: page.description,
+    bodyHtml: localiseLinks(page.bodyHtml, locale === 'en' ? '' : `/${locale}`),
+    updated,
+  };
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  pageTitle(matches, loaderData?.documentTitle ?? ''),
+  ...(loaderData?.description ? [{ name: 'description', content: loaderData.description }] : []),
+];
 
 export default function StaticPage({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  // Internal links in the rendered Markdown navigate inside the app instead of reloading it.
+  const followInternalLink = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as HTMLElement).closest('a');
+    const href = link?.getAttribute('href');
+    if (!link || !href?.startsWith('/') || href.startsWith('//') || link.target || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void navigate(href);
+  };
+  return (
+    <article className="mx-auto max-w-3xl" lang={loaderData.lang} data-testid="static-page" data-slug={loaderData.slug}>
+      <header className="border-b border-zinc-200 pb-6 dark:border-zinc-800">
+        <h1 className="text-3xl font-semibold tracking-tight text-balance">{loaderData.title}</h1>
+        {loaderData.description ? <p className="mt-3 text-lg text-zinc-600 dark:text-zinc-400">{loaderData.description}</p> : null}
+        <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">{t('staticPage.updated', { date: loaderData.updated })}</p>
+      </header>
+      {/* oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the clicks come from links, which handle the keyboard themselves */}
+      <div className="page-content mt-8" onClick={followInternalLink} dangerouslySetInnerHTML={{ __html: loaderData.bodyHtml }} />
+    </article>
+  );
 }

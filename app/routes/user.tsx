@@ -1,4 +1,6 @@
+import { MyLibrary } from '../features/catalogue/my-library.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
+import { useLocale } from '../i18n/use-locale.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/user';
 
@@ -10,5 +12,11 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+  const locale = useLocale();
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">{loaderData.title}</h1>
+      <MyLibrary locale={locale} />
+    </div>
+  );
 }

@@ -8,6 +8,8 @@ export interface Toast {
   description?: string;
   color?: 'neutral' | 'success' | 'error' | 'warning' | 'info';
   icon?: string;
+  /** A loading toast shows a spinner and closes after LOADING_TOAST_DURATION_MS unless told otherwise. */
+  loading?: boolean;
   /** Milliseconds before it closes by itself; 0 keeps it until closed. */
   duration: number;
 }
@@ -35,7 +37,7 @@ export class ToastStore {
 
   add(input: Omit<Toast, 'id' | 'open' | 'duration'> & { duration?: number }): number {
     const id = this.#nextId++;
-    const toast: Toast = { ...input, id, open: true, duration: input.duration ?? TOAST_DURATION_MS };
+    const toast: Toast = { ...input, id, open: true, duration: input.duration ?? (input.loading ? LOADING_TOAST_DURATION_MS : TOAST_DURATION_MS) };
     this.#toasts = [...this.#toasts, toast].slice(-MAX_TOASTS);
     this.#emit();
     return id;

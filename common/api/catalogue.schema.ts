@@ -3,8 +3,16 @@ import { SLUG_PATTERN } from '../constants.ts';
 
 export const AppTypeSchema = z.enum(['game', 'app']);
 export const AppSortSchema = z.enum(['popular', 'newest', 'name']);
+export const OrientationSchema = z.enum(['portrait', 'landscape', 'any']);
+export type AppSort = z.infer<typeof AppSortSchema>;
 
 export const SlugSchema = z.string().min(1).max(64).regex(SLUG_PATTERN, 'errors:field.invalidFormat');
+/** A numeric app id as it arrives in a path or a query. */
+export const AppIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+const CursorSchema = z.string().max(200);
+
+/** Most tiles a page asks for at once. */
+export const MAX_PAGE_SIZE = 60;
 
 /** GET /app/list/ query. */
 export const AppListQuerySchema = z.object({
@@ -14,10 +22,11 @@ export const AppListQuerySchema = z.object({
   q: z.string().trim().min(1).max(100).optional(),
   sort: AppSortSchema.default('popular'),
   featured: z.enum(['1', 'true']).transform(() => true).optional(),
-  limit: z.coerce.number().int().min(1).max(60).default(24),
-  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
+  cursor: CursorSchema.optional(),
 });
 export type AppListQuery = z.output<typeof AppListQuerySchema>;
+export type AppListInput = z.input<typeof AppListQuerySchema>;
 
 export const AppSummarySchema = z.object({
   id: z.number(),
@@ -28,7 +37,7 @@ export const AppSummarySchema = z.object({
   thumbnail: z.string(),
   width: z.number(),
   height: z.number(),
-  orientation: z.enum(['portrait', 'landscape', 'any']),
+  orientation: OrientationSchema,
   featured: z.boolean(),
   playCount: z.number(),
   releasedAt: z.string(),
@@ -40,3 +49,97 @@ export const AppListSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type AppList = z.infer<typeof AppListSchema>;
+
+/** A category or tag as a link: slug and localised title. */
+export const TermSchema = z.object({ slug: z.string(), title: z.string() });
+export type Term = z.infer<typeof TermSchema>;
+
+/** GET /app/info/ query. */
+export const AppInfoQuerySchema = z.object({ slug: SlugSchema });
+
+export const AppDetailSchema = AppSummarySchema.extend({
+  description: z.string(),
+  instructions: z.string().nullable(),
+  developer: z.string().nullable(),
+  screenshots: z.array(z.string()),
+  updatedAt: z.string(),
+  categories: z.array(TermSchema),
+  tags: z.array(TermSchema),
+  /** Up to six apps sharing categories or tags, closest first. */
+  similar: z.array(AppSummarySchema),
+  /** Whether the caller marked it as a favourite; null without a token. */
+  favourite: z.boolean().nullable(),
+});
+export type AppDetail = z.infer<typeof AppDetailSchema>;
+
+/** GET /app/tag/ query. */
+export const TagListQuerySchema = z.object({ type: AppTypeSchema.optional() });
+
+export const TagWithCountSchema = TermSchema.extend({ count: z.number().describe('published apps with this tag') });
+export type TagWithCount = z.infer<typeof TagWithCountSchema>;
+export const TagListSchema = z.object({ items: z.array(TagWithCountSchema) });
+
+export const CategorySchema = TermSchema.extend({
+  description: z.string().nullable(),
+  icon: z.string().nullable(),
+  count: z.number().describe('published apps in the category'),
+});
+export type Category = z.infer<typeof CategorySchema>;
+export const CategoryListSchema = z.object({ items: z.array(CategorySchema) });
+export const CategoryInfoQuerySchema = z.object({ slug: SlugSchema });
+
+/** GET /game/config/{app_id} params. */
+export const GameConfigParamsSchema = z.object({ app_id: AppIdSchema });
+
+export const GameConfigSchema = z.object({
+  appId: z.number(),
+  slug: z.string(),
+  title: z.string(),
+  type: AppTypeSchema,
+  /** The game's page, with the locale in its query. */
+  url: z.string(),
+  orientation: OrientationSchema,
+  width: z.number(),
+  height: z.number(),
+  /** The iframe's sandbox attribute. */
+  sandbox: z.string(),
+  /** The iframe's allow attribute (permissions policy). */
+  allow: z.string(),
+  sdk: z.object({
+    /** Prefix of every message type between game and portal. */
+    channel: z.literal('playport'),
+    locale: z.string(),
+    /** The origin games address their postMessage calls to. */
+    portalOrigin: z.string(),
+    /** The message a game posts when it has loaded: `{ type, name }`. */
+    loadedMessage: z.literal('playport:game-loaded'),
+  }),
+});
+export type GameConfig = z.infer<typeof GameConfigSchema>;
+
+/** POST /member/played/ body. */
+export const PlayedBodySchema = z.object({ app_id: AppIdSchema });
+export const PlayedSchema = z.object({ appId: z.number(), playCount: z.number(), lastPlayedAt: z.string() });
+export type Played = z.infer<typeof PlayedSchema>;
+
+/** Paging of a member's lists (recently played, favourites). */
+export const MemberListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
+  cursor: CursorSchema.optional(),
+});
+export type MemberListQuery = z.output<typeof MemberListQuerySchema>;
+
+export const PlayedAppSchema = AppSummarySchema.extend({ plays: z.number(), lastPlayedAt: z.string() });
+export type PlayedApp = z.infer<typeof PlayedAppSchema>;
+export const PlayedListSchema = z.object({ items: z.array(PlayedAppSchema), nextCursor: z.string().nullable() });
+export type PlayedList = z.infer<typeof PlayedListSchema>;
+
+export const FavouriteAppSchema = AppSummarySchema.extend({ favouritedAt: z.string() });
+export type FavouriteApp = z.infer<typeof FavouriteAppSchema>;
+export const FavouriteListSchema = z.object({ items: z.array(FavouriteAppSchema), nextCursor: z.string().nullable() });
+export type FavouriteList = z.infer<typeof FavouriteListSchema>;
+
+/** PUT and DELETE /member/favourite/{app_id} params. */
+export const FavouriteParamsSchema = z.object({ app_id: AppIdSchema });
+export const FavouriteStateSchema = z.object({ appId: z.number(), favourite: z.boolean() });
+export type FavouriteState = z.infer<typeof FavouriteStateSchema>;

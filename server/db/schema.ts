@@ -133,8 +133,16 @@ export interface AppTranslationsTable {
   summary: string;
   description: string;
   instructions: string | null;
-  /** Lower-cased title, summary, description and tag titles: what search reads. */
-  search_text: string;
+}
+
+/**
+ * Search tokens of one app in one locale (server/features/catalogue/catalogue-search.ts), written
+ * by the importer. An FTS5 table in SQLite; in PostgreSQL it also has a generated tsvector column.
+ */
+export interface AppSearchTable {
+  app_id: number;
+  locale: string;
+  tokens: string;
 }
 
 export interface AppCategoriesTable {
@@ -198,6 +206,8 @@ export interface ArticleTranslationsTable {
   body_html: string;
   reading_minutes: number;
   tags: string;
+  /** The author's name as this translation writes it; null means the article's (English) one. */
+  author: string | null;
 }
 
 export interface PagesTable {
@@ -230,6 +240,7 @@ export interface Database {
   tag_translations: TagTranslationsTable;
   apps: AppsTable;
   app_translations: AppTranslationsTable;
+  app_search: AppSearchTable;
   app_categories: AppCategoriesTable;
   app_tags: AppTagsTable;
   played_games: PlayedGamesTable;

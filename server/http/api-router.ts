@@ -30,6 +30,8 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
   body?: B;
   query?: Q;
   params?: P;
+  /** Schema of a multipart/form-data body, for the OpenAPI document only: the handler reads the parts itself. */
+  multipart?: z.ZodType;
   /** Schema of `data` in a successful response, for the OpenAPI document. */
   response?: z.ZodType;
   /** Success status (201 for creations). */

@@ -50,6 +50,9 @@ const MESSAGE_KEY: Record<ErrorCode, string> = {
   internal: 'errors:generic',
 };
 
+/** A translation key ("namespace:key"), with values when the text interpolates some. */
+export type FieldMessage = string | { key: string; values: Record<string, unknown> };
+
 export interface AppErrorOptions {
   /** A translation key ("namespace:key") for the message, instead of the code's default. */
   messageKey?: string;
@@ -57,6 +60,8 @@ export interface AppErrorOptions {
   values?: Record<string, unknown>;
   /** Extra data sent in the envelope (field errors, retry time). */
   data?: unknown;
+  /** Field errors as translation keys, translated at the edge into `data.errors`. */
+  fields?: Record<string, FieldMessage[]>;
   /** Extra response headers (Retry-After). */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -85,11 +90,24 @@ export function statusOf(code: ErrorCode): number {
 export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unknown> {
   const t = translator(locale);
   const key = error.options.messageKey ?? MESSAGE_KEY[error.code];
-  return {
-    code: error.status,
-    message: t(key, error.options.values ?? {}) as string,
-    data: error.options.data ?? null,
-  };
+  const fields = error.options.fields;
+  const data = fields
+    ? {
+        ...(error.options.data as object | undefined),
+        errors: Object.fromEntries(
+          Object.entries(fields).map(([field, messages]) => [
+            field,
+            messages.map((m) => (typeof m === 'string' ? t(m) : t(m.key, m.values)) as string),
+          ]),
+        ),
+      }
+    : (error.options.data ?? null);
+  return { code: error.status, message: t(key, error.options.values ?? {}) as string, data };
+}
+
+/** A 422 naming the fields at fault; the messages are translation keys. */
+export function fieldError(fields: Record<string, FieldMessage[]>, cause?: unknown): AppError {
+  return new AppError('validation', { fields, cause });
 }
 
 /** Maps a status to the closest code, for errors raised by Fastify itself (body parser, limits). */

@@ -42,7 +42,9 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
       parameters,
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
-        : {}),
+        : route.multipart
+          ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: jsonSchema(route.multipart, 'input') } } } }
+          : {}),
       responses,
       ...(route.auth === 'required' ? { security: [{ bearer: [] }] } : route.auth === 'none' ? { security: [] } : { security: [{}, { bearer: [] }] }),
     };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
+import { PageCache } from './page-cache.ts';
 
 export interface ReactRouterOptions {
   /** Loads the server build: the built module in production, Vite's module in development. */
@@ -8,6 +9,8 @@ export interface ReactRouterOptions {
   mode: 'production' | 'development';
   /** Fills the context of one request; receives the context key exported by entry.server. */
   fillContext: (request: FastifyRequest, context: RouterContextProvider, build: ServerBuild) => void;
+  /** Caches whole pages for requests this returns a key for (anonymous GETs). */
+  pageCache?: { cache: PageCache; keyFor: (request: FastifyRequest) => string | null };
 }
 
 /**
@@ -18,9 +21,24 @@ export const reactRouterPlugin: FastifyPluginAsync<ReactRouterOptions> = async (
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+  let handler: ReturnType<typeof createRequestHandler> | null = null;
+  let handlerBuild: ServerBuild | null = null;
+
   app.all('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    const cacheKey = request.method === 'GET' && options.pageCache?.cache.enabled ? options.pageCache.keyFor(request) : null;
+    if (cacheKey) {
+      const hit = options.pageCache!.cache.get(cacheKey);
+      if (hit) {
+        reply.code(hit.status).headers(Object.fromEntries(hit.headers)).header('x-page-cache', 'hit');
+        return reply.send(PageCache.withNonce(hit, request.cspNonce));
+      }
+    }
     const build = await options.getBuild();
-    const handler = createRequestHandler(build, options.mode);
+    // The handler is made once per build (development reloads the build on change).
+    if (!handler || handlerBuild !== build) {
+      handler = createRequestHandler(build, options.mode);
+      handlerBuild = build;
+    }
     const context = new RouterContextProvider();
     options.fillContext(request, context, build);
     const response = await handler(toWebRequest(request, reply), context);
@@ -32,6 +50,13 @@ export const reactRouterPlugin: FastifyPluginAsync<ReactRouterOptions> = async (
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
     if (!response.body) return reply.send();
+    const cacheable = cacheKey && response.status === 200 && cookies.length === 0 && response.headers.get('content-type')?.startsWith('text/html');
+    if (cacheable) {
+      const body = await response.text();
+      const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
+      options.pageCache!.cache.set(cacheKey, { status: response.status, headers, body, nonce: request.cspNonce });
+      return reply.header('x-page-cache', 'miss').send(body);
+    }
     return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
   });
 };

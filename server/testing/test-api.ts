@@ -4,7 +4,7 @@ import { registerApiStandalone } from '../api.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import { createServices, type Services } from '../services.ts';
-import { openTestDatabase } from './test-database.ts';
+import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 
@@ -12,6 +12,8 @@ export interface TestApi {
   app: FastifyInstance;
   services: Services;
   config: Config;
+  /** The fresh database under the app (`reopen()` gives a second instance its own connections). */
+  database: TestDatabase;
   /** Fetches a CSRF cookie and returns the headers a browser would send with it. */
   csrfHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export async function openTestApi(env: Record<string, string> = {}): Promise<Tes
     app,
     services,
     config,
+    database,
     async csrfHeaders() {
       const response = await app.inject({ method: 'GET', url: '/serve/api/csrf' });
       const cookie = response.cookies.find((c) => c.name === 'XSRF-TOKEN');

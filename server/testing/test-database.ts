@@ -9,11 +9,17 @@ import { migrateToLatest } from '../db/migrate.ts';
 /** The database the db tests run on: PostgreSQL when DATABASE_URL says so, else SQLite. */
 export const testDatabaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'file:';
 
+export interface TestDatabase extends DatabaseHandle {
+  drop(): Promise<void>;
+  /** Another handle (own connections) on the same database, as a second server instance has. */
+  reopen(): Promise<DatabaseHandle>;
+}
+
 /**
  * A fresh, migrated database for one test file: a temporary SQLite file, or a new
  * PostgreSQL schema. `drop()` removes it.
  */
-export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Promise<void> }> {
+export async function openTestDatabase(): Promise<TestDatabase> {
   const suffix = randomBytes(6).toString('hex');
   if (testDatabaseUrl.startsWith('postgres')) {
     const schema = `t_${suffix}`;
@@ -21,6 +27,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Pro
     await migrateToLatest(handle.db, handle.kind);
     return {
       ...handle,
+      reopen: () => openDatabase(testDatabaseUrl, { schema, poolSize: 4 }),
       async drop() {
         await handle.close();
         const admin = new pg.Client({ connectionString: testDatabaseUrl });
@@ -35,6 +42,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Pro
   await migrateToLatest(handle.db, handle.kind);
   return {
     ...handle,
+    reopen: () => openDatabase(`file:${file}`),
     async drop() {
       await handle.close();
       for (const extra of ['', '-wal', '-shm']) rmSync(file + extra, { force: true });

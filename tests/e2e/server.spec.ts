@@ -75,6 +75,22 @@ test.describe('server routes and headers', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/app/list/', '/csrf', '/session/check']));
   });
 
+  test('anonymous pages are cached briefly with a fresh nonce; pages with a session are not', async ({ request }) => {
+    const url = `/about?probe=${Date.now()}`;
+    const first = await request.get(url);
+    expect(first.headers()['x-page-cache']).toBe('miss');
+    const second = await request.get(url);
+    expect(second.headers()['x-page-cache']).toBe('hit');
+    const nonce = /'nonce-([^']+)'/.exec(second.headers()['content-security-policy']!)![1]!;
+    const firstNonce = /'nonce-([^']+)'/.exec(first.headers()['content-security-policy']!)![1]!;
+    expect(nonce).not.toBe(firstNonce);
+    const html = await second.text();
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(html).not.toContain(firstNonce);
+    const withSession = await request.get(url, { headers: { cookie: 'token=1%7Cabc' } });
+    expect(withSession.headers()['x-page-cache']).toBeUndefined();
+  });
+
   test('games are served with their own strict policy', async ({ request }) => {
     const game = await request.get('/games/snake/index.html');
     expect(game.status()).toBe(200);

@@ -35,6 +35,18 @@ export class AccessTokensRepository {
     await query.execute();
   }
 
+  /** Keeps the user's `keep` most recently used tokens and deletes the rest. */
+  async deleteLeastRecentlyUsed(userId: number, keep: number) {
+    const kept = this.#db
+      .selectFrom('access_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .orderBy('last_used_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(keep);
+    await this.#db.deleteFrom('access_tokens').where('user_id', '=', userId).where('id', 'not in', kept).execute();
+  }
+
   listForUser(userId: number) {
     return this.#db
       .selectFrom('access_tokens')

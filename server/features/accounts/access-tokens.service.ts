@@ -5,6 +5,8 @@ import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';
 import type { AccessTokensRepository } from './access-tokens.repository.ts';
 
 const SECRET_LENGTH = 48;
+/** One token per device; beyond this many, the least recently used tokens of the user are revoked. */
+export const MAX_TOKENS_PER_USER = 20;
 /** Writing last_used_at on every request would make each read a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -27,6 +29,7 @@ export class AccessTokensService {
       createdAt: isoNow(this.#clock),
       expiresAt: null,
     });
+    await this.#tokens.deleteLeastRecentlyUsed(userId, MAX_TOKENS_PER_USER);
     return { token: `${tokenId}|${secret}`, tokenId };
   }
 
@@ -49,5 +52,10 @@ export class AccessTokensService {
 
   async revoke(tokenId: number): Promise<void> {
     await this.#tokens.delete(tokenId);
+  }
+
+  /** Signs the user out everywhere but the token in hand (after a password change). */
+  async revokeOthers(userId: number, keepTokenId: number): Promise<void> {
+    await this.#tokens.deleteAllForUser(userId, keepTokenId);
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
+import { searchTokens } from './catalogue-search.ts';
 
 type Texts<T> = { en: T; 'zh-CN'?: Partial<T> | undefined };
 
@@ -33,7 +34,13 @@ export interface ImportedApp {
   texts: Texts<{ title: string; summary: string; description: string; instructions?: string | undefined }>;
 }
 
-/** Writes an imported catalogue in one transaction: upsert by slug, translations and links replaced. */
+/** Rows inserted per statement when rewriting the search index (well under either database's parameter limit). */
+const SEARCH_CHUNK = 200;
+
+/**
+ * Writes an imported catalogue in one transaction: upsert by slug, translations and links
+ * replaced, then the search index rebuilt. Nothing is deleted: an import adds and changes.
+ */
 export class CatalogueImportRepository {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
@@ -42,10 +49,18 @@ export class CatalogueImportRepository {
     this.#clock = clock;
   }
 
+  /** Slugs already in the database, so that an import folder may refer to them without repeating them. */
+  async existingSlugs(): Promise<{ categories: Set<string>; tags: Set<string> }> {
+    const [categories, tags] = await Promise.all([
+      this.#db.selectFrom('categories').select('slug').execute(),
+      this.#db.selectFrom('tags').select('slug').execute(),
+    ]);
+    return { categories: new Set(categories.map((r) => r.slug)), tags: new Set(tags.map((r) => r.slug)) };
+  }
+
   async replaceCatalogue(input: { categories: ImportedCategory[]; tags: ImportedTag[]; apps: ImportedApp[] }): Promise<void> {
     const now = this.#clock.now().toISOString();
     await this.#db.transaction().execute(async (trx) => {
-      const categoryIds = new Map<string, number>();
       for (const c of input.categories) {
         const { id } = await trx
           .insertInto('categories')
@@ -53,13 +68,10 @@ export class CatalogueImportRepository {
           .onConflict((oc) => oc.column('slug').doUpdateSet({ icon: c.icon ?? null, sort: c.sort, updated_at: now }))
           .returning('id')
           .executeTakeFirstOrThrow();
-        categoryIds.set(c.slug, id);
         await trx.deleteFrom('category_translations').where('category_id', '=', id).execute();
         await trx.insertInto('category_translations').values(localeRows(c.i18n, (locale, t) => ({ category_id: id, locale, title: t.title, description: t.description ?? null }))).execute();
       }
 
-      const tagIds = new Map<string, number>();
-      const tagTitles = new Map<string, Texts<{ title: string }>>();
       for (const tag of input.tags) {
         const { id } = await trx
           .insertInto('tags')
@@ -67,11 +79,13 @@ export class CatalogueImportRepository {
           .onConflict((oc) => oc.column('slug').doUpdateSet({ slug: tag.slug }))
           .returning('id')
           .executeTakeFirstOrThrow();
-        tagIds.set(tag.slug, id);
-        tagTitles.set(tag.slug, tag.i18n);
         await trx.deleteFrom('tag_translations').where('tag_id', '=', id).execute();
         await trx.insertInto('tag_translations').values(localeRows(tag.i18n, (locale, t) => ({ tag_id: id, locale, title: t.title }))).execute();
       }
+
+      // Apps may name categories and tags of this import or of earlier ones.
+      const categoryIds = new Map((await trx.selectFrom('categories').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]));
+      const tagIds = new Map((await trx.selectFrom('tags').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]));
 
       for (const app of input.apps) {
         const columns = {
@@ -106,14 +120,46 @@ export class CatalogueImportRepository {
               summary: t.summary,
               description: t.description,
               instructions: t.instructions ?? null,
-              search_text: searchText(locale, t, app.tags.map((slug) => tagTitles.get(slug))),
             })),
           )
           .execute();
         await replaceLinks(trx, 'app_categories', id, app.categories.map((s) => ({ app_id: id, category_id: categoryIds.get(s)! })));
         await replaceLinks(trx, 'app_tags', id, app.tags.map((s) => ({ app_id: id, tag_id: tagIds.get(s)! })));
       }
+
+      await rebuildSearchIndex(trx);
     });
+  }
+}
+
+/**
+ * Rewrites every app's search tokens from its texts and its tags' titles, per locale. The whole
+ * index is rebuilt because a changed tag title changes the tokens of apps outside this import.
+ */
+async function rebuildSearchIndex(trx: Transaction<Database>): Promise<void> {
+  const texts = await trx.selectFrom('app_translations').select(['app_id', 'locale', 'title', 'summary', 'description']).orderBy('app_id').orderBy('locale').execute();
+  const tagTexts = await trx
+    .selectFrom('app_tags as at')
+    .innerJoin('tag_translations as tt', 'tt.tag_id', 'at.tag_id')
+    .select(['at.app_id', 'at.tag_id', 'tt.locale', 'tt.title'])
+    .execute();
+  // app id → tag id → locale → title
+  const tagTitles = new Map<number, Map<number, Map<string, string>>>();
+  for (const t of tagTexts) {
+    const byTag = tagTitles.get(t.app_id) ?? new Map<number, Map<string, string>>();
+    tagTitles.set(t.app_id, byTag);
+    const byLocale = byTag.get(t.tag_id) ?? new Map<string, string>();
+    byTag.set(t.tag_id, byLocale);
+    byLocale.set(t.locale, t.title);
+  }
+  const rows = texts.map((t) => {
+    // A tag without a title in this locale is found by its English title.
+    const titles = [...(tagTitles.get(t.app_id)?.values() ?? [])].map((byLocale) => byLocale.get(t.locale) ?? byLocale.get('en'));
+    return { app_id: t.app_id, locale: t.locale, tokens: searchTokens(t.title, t.summary, t.description, ...titles) };
+  });
+  await trx.deleteFrom('app_search').execute();
+  for (let i = 0; i < rows.length; i += SEARCH_CHUNK) {
+    await trx.insertInto('app_search').values(rows.slice(i, i + SEARCH_CHUNK)).execute();
   }
 }
 
@@ -131,9 +177,4 @@ function localeRows<T extends object, R>(texts: Texts<T>, make: (locale: string,
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function searchText(locale: string, t: { title: string; summary: string; description: string }, tags: Array<Texts<{ title: string }> | undefined>): string {
-  const tagTitles = tags.flatMap((tag) => (tag ? [tag.en.title, locale === 'zh-CN' ? (tag['zh-CN']?.title ?? '') : ''] : []));
-  return [t.title, t.summary, t.description, ...tagTitles].join(' \n').toLowerCase();
 }

@@ -1,30 +1,31 @@
-import { access } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { access, copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { SLUG_PATTERN } from '#common/constants.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
-import type { CatalogueImportRepository, ImportedApp } from './catalogue-import.repository.ts';
+import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
 
-const slug = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
+const slugField = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
 const localeTexts = <S extends z.ZodRawShape>(shape: S) =>
   z.object({ en: z.object(shape), 'zh-CN': z.object(shape).partial().optional() });
 
 const CategoryFile = z.array(
   z.object({
-    slug,
+    slug: slugField,
     icon: z.string().max(40).optional(),
     sort: z.number().int().default(0),
     i18n: localeTexts({ title: z.string().min(1).max(60), description: z.string().max(300).optional() }),
   }),
 );
 
-const TagFile = z.array(z.object({ slug, i18n: localeTexts({ title: z.string().min(1).max(40) }) }));
+const TagFile = z.array(z.object({ slug: slugField, i18n: localeTexts({ title: z.string().min(1).max(40) }) }));
 
 const AppFile = z.object({
-  slug: z.coerce.string().pipe(slug),
+  slug: z.coerce.string().pipe(slugField),
   type: z.enum(['game', 'app']),
-  categories: z.array(slug).min(1),
-  tags: z.array(slug).default([]),
+  categories: z.array(slugField).min(1),
+  tags: z.array(slugField).default([]),
   featured: z.boolean().default(false),
   orientation: z.enum(['portrait', 'landscape', 'any']).default('any'),
   width: z.number().int().min(100).max(4000),
@@ -34,7 +35,7 @@ const AppFile = z.object({
   popularity: z.number().int().min(0).default(0),
   entry: z.string().min(1).max(200),
   thumbnail: z.string().min(1).max(200),
-  screenshots: z.array(z.string().max(200)).default([]),
+  screenshots: z.array(z.string().max(200)).max(12).default([]),
   published: z.boolean().default(true),
   i18n: localeTexts({
     title: z.coerce.string().pipe(z.string().min(1).max(80)),
@@ -44,11 +45,20 @@ const AppFile = z.object({
   }),
 });
 
+const IMAGE_TYPES = new Set(['.svg', '.png', '.jpg', '.jpeg', '.webp', '.gif', '.avif']);
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const STRUCTURED = ['.yaml', '.yml', '.json'];
+
 export interface CatalogueImportOptions {
-  /** Folder with categories.yaml, tags.yaml and apps/*.yaml. */
+  /** Folder with categories.yaml and tags.yaml (both optional) and apps/*.yaml (or .json). */
   folder: string;
   /** Folder holding each game's files as <slug>/…, served at /games/<slug>/. */
   gamesFolder: string;
+  /**
+   * Where images that come with the import folder (not from the game's own folder) are copied,
+   * under catalogue/, served at /uploads/catalogue/. Without it such images are an error.
+   */
+  uploadDir?: string;
 }
 
 export interface CatalogueImportReport {
@@ -57,42 +67,79 @@ export interface CatalogueImportReport {
   apps: number;
 }
 
-/** Validates the whole folder first; writes nothing unless every entry is valid. Importing twice gives the same result. */
+interface ImageCopy {
+  from: string;
+  to: string;
+}
+
+/**
+ * Validates the whole folder first and writes nothing unless every entry is valid; problems name
+ * the file and the field. Importing the same folder twice gives the same result.
+ */
 export async function importCatalogue(repository: CatalogueImportRepository, options: CatalogueImportOptions): Promise<CatalogueImportReport> {
   const { folder, gamesFolder } = options;
   const problems: string[] = [];
-  const categoriesFile = join(folder, 'categories.yaml');
-  const tagsFile = join(folder, 'tags.yaml');
-  const categories = check(CategoryFile, await readStructured(categoriesFile).catch((e) => problems.push(`categories.yaml: ${e.message}`)), categoriesFile, folder, problems) ?? [];
-  const tags = check(TagFile, await readStructured(tagsFile).catch((e) => problems.push(`tags.yaml: ${e.message}`)), tagsFile, folder, problems) ?? [];
-  const categorySlugs = new Set(categories.map((c) => c.slug));
-  const tagSlugs = new Set(tags.map((t) => t.slug));
+  const name = (file: string) => relative(folder, file) || file;
+  const read = async (file: string) => {
+    try {
+      return { value: await readStructured(file) };
+    } catch (error) {
+      problems.push(`${name(file)}: (file): cannot be read: ${(error as Error).message.split('\n')[0]}`);
+      return null;
+    }
+  };
+
+  const categories: ImportedCategory[] = [];
+  const categoriesFile = await firstExisting(folder, 'categories');
+  if (categoriesFile) {
+    const raw = await read(categoriesFile);
+    if (raw) categories.push(...(check(CategoryFile, raw.value, categoriesFile, folder, problems) ?? []));
+  }
+  const tags: ImportedTag[] = [];
+  const tagsFile = await firstExisting(folder, 'tags');
+  if (tagsFile) {
+    const raw = await read(tagsFile);
+    if (raw) tags.push(...(check(TagFile, raw.value, tagsFile, folder, problems) ?? []));
+  }
+  for (const [file, list] of [[categoriesFile, categories], [tagsFile, tags]] as const) {
+    for (const duplicate of duplicates(list.map((entry) => entry.slug))) problems.push(`${name(file!)}: slug: "${duplicate}" is listed more than once`);
+  }
+
+  const existing = await repository.existingSlugs();
+  const categorySlugs = new Set([...existing.categories, ...categories.map((c) => c.slug)]);
+  const tagSlugs = new Set([...existing.tags, ...tags.map((t) => t.slug)]);
 
   const apps: ImportedApp[] = [];
-  for (const file of await listFiles(join(folder, 'apps'), ['.yaml', '.yml', '.json'])) {
-    const raw = await readStructured(file).catch((e: Error) => {
-      problems.push(`${basename(file)}: ${e.message}`);
-      return undefined;
-    });
-    const entry = check(AppFile, raw, file, folder, problems);
+  const copies: ImageCopy[] = [];
+  const appFiles = await listFiles(join(folder, 'apps'), STRUCTURED);
+  for (const file of appFiles) {
+    const raw = await read(file);
+    if (!raw) continue;
+    const entry = check(AppFile, raw.value, file, folder, problems);
     if (!entry) continue;
-    const name = `apps/${basename(file)}`;
-    for (const c of entry.categories) if (!categorySlugs.has(c)) problems.push(`${name}: categories: unknown category "${c}"`);
-    for (const t of entry.tags) if (!tagSlugs.has(t)) problems.push(`${name}: tags: unknown tag "${t}"`);
+    const where = name(file);
+    for (const c of entry.categories) if (!categorySlugs.has(c)) problems.push(`${where}: categories: unknown category "${c}"`);
+    for (const t of entry.tags) if (!tagSlugs.has(t)) problems.push(`${where}: tags: unknown tag "${t}"`);
+
+    const gameFolder = join(gamesFolder, entry.slug);
     const isExternal = entry.entry.startsWith('https://');
+    let entryUrl = entry.entry;
     if (!isExternal) {
-      for (const [field, path] of [['entry', entry.entry], ['thumbnail', entry.thumbnail]] as const) {
-        if (path.includes('..')) problems.push(`${name}: ${field}: must stay inside the game's folder`);
-        else await access(join(gamesFolder, entry.slug, path)).catch(() => problems.push(`${name}: ${field}: file games/${entry.slug}/${path} does not exist`));
-      }
+      if (!isInside(entry.entry)) problems.push(`${where}: entry: must be a path inside games/${entry.slug}/`);
+      else if (!(await exists(join(gameFolder, entry.entry)))) problems.push(`${where}: entry: file games/${entry.slug}/${entry.entry} does not exist`);
+      entryUrl = `/games/${entry.slug}/${entry.entry}`;
     }
-    const base = `/games/${entry.slug}/`;
+    const image = (field: string, path: string) => resolveImage({ field, path, slug: entry.slug, gameFolder, entryFolder: dirname(file), where, options, problems, copies });
+    const thumbnail = await image('thumbnail', entry.thumbnail);
+    const screenshots: string[] = [];
+    for (const [i, path] of entry.screenshots.entries()) screenshots.push(await image(`screenshots.${i}`, path));
+
     apps.push({
       slug: entry.slug,
       type: entry.type,
-      entryUrl: isExternal ? entry.entry : base + entry.entry,
-      thumbnail: entry.thumbnail.startsWith('https://') ? entry.thumbnail : base + entry.thumbnail,
-      screenshots: entry.screenshots.map((s) => (s.startsWith('https://') ? s : base + s)),
+      entryUrl,
+      thumbnail,
+      screenshots,
       orientation: entry.orientation,
       width: entry.width,
       height: entry.height,
@@ -106,10 +153,91 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       texts: entry.i18n,
     });
   }
-  const duplicates = apps.map((a) => a.slug).filter((s, i, all) => all.indexOf(s) !== i);
-  for (const d of new Set(duplicates)) problems.push(`apps: slug "${d}" is used by more than one entry`);
+  if (!categoriesFile && !tagsFile && appFiles.length === 0) problems.push(`${folder}: (folder): has no categories, tags or apps/ entries`);
+  for (const d of duplicates(apps.map((a) => a.slug))) problems.push(`apps: slug: "${d}" is used by more than one entry`);
   if (problems.length > 0) throw new ContentError(problems);
 
+  for (const copy of copies) {
+    await mkdir(dirname(copy.to), { recursive: true });
+    // Names are content hashes: a file that is there already has this content.
+    if (!(await exists(copy.to))) await copyFile(copy.from, copy.to);
+  }
   await repository.replaceCatalogue({ categories, tags, apps });
   return { categories: categories.length, tags: tags.length, apps: apps.length };
+}
+
+/**
+ * The public URL of an image field. A path is looked up in the game's folder first (served at
+ * /games/<slug>/), then next to the entry file; such an image is copied to the upload folder
+ * under a content-hash name (served at /uploads/catalogue/, cacheable for ever).
+ */
+async function resolveImage(input: {
+  field: string;
+  path: string;
+  slug: string;
+  gameFolder: string;
+  entryFolder: string;
+  where: string;
+  options: CatalogueImportOptions;
+  problems: string[];
+  copies: ImageCopy[];
+}): Promise<string> {
+  const { field, path, slug, where, problems } = input;
+  if (path.startsWith('https://')) return path;
+  const extension = extname(path).toLowerCase();
+  if (!isInside(path)) {
+    problems.push(`${where}: ${field}: must be a relative path without ".."`);
+    return '';
+  }
+  if (!IMAGE_TYPES.has(extension)) {
+    problems.push(`${where}: ${field}: must be an image (${[...IMAGE_TYPES].join(', ')}), not "${extension || path}"`);
+    return '';
+  }
+  const inGame = join(input.gameFolder, path);
+  if (await exists(inGame)) return (await checkSize(inGame, where, field, problems)) ? `/games/${slug}/${path}` : '';
+  const beside = join(input.entryFolder, path);
+  if (!(await exists(beside))) {
+    problems.push(`${where}: ${field}: file ${path} exists neither in games/${slug}/ nor next to the entry`);
+    return '';
+  }
+  if (!input.options.uploadDir) {
+    problems.push(`${where}: ${field}: ${path} is not in games/${slug}/, and this import has no upload folder to copy it to`);
+    return '';
+  }
+  if (!(await checkSize(beside, where, field, problems))) return '';
+  const hash = createHash('sha256').update(await readFile(beside)).digest('hex').slice(0, 20);
+  const fileName = `${hash}${extension}`;
+  input.copies.push({ from: beside, to: join(input.options.uploadDir, 'catalogue', fileName) });
+  return `/uploads/catalogue/${fileName}`;
+}
+
+async function checkSize(file: string, where: string, field: string, problems: string[]): Promise<boolean> {
+  const { size } = await stat(file);
+  if (size <= MAX_IMAGE_BYTES) return true;
+  problems.push(`${where}: ${field}: image is ${(size / 1024 / 1024).toFixed(1)} MB, more than the 5 MB allowed`);
+  return false;
+}
+
+/** A relative path that cannot leave its folder. */
+function isInside(path: string): boolean {
+  return !path.startsWith('/') && !path.startsWith('\\') && !path.split(/[\\/]/).includes('..');
+}
+
+async function firstExisting(folder: string, base: string): Promise<string | null> {
+  for (const extension of STRUCTURED) {
+    const file = join(folder, base + extension);
+    if (await exists(file)) return file;
+  }
+  return null;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function duplicates(values: string[]): Set<string> {
+  return new Set(values.filter((value, i) => values.indexOf(value) !== i));
 }

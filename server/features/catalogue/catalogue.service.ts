@@ -1,28 +1,147 @@
-import type { AppList, AppListQuery, AppSummary } from '#common/api/catalogue.schema.ts';
+import type {
+  AppDetail,
+  AppList,
+  AppListQuery,
+  AppSummary,
+  Category,
+  GameConfig,
+  TagWithCount,
+} from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import { AppError } from '#server/http/errors.ts';
+import { translator } from '#server/i18n.ts';
 import { decodeCursor, encodeCursor } from '#server/lib/cursor.ts';
+import { searchTerms } from './catalogue-search.ts';
 import type { AppSummaryRow, CatalogueRepository } from './catalogue.repository.ts';
 
-/** Decides what the catalogue shows: ordering, paging and localisation. */
+/** How many similar apps an app page shows. */
+const SIMILAR_LIMIT = 6;
+/** Tiles per row on the home page. */
+const HOME_ROW = 12;
+
+/**
+ * Local games share the portal's origin, so they must never get allow-same-origin: that would
+ * let them read the portal's storage and call its API as the player.
+ */
+const LOCAL_SANDBOX = 'allow-scripts allow-pointer-lock';
+/** A game on its own origin may keep that origin: it reaches nothing of ours with it. */
+const EXTERNAL_SANDBOX = `${LOCAL_SANDBOX} allow-same-origin`;
+const FRAME_ALLOW = 'fullscreen; autoplay; gamepad';
+
+export interface HomeData {
+  featured: AppSummary[];
+  popular: AppSummary[];
+  newest: AppSummary[];
+  categories: Category[];
+}
+
+/** Decides what the catalogue shows: filters, ordering, paging, localisation and play settings. */
 export class CatalogueService {
   readonly #repository: CatalogueRepository;
-  constructor(repository: CatalogueRepository) {
+  readonly #portalOrigin: string;
+  constructor(repository: CatalogueRepository, options: { portalOrigin: string }) {
     this.#repository = repository;
+    this.#portalOrigin = options.portalOrigin;
   }
 
   async list(locale: Locale, query: AppListQuery): Promise<AppList> {
-    const rows = await this.#repository.listApps(locale, query, decodeCursor(query.cursor));
-    const page = rows.slice(0, query.limit);
+    const cursor = decodeCursor(query.cursor);
+    // A cursor of another sort order would compare a number with text: reject it like a malformed one.
+    if (cursor && typeof cursor.v !== (query.sort === 'popular' ? 'number' : 'string')) throw invalidCursor(locale);
+    const terms = query.q === undefined ? undefined : searchTerms(query.q);
+    // Text with nothing searchable in it (only punctuation) matches nothing rather than everything.
+    if (terms?.length === 0) return { items: [], nextCursor: null };
+    const { q: _q, limit, cursor: _c, ...filter } = query;
+    const rows = await this.#repository.listApps(locale, { ...filter, terms }, limit, cursor);
+    // An empty first page may come from a slug that names nothing: that is a 404, not an empty list.
+    if (rows.length === 0 && !cursor) await this.#requireTerms(locale, query);
+    const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const nextCursor =
-      rows.length > query.limit && last
-        ? encodeCursor({ v: query.sort === 'newest' ? last.released_at : query.sort === 'name' ? last.title : last.play_count, id: last.id })
-        : null;
+    const nextCursor = rows.length > limit && last ? encodeCursor({ v: last.sort_key, id: last.id }) : null;
     return { items: page.map(toSummary), nextCursor };
+  }
+
+  async #requireTerms(locale: Locale, query: AppListQuery): Promise<void> {
+    if (query.category && (await this.#repository.listCategories(locale, query.category)).length === 0) {
+      throw new AppError('not_found', { messageKey: 'catalogue:errors.categoryNotFound', values: { slug: query.category } });
+    }
+    if (query.tag && !(await this.#repository.tagExists(query.tag))) {
+      throw new AppError('not_found', { messageKey: 'catalogue:errors.tagNotFound', values: { slug: query.tag } });
+    }
+  }
+
+  /** An app's page: texts, screenshots, categories, tags and similar apps. `favourite` is the caller's, null for nobody. */
+  async info(locale: Locale, slug: string, favourite: (appId: number) => Promise<boolean | null> = async () => null): Promise<AppDetail> {
+    const row = await this.#repository.findApp(locale, { slug });
+    if (!row) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug } });
+    const [terms, similar, isFavourite] = await Promise.all([
+      this.#repository.appTerms(locale, row.id),
+      this.#repository.similarApps(locale, row.id, SIMILAR_LIMIT),
+      favourite(row.id),
+    ]);
+    return {
+      ...toSummary(row),
+      description: row.description,
+      instructions: row.instructions,
+      developer: row.developer,
+      screenshots: parseScreenshots(row.screenshots),
+      updatedAt: row.updated_at,
+      categories: terms.filter((t) => t.kind === 'category').map(({ slug: s, title }) => ({ slug: s, title })),
+      tags: terms.filter((t) => t.kind === 'tag').map(({ slug: s, title }) => ({ slug: s, title })),
+      similar: similar.map(toSummary),
+      favourite: isFavourite,
+    };
+  }
+
+  async tags(locale: Locale, type?: 'game' | 'app'): Promise<TagWithCount[]> {
+    return this.#repository.listTags(locale, type);
+  }
+
+  async categories(locale: Locale): Promise<Category[]> {
+    return this.#repository.listCategories(locale);
+  }
+
+  async category(locale: Locale, slug: string): Promise<Category> {
+    const [category] = await this.#repository.listCategories(locale, slug);
+    if (!category) throw new AppError('not_found', { messageKey: 'catalogue:errors.categoryNotFound', values: { slug } });
+    return category;
+  }
+
+  /** What the play page needs to frame a game. */
+  async gameConfig(locale: Locale, by: { id: number } | { slug: string }): Promise<GameConfig> {
+    const row = await this.#repository.findApp(locale, by);
+    if (!row) {
+      const name = 'id' in by ? String(by.id) : by.slug;
+      throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: name } });
+    }
+    const external = row.entry_url.startsWith('https://');
+    const url = `${row.entry_url}${row.entry_url.includes('?') ? '&' : '?'}locale=${encodeURIComponent(locale)}`;
+    return {
+      appId: row.id,
+      slug: row.slug,
+      title: row.title,
+      type: row.type,
+      url,
+      orientation: row.orientation,
+      width: row.width,
+      height: row.height,
+      sandbox: external ? EXTERNAL_SANDBOX : LOCAL_SANDBOX,
+      allow: FRAME_ALLOW,
+      sdk: { channel: 'playport', locale, portalOrigin: this.#portalOrigin, loadedMessage: 'playport:game-loaded' },
+    };
+  }
+
+  /** The home page's rows and category chips, in one round of small queries. */
+  async home(locale: Locale): Promise<HomeData> {
+    const row = (sort: 'popular' | 'newest', featured?: true) =>
+      this.#repository.listApps(locale, { sort, ...(featured ? { featured } : {}) }, HOME_ROW, null).then((rows) => rows.slice(0, HOME_ROW).map(toSummary));
+    const [featured, popular, newest, categories] = await Promise.all([row('popular', true), row('popular'), row('newest'), this.#repository.listCategories(locale)]);
+    return { featured, popular, newest, categories };
   }
 }
 
-function toSummary(row: AppSummaryRow): AppSummary {
+/** The shape every tile uses, from a summary row. */
+export function toSummary(row: Omit<AppSummaryRow, 'sort_key'>): AppSummary {
   return {
     id: row.id,
     slug: row.slug,
@@ -34,7 +153,21 @@ function toSummary(row: AppSummaryRow): AppSummary {
     height: row.height,
     orientation: row.orientation,
     featured: row.featured === 1,
-    playCount: row.play_count,
+    playCount: Number(row.play_count),
     releasedAt: row.released_at,
   };
+}
+
+/** The 422 a cursor that does not belong to the list gets, shaped like every other field error. */
+export function invalidCursor(locale: Locale): AppError {
+  return new AppError('validation', { data: { errors: { cursor: [translator(locale)('errors:field.invalid')] } } });
+}
+
+function parseScreenshots(value: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
 }

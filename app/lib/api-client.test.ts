@@ -1,0 +1,188 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RETRY_STATUSES } from '#common/constants.ts';
+import { ApiError, type ApiClientOptions, createApiClient } from './api-client.ts';
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+/** A fake server: answers calls in order from a script; /csrf always succeeds and sets the cookie. */
+function fakeServer(script: Array<{ status: number; body?: unknown } | 'network-error'>) {
+  const calls: Call[] = [];
+  const state = { cookies: 'XSRF-TOKEN=tok%3D1' };
+  const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    calls.push({ url, method: init.method ?? 'GET', headers: new Headers(init.headers), body: init.body, credentials: init.credentials });
+    if (url.startsWith('/serve/api/csrf')) {
+      state.cookies = 'XSRF-TOKEN=fresh%3D2';
+      return new Response(JSON.stringify({ code: 200, message: 'OK', data: null }), { status: 200 });
+    }
+    const next = script.shift() ?? { status: 200, body: { code: 200, message: 'OK', data: 'default' } };
+    if (next === 'network-error') throw new TypeError('Failed to fetch');
+    return new Response(next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body), { status: next.status });
+  }) as typeof globalThis.fetch;
+  return { calls, state, fetch };
+}
+
+describe('API client', () => {
+  let sleeps: number[];
+  let server: ReturnType<typeof fakeServer>;
+  const client = (script: Parameters<typeof fakeServer>[0], extra: Partial<ApiClientOptions> = {}) => {
+    server = fakeServer(script);
+    return createApiClient({
+      fetch: server.fetch,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      cookies: () => server.state.cookies,
+      locale: () => 'zh-CN',
+      token: () => null,
+      genericError: () => 'Generic error text',
+      ...extra,
+    });
+  };
+  beforeEach(() => {
+    sleeps = [];
+  });
+
+  it('sends credentials, JSON headers, the XSRF token, locale, bearer token and campaign tags; GET gets a locale query', async () => {
+    const api = client([{ status: 200, body: { code: 200, message: 'OK', data: { items: [] } } }], {
+      token: () => '12|secret',
+      cookies: () => 'XSRF-TOKEN=abc%3D%3D; utm_source=news%20letter; utm_medium=email; utm_term=',
+    });
+    const result = await api.get('/app/list/', { query: { limit: 3, tag: undefined } });
+    expect(result).toEqual({ code: 200, message: 'OK', data: { items: [] } });
+    const [call] = server.calls;
+    expect(call!.url).toBe('/serve/api/app/list/?limit=3&locale=zh-CN');
+    expect(call!.credentials).toBe('include');
+    expect(call!.headers.get('accept')).toBe('application/json');
+    expect(call!.headers.get('content-type')).toBe('application/json');
+    expect(call!.headers.get('x-xsrf-token')).toBe('abc==');
+    expect(call!.headers.get('locale')).toBe('zh-CN');
+    expect(call!.headers.get('authorization')).toBe('Bearer 12|secret');
+    expect(call!.headers.get('utm-source')).toBe('news%20letter');
+    expect(call!.headers.get('utm-medium')).toBe('email');
+    expect(call!.headers.has('utm-term')).toBe(false);
+    expect(call!.headers.has('utm-campaign')).toBe(false);
+    expect(call!.body).toBeUndefined();
+  });
+
+  it('sends no Authorization header without a token, and keeps an explicit locale query', async () => {
+    const api = client([{ status: 200, body: { code: 200, message: 'OK', data: null } }]);
+    await api.get('/page/info/?slug=about&locale=en');
+    expect(server.calls[0]!.url).toBe('/serve/api/page/info/?slug=about&locale=en');
+    expect(server.calls[0]!.headers.has('authorization')).toBe(false);
+  });
+
+  it('POST, PUT and PATCH send an empty JSON body by default; DELETE sends none; no locale query', async () => {
+    const api = client([]);
+    await api.post('/logout/');
+    await api.put('/x');
+    await api.patch('/member/nickname/', { nickname: 'Ada' });
+    await api.delete('/webauthn/credential/3');
+    expect(server.calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['POST', '/serve/api/logout/', '{}'],
+      ['PUT', '/serve/api/x', '{}'],
+      ['PATCH', '/serve/api/member/nickname/', '{"nickname":"Ada"}'],
+      ['DELETE', '/serve/api/webauthn/credential/3', undefined],
+    ]);
+  });
+
+  it('leaves the Content-Type of a FormData body to the browser', async () => {
+    const api = client([]);
+    const form = new FormData();
+    form.set('avatar', new Blob(['x']), 'a.png');
+    await api.post('/member/avatar/', form);
+    expect(server.calls[0]!.body).toBe(form);
+    expect(server.calls[0]!.headers.has('content-type')).toBe(false);
+  });
+
+  it.each(RETRY_STATUSES.filter((s) => s !== 419))('retries %i: three attempts in all, one second apart, then fails', async (status) => {
+    const failure = { status, body: { code: status, message: `failed with ${status}`, data: null } };
+    const api = client([failure, failure, failure, { status: 200, body: { code: 200, message: 'OK', data: 'late' } }]);
+    const error = await api.get('/app/list/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status, message: `failed with ${status}` });
+    expect(server.calls).toHaveLength(3);
+    expect(sleeps).toEqual([1000, 1000]);
+  });
+
+  it('succeeds when a retry succeeds', async () => {
+    const api = client([{ status: 503 }, { status: 200, body: { code: 200, message: 'OK', data: 'second' } }]);
+    expect((await api.post('/member/played/', { app_id: 1 })).data).toBe('second');
+    expect(server.calls).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('does not retry other statuses', async () => {
+    for (const status of [400, 401, 403, 404, 422]) {
+      const api = client([{ status, body: { code: status, message: 'nope', data: { errors: { name: ['bad'] } } } }]);
+      const error = (await api.get('/x').catch((e: unknown) => e)) as ApiError;
+      expect(server.calls, String(status)).toHaveLength(1);
+      expect(error.status).toBe(status);
+      expect(error.data).toEqual({ errors: { name: ['bad'] } });
+    }
+    expect(sleeps).toEqual([]);
+  });
+
+  it('on 419 fetches a fresh CSRF cookie, then retries with the new token', async () => {
+    const api = client([{ status: 419, body: { code: 419, message: 'expired', data: null } }, { status: 200, body: { code: 200, message: 'OK', data: 'ok' } }]);
+    const result = await api.post('/username/login/', { username: 'a' });
+    expect(result.data).toBe('ok');
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /serve/api/username/login/', 'GET /serve/api/csrf', 'POST /serve/api/username/login/']);
+    expect(server.calls[0]!.headers.get('x-xsrf-token')).toBe('tok=1');
+    expect(server.calls[2]!.headers.get('x-xsrf-token')).toBe('fresh=2');
+    expect(server.calls[1]!.credentials).toBe('include');
+  });
+
+  it('fetches the CSRF cookie before a state-changing call when there is none', async () => {
+    const api = client([{ status: 200, body: { code: 200, message: 'OK', data: null } }]);
+    server.state.cookies = '';
+    await api.post('/logout/');
+    expect(server.calls.map((c) => c.url)).toEqual(['/serve/api/csrf', '/serve/api/logout/']);
+    expect(server.calls[1]!.headers.get('x-xsrf-token')).toBe('fresh=2');
+  });
+
+  it('a 419 that persists fails after three attempts with a CSRF refresh before each retry', async () => {
+    const expired = { status: 419, body: { code: 419, message: 'The page has expired.', data: null } };
+    const api = client([expired, expired, expired]);
+    const error = await api.patch('/member/nickname/', { nickname: 'x' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 419, message: 'The page has expired.' });
+    expect(server.calls.filter((c) => c.url === '/serve/api/csrf')).toHaveLength(2);
+    expect(server.calls.filter((c) => c.url.endsWith('/nickname/'))).toHaveLength(3);
+  });
+
+  it("uses the body's code over the HTTP status, and the generic text when there is no message", async () => {
+    const api = client([
+      { status: 400, body: { code: 4001, message: 'Custom failure', data: null } },
+      { status: 403, body: '<html>proxy page</html>' },
+      { status: 404, body: { code: 404, message: '', data: null } },
+    ]);
+    await expect(api.get('/a')).rejects.toMatchObject({ status: 4001, message: 'Custom failure' });
+    await expect(api.get('/b')).rejects.toMatchObject({ status: 403, message: 'Generic error text' });
+    await expect(api.get('/c')).rejects.toMatchObject({ status: 404, message: 'Generic error text' });
+  });
+
+  it('a network failure is retried like a server error, then fails with status 0 and the generic text', async () => {
+    const api = client(['network-error', 'network-error', 'network-error']);
+    const error = await api.get('/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ApiError', status: 0, message: 'Generic error text' });
+    expect(server.calls).toHaveLength(3);
+  });
+
+  it('an aborted call is not retried', async () => {
+    const controller = new AbortController();
+    const api = client([], {
+      fetch: (async () => {
+        controller.abort();
+        throw new DOMException('aborted', 'AbortError');
+      }) as typeof fetch,
+    });
+    await expect(api.get('/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sleeps).toEqual([]);
+  });
+});

@@ -1,0 +1,196 @@
+import type { ApiEnvelope } from '#common/api/envelope.ts';
+import { API_BASE, RETRY_ATTEMPTS, RETRY_DELAY_MS, RETRY_STATUSES, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
+import type { Locale } from '#common/locales.ts';
+import { loadedI18n } from '../i18n/i18n.ts';
+import { readCookie } from './cookies.ts';
+import { localeOfPath } from './locale.ts';
+
+/** A failed API call: `status` is the envelope's code (else the HTTP status, 0 without a response). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  /** The envelope's `data` (field errors of a 422, for example), or null. */
+  readonly data: unknown;
+  constructor(status: number, message: string, data: unknown = null, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+    this.data = data;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  /** JSON-serialisable value or FormData. POST, PUT and PATCH send `{}` when it is left out. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientOptions {
+  base: string;
+  fetch: typeof fetch;
+  sleep: (ms: number) => Promise<void>;
+  /** The Cookie string the XSRF, token and campaign values are read from. */
+  cookies: () => string;
+  locale: () => Locale;
+  /** The session's bearer token; the token cookie by default (the session store may replace it). */
+  token: () => string | null;
+  /** The translated generic error text. */
+  genericError: () => string;
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+const RETRY = new Set<number>(RETRY_STATUSES);
+const WITH_BODY = new Set<Method>(['POST', 'PUT', 'PATCH']);
+
+/** The one client every page uses for /serve/api (spec sections 7 and 8). */
+export interface ApiClient {
+  request<T = unknown>(method: Method, path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  get<T = unknown>(path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  delete<T = unknown>(path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  /** Replaces some of the client's sources (the session store sets `token`). */
+  configure(options: Partial<ApiClientOptions>): void;
+}
+
+const browserCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
+const pageLocale = () => localeOfPath(typeof window === 'undefined' ? '/' : window.location.pathname);
+
+function browserDefaults(): ApiClientOptions {
+  return {
+    base: API_BASE,
+    fetch: (...args) => globalThis.fetch(...args),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    cookies: browserCookies,
+    locale: pageLocale,
+    token: () => decodeOrNull(readCookie(TOKEN_COOKIE, browserCookies())),
+    genericError: () => loadedI18n(pageLocale())?.t('errors:generic') ?? 'Error',
+  };
+}
+
+/**
+ * Creates a client. Every call sends credentials, JSON headers, the XSRF token from its cookie,
+ * the locale, the bearer token and the campaign tags; GET calls carry a `locale` query. Statuses
+ * of RETRY_STATUSES are tried RETRY_ATTEMPTS times in all, RETRY_DELAY_MS apart; a 419 first
+ * fetches a fresh CSRF cookie. Other failures throw an ApiError.
+ */
+export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiClient {
+  const options: ApiClientOptions = { ...browserDefaults(), ...overrides };
+
+  async function refreshCsrf(): Promise<void> {
+    try {
+      await options.fetch(`${options.base}/csrf`, { method: 'GET', credentials: 'include', headers: { Accept: 'application/json' } });
+    } catch {
+      // The retry that follows reports the failure.
+    }
+  }
+
+  function buildUrl(method: Method, path: string, query: Record<string, QueryValue> | undefined, locale: Locale): string {
+    const url = new URL(options.base + path, 'http://base.invalid');
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
+    if (method === 'GET' && !url.searchParams.has('locale')) url.searchParams.set('locale', locale);
+    return url.pathname + url.search;
+  }
+
+  function buildHeaders(body: unknown, locale: Locale, extra: Record<string, string> | undefined): Headers {
+    const cookies = options.cookies();
+    const headers = new Headers({ Accept: 'application/json', Locale: locale });
+    // FormData gets its multipart boundary from the browser.
+    if (!(body instanceof FormData)) headers.set('Content-Type', 'application/json');
+    const xsrf = decodeOrNull(readCookie(XSRF_COOKIE, cookies));
+    if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
+    const token = options.token();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    for (const field of UTM_FIELDS) {
+      // Campaign cookies hold URL-encoded values, which are safe header text as they are.
+      const value = readCookie(`utm_${field}`, cookies);
+      if (value) headers.set(`Utm-${field[0]!.toUpperCase()}${field.slice(1)}`, value);
+    }
+    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    return headers;
+  }
+
+  async function request<T>(method: Method, path: string, init: RequestOptions = {}): Promise<ApiEnvelope<T>> {
+    const locale = options.locale();
+    const url = buildUrl(method, path, init.query, locale);
+    const body = init.body === undefined && WITH_BODY.has(method) ? {} : init.body;
+    // Without an XSRF cookie a state-changing call would surely get 419: fetch the cookie first.
+    if (method !== 'GET' && !readCookie(XSRF_COOKIE, options.cookies())) await refreshCsrf();
+
+    for (let attempt = 1; ; attempt++) {
+      let response: Response | null = null;
+      let failure: unknown = null;
+      try {
+        response = await options.fetch(url, {
+          method,
+          credentials: 'include',
+          headers: buildHeaders(body, locale, init.headers),
+          body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+          signal: init.signal,
+        });
+      } catch (error) {
+        if (isAbort(error, init.signal)) throw error;
+        failure = error;
+      }
+      if (response?.ok) return (await readJson(response)) as ApiEnvelope<T>;
+
+      // No response at all (network down) is retried like a server error.
+      const retryable = response ? RETRY.has(response.status) : true;
+      if (retryable && attempt < RETRY_ATTEMPTS) {
+        if (response?.status === 419) await refreshCsrf();
+        await options.sleep(RETRY_DELAY_MS);
+        continue;
+      }
+      if (!response) throw new ApiError(0, options.genericError(), null, { cause: failure });
+      const envelope = (await readJson(response)) as Partial<ApiEnvelope> | null;
+      const status = typeof envelope?.code === 'number' ? envelope.code : response.status;
+      const message = typeof envelope?.message === 'string' && envelope.message !== '' ? envelope.message : options.genericError();
+      throw new ApiError(status, message, envelope?.data ?? null);
+    }
+  }
+
+  return {
+    request,
+    get: (path, init) => request('GET', path, init),
+    post: (path, body, init) => request('POST', path, { ...init, body }),
+    put: (path, body, init) => request('PUT', path, { ...init, body }),
+    patch: (path, body, init) => request('PATCH', path, { ...init, body }),
+    delete: (path, init) => request('DELETE', path, init),
+    configure(next) {
+      Object.assign(options, next);
+    },
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function decodeOrNull(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof DOMException && error.name === 'AbortError');
+}
+
+/** The page's client. */
+export const api = createApiClient();

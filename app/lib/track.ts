@@ -1,0 +1,21 @@
+/** Tracking events of spec section 3 that the catalogue emits. */
+export interface TrackEvents {
+  'game-loaded': { name: string };
+}
+
+/** The DOM event every tracking call dispatches on `window`; the pixel integration listens to it. */
+export const TRACK_EVENT = 'playport:track';
+
+export interface TrackDetail<E extends keyof TrackEvents = keyof TrackEvents> {
+  event: E;
+  data: TrackEvents[E];
+}
+
+/**
+ * Reports a tracking event. For now it only dispatches a `playport:track` CustomEvent, so the
+ * advertising pixel can be attached later without touching the places that track.
+ */
+export function track<E extends keyof TrackEvents>(event: E, data: TrackEvents[E]): void {
+  if (typeof window === 'undefined') return;
+  window.dispatchEvent(new CustomEvent<TrackDetail<E>>(TRACK_EVENT, { detail: { event, data } }));
+}

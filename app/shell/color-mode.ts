@@ -1,0 +1,109 @@
+import { useSyncExternalStore } from 'react';
+
+/** Spec section 4: system, light or dark, stored locally. */
+export type ColorMode = 'system' | 'light' | 'dark';
+export const COLOR_MODES: readonly ColorMode[] = ['system', 'light', 'dark'];
+export const COLOR_MODE_STORAGE_KEY = 'color-mode';
+/** Spec section 2: the browser's theme colour, #18181B in dark mode and white otherwise. */
+export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;
+
+/**
+ * Runs in <head> before the body is parsed, so a server-rendered page never flashes the wrong
+ * theme: it reads the stored mode, sets the `dark` class and `color-scheme` on <html>, and with
+ * an explicit mode points both theme-color metas at that mode's colour.
+ */
+export const COLOR_MODE_SCRIPT = `(function(){var d=document.documentElement,m;try{m=localStorage.getItem(${JSON.stringify(COLOR_MODE_STORAGE_KEY)})}catch(e){}if(m!=='light'&&m!=='dark')m='system';var k=m==='dark'||(m==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);d.classList.toggle('dark',k);d.style.colorScheme=k?'dark':'light';if(m!=='system'){var c=k?${JSON.stringify(THEME_COLOR.dark)}:${JSON.stringify(THEME_COLOR.light)};document.querySelectorAll('meta[name="theme-color"]').forEach(function(e){e.setAttribute('content',c)})}})()`;
+
+const listeners = new Set<() => void>();
+let current: ColorMode | null = null;
+let mediaBound = false;
+
+function isColorMode(value: unknown): value is ColorMode {
+  return typeof value === 'string' && (COLOR_MODES as readonly string[]).includes(value);
+}
+
+function readStored(): ColorMode {
+  try {
+    const value = localStorage.getItem(COLOR_MODE_STORAGE_KEY);
+    return isColorMode(value) ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function systemPrefersDark(): boolean {
+  return window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+/** The mode in effect once "system" is resolved. */
+export function resolveColorMode(mode: ColorMode, prefersDark: boolean): 'light' | 'dark' {
+  return mode === 'dark' || (mode === 'system' && prefersDark) ? 'dark' : 'light';
+}
+
+function apply(mode: ColorMode): void {
+  const dark = resolveColorMode(mode, systemPrefersDark()) === 'dark';
+  const root = document.documentElement;
+  root.classList.toggle('dark', dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
+  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
+    // With "system" each meta answers its own media query again.
+    const forMedia = meta.media.includes('dark') ? THEME_COLOR.dark : THEME_COLOR.light;
+    meta.content = mode === 'system' ? forMedia : dark ? THEME_COLOR.dark : THEME_COLOR.light;
+  }
+}
+
+function bindMedia(): void {
+  if (mediaBound) return;
+  mediaBound = true;
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (getColorMode() !== 'system') return;
+    apply('system');
+    for (const listener of listeners) listener();
+  });
+}
+
+export function getColorMode(): ColorMode {
+  current ??= readStored();
+  return current;
+}
+
+/** Stores and applies a mode; every tab's components follow. */
+export function setColorMode(mode: ColorMode): void {
+  current = mode;
+  try {
+    localStorage.setItem(COLOR_MODE_STORAGE_KEY, mode);
+  } catch {
+    // Storage may be blocked (private mode); the choice then lasts for this page only.
+  }
+  apply(mode);
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  bindMedia();
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== COLOR_MODE_STORAGE_KEY) return;
+    current = isColorMode(event.newValue) ? event.newValue : 'system';
+    apply(current);
+    listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+const snapshot = () => {
+  const mode = getColorMode();
+  return `${mode}:${resolveColorMode(mode, systemPrefersDark())}`;
+};
+
+/** The stored mode and the resolved one; null until hydrated (the server cannot know either). */
+export function useColorMode(): { mode: ColorMode | null; resolved: 'light' | 'dark' | null; setMode: (mode: ColorMode) => void } {
+  const value = useSyncExternalStore(subscribe, snapshot, () => null);
+  if (value === null) return { mode: null, resolved: null, setMode: setColorMode };
+  const [mode, resolved] = value.split(':') as [ColorMode, 'light' | 'dark'];
+  return { mode, resolved, setMode: setColorMode };
+}

@@ -1,0 +1,69 @@
+import { Home, KeyRound, LayoutGrid, Link2, type LucideIcon, Newspaper, PenLine, Repeat, Settings, SquareUserRound, UserRound } from 'lucide-react';
+import type { SessionState } from '../features/accounts/use-session.ts';
+
+/** One entry of a menu: a path without locale prefix and a `shell` message key. */
+export interface MenuItem {
+  id: string;
+  to: string;
+  labelKey: string;
+  icon: LucideIcon;
+  /** Active only on exactly this path (home), not below it. */
+  end?: boolean;
+}
+
+export interface MenuGroup {
+  id: string;
+  titleKey: string;
+  items: MenuItem[];
+}
+
+type Session = Pick<SessionState, 'userInfo'> & { isSignedIn: boolean };
+
+/** Header links (desktop) and bottom bar (mobile): home, categories, news, my area. */
+export const MAIN_NAV: readonly MenuItem[] = [
+  { id: 'home', to: '/', labelKey: 'nav.home', icon: Home, end: true },
+  { id: 'categories', to: '/categories', labelKey: 'nav.categories', icon: LayoutGrid },
+  { id: 'news', to: '/article/news', labelKey: 'nav.news', icon: Newspaper },
+  { id: 'my-area', to: '/user', labelKey: 'nav.myArea', icon: UserRound },
+];
+
+const SETTINGS: MenuItem = { id: 'settings', to: '/settings', labelKey: 'userMenu.settings', icon: Settings };
+
+/** Spec section 2: signed in, profile, social accounts, switch account and settings; signed out, settings only. */
+export function userMenuItems(session: Session): MenuItem[] {
+  if (!session.isSignedIn) return [SETTINGS];
+  return [
+    { id: 'profile', to: '/user/profile', labelKey: 'userMenu.profile', icon: SquareUserRound },
+    { id: 'social', to: '/user/profile/social', labelKey: 'userMenu.social', icon: Link2 },
+    { id: 'switch-account', to: '/login', labelKey: 'userMenu.switchAccount', icon: Repeat },
+    SETTINGS,
+  ];
+}
+
+/**
+ * Spec section 2: a categories group with news; a profile group (avatar, nickname, social
+ * accounts, passkey) only when signed in, passkey only when one exists; settings.
+ */
+export function sideMenuGroups(session: Session): MenuGroup[] {
+  const groups: MenuGroup[] = [
+    {
+      id: 'categories',
+      titleKey: 'sideMenu.categories',
+      items: [
+        { id: 'categories', to: '/categories', labelKey: 'sideMenu.allCategories', icon: LayoutGrid },
+        { id: 'news', to: '/article/news', labelKey: 'sideMenu.news', icon: Newspaper },
+      ],
+    },
+  ];
+  if (session.isSignedIn) {
+    const items: MenuItem[] = [
+      { id: 'avatar', to: '/user/profile/avatar', labelKey: 'sideMenu.avatar', icon: UserRound },
+      { id: 'nickname', to: '/user/profile/nickname', labelKey: 'sideMenu.nickname', icon: PenLine },
+      { id: 'social', to: '/user/profile/social', labelKey: 'sideMenu.social', icon: Link2 },
+    ];
+    if (session.userInfo?.webauthn) items.push({ id: 'passkey', to: '/user/profile/passkey', labelKey: 'sideMenu.passkey', icon: KeyRound });
+    groups.push({ id: 'profile', titleKey: 'sideMenu.profile', items });
+  }
+  groups.push({ id: 'settings', titleKey: 'sideMenu.settings', items: [{ ...SETTINGS, labelKey: 'sideMenu.settings' }] });
+  return groups;
+}

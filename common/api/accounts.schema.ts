@@ -1,0 +1,168 @@
+import { z } from 'zod';
+
+/*
+ * Schemas of the accounts calls, shared by the browser (form validation) and the server
+ * (request validation, OpenAPI). Rule messages are translation keys of the `accounts`
+ * namespace, so both sides show the same translated text.
+ */
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+/** ASCII letters, digits and underscore: usernames are identifiers, so no look-alike letters. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const NICKNAME_MIN = 2;
+export const NICKNAME_MAX = 24;
+/** Letters and combining marks of any script, decimal digits, space, `_`, `-` and `.`. */
+export const NICKNAME_PATTERN = /^[\p{L}\p{M}\p{Nd} _.-]+$/u;
+export const EMAIL_MAX = 254;
+/** E.164: a plus sign, then 7 to 15 digits, the first not 0. */
+export const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
+/** FingerprintJS visitor ids are 32 hex characters; other libraries' ids fit this too. */
+export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** Shortest and longest side accepted, in pixels. */
+export const AVATAR_MIN_PIXELS = 32;
+export const AVATAR_MAX_PIXELS = 10_000;
+/** Pixel count cap (a 48 MP phone photo fits): a small file must not decode into gigabytes. */
+export const AVATAR_MAX_AREA = 64_000_000;
+/** Square webp renditions of every avatar, in pixels; user info carries the largest. */
+export const AVATAR_SIZES = [64, 128, 256] as const;
+/** The multipart field that carries the avatar file. */
+export const AVATAR_FIELD = 'avatar';
+
+/** Length in characters a person would count (code points, not UTF-16 units). */
+const length = (value: string) => [...value].length;
+
+export const UsernameSchema = z
+  .string()
+  .trim()
+  .refine((v) => length(v) >= USERNAME_MIN && length(v) <= USERNAME_MAX, 'accounts:username.length')
+  .refine((v) => USERNAME_PATTERN.test(v), 'accounts:username.characters')
+  .meta({ description: '3–20 characters: letters a–z (any case), digits, underscore; unique regardless of case', minLength: USERNAME_MIN, maxLength: USERNAME_MAX, pattern: USERNAME_PATTERN.source, example: 'star_player' });
+
+export const PasswordSchema = z
+  .string()
+  .refine((v) => length(v) >= PASSWORD_MIN && length(v) <= PASSWORD_MAX, 'accounts:password.length')
+  .meta({ description: '8–128 characters, any characters; not trimmed', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX });
+
+export const NicknameSchema = z
+  .string()
+  .transform((v) => v.normalize('NFC').trim())
+  .refine((v) => length(v) >= NICKNAME_MIN && length(v) <= NICKNAME_MAX, 'accounts:nickname.length')
+  .refine((v) => v === '' || NICKNAME_PATTERN.test(v), 'accounts:nickname.characters')
+  .meta({ description: 'Trimmed; 2–24 characters: letters of any script, digits, spaces, `_`, `-`, `.`', minLength: NICKNAME_MIN, maxLength: NICKNAME_MAX });
+
+const EmailFormat = z.email();
+
+/** An email address, or an empty string to remove it. */
+export const EmailSchema = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX)
+  .refine((v) => v === '' || EmailFormat.safeParse(v).success, 'accounts:email.invalid')
+  .transform((v) => (v === '' ? null : v))
+  .meta({ description: 'An email address, or an empty string to remove it' });
+
+/** A phone number in international form; spaces, dashes, dots and brackets are ignored. Empty removes it. */
+export const PhoneSchema = z
+  .string()
+  .max(40)
+  .transform((v) => v.replace(/[\s().-]/g, ''))
+  .refine((v) => v === '' || PHONE_PATTERN.test(v), 'accounts:phone.invalid')
+  .transform((v) => (v === '' ? null : v))
+  .meta({ description: 'International form starting with + and the country code (spaces, dashes, dots and brackets are ignored), or an empty string to remove it', example: '+44 20 7946 0958' });
+
+export const FingerprintSchema = z
+  .string()
+  .regex(FINGERPRINT_PATTERN)
+  .meta({ description: 'The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash' });
+
+/** POST /guest/login/ body. */
+export const GuestLoginBodySchema = z.object({ fingerprint: FingerprintSchema.optional() });
+export type GuestLoginBody = z.output<typeof GuestLoginBodySchema>;
+
+/** POST /username/login/ body. Lenient on purpose: any mistake gets the same "incorrect" answer. */
+export const UsernameLoginBodySchema = z.object({
+  username: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(1024),
+});
+export type UsernameLoginBody = z.output<typeof UsernameLoginBodySchema>;
+
+/** POST /fingerprint/login/ body. */
+export const FingerprintLoginBodySchema = z.object({ fingerprint: FingerprintSchema });
+export type FingerprintLoginBody = z.output<typeof FingerprintLoginBodySchema>;
+
+/** PATCH /member/nickname/ body. */
+export const NicknameBodySchema = z.object({ nickname: NicknameSchema });
+
+/** PATCH /member/password/ body. */
+export const PasswordBodySchema = z.object({
+  username: UsernameSchema.optional().meta({ description: 'Required when the account has no username yet (a guest becoming a member); ignored when it equals the current one' }),
+  password: PasswordSchema,
+  currentPassword: z.string().max(1024).optional().meta({ description: 'Required when the account already has a password' }),
+});
+export type PasswordBody = z.output<typeof PasswordBodySchema>;
+
+/** PATCH /member/email/ body. */
+export const EmailBodySchema = z.object({ email: EmailSchema });
+
+/** PATCH /member/phone/ body. */
+export const PhoneBodySchema = z.object({ phone: PhoneSchema });
+
+/** POST /member/avatar/ multipart body (documentation: the handler reads the file part itself). */
+export const AvatarUploadSchema = z.object({
+  [AVATAR_FIELD]: z.string().meta({ format: 'binary', description: 'PNG, JPEG, WebP or GIF (first frame), at most 5 MB, 32–10000 px a side, at most 64 megapixels' }),
+});
+
+/** The signed-in user's info (spec section 3). */
+export const UserInfoSchema = z.object({
+  uid: z.number().int(),
+  nickname: z.string().nullable().meta({ description: 'null when unset: show "ID:" followed by uid' }),
+  avatar: z.string().nullable().meta({ description: 'URL of the 256 px avatar, or null' }),
+  social_providers: z.array(z.string()).meta({ description: 'Platforms of the bound social accounts' }),
+  webauthn: z.boolean().meta({ description: 'true when the account has a passkey' }),
+});
+export type UserInfo = z.infer<typeof UserInfoSchema>;
+
+/** A signed-in session: the token to send as `Authorization: Bearer …` and the user's info. */
+export const SessionSchema = z.object({
+  token: z.string().meta({ description: 'Access token `{id}|{random}`' }),
+  userInfo: UserInfoSchema,
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export const GuestSessionSchema = SessionSchema.extend({
+  created: z.boolean().meta({ description: 'true when this call created the account' }),
+});
+export type GuestSession = z.infer<typeof GuestSessionSchema>;
+
+export const AvatarSizesSchema = z
+  .object({ 64: z.string(), 128: z.string(), 256: z.string() })
+  .meta({ description: 'URLs of the avatar renditions by size in pixels' });
+export type AvatarSizes = z.infer<typeof AvatarSizesSchema>;
+
+/** The fields of the profile pages. */
+export const ProfileSchema = z.object({
+  uid: z.number().int(),
+  username: z.string().nullable(),
+  nickname: z.string().nullable(),
+  avatar: z.string().nullable(),
+  avatarSizes: AvatarSizesSchema.nullable().meta({ description: 'null unless the avatar was uploaded here' }),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  hasPassword: z.boolean(),
+  isGuest: z.boolean().meta({ description: 'true until a username and password, social account or passkey is bound' }),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+/** What every profile change answers: the new user info (for the session) and profile. */
+export const MemberUpdateSchema = z.object({ userInfo: UserInfoSchema, profile: ProfileSchema });
+export type MemberUpdate = z.infer<typeof MemberUpdateSchema>;
+
+/** What the avatar upload answers: the profile change plus the new avatar's URLs. */
+export const AvatarUploadResultSchema = MemberUpdateSchema.extend({ avatar: z.object({ url: z.string(), sizes: AvatarSizesSchema }) });
+export type AvatarUploadResult = z.infer<typeof AvatarUploadResultSchema>;
+
+export const LogoutSchema = z.object({ revoked: z.boolean().meta({ description: 'false when there was no valid token to revoke' }) });

@@ -1,0 +1,48 @@
+/** Image defaults of spec section 9, shared by the image component and the image endpoint. */
+export const IMAGE_QUALITY = 85;
+export const IMAGE_DENSITIES = [1, 2] as const;
+export const IMAGE_FORMATS = ['webp', 'avif', 'png', 'jpeg'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export const IMAGE_FORMAT: ImageFormat = 'webp';
+/** Screen widths of spec section 9 (xs, sm, md, lg, xl, 2xl): candidate widths for `sizes`. */
+export const IMAGE_SCREENS = [320, 640, 768, 1024, 1280, 1536] as const;
+/** The endpoint refuses widths outside this range, so that nobody fills its cache with variants. */
+export const IMAGE_MIN_WIDTH = 16;
+export const IMAGE_MAX_WIDTH = 3072;
+/** Path prefix of the image endpoint: `/_img/w_{width},q_{quality},f_{format}{source path}`. */
+export const IMAGE_ENDPOINT = '/_img/';
+
+const RASTER = /\.(png|jpe?g|webp|gif|avif)$/i;
+const SOURCES = /^\/(games|uploads)\/[^?#]*$/;
+
+/** Whether the image endpoint can resize a source: our own raster files (SVG needs no resizing). */
+export function isResizable(src: string): boolean {
+  return SOURCES.test(src) && RASTER.test(src) && !src.split('/').includes('..');
+}
+
+/** The URL of a source resized to `width` pixels wide, as WebP at quality 85. */
+export function resizedUrl(src: string, width: number): string {
+  const w = Math.min(IMAGE_MAX_WIDTH, Math.max(IMAGE_MIN_WIDTH, Math.round(width)));
+  return `${IMAGE_ENDPOINT}w_${w},q_${IMAGE_QUALITY},f_${IMAGE_FORMAT}${src}`;
+}
+
+export interface ImageRequest {
+  width: number;
+  quality: number;
+  format: ImageFormat;
+  source: string;
+}
+
+/** Reads `w_…,q_…,f_…` and the source path of an image URL below IMAGE_ENDPOINT; null when anything is off. */
+export function parseImageRequest(modifiers: string, source: string): ImageRequest | null {
+  const match = /^w_(\d{1,4}),q_(\d{1,3}),f_([a-z]+)$/.exec(modifiers);
+  if (!match) return null;
+  const width = Number(match[1]);
+  const quality = Number(match[2]);
+  const format = match[3] as ImageFormat;
+  if (width < IMAGE_MIN_WIDTH || width > IMAGE_MAX_WIDTH || quality < 1 || quality > 100) return null;
+  if (!(IMAGE_FORMATS as readonly string[]).includes(format)) return null;
+  const path = source.startsWith('/') ? source : `/${source}`;
+  if (!isResizable(path)) return null;
+  return { width, quality, format, source: path };
+}

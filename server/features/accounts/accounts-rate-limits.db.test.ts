@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { type ApiInstance, csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
+import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { ACCOUNT_LIMITS } from './accounts.service.ts';
+
+const API = '/serve/api';
+const PASSWORD = 'correct horse battery';
+
+/** Sign-in limits hold across two server instances that share one store. */
+function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; second: FastifyInstance; close(): Promise<void> }>) {
+  let first: FastifyInstance;
+  let second: FastifyInstance;
+  let close: () => Promise<void>;
+  let csrf: Record<string, string>;
+  // Unique names and addresses per run: the Redis store outlives a test run.
+  const run = randomBytes(3).toString('hex');
+  const address = (n: number) => `10.${parseInt(run.slice(0, 2), 16)}.${parseInt(run.slice(2, 4), 16)}.${n}`;
+
+  beforeAll(async () => {
+    ({ first, second, close } = await open());
+    csrf = await csrfHeadersFor(first);
+  });
+  afterAll(() => close());
+
+  const login = (app: FastifyInstance, username: string, password: string, remoteAddress: string) =>
+    app.inject({ method: 'POST', url: `${API}/username/login/`, headers: csrf, payload: { username, password }, remoteAddress });
+
+  async function member(username: string) {
+    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: {}, remoteAddress: address(250) });
+    const token = guest.json().data.token as string;
+    const set = await second.inject({ method: 'PATCH', url: `${API}/member/password/`, headers: { ...csrf, authorization: `Bearer ${token}` }, payload: { username, password: PASSWORD } });
+    expect(set.statusCode, set.body).toBe(200);
+  }
+
+  it('limits failed sign-ins per account, whatever the address and instance', async () => {
+    const username = `acct_${run}`;
+    await member(username);
+    const { limit, windowSeconds } = ACCOUNT_LIMITS.loginAccount;
+    for (let i = 0; i < limit; i++) {
+      const response = await login(i % 2 ? second : first, username, 'wrong password', address(i + 1));
+      expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
+    }
+    for (const app of [first, second]) {
+      const limited = await login(app, username, 'wrong password', address(100));
+      expect(limited.statusCode).toBe(429);
+      const seconds = Number(limited.headers['retry-after']);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(windowSeconds);
+      expect(limited.json().message).toBe(`Too many attempts. Please try again in ${seconds} seconds.`);
+    }
+    // Locked for everyone until the window ends, even with the right password.
+    expect((await login(second, username.toUpperCase(), PASSWORD, address(101))).statusCode).toBe(429);
+    // Another account is not affected.
+    const other = `other_${run}`;
+    await member(other);
+    expect((await login(first, other, PASSWORD, address(102))).statusCode).toBe(200);
+  });
+
+  it('limits failed sign-ins per address, whatever the username and instance', async () => {
+    const { limit } = ACCOUNT_LIMITS.loginAddress;
+    const from = address(200);
+    for (let i = 0; i < limit; i++) {
+      const response = await login(i % 2 ? second : first, `nobody_${run}_${i}`, 'wrong password', from);
+      expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
+    }
+    const limited = await login(second, `nobody_${run}_x`, 'wrong password', from);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Device sign-in failures count towards the same address limit.
+    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00' }, remoteAddress: from });
+    expect(device.statusCode).toBe(429);
+    // Another address still gets the normal answer.
+    expect((await login(first, `nobody_${run}_y`, 'wrong password', address(201))).statusCode).toBe(401);
+  });
+
+  it('clears the account counter after a successful sign-in', async () => {
+    const username = `reset_${run}`;
+    await member(username);
+    const { limit } = ACCOUNT_LIMITS.loginAccount;
+    for (let i = 0; i < limit - 1; i++) expect((await login(first, username, 'wrong password', address(150))).statusCode).toBe(401);
+    expect((await login(second, username, PASSWORD, address(150))).statusCode).toBe(200);
+    for (let i = 0; i < limit - 1; i++) expect((await login(second, username, 'wrong password', address(151))).statusCode).toBe(401);
+  });
+}
+
+describe('sign-in limits on the database, two instances', () => {
+  let api: TestApi;
+  let secondDatabase: DatabaseHandle;
+  let second: ApiInstance;
+
+  limitsAcrossInstances(async () => {
+    api = await openTestApi();
+    secondDatabase = await api.database.reopen();
+    second = await openApiInstance(secondDatabase);
+    return {
+      first: api.app,
+      second: second.app,
+      async close() {
+        await second.close();
+        await secondDatabase.close();
+        await api.close();
+      },
+    };
+  });
+
+  it('keeps the counters in the rate_limits table', async () => {
+    const rows = await api.services.database.db.selectFrom('rate_limits').select('key').execute();
+    expect(rows.some((r) => r.key.startsWith(`${ACCOUNT_LIMITS.loginAccount.name}:`))).toBe(true);
+  });
+});
+
+describe('sign-in limits on Redis, two instances', () => {
+  let api: TestApi;
+  let second: ApiInstance;
+  const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
+
+  limitsAcrossInstances(async () => {
+    api = await openTestApi(env);
+    second = await openApiInstance(api.database, { env });
+    return {
+      first: api.app,
+      second: second.app,
+      async close() {
+        await second.close();
+        await api.services.rateLimiter.close();
+        await api.close();
+      },
+    };
+  });
+
+  it('leaves the rate_limits table empty', async () => {
+    expect(await api.services.database.db.selectFrom('rate_limits').selectAll().execute()).toEqual([]);
+  });
+});

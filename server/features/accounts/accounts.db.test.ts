@@ -1,0 +1,438 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+
+const API = '/serve/api';
+
+describe('accounts API', () => {
+  let api: TestApi;
+  let csrf: Record<string, string>;
+
+  beforeAll(async () => {
+    api = await openTestApi();
+    csrf = await api.csrfHeaders();
+  });
+  afterAll(() => api.close());
+
+  const db = () => api.services.database.db;
+  const count = async (table: 'users' | 'access_tokens') =>
+    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  function call(method: 'GET' | 'POST' | 'PATCH', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; address?: string } = {}) {
+    return api.app.inject({
+      method,
+      url: `${API}${path}`,
+      headers: {
+        ...(method === 'GET' ? {} : csrf),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
+      ...(options.address ? { remoteAddress: options.address } : {}),
+    });
+  }
+
+  async function newGuest(fingerprint?: string) {
+    const response = await call('POST', '/guest/login/', { body: fingerprint ? { fingerprint } : {}, address: '192.0.2.50' });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().data as { token: string; userInfo: { uid: number; nickname: string }; created: boolean };
+  }
+
+  async function newMember(username: string, password: string) {
+    const guest = await newGuest();
+    const response = await call('PATCH', '/member/password/', { token: guest.token, body: { username, password } });
+    expect(response.statusCode, response.body).toBe(200);
+    return guest;
+  }
+
+  describe('anonymous sign-in', () => {
+    it('creates exactly one guest account and one token, and returns the token and user info', async () => {
+      const [users, tokens] = [await count('users'), await count('access_tokens')];
+      const response = await call('POST', '/guest/login/', { body: {} });
+      expect(response.statusCode).toBe(201);
+      const { data } = response.json();
+      expect(data.token).toMatch(/^\d+\|[A-Za-z0-9]{48}$/);
+      expect(data.token.length).toBeGreaterThan(49);
+      expect(data.created).toBe(true);
+      expect(data.userInfo).toEqual({ uid: expect.any(Number), nickname: expect.stringMatching(/^[A-Za-z]+\d{4}$/), avatar: null, social_providers: [], webauthn: false });
+      expect(await count('users')).toBe(users + 1);
+      expect(await count('access_tokens')).toBe(tokens + 1);
+      const row = await db().selectFrom('users').selectAll().where('id', '=', data.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row.is_guest).toBe(1);
+      const tokenRow = await db().selectFrom('access_tokens').selectAll().where('user_id', '=', data.userInfo.uid).executeTakeFirstOrThrow();
+      expect(tokenRow.token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(tokenRow)).not.toContain(data.token.split('|')[1]);
+    });
+
+    it('keeps the session of a caller that already has a valid token', async () => {
+      const guest = await newGuest();
+      const [users, tokens] = [await count('users'), await count('access_tokens')];
+      const again = await call('POST', '/guest/login/', { token: guest.token, body: {} });
+      expect(again.json().data).toMatchObject({ token: guest.token, created: false, userInfo: { uid: guest.userInfo.uid } });
+      expect([await count('users'), await count('access_tokens')]).toEqual([users, tokens]);
+    });
+
+    it('stores only a keyed hash of the fingerprint', async () => {
+      const fingerprint = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+      const guest = await newGuest(fingerprint);
+      const row = await db().selectFrom('users').select('fingerprint_hash').where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row.fingerprint_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.fingerprint_hash).toBe(api.services.accounts.fingerprintHash(fingerprint));
+      expect(row.fingerprint_hash).not.toContain(fingerprint);
+    });
+
+    it('needs the XSRF token', async () => {
+      const response = await api.app.inject({ method: 'POST', url: `${API}/guest/login/`, payload: {} });
+      expect(response.statusCode).toBe(419);
+    });
+
+    it('limits new guests per address with 429 and Retry-After', async () => {
+      const address = '198.51.100.7';
+      for (let i = 0; i < 30; i++) {
+        expect((await call('POST', '/guest/login/', { body: {}, address })).statusCode).toBe(201);
+      }
+      const users = await count('users');
+      const limited = await call('POST', '/guest/login/', { body: {}, address });
+      expect(limited.statusCode).toBe(429);
+      const seconds = Number(limited.headers['retry-after']);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(3600);
+      expect(limited.json()).toMatchObject({ code: 429, message: `Too many attempts. Please try again in ${seconds} seconds.`, data: { retryAfter: seconds } });
+      expect(await count('users')).toBe(users);
+      // Another address is not affected.
+      expect((await call('POST', '/guest/login/', { body: {}, address: '198.51.100.8' })).statusCode).toBe(201);
+    });
+  });
+
+  describe('user info', () => {
+    it('answers 401 "Token is missing or invalid" without a valid token', async () => {
+      for (const token of [undefined, 'nonsense', '1|AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+        const response = await call('GET', '/member/info/', { token });
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ code: 401, message: 'Token is missing or invalid.', data: null });
+      }
+    });
+
+    it('returns the token and the user info with a valid token', async () => {
+      const guest = await newGuest();
+      const response = await call('GET', '/member/info/', { token: guest.token });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual({ token: guest.token, userInfo: guest.userInfo });
+    });
+
+    it('lists bound social platforms and tells whether a passkey exists', async () => {
+      const guest = await newGuest();
+      const now = new Date().toISOString();
+      await db().insertInto('social_accounts').values({ user_id: guest.userInfo.uid, platform: 'google', provider_user_id: `g-${guest.userInfo.uid}`, display_name: null, email: null, created_at: now }).execute();
+      await db()
+        .insertInto('webauthn_credentials')
+        .values({ user_id: guest.userInfo.uid, credential_id: `cred-${guest.userInfo.uid}`, public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
+        .execute();
+      const { userInfo } = (await call('GET', '/member/info/', { token: guest.token })).json().data;
+      expect(userInfo).toMatchObject({ social_providers: ['google'], webauthn: true });
+    });
+
+    it('resolves the token cookie for page loaders, URL-encoded or not', async () => {
+      const guest = await newGuest();
+      const accounts = api.services.accounts;
+      expect(await accounts.userInfoForToken(guest.token)).toEqual({ token: guest.token, userInfo: guest.userInfo });
+      expect(await accounts.userInfoForToken(encodeURIComponent(guest.token))).toEqual({ token: guest.token, userInfo: guest.userInfo });
+      expect(await accounts.userInfoForToken(undefined)).toBeNull();
+      expect(await accounts.userInfoForToken('')).toBeNull();
+      expect(await accounts.userInfoForToken('%E0%A4%A')).toBeNull();
+      expect(await accounts.userInfoForToken(guest.token.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x')))).toBeNull();
+    });
+  });
+
+  describe('username sign-in', () => {
+    it('refuses a wrong password, then accepts the right one (username in any case)', async () => {
+      const member = await newMember('Alice_1', 'correct horse');
+      const wrong = await call('POST', '/username/login/', { body: { username: 'Alice_1', password: 'wrong horse' } });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ code: 401, message: 'The username or password is incorrect.', data: null });
+      const right = await call('POST', '/username/login/', { body: { username: 'alice_1', password: 'correct horse' } });
+      expect(right.statusCode).toBe(200);
+      const { data } = right.json();
+      expect(data.userInfo.uid).toBe(member.userInfo.uid);
+      expect(data.token).not.toBe(member.token);
+      // Each device has its own token: both work.
+      for (const token of [data.token, member.token]) expect((await call('GET', '/member/info/', { token })).statusCode).toBe(200);
+    });
+
+    it('gives the same answer for an unknown user and a wrong password, in either language', async () => {
+      await newMember('bob_2', 'correct horse');
+      for (const headers of [{}, { locale: 'zh-CN' }] as Array<Record<string, string>>) {
+        const unknown = await call('POST', '/username/login/', { body: { username: 'nobody_here', password: 'correct horse' }, headers });
+        const wrong = await call('POST', '/username/login/', { body: { username: 'bob_2', password: 'not the one' }, headers });
+        const malformed = await call('POST', '/username/login/', { body: { username: 'x!', password: 'not the one' }, headers });
+        expect(unknown.statusCode).toBe(401);
+        expect(unknown.body).toBe(wrong.body);
+        expect(malformed.body).toBe(wrong.body);
+      }
+      const zh = await call('POST', '/username/login/', { body: { username: 'nobody_here', password: 'x' }, headers: { locale: 'zh-CN' } });
+      expect(zh.json().message).toBe('用户名或密码不正确。');
+    });
+
+    it('stores an argon2id hash, never the password', async () => {
+      const member = await newMember('carol_3', 'a long secret phrase');
+      const row = await db().selectFrom('users').selectAll().where('id', '=', member.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(JSON.stringify(row)).not.toContain('a long secret phrase');
+      expect(row).toMatchObject({ username: 'carol_3', username_normalized: 'carol_3', is_guest: 0 });
+    });
+
+    it('rejects a request without the fields with 422', async () => {
+      const response = await call('POST', '/username/login/', { body: {} });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json().data.errors).sort()).toEqual(['password', 'username']);
+    });
+  });
+
+  describe('guest to member', () => {
+    it('keeps the same account and its played history', async () => {
+      const guest = await newGuest();
+      const uid = guest.userInfo.uid;
+      const apps = await db().selectFrom('apps').select('id').orderBy('id').limit(2).execute();
+      expect(apps).toHaveLength(2);
+      const now = new Date().toISOString();
+      await db()
+        .insertInto('played_games')
+        .values(apps.map((a) => ({ user_id: uid, app_id: a.id, play_count: 3, first_played_at: now, last_played_at: now })))
+        .execute();
+
+      const response = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'Dave_4', password: 'correct horse' } });
+      expect(response.statusCode).toBe(200);
+      const { data } = response.json();
+      expect(data.userInfo.uid).toBe(uid);
+      expect(data.profile).toMatchObject({ uid, username: 'Dave_4', hasPassword: true, isGuest: false, nickname: guest.userInfo.nickname });
+
+      const played = await db().selectFrom('played_games').selectAll().where('user_id', '=', uid).orderBy('app_id').execute();
+      expect(played.map((p) => [p.app_id, p.play_count])).toEqual(apps.map((a) => [a.id, 3]));
+      expect((await db().selectFrom('users').select('is_guest').where('id', '=', uid).executeTakeFirstOrThrow()).is_guest).toBe(0);
+      // The guest's token is still the member's session.
+      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo.uid).toBe(uid);
+      const signIn = await call('POST', '/username/login/', { body: { username: 'dave_4', password: 'correct horse' } });
+      expect(signIn.json().data.userInfo.uid).toBe(uid);
+    });
+
+    it('refuses a username taken in any case, a missing username and bad values, changing nothing', async () => {
+      await newMember('Erin_5', 'correct horse');
+      const guest = await newGuest();
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ username: 'erin_5', password: 'correct horse' }, 'This username is already taken.'],
+        [{ password: 'correct horse' }, 'Choose a username.'],
+        [{ username: 'ab', password: 'correct horse' }, 'Use 3 to 20 characters.'],
+        [{ username: 'has space', password: 'correct horse' }, 'Use only letters a–z, digits and underscores.'],
+        [{ username: 'frank_6', password: 'short' }, 'Use 8 to 128 characters.'],
+      ];
+      for (const [body, message] of cases) {
+        const response = await call('PATCH', '/member/password/', { token: guest.token, body });
+        expect(response.statusCode, JSON.stringify(body)).toBe(422);
+        expect(Object.values(response.json().data.errors).flat(), JSON.stringify(body)).toContain(message);
+      }
+      const row = await db().selectFrom('users').selectAll().where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ username: null, password_hash: null, is_guest: 1 });
+    });
+
+    it('changes an existing password only with the current one, and signs out the other devices', async () => {
+      const member = await newMember('grace_7', 'first password');
+      const other = (await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'first password' } })).json().data.token as string;
+      const missing = await call('PATCH', '/member/password/', { token: member.token, body: { password: 'second password' } });
+      expect(missing.json().data.errors).toEqual({ currentPassword: ['Enter your current password.'] });
+      const wrong = await call('PATCH', '/member/password/', { token: member.token, body: { password: 'second password', currentPassword: 'nope nope' } });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json().data.errors).toEqual({ currentPassword: ['The current password is incorrect.'] });
+      const ok = await call('PATCH', '/member/password/', { token: member.token, body: { password: 'second password', currentPassword: 'first password' } });
+      expect(ok.statusCode).toBe(200);
+      expect((await call('GET', '/member/info/', { token: member.token })).statusCode).toBe(200);
+      expect((await call('GET', '/member/info/', { token: other })).statusCode).toBe(401);
+      expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'first password' } })).statusCode).toBe(401);
+      expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'second password' } })).statusCode).toBe(200);
+    });
+  });
+
+  describe('fingerprint sign-in', () => {
+    const fingerprint = 'f00dbabe0123456789abcdef01234567';
+
+    it('signs the device back into its guest account with a new token', async () => {
+      const guest = await newGuest(fingerprint);
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint } });
+      expect(response.statusCode).toBe(200);
+      const { data } = response.json();
+      expect(data.userInfo).toEqual(guest.userInfo);
+      expect(data.token).not.toBe(guest.token);
+      expect((await call('GET', '/member/info/', { token: data.token })).json().data.userInfo.uid).toBe(guest.userInfo.uid);
+    });
+
+    it('answers 404 for a device without a guest account', async () => {
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'ffffffffffffffffffffffffffffffff' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ code: 404, message: 'No guest account is linked to this device. Please sign in another way.', data: null });
+    });
+
+    it('never signs into an account with a password, a social account or a passkey', async () => {
+      const now = new Date().toISOString();
+      const withPassword = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
+      const guest = await newGuest(withPassword);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(200);
+      await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'heidi_8', password: 'correct horse' } });
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(404);
+
+      const withSocial = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';
+      const social = await newGuest(withSocial);
+      await db().insertInto('social_accounts').values({ user_id: social.userInfo.uid, platform: 'discord', provider_user_id: 'd-1', display_name: null, email: null, created_at: now }).execute();
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withSocial } })).statusCode).toBe(404);
+
+      const withPasskey = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3';
+      const passkey = await newGuest(withPasskey);
+      await db()
+        .insertInto('webauthn_credentials')
+        .values({ user_id: passkey.userInfo.uid, credential_id: 'cred-fp', public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
+        .execute();
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPasskey } })).statusCode).toBe(404);
+    });
+
+    it('validates the fingerprint', async () => {
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'short' } });
+      expect(response.statusCode).toBe(422);
+      expect(response.json().data.errors.fingerprint).toBeDefined();
+    });
+  });
+
+  describe('logout', () => {
+    it('revokes the token: it no longer works anywhere', async () => {
+      const guest = await newGuest();
+      const response = await call('POST', '/logout/', { token: guest.token });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual({ revoked: true });
+      expect((await call('GET', '/member/info/', { token: guest.token })).statusCode).toBe(401);
+      expect((await call('POST', '/session/check', { token: guest.token })).json().data).toEqual({ valid: false, uid: null });
+      expect(await api.services.accounts.userInfoForToken(guest.token)).toBeNull();
+    });
+
+    it('answers revoked: false without a valid token', async () => {
+      const response = await call('POST', '/logout/');
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual({ revoked: false });
+    });
+  });
+
+  describe('nickname', () => {
+    it('saves a trimmed nickname in any script', async () => {
+      const guest = await newGuest();
+      const response = await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname: '  Star Player_1.0  ' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.userInfo.nickname).toBe('Star Player_1.0');
+      const chinese = await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname: '星之玩家' } });
+      expect(chinese.json().data.userInfo.nickname).toBe('星之玩家');
+      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo.nickname).toBe('星之玩家');
+    });
+
+    it('refuses bad nicknames with 422 field errors and changes nothing', async () => {
+      const guest = await newGuest();
+      await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname: 'Before' } });
+      const cases: Array<[unknown, string]> = [
+        ['a', 'Use 2 to 24 characters.'],
+        ['   b   ', 'Use 2 to 24 characters.'],
+        ['x'.repeat(25), 'Use 2 to 24 characters.'],
+        ['bad<name>', 'Use only letters, digits, spaces and the characters _ - .'],
+        ['bell\u0007ring', 'Use only letters, digits, spaces and the characters _ - .'],
+        ['tab\there', 'Use only letters, digits, spaces and the characters _ - .'],
+        ['smile 😀', 'Use only letters, digits, spaces and the characters _ - .'],
+      ];
+      for (const [nickname, message] of cases) {
+        const response = await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname } });
+        expect(response.statusCode, String(nickname)).toBe(422);
+        expect(response.json().data.errors.nickname, String(nickname)).toContain(message);
+      }
+      const wrongType = await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname: 42 } });
+      expect(wrongType.statusCode).toBe(422);
+      expect(wrongType.json().data.errors.nickname).toHaveLength(1);
+      const zh = await call('PATCH', '/member/nickname/', { token: guest.token, body: { nickname: 'a' }, headers: { locale: 'zh-CN' } });
+      expect(zh.json()).toMatchObject({ message: '提交的数据无效。', data: { errors: { nickname: ['请使用 2 到 24 个字符。'] } } });
+      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo.nickname).toBe('Before');
+    });
+
+    it('needs a signed-in caller', async () => {
+      expect((await call('PATCH', '/member/nickname/', { body: { nickname: 'Nobody' } })).statusCode).toBe(401);
+    });
+  });
+
+  describe('email, phone and profile', () => {
+    it('saves, normalises and removes the email and phone', async () => {
+      const guest = await newGuest();
+      const email = await call('PATCH', '/member/email/', { token: guest.token, body: { email: '  player@example.com ' } });
+      expect(email.statusCode).toBe(200);
+      expect(email.json().data.profile.email).toBe('player@example.com');
+      const phone = await call('PATCH', '/member/phone/', { token: guest.token, body: { phone: '+44 (20) 7946-0958' } });
+      expect(phone.json().data.profile.phone).toBe('+442079460958');
+      const profile = await call('GET', '/member/profile/', { token: guest.token });
+      expect(profile.json().data).toEqual({
+        uid: guest.userInfo.uid,
+        username: null,
+        nickname: guest.userInfo.nickname,
+        avatar: null,
+        avatarSizes: null,
+        email: 'player@example.com',
+        phone: '+442079460958',
+        hasPassword: false,
+        isGuest: true,
+      });
+      await call('PATCH', '/member/email/', { token: guest.token, body: { email: '' } });
+      await call('PATCH', '/member/phone/', { token: guest.token, body: { phone: '' } });
+      expect((await call('GET', '/member/profile/', { token: guest.token })).json().data).toMatchObject({ email: null, phone: null });
+    });
+
+    it('refuses invalid values with 422 field errors and keeps the saved ones', async () => {
+      const guest = await newGuest();
+      await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'kept@example.com' } });
+      await call('PATCH', '/member/phone/', { token: guest.token, body: { phone: '+8613800138000' } });
+      for (const value of ['not-an-email', 'a@', '@b.example', `${'x'.repeat(250)}@b.example`]) {
+        const response = await call('PATCH', '/member/email/', { token: guest.token, body: { email: value } });
+        expect(response.statusCode, value).toBe(422);
+        expect(response.json().data.errors.email, value).toBeDefined();
+      }
+      expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'nope' } })).json().data.errors.email).toEqual(['Enter a valid email address.']);
+      for (const value of ['12345', '0044 20 7946 0958', '+0 123 456 789', '+44 20 abc', '+1234567890123456']) {
+        const response = await call('PATCH', '/member/phone/', { token: guest.token, body: { phone: value } });
+        expect(response.statusCode, value).toBe(422);
+        expect(response.json().data.errors.phone, value).toBeDefined();
+      }
+      expect((await call('GET', '/member/profile/', { token: guest.token })).json().data).toMatchObject({ email: 'kept@example.com', phone: '+8613800138000' });
+    });
+
+    it('needs a signed-in caller', async () => {
+      expect((await call('GET', '/member/profile/')).statusCode).toBe(401);
+      expect((await call('PATCH', '/member/email/', { body: { email: 'a@b.example' } })).statusCode).toBe(401);
+      expect((await call('PATCH', '/member/phone/', { body: { phone: '+442079460958' } })).statusCode).toBe(401);
+    });
+  });
+
+  it('documents every accounts call in the OpenAPI document', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
+    const calls: Array<[string, string]> = [
+      ['/guest/login/', 'post'],
+      ['/username/login/', 'post'],
+      ['/fingerprint/login/', 'post'],
+      ['/logout/', 'post'],
+      ['/member/info/', 'get'],
+      ['/member/profile/', 'get'],
+      ['/member/nickname/', 'patch'],
+      ['/member/password/', 'patch'],
+      ['/member/email/', 'patch'],
+      ['/member/phone/', 'patch'],
+      ['/member/avatar/', 'post'],
+    ];
+    for (const [path, method] of calls) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.summary.length, path).toBeGreaterThan(5);
+      expect(operation.description.length, path).toBeGreaterThan(20);
+      expect(operation.responses['200'] ?? operation.responses['201'], path).toBeDefined();
+    }
+    expect(doc.paths['/username/login/'].post.requestBody.content['application/json'].schema.required).toEqual(['username', 'password']);
+    expect(doc.paths['/member/avatar/'].post.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({ type: 'string', format: 'binary' });
+    expect(doc.paths['/member/info/'].get.responses['401']).toBeDefined();
+    const userInfo = doc.paths['/member/info/'].get.responses['200'].content['application/json'].schema.properties.data.properties.userInfo;
+    expect(Object.keys(userInfo.properties).sort()).toEqual(['avatar', 'nickname', 'social_providers', 'uid', 'webauthn']);
+  });
+});

@@ -1,0 +1,239 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import {
+  AVATAR_FIELD,
+  AVATAR_MAX_BYTES,
+  AvatarUploadResultSchema,
+  AvatarUploadSchema,
+  EmailBodySchema,
+  FingerprintLoginBodySchema,
+  GuestLoginBodySchema,
+  GuestSessionSchema,
+  LogoutSchema,
+  MemberUpdateSchema,
+  NicknameBodySchema,
+  PasswordBodySchema,
+  PhoneBodySchema,
+  ProfileSchema,
+  SessionSchema,
+  UsernameLoginBodySchema,
+} from '#common/api/accounts.schema.ts';
+import { ApiRouter } from '#server/http/api-router.ts';
+import { AppError, fieldError } from '#server/http/errors.ts';
+import type { AccountsService, ClientFacts } from './accounts.service.ts';
+import { avatarTooLarge } from './avatars.service.ts';
+
+const TAGS = ['accounts'];
+const MULTIPART_LOG_REDACTIONS = ['busboyOptions.headers.authorization', 'busboyOptions.headers.cookie', 'busboyOptions.headers["x-xsrf-token"]'];
+const RATE_LIMITED = 'Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.';
+
+/** Sign-in, sign-out, user info and the profile fields (spec sections 3, 4 and 7). */
+export async function accountsRoutes(api: ApiRouter, accounts: AccountsService): Promise<void> {
+  api.route(
+    {
+      method: 'POST',
+      url: '/guest/login/',
+      summary: 'Anonymous sign-in: create a guest account',
+      description:
+        'Without a valid bearer token: creates a guest account with a generated nickname and returns its token (created: true). ' +
+        'The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
+        `New guests are limited to 30 an hour per client address. ${RATE_LIMITED}`,
+      tags: TAGS,
+      auth: 'optional',
+      body: GuestLoginBodySchema,
+      response: GuestSessionSchema,
+      status: 201,
+    },
+    ({ body, request, caller }) => accounts.guestLogin(body, clientFacts(request), caller, caller ? bearerToken(request) : null),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/username/login/',
+      summary: 'Sign in with username and password',
+      description:
+        'Username is case-insensitive. A wrong username or password gets 401 with one message either way. ' +
+        `Failed attempts are limited to 10 per 15 minutes per username and 30 per 15 minutes per client address, across all instances. ${RATE_LIMITED}`,
+      tags: TAGS,
+      auth: 'none',
+      body: UsernameLoginBodySchema,
+      response: SessionSchema,
+    },
+    ({ body, request }) => accounts.usernameLogin(body, clientFacts(request)),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/fingerprint/login/',
+      summary: 'Sign in with the device fingerprint',
+      description:
+        'Signs into the newest guest account created on this device (see /guest/login/), only while it has no password, social account or passkey: ' +
+        'those accounts sign in their own way. Without such an account: 404 "No guest account is linked to this device". ' +
+        `Failed attempts count towards the per-address sign-in limit. ${RATE_LIMITED}`,
+      tags: TAGS,
+      auth: 'none',
+      body: FingerprintLoginBodySchema,
+      response: SessionSchema,
+    },
+    ({ body, request }) => accounts.fingerprintLogin(body, clientFacts(request)),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/logout/',
+      summary: 'Sign out: revoke the bearer token',
+      description: 'The token stops working at once, on every instance. Without a valid token there is nothing to revoke (revoked: false).',
+      tags: TAGS,
+      auth: 'optional',
+      response: LogoutSchema,
+    },
+    ({ caller }) => accounts.logout(caller),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/member/info/',
+      summary: 'User info of the bearer token',
+      description: 'Returns the token as sent and the user info (uid, nickname, avatar, social_providers, webauthn). 401 "Token is missing or invalid" without a valid token.',
+      tags: TAGS,
+      auth: 'required',
+      response: SessionSchema,
+    },
+    async ({ caller, request }) => ({ token: bearerToken(request), userInfo: await accounts.userInfo(caller!.userId) }),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/member/profile/',
+      summary: 'Profile fields of the signed-in user',
+      description: 'Username, nickname, avatar (with its sizes), email, phone, whether a password is set and whether the account is still a guest.',
+      tags: TAGS,
+      auth: 'required',
+      response: ProfileSchema,
+    },
+    ({ caller }) => accounts.profile(caller!.userId),
+  );
+
+  api.route(
+    {
+      method: 'PATCH',
+      url: '/member/nickname/',
+      summary: 'Change the nickname',
+      description: 'Trimmed; 2–24 characters: letters of any script, digits, spaces, `_`, `-`, `.`. A bad value gets 422 with data.errors.nickname and changes nothing.',
+      tags: TAGS,
+      auth: 'required',
+      body: NicknameBodySchema,
+      response: MemberUpdateSchema,
+    },
+    ({ caller, body }) => accounts.updateNickname(caller!.userId, body.nickname),
+  );
+
+  api.route(
+    {
+      method: 'PATCH',
+      url: '/member/password/',
+      summary: 'Set username and password (a guest becomes a member), or change the password',
+      description:
+        'A guest sends username and password and becomes a member on the same account: played games and purchases stay. ' +
+        'Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. ' +
+        'When a password is already set, currentPassword is required, and every other device is signed out. ' +
+        `Wrong current passwords count towards the per-username sign-in limit. ${RATE_LIMITED}`,
+      tags: TAGS,
+      auth: 'required',
+      body: PasswordBodySchema,
+      response: MemberUpdateSchema,
+    },
+    async ({ caller, body }) => {
+      const { userInfo, profile } = await accounts.setPassword(caller!, body);
+      return { userInfo, profile };
+    },
+  );
+
+  api.route(
+    {
+      method: 'PATCH',
+      url: '/member/email/',
+      summary: 'Save the email address',
+      description: 'Trimmed, at most 254 characters; an empty string removes it. Not verified and not used for sign-in.',
+      tags: TAGS,
+      auth: 'required',
+      body: EmailBodySchema,
+      response: MemberUpdateSchema,
+    },
+    ({ caller, body }) => accounts.updateEmail(caller!.userId, body.email),
+  );
+
+  api.route(
+    {
+      method: 'PATCH',
+      url: '/member/phone/',
+      summary: 'Save the phone number',
+      description: 'International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.',
+      tags: TAGS,
+      auth: 'required',
+      body: PhoneBodySchema,
+      response: MemberUpdateSchema,
+    },
+    ({ caller, body }) => accounts.updatePhone(caller!.userId, body.phone),
+  );
+
+  // Multipart parsing exists only in this scope: every other route keeps rejecting multipart bodies.
+  await api.app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+    // At trace level the multipart plugin logs every request header, bearer token included.
+    scope.addHook('onRequest', async (request) => {
+      request.log = request.log.child({}, { redact: MULTIPART_LOG_REDACTIONS });
+    });
+    const uploads = new ApiRouter(scope);
+    uploads.route(
+      {
+        method: 'POST',
+        url: '/member/avatar/',
+        summary: 'Upload a new avatar',
+        description:
+          `multipart/form-data with one file part (named "${AVATAR_FIELD}"): PNG, JPEG, WebP or GIF, recognised from its bytes, at most 5 MB and 32–10000 px a side. ` +
+          'It is cropped square and re-encoded as webp at 64, 128 and 256 px under new URLs (cached for a year); user info shows the 256 px one. ' +
+          `Anything else gets 422 with data.errors.${AVATAR_FIELD} and nothing is stored. 20 uploads an hour per user. ${RATE_LIMITED}`,
+        tags: TAGS,
+        auth: 'required',
+        multipart: AvatarUploadSchema,
+        response: AvatarUploadResultSchema,
+      },
+      async ({ caller, request }) => accounts.setAvatar(caller!.userId, await readAvatarFile(request)),
+    );
+    api.routes.push(...uploads.routes);
+  });
+}
+
+/** The bytes of the upload's file part; stops reading at the size limit. */
+async function readAvatarFile(request: FastifyRequest): Promise<Buffer> {
+  const errors = request.server.multipartErrors;
+  try {
+    const file = await request.file();
+    if (!file) throw fieldError({ [AVATAR_FIELD]: ['accounts:avatar.required'] });
+    return await file.toBuffer();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof errors.RequestFileTooLargeError) throw avatarTooLarge();
+    if (error instanceof errors.InvalidMultipartContentTypeError) throw new AppError('unsupported_media_type', { cause: error });
+    if (error instanceof errors.FilesLimitError || error instanceof errors.PartsLimitError || error instanceof errors.FieldsLimitError) {
+      throw new AppError('bad_request', { cause: error });
+    }
+    throw error;
+  }
+}
+
+function clientFacts(request: FastifyRequest): ClientFacts {
+  const agent = request.headers['user-agent'];
+  return { address: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 200) : undefined };
+}
+
+/** The token as the client sent it (the auth hook has already verified it). */
+function bearerToken(request: FastifyRequest): string {
+  return (request.headers.authorization ?? '').slice('Bearer '.length).trim();
+}

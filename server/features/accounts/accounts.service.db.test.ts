@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '#server/http/errors.ts';
+import { systemClock } from '#server/lib/clock.ts';
+import { type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
+import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
+import { AccessTokensRepository } from './access-tokens.repository.ts';
+import { AccessTokensService } from './access-tokens.service.ts';
+import { ACCOUNT_LIMITS, AccountsService } from './accounts.service.ts';
+import { AvatarsService } from './avatars.service.ts';
+import { Argon2PasswordHasher, type PasswordHasher } from './password-hasher.ts';
+import { UsersRepository } from './users.repository.ts';
+
+/** The real hasher, counting its checks. */
+class CountingHasher implements PasswordHasher {
+  readonly inner = new Argon2PasswordHasher();
+  verifies = 0;
+  hash(password: string) {
+    return this.inner.hash(password);
+  }
+  verify(hashed: string, password: string) {
+    this.verifies++;
+    return this.inner.verify(hashed, password);
+  }
+}
+
+/** Counters in a map: what the service asked of the limiter is easy to read back. */
+class MemoryLimiter implements RateLimiter {
+  readonly counts = new Map<string, number>();
+  async consume(rule: RateRule, subject: string): Promise<RateLimitState> {
+    const key = rateKey(rule, subject);
+    const count = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, count);
+    return rateState(rule, count, rule.windowSeconds * 1000);
+  }
+  async refund(rule: RateRule, subject: string) {
+    const key = rateKey(rule, subject);
+    this.counts.set(key, Math.max(0, (this.counts.get(key) ?? 0) - 1));
+  }
+  async reset(rule: RateRule, subject: string) {
+    this.counts.delete(rateKey(rule, subject));
+  }
+  async close() {}
+}
+
+const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as AppError);
+
+describe('AccountsService', () => {
+  let database: TestDatabase;
+  let uploads: string;
+  let accounts: AccountsService;
+  const hasher = new CountingHasher();
+  const limiter = new MemoryLimiter();
+  const client = { address: '203.0.113.9', userAgent: 'test' };
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    uploads = mkdtempSync(join(tmpdir(), 'playport-svc-'));
+    accounts = new AccountsService({
+      users: new UsersRepository(database.db),
+      tokens: new AccessTokensService(new AccessTokensRepository(database.db), systemClock),
+      hasher,
+      limiter,
+      avatars: new AvatarsService(uploads),
+      clock: systemClock,
+      appSecret: 'a-test-secret-of-at-least-32-characters',
+    });
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(uploads, { recursive: true, force: true });
+  });
+
+  it('checks a hash for unknown and malformed usernames too, so timing tells nothing', async () => {
+    const before = hasher.verifies;
+    for (const username of ['nobody_at_all', 'x', 'bad name!']) {
+      const error = await failure(accounts.usernameLogin({ username, password: 'whatever pass' }, client));
+      expect(error?.options.messageKey).toBe('accounts:invalidCredentials');
+    }
+    expect(hasher.verifies - before).toBe(3);
+  });
+
+  it('counts failures per account and address, then clears the account and refunds the address on success', async () => {
+    const guest = await accounts.guestLogin({}, client, null, null);
+    const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
+    const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' });
+    expect(change.becameMember).toBe(true);
+    limiter.counts.clear();
+    await failure(accounts.usernameLogin({ username: 'judy_10', password: 'wrong horse' }, client));
+    await failure(accounts.usernameLogin({ username: 'JUDY_10', password: 'wrong horse' }, client));
+    const accountKey = rateKey(ACCOUNT_LIMITS.loginAccount, 'judy_10');
+    const addressKey = rateKey(ACCOUNT_LIMITS.loginAddress, client.address);
+    expect([limiter.counts.get(accountKey), limiter.counts.get(addressKey)]).toEqual([2, 2]);
+    await accounts.usernameLogin({ username: 'Judy_10', password: 'correct horse' }, client);
+    expect([limiter.counts.get(accountKey), limiter.counts.get(addressKey)]).toEqual([undefined, 2]);
+  });
+
+  it('reports whether a call created the account (the registration seam)', async () => {
+    const guest = await accounts.guestLogin({}, client, null, null);
+    expect(guest.created).toBe(true);
+    const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
+    expect((await accounts.guestLogin({}, client, caller, guest.token)).created).toBe(false);
+  });
+});

@@ -1,0 +1,300 @@
+import { createHmac } from 'node:crypto';
+import {
+  type AvatarUploadResult,
+  type GuestSession,
+  type MemberUpdate,
+  type PasswordBody,
+  type Profile,
+  type Session,
+  USERNAME_MAX,
+  USERNAME_MIN,
+  USERNAME_PATTERN,
+  type UserInfo,
+} from '#common/api/accounts.schema.ts';
+import type { Caller } from '#server/http/api-router.ts';
+import { AppError, fieldError } from '#server/http/errors.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
+import type { AccessTokensService } from './access-tokens.service.ts';
+import type { AvatarsService } from './avatars.service.ts';
+import { guestNickname } from './guest-nicknames.ts';
+import type { PasswordHasher } from './password-hasher.ts';
+import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
+
+/** The rate limits of the accounts calls (fixed windows, shared by every instance). */
+export const ACCOUNT_LIMITS = {
+  /** Failed sign-ins per username (known or not, so the answer reveals nothing). */
+  loginAccount: { name: 'login-account', limit: 10, windowSeconds: 15 * 60 },
+  /** Failed sign-ins (password or device) per client address. */
+  loginAddress: { name: 'login-address', limit: 30, windowSeconds: 15 * 60 },
+  /** New guest accounts per client address. */
+  guestAddress: { name: 'guest-address', limit: 30, windowSeconds: 60 * 60 },
+  /** Avatar uploads per user: decoding images costs CPU. */
+  avatarUser: { name: 'avatar-user', limit: 20, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateRule>;
+
+/** What the server knows of the client making a call. */
+export interface ClientFacts {
+  address: string;
+  userAgent: string | undefined;
+}
+
+export interface AccountsDependencies {
+  users: UsersRepository;
+  tokens: AccessTokensService;
+  hasher: PasswordHasher;
+  limiter: RateLimiter;
+  avatars: AvatarsService;
+  clock: Clock;
+  /** Keys the fingerprint hashes, so a leaked table cannot be matched against fingerprints. */
+  appSecret: string;
+}
+
+/** A password change; `becameMember` is true when a guest just became a member (registration). */
+export interface PasswordChange extends MemberUpdate {
+  becameMember: boolean;
+}
+
+/**
+ * Member accounts: guest, password and device sign-in, sign-out, user info and the profile
+ * fields. Tokens are `{id}|{random}` (AccessTokensService); passwords are argon2id hashes.
+ */
+export class AccountsService {
+  readonly #users: UsersRepository;
+  readonly #tokens: AccessTokensService;
+  readonly #hasher: PasswordHasher;
+  readonly #limiter: RateLimiter;
+  readonly #avatars: AvatarsService;
+  readonly #clock: Clock;
+  readonly #appSecret: string;
+  #dummyHash: Promise<string> | undefined;
+
+  constructor(deps: AccountsDependencies) {
+    this.#users = deps.users;
+    this.#tokens = deps.tokens;
+    this.#hasher = deps.hasher;
+    this.#limiter = deps.limiter;
+    this.#avatars = deps.avatars;
+    this.#clock = deps.clock;
+    this.#appSecret = deps.appSecret;
+  }
+
+  /**
+   * Anonymous sign-in. A caller that already holds a valid token keeps its session
+   * (`created: false`); anyone else gets a new guest account and token (`created: true`).
+   */
+  async guestLogin(input: { fingerprint?: string | undefined }, client: ClientFacts, caller: Caller | null, presentedToken: string | null): Promise<GuestSession> {
+    if (caller && presentedToken) {
+      const userInfo = await this.userInfo(caller.userId);
+      return { token: presentedToken, userInfo, created: false };
+    }
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, client.address));
+    const userId = await this.#users.insertGuest({
+      nickname: guestNickname(),
+      fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
+      now: isoNow(this.#clock),
+    });
+    return { ...(await this.#signIn(userId, 'guest', client)), created: true };
+  }
+
+  /** Username and password sign-in; every mistake gets the same answer. */
+  async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
+    const normalized = input.username.toLowerCase();
+    const account = await this.#limiter.consume(ACCOUNT_LIMITS.loginAccount, normalized);
+    const address = await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, client.address);
+    assertAllowed(account, address);
+    const user = isUsernameShape(normalized) ? await this.#users.findByUsername(normalized) : undefined;
+    // An unknown user costs one hash check too, so timing does not tell which usernames exist.
+    const valid = user?.password_hash
+      ? await this.#hasher.verify(user.password_hash, input.password)
+      : (await this.#hasher.verify(await this.#dummy(), input.password)) && false;
+    if (!user || !valid) throw invalidCredentials();
+    await this.#limiter.reset(ACCOUNT_LIMITS.loginAccount, normalized);
+    await this.#limiter.refund(ACCOUNT_LIMITS.loginAddress, client.address);
+    return this.#signIn(user.id, 'password', client);
+  }
+
+  /**
+   * Device sign-in: the newest guest account created with this fingerprint, only while it has
+   * no credential of its own (password, social account, passkey); such accounts need those.
+   */
+  async fingerprintLogin(input: { fingerprint: string }, client: ClientFacts): Promise<Session> {
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, client.address));
+    const userId = await this.#users.findDeviceGuest(this.fingerprintHash(input.fingerprint));
+    if (userId === undefined) throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
+    await this.#limiter.refund(ACCOUNT_LIMITS.loginAddress, client.address);
+    return this.#signIn(userId, 'device', client);
+  }
+
+  /** Revokes the caller's token; without one there is nothing to revoke. */
+  async logout(caller: Caller | null): Promise<{ revoked: boolean }> {
+    if (!caller) return { revoked: false };
+    await this.#tokens.revoke(caller.tokenId);
+    return { revoked: true };
+  }
+
+  async userInfo(userId: number): Promise<UserInfo> {
+    return this.#userInfoOf(await this.#user(userId));
+  }
+
+  /**
+   * Resolves a token (as the token cookie holds it, URL-encoded or not) to its session, or null.
+   * For page loaders: one token lookup and two small user queries.
+   */
+  async userInfoForToken(token: string | null | undefined): Promise<Session | null> {
+    const value = token?.includes('%') ? safeDecode(token) : token;
+    if (!value) return null;
+    const caller = await this.#tokens.verify(value);
+    if (!caller) return null;
+    const user = await this.#users.findById(caller.userId);
+    if (!user) return null;
+    return { token: value, userInfo: await this.#userInfoOf(user) };
+  }
+
+  async profile(userId: number): Promise<Profile> {
+    return this.#profileOf(await this.#user(userId));
+  }
+
+  async updateNickname(userId: number, nickname: string): Promise<MemberUpdate> {
+    await this.#user(userId);
+    await this.#users.update(userId, { nickname, updated_at: isoNow(this.#clock) });
+    return this.#memberUpdate(userId);
+  }
+
+  async updateEmail(userId: number, email: string | null): Promise<MemberUpdate> {
+    await this.#user(userId);
+    await this.#users.update(userId, { email, updated_at: isoNow(this.#clock) });
+    return this.#memberUpdate(userId);
+  }
+
+  async updatePhone(userId: number, phone: string | null): Promise<MemberUpdate> {
+    await this.#user(userId);
+    await this.#users.update(userId, { phone, updated_at: isoNow(this.#clock) });
+    return this.#memberUpdate(userId);
+  }
+
+  /**
+   * Sets the username and password. A guest becomes a member on the same user row, so
+   * everything keyed by the user id (played games, purchases) stays. Changing an existing
+   * password needs the current one and signs out every other device.
+   */
+  async setPassword(caller: Caller, body: PasswordBody): Promise<PasswordChange> {
+    const user = await this.#user(caller.userId);
+    const hadPassword = user.password_hash !== null;
+    if (user.password_hash) {
+      if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
+      const subject = user.username_normalized ?? `uid:${user.id}`;
+      assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.loginAccount, subject));
+      if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
+        throw fieldError({ currentPassword: ['accounts:password.currentIncorrect'] });
+      }
+      await this.#limiter.reset(ACCOUNT_LIMITS.loginAccount, subject);
+    }
+    const username = body.username ?? user.username;
+    if (!username) throw fieldError({ username: ['accounts:username.required'] });
+    const normalized = username.toLowerCase();
+    if (normalized !== user.username_normalized) {
+      const owner = await this.#users.findByUsername(normalized);
+      if (owner && owner.id !== user.id) throw usernameTaken();
+    }
+    const passwordHash = await this.#hasher.hash(body.password);
+    const saved = await this.#users.setCredentials(user.id, { username, usernameNormalized: normalized, passwordHash, now: isoNow(this.#clock) });
+    if (!saved) throw usernameTaken();
+    if (hadPassword) await this.#tokens.revokeOthers(user.id, caller.tokenId);
+    return { ...(await this.#memberUpdate(user.id)), becameMember: user.is_guest === 1 };
+  }
+
+  /** Stores a new avatar (validated and re-encoded) and deletes the previous one's files. */
+  async setAvatar(userId: number, bytes: Buffer): Promise<AvatarUploadResult> {
+    const user = await this.#user(userId);
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.avatarUser, String(userId)));
+    const stored = await this.#avatars.store(userId, bytes);
+    try {
+      await this.#users.update(userId, { avatar: stored.url, updated_at: isoNow(this.#clock) });
+    } catch (error) {
+      if (stored.url !== user.avatar) await this.#avatars.remove(stored.url);
+      throw error;
+    }
+    if (user.avatar !== stored.url) await this.#avatars.remove(user.avatar);
+    return { ...(await this.#memberUpdate(userId)), avatar: stored };
+  }
+
+  /** The stored form of a device fingerprint: HMAC-SHA256 keyed with APP_SECRET. */
+  fingerprintHash(fingerprint: string): string {
+    return createHmac('sha256', this.#appSecret).update(`fingerprint:${fingerprint}`).digest('hex');
+  }
+
+  async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
+    const name = `${method} ${client.userAgent ?? ''}`.trim();
+    const { token } = await this.#tokens.issue(userId, name);
+    return { token, userInfo: await this.userInfo(userId) };
+  }
+
+  async #user(userId: number): Promise<UserWithPasskey> {
+    const user = await this.#users.findById(userId);
+    // Tokens are deleted with their user, so this only happens in a race with a deletion.
+    if (!user) throw new AppError('unauthenticated');
+    return user;
+  }
+
+  async #userInfoOf(user: UserWithPasskey): Promise<UserInfo> {
+    return {
+      uid: user.id,
+      nickname: user.nickname,
+      avatar: user.avatar,
+      social_providers: await this.#users.socialPlatforms(user.id),
+      webauthn: user.has_passkey,
+    };
+  }
+
+  #profileOf(user: UserWithPasskey): Profile {
+    return {
+      uid: user.id,
+      username: user.username,
+      nickname: user.nickname,
+      avatar: user.avatar,
+      avatarSizes: this.#avatars.sizesFor(user.avatar),
+      email: user.email,
+      phone: user.phone,
+      hasPassword: user.password_hash !== null,
+      isGuest: user.is_guest === 1,
+    };
+  }
+
+  async #memberUpdate(userId: number): Promise<MemberUpdate> {
+    const user = await this.#user(userId);
+    return { userInfo: await this.#userInfoOf(user), profile: this.#profileOf(user) };
+  }
+
+  #dummy(): Promise<string> {
+    this.#dummyHash ??= this.#hasher.hash('timing-equaliser-not-a-password');
+    return this.#dummyHash;
+  }
+}
+
+/** Throws 429 for the first counter over its limit, with the longest wait among them. */
+function assertAllowed(...states: RateLimitState[]): void {
+  const over = states.filter((s) => !s.allowed);
+  if (over.length === 0) return;
+  throw rateLimitError(over.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a)));
+}
+
+function isUsernameShape(value: string): boolean {
+  return value.length >= USERNAME_MIN && value.length <= USERNAME_MAX && USERNAME_PATTERN.test(value);
+}
+
+function invalidCredentials(): AppError {
+  return new AppError('unauthenticated', { messageKey: 'accounts:invalidCredentials' });
+}
+
+function usernameTaken(): AppError {
+  return fieldError({ username: ['accounts:username.taken'] });
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRow, UserUpdate } from '#server/db/schema.ts';
+
+/** A user row with what user info needs besides it. */
+export interface UserWithPasskey extends UserRow {
+  has_passkey: boolean;
+}
+
+/** The users table and the facts about a user that other account tables hold. */
+export class UsersRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async insertGuest(row: { nickname: string; fingerprintHash: string | null; now: string }): Promise<number> {
+    const inserted = await this.#db
+      .insertInto('users')
+      .values({ nickname: row.nickname, fingerprint_hash: row.fingerprintHash, is_guest: 1, created_at: row.now, updated_at: row.now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async findById(id: number): Promise<UserWithPasskey | undefined> {
+    const row = await this.#db
+      .selectFrom('users')
+      .selectAll('users')
+      .select((eb) =>
+        eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')).as('has_passkey'),
+      )
+      .where('users.id', '=', id)
+      .executeTakeFirst();
+    // PostgreSQL answers EXISTS with a boolean, SQLite with 0 or 1.
+    return row ? { ...row, has_passkey: Boolean(row.has_passkey) } : undefined;
+  }
+
+  findByUsername(usernameNormalized: string): Promise<UserRow | undefined> {
+    return this.#db.selectFrom('users').selectAll().where('username_normalized', '=', usernameNormalized).executeTakeFirst();
+  }
+
+  /** The newest guest of a device that has no credential of its own (password, social account, passkey). */
+  async findDeviceGuest(fingerprintHash: string): Promise<number | undefined> {
+    const row = await this.#db
+      .selectFrom('users')
+      .select('users.id')
+      .where('users.fingerprint_hash', '=', fingerprintHash)
+      .where('users.is_guest', '=', 1)
+      .where('users.password_hash', 'is', null)
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id'))),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
+        ),
+      )
+      .orderBy('users.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async socialPlatforms(userId: number): Promise<string[]> {
+    const rows = await this.#db.selectFrom('social_accounts').select('platform').where('user_id', '=', userId).orderBy('platform').execute();
+    return rows.map((r) => r.platform);
+  }
+
+  async update(id: number, fields: UserUpdate): Promise<void> {
+    await this.#db.updateTable('users').set(fields).where('id', '=', id).execute();
+  }
+
+  /**
+   * Sets username and password; false when another account took the username meanwhile
+   * (the unique index decides, so two instances cannot both succeed).
+   */
+  async setCredentials(id: number, fields: { username: string; usernameNormalized: string; passwordHash: string; now: string }): Promise<boolean> {
+    try {
+      await this.#db
+        .updateTable('users')
+        .set({
+          username: fields.username,
+          username_normalized: fields.usernameNormalized,
+          password_hash: fields.passwordHash,
+          is_guest: 0,
+          updated_at: fields.now,
+        })
+        .where('id', '=', id)
+        .execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+}
+
+/** better-sqlite3 and pg report a unique-index conflict differently. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

@@ -1,0 +1,62 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resizedUrl } from '#common/images.ts';
+import { imageEndpoint } from './catalogue-images.ts';
+
+describe('image endpoint', () => {
+  let app: FastifyInstance;
+  const root = mkdtempSync(join(tmpdir(), 'playport-images-'));
+
+  beforeAll(async () => {
+    mkdirSync(join(root, 'games', 'demo'), { recursive: true });
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#16a34a' } }).png().toBuffer();
+    writeFileSync(join(root, 'games', 'demo', 'shot.png'), png);
+    writeFileSync(join(root, 'games', 'demo', 'thumb.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(root, 'secret.png'), png);
+    app = Fastify();
+    await app.register(imageEndpoint, { roots: [{ prefix: '/games/', folder: join(root, 'games') }] });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('resizes a raster image to WebP at the requested width and caches it', async () => {
+    for (let i = 0; i < 2; i++) {
+      const response = await app.inject({ url: resizedUrl('/games/demo/shot.png', 200) });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/webp');
+      expect(response.headers['cache-control']).toBe('public, max-age=86400');
+      const meta = await sharp(response.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 200, 150]);
+    }
+  });
+
+  it('never enlarges', async () => {
+    const response = await app.inject({ url: resizedUrl('/games/demo/shot.png', 1600) });
+    expect((await sharp(response.rawPayload).metadata()).width).toBe(800);
+  });
+
+  it('answers 404 to anything but an allowed resize of an existing raster file below a root', async () => {
+    for (const url of [
+      '/_img/w_200,q_85,f_webp/games/demo/missing.png',
+      '/_img/w_200,q_85,f_webp/games/demo/thumb.svg',
+      '/_img/w_200,q_85,f_webp/games/../secret.png',
+      '/_img/w_200,q_85,f_webp/games/%2e%2e/secret.png',
+      '/_img/w_200,q_85,f_webp/uploads/demo/shot.png',
+      '/_img/w_5000,q_85,f_webp/games/demo/shot.png',
+      '/_img/w_8,q_85,f_webp/games/demo/shot.png',
+      '/_img/w_200,q_0,f_webp/games/demo/shot.png',
+      '/_img/w_200,q_85,f_bmp/games/demo/shot.png',
+      '/_img/width=200/games/demo/shot.png',
+    ]) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+    }
+  });
+});

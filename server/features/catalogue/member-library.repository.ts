@@ -1,0 +1,79 @@
+import { type Kysely, sql } from 'kysely';
+import type { Locale } from '#common/locales.ts';
+import type { Database } from '#server/db/schema.ts';
+import type { Cursor } from '#server/lib/cursor.ts';
+import { type AppSummaryRow, appSummaries } from './catalogue.repository.ts';
+
+export type PlayedRow = Omit<AppSummaryRow, 'sort_key'> & { plays: number; last_played_at: string };
+export type FavouriteRow = Omit<AppSummaryRow, 'sort_key'> & { favourited_at: string };
+
+/** A member's own apps: what they played (how often, when last) and their favourites. */
+export class MemberLibraryRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async publishedAppExists(appId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('apps').select('id').where('id', '=', appId).where('published', '=', 1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Counts one play for the member and for the app's popularity, in one transaction. */
+  async recordPlay(userId: number, appId: number, at: string): Promise<{ play_count: number; last_played_at: string }> {
+    return this.#db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('played_games')
+        .values({ user_id: userId, app_id: appId, play_count: 1, first_played_at: at, last_played_at: at })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'app_id']).doUpdateSet({ play_count: sql`played_games.play_count + 1`, last_played_at: at }),
+        )
+        .returning(['play_count', 'last_played_at'])
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('apps').set({ play_count: sql`play_count + 1` }).where('id', '=', appId).execute();
+      return row;
+    });
+  }
+
+  /** Most recently played first; `limit + 1` rows so the caller can tell whether more follow. */
+  async listPlayed(userId: number, locale: Locale, limit: number, cursor: Cursor | null): Promise<PlayedRow[]> {
+    let q = appSummaries(this.#db, locale)
+      .innerJoin('played_games as p', 'p.app_id', 'a.id')
+      .select(['p.play_count as plays', 'p.last_played_at'])
+      .where('p.user_id', '=', userId);
+    if (cursor) {
+      q = q.where((eb) => eb.or([eb('p.last_played_at', '<', String(cursor.v)), eb.and([eb('p.last_played_at', '=', String(cursor.v)), eb('a.id', '<', cursor.id)])]));
+    }
+    return q.orderBy('p.last_played_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+  }
+
+  /** Adds a favourite; adding it again changes nothing. */
+  async addFavourite(userId: number, appId: number, at: string): Promise<void> {
+    await this.#db
+      .insertInto('favourites')
+      .values({ user_id: userId, app_id: appId, created_at: at })
+      .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
+      .execute();
+  }
+
+  async removeFavourite(userId: number, appId: number): Promise<void> {
+    await this.#db.deleteFrom('favourites').where('user_id', '=', userId).where('app_id', '=', appId).execute();
+  }
+
+  async isFavourite(userId: number, appId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('favourites').select('app_id').where('user_id', '=', userId).where('app_id', '=', appId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Newest favourite first; `limit + 1` rows. */
+  async listFavourites(userId: number, locale: Locale, limit: number, cursor: Cursor | null): Promise<FavouriteRow[]> {
+    let q = appSummaries(this.#db, locale)
+      .innerJoin('favourites as f', 'f.app_id', 'a.id')
+      .select(['f.created_at as favourited_at'])
+      .where('f.user_id', '=', userId);
+    if (cursor) {
+      q = q.where((eb) => eb.or([eb('f.created_at', '<', String(cursor.v)), eb.and([eb('f.created_at', '=', String(cursor.v)), eb('a.id', '<', cursor.id)])]));
+    }
+    return q.orderBy('f.created_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+  }
+}

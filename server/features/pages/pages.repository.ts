@@ -1,0 +1,51 @@
+import { type Kysely, sql } from 'kysely';
+import type { Locale } from '#common/locales.ts';
+import type { Database, PagesTable } from '#server/db/schema.ts';
+
+export type PageRow = PagesTable;
+
+/** Reads and writes the static pages, one row per slug and locale. */
+export class PagesRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /** The page in `locale`, else its English version. */
+  async find(slug: string, locale: Locale): Promise<PageRow | undefined> {
+    return this.#db
+      .selectFrom('pages')
+      .selectAll()
+      .where('slug', '=', slug)
+      .where('locale', 'in', [locale, 'en'])
+      .orderBy(sql`case when locale = ${locale} then 0 else 1 end`)
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.#db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Inserts or replaces pages by slug and locale, in one transaction. Other pages stay. */
+  async upsert(pages: PageRow[]): Promise<void> {
+    if (pages.length === 0) return;
+    await this.#db.transaction().execute(async (trx) => {
+      for (const page of pages) {
+        await trx
+          .insertInto('pages')
+          .values(page)
+          .onConflict((oc) =>
+            oc.columns(['slug', 'locale']).doUpdateSet({
+              title: page.title,
+              description: page.description,
+              body_html: page.body_html,
+              updated_at: page.updated_at,
+            }),
+          )
+          .execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { PageInfo } from '#common/api/pages.schema.ts';
+import type { Locale } from '#common/locales.ts';
+import { AppError } from '#server/http/errors.ts';
+import type { PagesRepository } from './pages.repository.ts';
+
+/** Static pages: the requested locale, falling back to English. */
+export class PagesService {
+  readonly #repository: PagesRepository;
+  constructor(repository: PagesRepository) {
+    this.#repository = repository;
+  }
+
+  /** The page, or AppError not_found when no locale has it. */
+  async info(locale: Locale, slug: string): Promise<PageInfo> {
+    const page = await this.find(locale, slug);
+    if (!page) throw new AppError('not_found');
+    return page;
+  }
+
+  /** The page, or null (page loaders answer with their own 404). */
+  async find(locale: Locale, slug: string): Promise<PageInfo | null> {
+    const row = await this.#repository.find(slug, locale);
+    if (!row) return null;
+    return {
+      slug: row.slug,
+      locale: row.locale,
+      title: row.title,
+      description: row.description,
+      bodyHtml: row.body_html,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  /** Whether any page exists (first start fills an empty table). */
+  async isEmpty(): Promise<boolean> {
+    return (await this.#repository.count()) === 0;
+  }
+}

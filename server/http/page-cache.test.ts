@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { PageCache } from './page-cache.ts';
+
+describe('PageCache', () => {
+  const page = { status: 200, headers: [], body: '<script nonce="AAA">x</script><style nonce="AAA"></style>', nonce: 'AAA' };
+
+  it('serves an entry until it expires', () => {
+    const cache = new PageCache(5);
+    cache.set('/', page, 1_000);
+    expect(cache.get('/', 5_999)).toBeDefined();
+    expect(cache.get('/', 6_000)).toBeUndefined();
+  });
+
+  it('swaps in the nonce of the new response everywhere', () => {
+    const cache = new PageCache(5);
+    cache.set('/', page, 0);
+    expect(PageCache.withNonce(cache.get('/', 1)!, 'BBB')).toBe('<script nonce="BBB">x</script><style nonce="BBB"></style>');
+  });
+
+  it('is off with a zero TTL and drops the oldest entry when full', () => {
+    const off = new PageCache(0);
+    off.set('/', page);
+    expect(off.get('/')).toBeUndefined();
+    const small = new PageCache(5, 2);
+    small.set('a', page, 0);
+    small.set('b', page, 0);
+    small.set('c', page, 0);
+    expect(small.get('a', 1)).toBeUndefined();
+    expect(small.get('c', 1)).toBeDefined();
+  });
+});

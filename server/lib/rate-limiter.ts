@@ -1,0 +1,59 @@
+import { AppError } from '../http/errors.ts';
+
+/** A fixed-window limit: at most `limit` events per `windowSeconds` for one subject. */
+export interface RateRule {
+  /** Namespace of the counters ("login-account"); part of every key. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** A counter after an event was counted. */
+export interface RateLimitState {
+  /** false once the count passed the limit within the window. */
+  allowed: boolean;
+  count: number;
+  limit: number;
+  /** Whole seconds until the window ends (at least 1). */
+  retryAfterSeconds: number;
+}
+
+/** Counters shared by every instance of the server (database or Redis). */
+export interface RateLimiter {
+  /** Counts one event for the subject and tells whether it is within the limit. */
+  consume(rule: RateRule, subject: string): Promise<RateLimitState>;
+  /** Takes one event back (a counted attempt that turned out fine). */
+  refund(rule: RateRule, subject: string): Promise<void>;
+  /** Forgets the subject's counter. */
+  reset(rule: RateRule, subject: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function rateKey(rule: RateRule, subject: string): string {
+  return `${rule.name}:${subject}`;
+}
+
+/** Builds the state from a count and the milliseconds left in its window. */
+export function rateState(rule: RateRule, count: number, msLeft: number): RateLimitState {
+  return {
+    allowed: count <= rule.limit,
+    count,
+    limit: rule.limit,
+    retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
+  };
+}
+
+/** The 429 answer for a counter over its limit: Retry-After header and the seconds in the message. */
+export function rateLimitError(state: RateLimitState): AppError {
+  const seconds = state.retryAfterSeconds;
+  return new AppError('too_many_requests', {
+    values: { seconds },
+    headers: { 'Retry-After': String(seconds) },
+    data: { retryAfter: seconds },
+  });
+}
+
+/** Throws the 429 answer when the state is over its limit. */
+export function assertWithinLimit(state: RateLimitState): void {
+  if (!state.allowed) throw rateLimitError(state);
+}

@@ -1,0 +1,64 @@
+import { Redis } from 'ioredis';
+import { AppError } from '../http/errors.ts';
+import { type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
+
+// INCR and the expiry in one script: the first event of a window sets its end, later ones keep it.
+const CONSUME = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`;
+
+// DECR keeps the key's expiry; a missing or zero counter stays as it is.
+const REFUND = `
+local value = tonumber(redis.call('GET', KEYS[1]) or '0')
+if value > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+/** Fixed-window counters in Redis (REDIS_URL), for instances that share a Redis server. */
+export class RedisRateLimiter implements RateLimiter {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(url: string, options: { prefix?: string } = {}) {
+    this.#prefix = `playport:rate:${options.prefix ?? ''}`;
+    // Fail fast when Redis is away: a sign-in should answer 503, not hang.
+    this.#redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+    this.#redis.on('error', () => {
+      // Connection errors surface on the commands that fail; this keeps them off the process's error path.
+    });
+  }
+
+  async consume(rule: RateRule, subject: string): Promise<RateLimitState> {
+    const result = (await this.#run(() => this.#redis.eval(CONSUME, 1, this.#key(rule, subject), String(rule.windowSeconds * 1000)))) as [number, number];
+    return rateState(rule, Number(result[0]), Number(result[1]));
+  }
+
+  async refund(rule: RateRule, subject: string): Promise<void> {
+    await this.#run(() => this.#redis.eval(REFUND, 1, this.#key(rule, subject)));
+  }
+
+  async reset(rule: RateRule, subject: string): Promise<void> {
+    await this.#run(() => this.#redis.del(this.#key(rule, subject)));
+  }
+
+  async close(): Promise<void> {
+    if (this.#redis.status === 'wait' || this.#redis.status === 'end') this.#redis.disconnect();
+    else await this.#redis.quit();
+  }
+
+  #key(rule: RateRule, subject: string): string {
+    return this.#prefix + rateKey(rule, subject);
+  }
+
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (cause) {
+      throw new AppError('unavailable', { cause });
+    }
+  }
+}
