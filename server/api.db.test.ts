@@ -105,6 +105,17 @@ describe('API conventions', () => {
     expect(response.json()).toEqual({ code: 400, message: 'The request could not be read.', data: null });
   });
 
+  it('reads an empty JSON body as {}', async () => {
+    const headers = await api.csrfHeaders();
+    const response = await api.app.inject({ method: 'POST', url: '/serve/api/session/check', headers: { ...headers, 'content-type': 'application/json' }, payload: '' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('tells a missing field from a field of the wrong type', async () => {
+    const wrongType = await api.app.inject({ method: 'GET', url: '/serve/api/app/list/?limit=abc' });
+    expect(wrongType.json().data.errors.limit).toEqual(['This field has the wrong type.']);
+  });
+
   it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
     const response = await api.app.inject({ method: 'GET', url: '/serve/api/openapi.json' });
     expect(response.statusCode).toBe(200);

@@ -30,6 +30,14 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   const csrf = new CsrfTokens(config.appSecret);
   const cookieOptions = { path: '/', sameSite: 'strict' as const, secure: config.secureCookies };
 
+  // The client sends POST/PUT/PATCH with an empty body by default (spec section 7): read it as {}.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, {});
+    jsonParser(request, body, done);
+  });
+
   app.decorateRequest('locale', 'en');
   app.decorateRequest('caller', null);
 

@@ -46,6 +46,8 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
         : {
             level: config.logLevel,
             // Tokens, cookies and CSRF values never reach the logs.
+            // A token may arrive in a page's query (spec section 4): keep it out of request logs.
+            serializers: { req: (req) => ({ method: req.method, url: redactTokenInUrl(req.url), id: req.id }) },
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
           },
     trustProxy: config.trustProxy,
@@ -64,7 +66,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     reply.header('X-Request-Id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode >= 500) request.log.warn({ url: request.url, status: reply.statusCode }, 'server error response');
+    if (reply.statusCode >= 500) request.log.warn({ url: redactTokenInUrl(request.url), status: reply.statusCode }, 'server error response');
   });
 
   await app.register(cookie);
@@ -158,6 +160,10 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
 
   return app;
+}
+
+export function redactTokenInUrl(url: string | undefined): string {
+  return (url ?? '').replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet, type ShouldRevalidateFunction } from 'react-router';
 import { firstVisitLocale, rejectUnknownLocale } from '../middleware/locale-redirect.ts';
 import type { Route } from './+types/locale';
 
@@ -14,7 +14,7 @@ export function loader({ params, request }: Route.LoaderArgs) {
 }
 
 // The check depends on the prefix alone.
-export const shouldRevalidate: Route.ShouldRevalidateFunction = ({ currentParams, nextParams }) => currentParams.lang !== nextParams.lang;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentParams, nextParams }) => currentParams.lang !== nextParams.lang;
 
 export default function LocaleScope() {
   return <Outlet />;

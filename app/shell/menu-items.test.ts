@@ -3,7 +3,7 @@ import type { UserInfo } from '../features/accounts/use-session.ts';
 import { MAIN_NAV, sideMenuGroups, userMenuItems } from './menu-items.ts';
 
 const user = (fields: Partial<UserInfo> = {}): UserInfo => ({ uid: 7, nickname: null, avatar: null, social_providers: [], webauthn: false, ...fields });
-const paths = (items: Array<{ to: string }>) => items.map((i) => i.to);
+const paths = (items: ReadonlyArray<{ to: string }>) => items.map((i) => i.to);
 
 describe('menus of spec section 2', () => {
   it('header and bottom bar: home, categories, news (/article/news), my area (/user)', () => {

@@ -37,7 +37,8 @@ function issueMessage(issue: z.core.$ZodIssue, t: ReturnType<typeof translator>)
 
 /** Parses a value with a schema or throws a 422 AppError with field errors. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, locale: Locale, prefix?: string): z.output<S> {
-  const result = schema.safeParse(value);
+  // reportInput lets a missing value be told apart from a value of the wrong type.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new AppError('validation', { data: { errors: fieldErrors(result.error.issues, locale, prefix) } });
 }
