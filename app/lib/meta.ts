@@ -16,7 +16,7 @@ export function pageTitle(matches: ReadonlyArray<{ id: string; loaderData?: unkn
  * data; the deepest route that does wins. Undefined means the page's own path.
  */
 export function canonicalPathOf(matches: ReadonlyArray<{ loaderData?: unknown } | undefined>): string | undefined {
-  for (const match of [...matches].reverse()) {
+  for (const match of matches.toReversed()) {
     const value = (match?.loaderData as { canonicalPath?: unknown } | undefined)?.canonicalPath;
     if (typeof value === 'string') return value;
   }

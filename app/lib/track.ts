@@ -1,6 +1,8 @@
 /** Tracking events of spec section 3 that the catalogue emits. */
 export interface TrackEvents {
   'game-loaded': { name: string };
+  /** Spec section 4: a new session token was set; carries the account's uid. */
+  login: { uid: number };
 }
 
 /** The DOM event every tracking call dispatches on `window`; the pixel integration listens to it. */

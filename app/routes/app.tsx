@@ -64,7 +64,7 @@ export default function AppPage({ loaderData }: Route.ComponentProps) {
           <h1 className="text-3xl font-bold tracking-tight">{app.title}</h1>
           <p className="text-lg text-zinc-700 dark:text-zinc-300">{app.summary}</p>
           <div className="flex items-center gap-3">
-            <Button asChild className="h-12 px-8 text-base">
+            <Button asChild className="h-12 flex-1 px-8 text-base sm:flex-none">
               <Link to={playHref} data-testid="play-button">
                 <Play className="fill-current" />
                 {t(app.type === 'game' ? 'app.play' : 'app.open')}

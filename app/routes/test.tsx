@@ -58,14 +58,14 @@ function useSupport(): Support | null {
 function Row({ label, value, ok, testId }: { label: string; value: string; ok?: boolean | undefined; testId: string }) {
   return (
     <div className="flex items-center justify-between gap-4 px-4 py-3">
-      <dt className="text-sm text-zinc-600 dark:text-zinc-400">{label}</dt>
-      <dd className="min-w-0 text-right text-sm font-medium break-all" data-testid={testId}>
+      <dt className="min-w-0 text-sm text-zinc-600 dark:text-zinc-400">{label}</dt>
+      <dd className={cn('text-right text-sm font-medium', ok === undefined ? 'min-w-0 break-all' : 'shrink-0')} data-testid={testId}>
         {ok === undefined ? (
           value
         ) : (
           <span
             className={cn(
-              'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium',
+              'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
               ok ? 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
             )}
           >

@@ -13,7 +13,8 @@ export interface MenuItem {
 
 export interface MenuGroup {
   id: string;
-  titleKey: string;
+  /** Groups of one entry (settings) need no heading. */
+  titleKey: string | null;
   items: MenuItem[];
 }
 
@@ -64,6 +65,6 @@ export function sideMenuGroups(session: Session): MenuGroup[] {
     if (session.userInfo?.webauthn) items.push({ id: 'passkey', to: '/user/profile/passkey', labelKey: 'sideMenu.passkey', icon: KeyRound });
     groups.push({ id: 'profile', titleKey: 'sideMenu.profile', items });
   }
-  groups.push({ id: 'settings', titleKey: 'sideMenu.settings', items: [{ ...SETTINGS, labelKey: 'sideMenu.settings' }] });
+  groups.push({ id: 'settings', titleKey: null, items: [{ ...SETTINGS, labelKey: 'sideMenu.settings' }] });
   return groups;
 }

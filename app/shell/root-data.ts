@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from 'react-router';
 import type { Messages } from '#common/i18n/resources.ts';
 import type { Locale } from '#common/locales.ts';
+import type { PageSession } from '../features/accounts/page-session.ts';
 
 /** What the root loader sends once per page load: the first locale's messages and site facts. */
 export interface RootData {
@@ -12,6 +13,8 @@ export interface RootData {
   communityChatUrl: string;
   buildId: string;
   nonce: string;
+  /** The token cookie's user as the server found it, so the first paint shows who is signed in. */
+  session: PageSession;
 }
 
 /** The root loader's data; undefined only when the root loader itself failed. */

@@ -9,14 +9,20 @@ export function SideMenu() {
   const session = useSession();
   return (
     <nav aria-label={t('sideMenu.label')} data-testid="side-menu" className="flex flex-col gap-5">
-      {sideMenuGroups(session).map((group) => (
-        <section key={group.id} aria-labelledby={`side-menu-${group.id}`} data-menu-group={group.id}>
-          <h2 id={`side-menu-${group.id}`} className="mb-1 px-2 text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
-            {t(group.titleKey)}
-          </h2>
-          <MenuList items={group.items} />
-        </section>
-      ))}
+      {sideMenuGroups(session).map((group) =>
+        group.titleKey ? (
+          <section key={group.id} aria-labelledby={`side-menu-${group.id}`} data-menu-group={group.id}>
+            <h2 id={`side-menu-${group.id}`} className="mb-1 px-2 text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
+              {t(group.titleKey)}
+            </h2>
+            <MenuList items={group.items} />
+          </section>
+        ) : (
+          <div key={group.id} data-menu-group={group.id} className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+            <MenuList items={group.items} />
+          </div>
+        ),
+      )}
     </nav>
   );
 }

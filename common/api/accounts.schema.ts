@@ -123,6 +123,7 @@ export const UserInfoSchema = z.object({
   avatar: z.string().nullable().meta({ description: 'URL of the 256 px avatar, or null' }),
   social_providers: z.array(z.string()).meta({ description: 'Platforms of the bound social accounts' }),
   webauthn: z.boolean().meta({ description: 'true when the account has a passkey' }),
+  isGuest: z.boolean().meta({ description: 'true for an anonymous account until a username and password, social account or passkey is bound' }),
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 

@@ -43,6 +43,8 @@ export const AppSummarySchema = z.object({
   releasedAt: z.string(),
 });
 export type AppSummary = z.infer<typeof AppSummarySchema>;
+/** What a tile shows: rows that need no more send no more (the summary only where it is shown). */
+export type AppTileData = Pick<AppSummary, 'id' | 'slug' | 'type' | 'title' | 'thumbnail'> & { summary?: string };
 
 export const AppListSchema = z.object({
   items: z.array(AppSummarySchema),

@@ -1,21 +1,50 @@
-/** The signed-in user's info (spec section 3). */
-export interface UserInfo {
-  uid: number;
-  nickname: string | null;
-  avatar: string | null;
-  social_providers: string[];
-  webauthn: boolean;
-}
+import { useMemo, useSyncExternalStore } from 'react';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
+import { useRootData } from '../../shell/root-data.ts';
+import type { PageSession } from './page-session.ts';
+import { session } from './session.ts';
+import type { SessionSnapshot, SessionStatus } from './session-store.ts';
+
+export type { UserInfo };
 
 export interface SessionState {
   token: string | null;
   userInfo: UserInfo | null;
 }
 
+export interface SessionView extends SessionState {
+  status: SessionStatus;
+  /** An account is signed in: a guest or a member (spec section 6: uid present). */
+  isSignedIn: boolean;
+  /** A signed-in member: an account with a username and password, a social account or a passkey, not a guest. */
+  isMember: boolean;
+}
+
+const UNKNOWN: PageSession = { state: 'unknown', userInfo: null };
+
+/** The server's view of the page's session, from the root loader (undefined only on a failed root). */
+export function usePageSession(): PageSession {
+  return useRootData()?.session ?? UNKNOWN;
+}
+
 /**
- * The session as the interface sees it. This version always reports a visitor without a
- * session; the accounts feature replaces it with the real session store.
+ * The session as the interface sees it. The server render and the hydrating render use the
+ * root loader's session (no token, so nothing secret is rendered); afterwards the browser's
+ * session store.
  */
-export function useSession(): SessionState & { isSignedIn: boolean; isMember: boolean } {
-  return { token: null, userInfo: null, isSignedIn: false, isMember: false };
+export function useSession(): SessionView {
+  const initial = usePageSession();
+  const server = useMemo<SessionSnapshot>(() => ({ token: null, userInfo: initial.userInfo, status: initial.userInfo ? 'ready' : 'idle' }), [initial]);
+  const snapshot = useSyncExternalStore(
+    session.subscribe,
+    () => session.snapshot(initial),
+    () => server,
+  );
+  return useMemo(() => viewOf(snapshot), [snapshot]);
+}
+
+/** Derives the signed-in flags of a snapshot. */
+export function viewOf(snapshot: SessionSnapshot): SessionView {
+  const isSignedIn = snapshot.userInfo !== null;
+  return { ...snapshot, isSignedIn, isMember: isSignedIn && !snapshot.userInfo!.isGuest };
 }

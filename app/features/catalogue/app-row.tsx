@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AppSummary } from '#common/api/catalogue.schema.ts';
+import type { AppTileData } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { cn } from '../../ui/cn.ts';
@@ -10,7 +10,7 @@ import { AppTile } from './app-tile.tsx';
 export interface AppRowProps {
   id: string;
   title: string;
-  apps: AppSummary[];
+  apps: AppTileData[];
   locale: Locale;
   /** Where "See all" leads; no link without it. */
   seeAll?: string;

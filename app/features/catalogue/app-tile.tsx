@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AppSummary } from '#common/api/catalogue.schema.ts';
+import type { AppTileData } from '#common/api/catalogue.schema.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { ResponsiveImage } from '../../ui/responsive-image.tsx';
@@ -11,7 +11,7 @@ export const TILE_WIDTH = 320;
 export const TILE_HEIGHT = 240;
 
 export interface AppTileProps {
-  app: AppSummary;
+  app: AppTileData;
   locale: Locale;
   /** Visible on arrival: loaded at once instead of lazily. */
   priority?: boolean;

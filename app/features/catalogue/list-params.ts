@@ -3,8 +3,8 @@ import { type AppSort, AppSortSchema } from '#common/api/catalogue.schema.ts';
 import type { AppPage } from './paged-app-grid.tsx';
 import { isValidationError } from './loader-errors.ts';
 
-/** Tiles per page of a category or search list: divisible by 2, 3, 4 and 6 columns. */
-export const PAGE_SIZE = 24;
+/** Tiles per page of a category or search list: full rows at 2, 3, 4 and 6 columns. */
+export const PAGE_SIZE = 12;
 
 /** The order and cursor of a list page from its URL; an unknown order is the default one. */
 export function listParams(url: URL): { sort: AppSort; cursor: string | undefined } {

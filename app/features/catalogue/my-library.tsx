@@ -29,7 +29,7 @@ function LibrarySection({ id, title, empty, state, locale }: { id: string; title
       {state.status === 'failed' && <p className="text-red-700 dark:text-red-400">{t('library.loadFailed')}</p>}
       {(state.status === 'loading' || state.status === 'idle') && (
         // The size of a row of tiles, so that the page does not jump when they arrive.
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6" aria-hidden="true">
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-hidden="true">
           {Array.from({ length: 2 }, (_, i) => (
             <div key={i} className="aspect-[4/3] animate-pulse rounded-xl bg-zinc-100 motion-reduce:animate-none dark:bg-zinc-800" />
           ))}

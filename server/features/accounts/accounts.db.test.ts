@@ -53,7 +53,7 @@ describe('accounts API', () => {
       expect(data.token).toMatch(/^\d+\|[A-Za-z0-9]{48}$/);
       expect(data.token.length).toBeGreaterThan(49);
       expect(data.created).toBe(true);
-      expect(data.userInfo).toEqual({ uid: expect.any(Number), nickname: expect.stringMatching(/^[A-Za-z]+\d{4}$/), avatar: null, social_providers: [], webauthn: false });
+      expect(data.userInfo).toEqual({ uid: expect.any(Number), nickname: expect.stringMatching(/^[A-Za-z]+\d{4}$/), avatar: null, social_providers: [], webauthn: false, isGuest: true });
       expect(await count('users')).toBe(users + 1);
       expect(await count('access_tokens')).toBe(tokens + 1);
       const row = await db().selectFrom('users').selectAll().where('id', '=', data.userInfo.uid).executeTakeFirstOrThrow();
@@ -202,14 +202,14 @@ describe('accounts API', () => {
       const response = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'Dave_4', password: 'correct horse' } });
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
-      expect(data.userInfo.uid).toBe(uid);
+      expect(data.userInfo).toMatchObject({ uid, isGuest: false });
       expect(data.profile).toMatchObject({ uid, username: 'Dave_4', hasPassword: true, isGuest: false, nickname: guest.userInfo.nickname });
 
       const played = await db().selectFrom('played_games').selectAll().where('user_id', '=', uid).orderBy('app_id').execute();
       expect(played.map((p) => [p.app_id, p.play_count])).toEqual(apps.map((a) => [a.id, 3]));
       expect((await db().selectFrom('users').select('is_guest').where('id', '=', uid).executeTakeFirstOrThrow()).is_guest).toBe(0);
       // The guest's token is still the member's session.
-      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo.uid).toBe(uid);
+      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo).toMatchObject({ uid, isGuest: false });
       const signIn = await call('POST', '/username/login/', { body: { username: 'dave_4', password: 'correct horse' } });
       expect(signIn.json().data.userInfo.uid).toBe(uid);
     });
@@ -433,6 +433,6 @@ describe('accounts API', () => {
     expect(doc.paths['/member/avatar/'].post.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({ type: 'string', format: 'binary' });
     expect(doc.paths['/member/info/'].get.responses['401']).toBeDefined();
     const userInfo = doc.paths['/member/info/'].get.responses['200'].content['application/json'].schema.properties.data.properties.userInfo;
-    expect(Object.keys(userInfo.properties).sort()).toEqual(['avatar', 'nickname', 'social_providers', 'uid', 'webauthn']);
+    expect(Object.keys(userInfo.properties).sort()).toEqual(['avatar', 'isGuest', 'nickname', 'social_providers', 'uid', 'webauthn']);
   });
 });

@@ -244,6 +244,7 @@ export class AccountsService {
       avatar: user.avatar,
       social_providers: await this.#users.socialPlatforms(user.id),
       webauthn: user.has_passkey,
+      isGuest: user.is_guest === 1,
     };
   }
 

@@ -342,6 +342,7 @@ describe('articles', () => {
         await writeContent(folder, [...ARTICLES, { id: 501, column: 'news', at: '2026-06-01T09:00:00Z', zh: true }], {
           'news/broken.en.md': '---\nid: 9\ncolumn: sp0rt\nslug: Bad Slug\nlocale: fr\ntitle: ""\npublished_at: yesterday\nextra: 1\n---\n\nText',
           'news/no-front-matter.en.md': 'Just text.',
+          'news/wrong-column.en.md': '---\nid: 10\ncolumn: sports\nslug: x\nlocale: en\ntitle: T\nsummary: S\npublished_at: 2026-13-01\n---\n\nText',
           'news/missing-image.en.md': articleFile({ id: 601, column: 'news', at: '2026-01-01T00:00:00Z', body: '![x](images/none.png)' }, 'en'),
           'news/wrong-cover.en.md': articleFile({ id: 602, column: 'news', at: '2026-01-01T00:00:00Z', cover: 'images/figure.svg' }, 'en'),
           'news/outside.en.md': articleFile({ id: 603, column: 'news', at: '2026-01-01T00:00:00Z', body: '![x](../../etc/passwd)' }, 'en'),
@@ -352,6 +353,7 @@ describe('articles', () => {
         expect(error).toBeInstanceOf(ContentError);
         const problems = (error as ContentError).problems.join('\n');
         expect(problems).toContain('news/broken.en.md: column: must be 3 to 20 letters');
+        expect(problems).toContain('news/wrong-column.en.md: column: unknown column "sports" (columns.yaml lists news, esports, guides)');
         expect(problems).toContain('news/broken.en.md: slug: must be lower-case letters and digits separated by single hyphens');
         expect(problems).toContain('news/broken.en.md: locale:');
         expect(problems).toContain('news/broken.en.md: title:');

@@ -88,6 +88,7 @@ export async function importArticles(target: ArticleImportTarget, options: { fol
   const parsed: Array<{ file: string; name: string; front: FrontMatter; body: string }> = [];
   for (const file of await listFiles(root, ['.md'])) {
     const name = relative(root, file);
+    const unknownColumn = (column: string) => `${name}: column: unknown column "${column}" (columns.yaml lists ${[...columns.keys()].join(', ') || 'none'})`;
     const content = await readFrontMatterFile(file).catch((error: Error) => {
       problems.push(`${name}: ${error.message}`);
       return null;
@@ -98,9 +99,14 @@ export async function importArticles(target: ArticleImportTarget, options: { fol
       continue;
     }
     const front = check(FrontMatter, content.data, file, root, problems);
-    if (!front) continue;
+    if (!front) {
+      // Name an unknown column too, so one run reports everything wrong with the file.
+      const column = (content.data as { column?: unknown } | null)?.column;
+      if (typeof column === 'string' && columnSlug.safeParse(column).success && !columns.has(column)) problems.push(unknownColumn(column));
+      continue;
+    }
     if (!content.body.trim()) problems.push(`${name}: (body): is empty`);
-    if (!columns.has(front.column)) problems.push(`${name}: column: unknown column "${front.column}" (columns.yaml lists ${[...columns.keys()].join(', ') || 'none'})`);
+    if (!columns.has(front.column)) problems.push(unknownColumn(front.column));
     parsed.push({ file, name, front, body: content.body });
   }
 

@@ -3,6 +3,7 @@ import type {
   AppList,
   AppListQuery,
   AppSummary,
+  AppTileData,
   Category,
   GameConfig,
   TagWithCount,
@@ -29,9 +30,9 @@ const EXTERNAL_SANDBOX = `${LOCAL_SANDBOX} allow-same-origin`;
 const FRAME_ALLOW = 'fullscreen; autoplay; gamepad';
 
 export interface HomeData {
-  featured: AppSummary[];
-  popular: AppSummary[];
-  newest: AppSummary[];
+  featured: AppTileData[];
+  popular: AppTileData[];
+  newest: AppTileData[];
   categories: Category[];
 }
 
@@ -131,16 +132,25 @@ export class CatalogueService {
     };
   }
 
-  /** The home page's rows and category chips, in one round of small queries. */
+  /** The home page's rows and category chips, in one round of small queries; tiles carry only what they show. */
   async home(locale: Locale): Promise<HomeData> {
     const row = (sort: 'popular' | 'newest', featured?: true) =>
-      this.#repository.listApps(locale, { sort, ...(featured ? { featured } : {}) }, HOME_ROW, null).then((rows) => rows.slice(0, HOME_ROW).map(toSummary));
+      this.#repository.listApps(locale, { sort, ...(featured ? { featured } : {}) }, HOME_ROW, null).then((rows) => rows.slice(0, HOME_ROW));
     const [featured, popular, newest, categories] = await Promise.all([row('popular', true), row('popular'), row('newest'), this.#repository.listCategories(locale)]);
-    return { featured, popular, newest, categories };
+    return {
+      featured: featured.map((r) => ({ ...toTile(r), summary: r.summary })),
+      popular: popular.map(toTile),
+      newest: newest.map(toTile),
+      categories,
+    };
   }
 }
 
-/** The shape every tile uses, from a summary row. */
+function toTile(row: AppSummaryRow): AppTileData {
+  return { id: row.id, slug: row.slug, type: row.type, title: row.title, thumbnail: row.thumbnail };
+}
+
+/** The summary of an app, from a summary row. */
 export function toSummary(row: Omit<AppSummaryRow, 'sort_key'>): AppSummary {
   return {
     id: row.id,

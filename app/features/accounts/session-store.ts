@@ -1,0 +1,283 @@
+import type { GuestSession, MemberUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
+import { type ApiClient, ApiError } from '../../lib/api-client.ts';
+import type { PageSession } from './page-session.ts';
+
+export type SessionStatus = 'idle' | 'loading' | 'ready';
+
+/** The browser's session (spec section 3) and whether a call about it is under way. */
+export interface SessionSnapshot {
+  token: string | null;
+  userInfo: UserInfo | null;
+  status: SessionStatus;
+}
+
+/** What one tab tells the others whenever its token or user info settles (spec section 4). */
+export interface SessionMessage {
+  token: string | null;
+  userInfo: UserInfo | null;
+}
+
+export interface SessionChannel {
+  post(message: SessionMessage): void;
+  listen(handler: (message: SessionMessage) => void): () => void;
+}
+
+/** Everything the store needs from the browser; tests give it their own. */
+export interface SessionEnvironment {
+  api: Pick<ApiClient, 'get' | 'post' | 'patch'>;
+  /** The token cookie, the one place the token is kept (shared by the site's tabs). */
+  readToken(): string | null;
+  writeToken(token: string | null): void;
+  channel: SessionChannel | null;
+  /** Runs `task` while no other tab of the site runs one (Web Locks), or at once without them. */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
+  fingerprint(): Promise<string | null>;
+  isBot(): Promise<boolean>;
+  /** The login tracking event (spec section 4: setting a different token reports its uid). */
+  onLogin(uid: number): void;
+  /** Spec section 8: an anonymous sign-in failure shows an error toast with the message. */
+  onAnonymousFailure(message: string): void;
+  /** Reads and forgets the server's note that it adopted a token from the page's URL. */
+  takeLoginNotice(): boolean;
+  /** A translated text, by `namespace:key`. */
+  message(key: 'errors:unauthenticated' | 'accounts:device.unavailable'): string;
+}
+
+const EMPTY: SessionSnapshot = { token: null, userInfo: null, status: 'idle' };
+
+/**
+ * Whether a failure means the server rejected the session. A call that got no answer, or a
+ * temporary one (rate limit, server error), says nothing about the token: it is kept, and the
+ * user info is fetched again on the next navigation (spec section 4).
+ */
+export function rejectsSession(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.status !== 0 && error.status !== 429 && error.status < 500;
+}
+
+/**
+ * The session in the browser, following spec section 4: a visitor without a token gets an
+ * anonymous account; a stored token's user info is loaded, and a new anonymous sign-in follows
+ * when the server rejects it; setting another token loads its user info and reports a login;
+ * rejected calls clear the session; logout always clears it; every settled change is sent to
+ * the other tabs, which adopt it.
+ */
+export class SessionStore {
+  readonly #environment: () => SessionEnvironment;
+  #env: SessionEnvironment | null = null;
+  #state: SessionSnapshot = EMPTY;
+  #seeded = false;
+  #started = false;
+  /** Bumped whenever the token changes: answers about an earlier token are dropped. */
+  #generation = 0;
+  #anonymous: Promise<void> | null = null;
+  #anonymousFailed = false;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(environment: () => SessionEnvironment) {
+    this.#environment = environment;
+  }
+
+  get #e(): SessionEnvironment {
+    this.#env ??= this.#environment();
+    return this.#env;
+  }
+
+  subscribe = (listener: () => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /**
+   * The current session. The first call in the browser takes the page's server-rendered session
+   * (the token cookie's user, looked up by the server) as its starting point, so the first
+   * paint and the hydrated page agree.
+   */
+  snapshot(initial?: PageSession): SessionSnapshot {
+    if (!this.#seeded && initial) this.#seed(initial);
+    return this.#state;
+  }
+
+  /** Applies the session rules once the page runs: restores or creates the session, listens to other tabs. */
+  start(initial: PageSession): void {
+    if (this.#started) return;
+    this.#started = true;
+    if (!this.#seeded) this.#seed(initial);
+    this.#e.channel?.listen((message) => this.#adopt(message));
+    const { token, userInfo } = this.#state;
+    const notice = this.#e.takeLoginNotice();
+    if (token && userInfo) {
+      if (notice) this.#e.onLogin(userInfo.uid);
+      return;
+    }
+    if (token && initial.state === 'invalid') {
+      // The server already tried this token's user info for the page and was refused.
+      this.#clear();
+      void this.signInAnonymously();
+      return;
+    }
+    if (token) {
+      void this.#restore(notice);
+      return;
+    }
+    void this.signInAnonymously();
+  }
+
+  /** Spec section 4: a token without user info gets it silently, on navigation. */
+  refreshIfIncomplete(): void {
+    const { token, userInfo, status } = this.#state;
+    if (!this.#started || !token || userInfo || status === 'loading') return;
+    void this.#restore(false);
+  }
+
+  /**
+   * Stores a token and loads its user info; a token other than the current one reports a login
+   * with its uid. Rejects (and clears the session) when the user info cannot be had.
+   */
+  async setToken(token: string): Promise<UserInfo> {
+    if (token === this.#state.token && this.#state.userInfo) return this.#state.userInfo;
+    const changed = token !== this.#state.token;
+    this.#useToken(token);
+    const userInfo = await this.loadUserInfo();
+    this.#anonymousFailed = false;
+    if (changed) this.#e.onLogin(userInfo.uid);
+    return userInfo;
+  }
+
+  /** GET /member/info/ for the current token. Spec section 5: without a token, error 401. */
+  async loadUserInfo(): Promise<UserInfo> {
+    const token = this.#state.token;
+    if (!token) throw new ApiError(401, this.#e.message('errors:unauthenticated'));
+    const generation = this.#generation;
+    this.#set({ status: 'loading' });
+    try {
+      const { data } = await this.#e.api.get<Session>('/member/info/');
+      if (generation === this.#generation) this.#set({ userInfo: data.userInfo, status: 'ready' }, true);
+      return data.userInfo;
+    } catch (error) {
+      if (generation === this.#generation) {
+        if (rejectsSession(error)) this.#clear();
+        else this.#set({ status: 'idle' });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Anonymous sign-in (POST /guest/login/ with the device fingerprint), then the user info. One
+   * tab at a time: a tab that waited adopts the token another tab stored meanwhile. Crawlers get
+   * no account; after a failure (shown as an error toast) it is not tried again on this page.
+   */
+  signInAnonymously(): Promise<void> {
+    this.#anonymous ??= this.#signInAnonymously().finally(() => {
+      this.#anonymous = null;
+    });
+    return this.#anonymous;
+  }
+
+  async #signInAnonymously(): Promise<void> {
+    if (this.#anonymousFailed || (await this.#e.isBot())) return;
+    try {
+      await this.#e.exclusive(async () => {
+        const stored = this.#e.readToken();
+        if (stored) {
+          if (stored !== this.#state.token || !this.#state.userInfo) {
+            this.#useToken(stored);
+            await this.loadUserInfo();
+          }
+          return;
+        }
+        this.#set({ status: 'loading' });
+        const fingerprint = await this.#e.fingerprint();
+        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', fingerprint ? { fingerprint } : {});
+        await this.setToken(data.token);
+      });
+    } catch (error) {
+      this.#anonymousFailed = true;
+      if (this.#state.status === 'loading') this.#set({ status: 'idle' });
+      this.#e.onAnonymousFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Username and password sign-in. A refused attempt keeps the current session (see decision 027). */
+  async signInWithPassword(username: string, password: string): Promise<UserInfo> {
+    const { data } = await this.#e.api.post<Session>('/username/login/', { username, password });
+    return this.setToken(data.token);
+  }
+
+  /** Device sign-in: back into the guest account this device's fingerprint created. */
+  async signInWithDevice(): Promise<UserInfo> {
+    const fingerprint = await this.#e.fingerprint();
+    if (!fingerprint) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
+    const { data } = await this.#e.api.post<Session>('/fingerprint/login/', { fingerprint });
+    return this.setToken(data.token);
+  }
+
+  /** A guest chooses a username and password and becomes a member of the same account. */
+  async becomeMember(username: string, password: string): Promise<MemberUpdate> {
+    if (!this.#state.token) await this.signInAnonymously();
+    const { data } = await this.#e.api.patch<MemberUpdate>('/member/password/', { username, password });
+    this.updateUserInfo(data.userInfo);
+    return data;
+  }
+
+  /** Logout (spec section 4): the server call, then always a cleared session, then a new anonymous one. */
+  async logout(): Promise<void> {
+    try {
+      await this.#e.api.post('/logout/');
+    } finally {
+      this.#clear();
+      void this.signInAnonymously();
+    }
+  }
+
+  /** New user info from a profile change; the other tabs get it too. */
+  updateUserInfo(userInfo: UserInfo): void {
+    if (!this.#state.token) return;
+    this.#set({ userInfo, status: 'ready' }, true);
+  }
+
+  #seed(initial: PageSession): void {
+    this.#seeded = true;
+    const token = this.#e.readToken();
+    const userInfo = token && initial.state === 'valid' ? initial.userInfo : null;
+    this.#state = { token, userInfo, status: userInfo ? 'ready' : 'idle' };
+  }
+
+  async #restore(notice: boolean): Promise<void> {
+    try {
+      const userInfo = await this.loadUserInfo();
+      if (notice) this.#e.onLogin(userInfo.uid);
+    } catch (error) {
+      // Spec section 4: a stored token whose user info fails leads to a new anonymous sign-in.
+      if (rejectsSession(error)) await this.signInAnonymously();
+    }
+  }
+
+  #useToken(token: string): void {
+    this.#generation++;
+    this.#e.writeToken(token);
+    this.#set({ token, userInfo: null, status: 'loading' });
+  }
+
+  #clear(): void {
+    this.#generation++;
+    this.#e.writeToken(null);
+    this.#set({ token: null, userInfo: null, status: 'idle' }, true);
+  }
+
+  /** Another tab's change. The token cookie is shared, so a message that no longer matches it is stale. */
+  #adopt(message: SessionMessage): void {
+    if (message.token !== this.#e.readToken()) return;
+    this.#generation++;
+    this.#set({ token: message.token, userInfo: message.userInfo, status: message.userInfo ? 'ready' : 'idle' });
+  }
+
+  #set(next: Partial<SessionSnapshot>, broadcast = false): void {
+    this.#state = { ...this.#state, ...next };
+    if (broadcast) this.#e.channel?.post({ token: this.#state.token, userInfo: this.#state.userInfo });
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,75 @@
+import { COOKIE_MAX_AGE_DAYS, TOKEN_COOKIE, TOKEN_MIN_URL_LENGTH } from '#common/constants.ts';
+import { type CookieOptions, serializeCookie } from '../../lib/cookies.ts';
+
+/** The query parameter a link may carry a session token in (spec section 4). */
+export const TOKEN_QUERY = 'token';
+
+/**
+ * A short-lived marker the server sets when it adopts a token from the URL on a page load, so
+ * the page that follows reports the sign-in (the login tracking event) like a browser adoption.
+ */
+export const LOGIN_NOTICE_COOKIE = 'session_login';
+
+/** Spec sections 4 and 5: a URL token is adopted only if it contains a pipe and is longer than 49 characters. */
+export function isAdoptableToken(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value.includes('|') && value.length >= TOKEN_MIN_URL_LENGTH;
+}
+
+/** The adoptable token of a URL's query, or null. */
+export function tokenFromUrl(url: URL): string | null {
+  const value = url.searchParams.get(TOKEN_QUERY);
+  return isAdoptableToken(value) ? value : null;
+}
+
+/** The same address without the token parameter: path, the remaining query and the hash. */
+export function urlWithoutToken(url: URL): string {
+  const search = new URLSearchParams(url.search);
+  search.delete(TOKEN_QUERY);
+  const query = search.toString();
+  return `${url.pathname}${query ? `?${query}` : ''}${url.hash}`;
+}
+
+/** The token cookie's value as stored: URL-encoded, since tokens hold a pipe. */
+export function encodeTokenCookie(token: string): string {
+  return encodeURIComponent(token);
+}
+
+/** The stored token cookie value, decoded; null when missing or empty. */
+export function decodeTokenCookie(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The token cookie's attributes (spec section 9: 365 days, Secure, SameSite strict); null deletes it. */
+export function tokenCookieOptions(token: string | null, secure: boolean): CookieOptions {
+  return { maxAgeDays: token === null ? 0 : COOKIE_MAX_AGE_DAYS, sameSite: 'Strict', secure };
+}
+
+/** Set-Cookie text for the token; null deletes it. */
+export function tokenCookie(token: string | null, secure: boolean): string {
+  return serializeCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure));
+}
+
+/** Set-Cookie text of the login notice: a minute is plenty for the redirect that follows. */
+export function loginNoticeCookie(secure: boolean, set = true): string {
+  return serializeCookie(LOGIN_NOTICE_COOKIE, set ? '1' : '', { maxAgeDays: set ? 60 / 86_400 : 0, sameSite: 'Strict', secure });
+}
+
+/**
+ * Where a sign-in may send the visitor back to: a path of this site only (no other origin, no
+ * protocol-relative `//host`), else the fallback.
+ */
+export function safeReturnPath(value: string | null | undefined, fallback: string): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  try {
+    const url = new URL(value, 'http://same.invalid');
+    if (url.origin !== 'http://same.invalid') return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}

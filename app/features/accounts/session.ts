@@ -1,0 +1,56 @@
+import { TOKEN_COOKIE } from '#common/constants.ts';
+import { loadedI18n } from '../../i18n/i18n.ts';
+import { api } from '../../lib/api-client.ts';
+import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
+import { localeOfPath } from '../../lib/locale.ts';
+import { track } from '../../lib/track.ts';
+import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
+import { toast } from '../../shell/toast-store.ts';
+import { deviceFingerprint } from './device-fingerprint.ts';
+import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
+import { decodeTokenCookie, encodeTokenCookie, LOGIN_NOTICE_COOKIE, tokenCookieOptions } from './session-token.ts';
+
+/** The named channel the tabs share session changes on (spec section 4). */
+export const SESSION_CHANNEL = 'playport:session';
+/** The Web Lock that lets one tab at a time create an anonymous account. */
+export const SESSION_LOCK = 'playport:session';
+
+function broadcastChannel(): SessionChannel | null {
+  if (typeof BroadcastChannel === 'undefined') return null;
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  return {
+    post: (message) => channel.postMessage(message),
+    listen(handler) {
+      const listener = (event: MessageEvent<SessionMessage>) => handler(event.data);
+      channel.addEventListener('message', listener);
+      return () => channel.removeEventListener('message', listener);
+    },
+  };
+}
+
+function browserEnvironment(): SessionEnvironment {
+  const secure = () => secureCookiesFor(new URL(window.location.href));
+  return {
+    api,
+    readToken: () => decodeTokenCookie(readCookie(TOKEN_COOKIE, document.cookie)),
+    writeToken: (token) => writeBrowserCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure())),
+    channel: broadcastChannel(),
+    exclusive: (task) => (navigator.locks ? navigator.locks.request(SESSION_LOCK, task) : task()),
+    fingerprint: () => deviceFingerprint(),
+    async isBot() {
+      const { isbot } = await import('isbot');
+      return isbot(navigator.userAgent);
+    },
+    onLogin: (uid) => track('login', { uid }),
+    onAnonymousFailure: (message) => toast.add({ title: message, color: 'error' }),
+    takeLoginNotice() {
+      if (!readCookie(LOGIN_NOTICE_COOKIE, document.cookie)) return false;
+      writeBrowserCookie(LOGIN_NOTICE_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });
+      return true;
+    },
+    message: (key) => loadedI18n(localeOfPath(window.location.pathname))?.t(key) ?? key,
+  };
+}
+
+/** The page's one session. Its browser environment is made on first use, so the server never touches it. */
+export const session = new SessionStore(browserEnvironment);

@@ -1,0 +1,120 @@
+import { expect, test } from '../fixtures.ts';
+import { apiData, guestToken, recordTracking, useToken } from './helpers.ts';
+
+test.describe('app page and play', () => {
+  test('the app page has details, similar games, structured data and Open Graph tags', async ({ page, request, baseURL }) => {
+    const app = await apiData<{ title: string; summary: string; categories: Array<{ title: string }>; tags: Array<{ title: string }>; similar: Array<{ title: string }> }>(
+      request,
+      '/app/info/?slug=2048',
+    );
+    const response = await page.goto('/app/2048');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle('2048 | Playport');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(app.title);
+    await expect(page.getByTestId('app-page')).toContainText(app.summary);
+    await expect(page.getByTestId('app-tags').getByRole('link')).toHaveText(app.tags.map((t) => `#${t.title}`));
+    await expect(page.getByTestId('row-similar').getByTestId('app-tile')).toHaveCount(app.similar.length);
+    expect(app.similar.length).toBeGreaterThan(0);
+    await expect(page.getByTestId('play-button')).toHaveAttribute('href', '/play/2048');
+
+    const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? 'null');
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'VideoGame',
+      name: '2048',
+      url: `${baseURL}/app/2048`,
+      gamePlatform: 'Web browser',
+      genre: app.categories.map((c) => c.title),
+      offers: { price: '0' },
+    });
+    expect(data.image).toMatch(new RegExp(`^${baseURL}/`));
+    const og = async (property: string) => page.locator(`meta[property="${property}"]`).getAttribute('content');
+    expect(await og('og:title')).toBe('2048');
+    expect(await og('og:description')).toBe(app.summary);
+    expect(await og('og:url')).toBe(`${baseURL}/app/2048`);
+    expect(await og('og:image')).toBe(data.image);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(app.summary);
+
+    // An app (not a game) is a SoftwareApplication.
+    await page.goto('/app/calculator');
+    const calculator = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? 'null');
+    expect(calculator['@type']).toBe('SoftwareApplication');
+  });
+
+  test('play 2048: sandboxed frame, loaded event, keys reach the game, then it is under recently played', async ({ page, context, request, baseURL }) => {
+    const token = await guestToken(request);
+    await useToken(context, baseURL!, token);
+    const tracked = await recordTracking(page);
+
+    await page.goto('/app/2048');
+    await page.getByTestId('play-button').click();
+    await expect(page).toHaveURL('/play/2048');
+    await expect(page).toHaveTitle('Play 2048 | Playport');
+    const frame = page.getByTestId('game-frame');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-pointer-lock');
+    await expect(frame).toHaveAttribute('src', '/games/2048/index.html?locale=en');
+    await expect.poll(tracked).toContainEqual({ event: 'game-loaded', data: { name: '2048' } });
+    await expect(page.getByTestId('game-loading')).toBeHidden();
+    // The frame fills the space under the bar.
+    const box = (await frame.boundingBox())!;
+    expect(box.width).toBe(page.viewportSize()!.width);
+    expect(box.y + box.height).toBeCloseTo(page.viewportSize()!.height, 0);
+
+    const game = page.frameLocator('[data-testid="game-frame"]');
+    await expect(game.locator('body')).toHaveAttribute('data-state', /ready|playing/);
+    for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
+    await expect.poll(async () => Number(await game.locator('body').getAttribute('data-moves'))).toBeGreaterThan(0);
+    await expect(game.locator('body')).toHaveAttribute('data-state', 'playing');
+
+    // The play was recorded for this account.
+    await expect
+      .poll(async () => {
+        const response = await request.get('/serve/api/member/played/', { headers: { authorization: `Bearer ${token}` } });
+        return (await response.json()).data.items.map((i: { slug: string }) => i.slug);
+      })
+      .toEqual(['2048']);
+
+    await page.getByTestId('play-back').click();
+    await expect(page).toHaveURL('/app/2048');
+    await page.goto('/');
+    await expect(page.getByTestId('row-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048');
+    await page.goto('/user');
+    await expect(page.getByTestId('library-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048');
+  });
+
+  test('favourites: marked on the app page, found in my area, removed again', async ({ page, context, request, baseURL }) => {
+    const token = await guestToken(request);
+    await useToken(context, baseURL!, token);
+    await page.goto('/app/snake');
+    const heart = page.getByTestId('favourite-button');
+    await expect(heart).toBeEnabled();
+    await expect(heart).toHaveAttribute('aria-pressed', 'false');
+    await heart.click();
+    await expect(heart).toHaveAttribute('aria-pressed', 'true');
+    await expect(heart).toHaveAccessibleName('Remove from favourites');
+    await page.goto('/user');
+    await expect(page.getByTestId('library-favourites').getByTestId('app-tile')).toHaveAttribute('href', '/app/snake');
+    await page.goto('/app/snake');
+    await page.getByTestId('favourite-button').click();
+    await expect(page.getByTestId('favourite-button')).toHaveAttribute('aria-pressed', 'false');
+    await page.goto('/user');
+    await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart');
+  });
+
+  test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request }) => {
+    const games = await apiData<{ items: Array<{ slug: string; orientation: string }> }>(request, '/app/list/?limit=60');
+    await page.goto('/play/2048');
+    const frame = page.getByTestId('game-frame');
+    await expect(page.getByTestId('game-loading')).toBeHidden();
+    const box = (await frame.boundingBox())!;
+    expect(box.width).toBe(page.viewportSize()!.width);
+    // A landscape game held upright shows the hint, which can be dismissed.
+    const landscape = games.items.find((g) => g.orientation === 'landscape');
+    test.skip(!landscape, 'the demo catalogue has no landscape-only game');
+    await page.goto(`/play/${landscape!.slug}`);
+    const hint = page.getByTestId('orientation-hint');
+    await expect(hint).toContainText('Turn your device sideways');
+    await hint.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(hint).toBeHidden();
+  });
+});
