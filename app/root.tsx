@@ -5,6 +5,9 @@ import { type Locale, LOCALE_CODES, localeDefinition, localePath } from '#common
 import type { Route } from './+types/root';
 import './app.css';
 import { appContext } from './context.ts';
+import { pageSessionOf } from './features/accounts/page-session.ts';
+import { SessionRuntime } from './features/accounts/session-runtime.tsx';
+import { browserSessionRestore } from './features/accounts/session-navigation.ts';
 import { i18nFor, loadedI18n, loadLocaleMessages } from './i18n/i18n.ts';
 import { localeOfPath, stripLocale } from './lib/locale.ts';
 import { canonicalPathOf } from './lib/meta.ts';
@@ -22,15 +25,16 @@ import { Toaster } from './shell/toaster.tsx';
 /** Global route middleware (spec section 2): session restore, campaign tags, redirect lookup. */
 export const middleware: Route.MiddlewareFunction[] = globalMiddleware;
 
-/** A client navigation into another locale waits for that locale's messages (/{locale}/messages.json). */
+/** Client navigations: the browser's session restore, then the locale's messages (/{locale}/messages.json) for another locale. */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
-  async ({ request }, next) => {
-    await loadLocaleMessages(localeOfPath(new URL(request.url).pathname));
+  browserSessionRestore,
+  async ({ url }, next) => {
+    await loadLocaleMessages(localeOfPath(url.pathname));
     await next();
   },
 ];
 
-export function loader({ request, context }: Route.LoaderArgs): RootData {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const { site, request: facts } = context.get(appContext);
   const locale = localeOfPath(new URL(request.url).pathname);
   return {
@@ -41,6 +45,7 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
     communityChatUrl: site.communityChatUrl,
     buildId: site.buildId,
     nonce: facts.nonce,
+    session: await pageSessionOf(context),
   };
 }
 
@@ -103,6 +108,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const i18n = i18nOf(locale, loaderData)!;
   return (
     <I18nextProvider i18n={i18n}>
+      <SessionRuntime />
       <Outlet />
       <Toaster />
       <ConfirmDialog />

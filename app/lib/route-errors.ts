@@ -10,20 +10,30 @@ export interface NotFoundData {
   path: string;
 }
 
-function notFound(kind: NotFoundKind, request: Request): never {
-  const path = new URL(request.url).pathname;
+/**
+ * The page path a loader serves. Prefer the loader's `url`; a `request` of the router's data
+ * requests ends in `.data` (`/_.data` for the home page), which is not part of the page's path.
+ */
+export function pagePath(source: Request | URL): string {
+  if (source instanceof URL) return source.pathname;
+  const { pathname } = new URL(source.url);
+  return pathname.endsWith('/_.data') ? pathname.slice(0, -'_.data'.length) : pathname.replace(/\.data$/, '');
+}
+
+function notFound(kind: NotFoundKind, source: Request | URL): never {
+  const path = pagePath(source);
   const message = kind === 'invalid-parameter' ? `Page Not Found: ${path}` : `Page not found: ${path}`;
   throw data<NotFoundData>({ message, kind, path }, { status: 404 });
 }
 
 /** An invalid route parameter: 404 "Page Not Found: {path}" (spec section 2). */
-export function invalidParameter(request: Request): never {
-  notFound('invalid-parameter', request);
+export function invalidParameter(source: Request | URL): never {
+  notFound('invalid-parameter', source);
 }
 
 /** An unmatched route, or a valid path naming nothing: 404 "Page not found: {path}". */
-export function pageNotFound(request: Request): never {
-  notFound('unmatched', request);
+export function pageNotFound(source: Request | URL): never {
+  notFound('unmatched', source);
 }
 
 export function isNotFoundData(value: unknown): value is NotFoundData {

@@ -1,4 +1,4 @@
-/** Tracking events of spec section 3 that the catalogue emits. */
+/** Tracking events of spec section 3 that the portal emits. */
 export interface TrackEvents {
   'game-loaded': { name: string };
   /** Spec section 4: a new session token was set; carries the account's uid. */

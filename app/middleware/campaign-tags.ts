@@ -26,8 +26,7 @@ export function secureCookiesFor(url: URL): boolean {
 }
 
 /** Second global middleware: captures campaign tags into cookies on whatever response follows. */
-export const captureCampaignTags: MiddlewareFunction<Response> = async ({ request }, next) => {
-  const url = new URL(request.url);
+export const captureCampaignTags: MiddlewareFunction<Response> = async ({ url }, next) => {
   const cookies = url.search ? campaignCookies(url.searchParams, secureCookiesFor(url)) : [];
   if (cookies.length === 0) return next();
   const withCookies = (response: Response) => {

@@ -28,13 +28,12 @@ export function homeRedirectLocale(cookieLocale: string | null, preferred: Local
  * route's loader rather than middleware, so the root loader still runs and the not-found page
  * has its messages; as the outermost failing loader its error is the one shown.
  */
-export function rejectUnknownLocale(lang: string | undefined, request: Request): void {
-  if (lang !== undefined && !isLocale(lang)) pageNotFound(request);
+export function rejectUnknownLocale(lang: string | undefined, url: URL): void {
+  if (lang !== undefined && !isLocale(lang)) pageNotFound(url);
 }
 
 /** The first-visit language redirect of the unprefixed home page. */
-export const firstVisitLocale: MiddlewareFunction<Response> = ({ params, request, context }, next) => {
-  const url = new URL(request.url);
+export const firstVisitLocale: MiddlewareFunction<Response> = ({ params, request, url, context }, next) => {
   if (params.lang !== undefined || url.pathname !== '/' || !isDocumentRequest(request)) return next();
   const target = homeRedirectLocale(readCookie(LOCALE_COOKIE, request.headers.get('cookie')), context.get(appContext).request.preferredLocale);
   if (!target) return next();

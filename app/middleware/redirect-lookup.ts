@@ -39,10 +39,10 @@ export async function findRedirect(redirects: Pick<AppLoadContext['services']['r
  * destination with a hash is used as it is; one without keeps the visitor's hash (browsers do
  * this on page loads, RedirectHash on client navigations).
  */
-export const redirectLookup: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const redirectLookup: MiddlewareFunction<Response> = async ({ url, context }, next) => {
   let target: RedirectTarget | null = null;
   try {
-    target = await findRedirect(context.get(appContext).services.redirects, new URL(request.url).pathname);
+    target = await findRedirect(context.get(appContext).services.redirects, url.pathname);
   } catch (error) {
     // The lookup is a convenience: a database hiccup must not take the page down with it.
     console.warn('redirect lookup failed', error);

@@ -16,9 +16,8 @@ import { isDocumentRequest } from './locale-redirect.ts';
  *
  * Client navigations never reach here with a token: the browser's session restore adopts it first.
  */
-export const sessionRestore: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const sessionRestore: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
   const cookieHeader = request.headers.get('cookie');
-  const url = new URL(request.url);
   const adopted = request.method === 'GET' && isDocumentRequest(request) ? tokenFromUrl(url) : null;
   if (adopted) {
     const secure = secureCookiesFor(url);

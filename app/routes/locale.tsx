@@ -8,8 +8,8 @@ import type { Route } from './+types/locale';
  */
 export const middleware: Route.MiddlewareFunction[] = [firstVisitLocale];
 
-export function loader({ params, request }: Route.LoaderArgs) {
-  rejectUnknownLocale(params.lang, request);
+export function loader({ params, url }: Route.LoaderArgs) {
+  rejectUnknownLocale(params.lang, url);
   return null;
 }
 

@@ -18,12 +18,12 @@ const TITLE_KEYS: Record<string, string> = {
 };
 
 /** About, terms, cookie policy and privacy policy: texts from the pages table (GET /page/info/). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { pathname } = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const { pathname } = url;
   const locale = localeOfPath(pathname);
   const slug = stripLocale(pathname).replace(/^\/|\/$/g, '');
   const page = await context.get(appContext).services.pages.find(locale, slug);
-  if (!page) pageNotFound(request);
+  if (!page) pageNotFound(url);
   const { t } = loaderT(request);
   const titleKey = TITLE_KEYS[slug];
   const updated = new Intl.DateTimeFormat(localeDefinition(locale).language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(page.updatedAt));

@@ -1,3 +1,5 @@
+import { ProfileFieldForm } from '../features/accounts/profile-forms.tsx';
+import { ProfileSection } from '../features/accounts/profile-pages.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/user-profile-email';
@@ -10,5 +12,9 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+  return (
+    <ProfileSection title={loaderData.title}>
+      <ProfileFieldForm field="email" />
+    </ProfileSection>
+  );
 }

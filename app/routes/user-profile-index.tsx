@@ -1,3 +1,4 @@
+import { ProfileOverview } from '../features/accounts/profile-pages.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/user-profile-index';
@@ -10,5 +11,5 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+  return <ProfileOverview title={loaderData.title} />;
 }

@@ -1,3 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { PasswordForm } from '../features/accounts/profile-forms.tsx';
+import { useProfile } from '../features/accounts/profile-context.tsx';
+import { ProfileSection } from '../features/accounts/profile-pages.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/user-profile-password';
@@ -10,5 +14,11 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <h1 className="text-xl font-semibold">{loaderData.title}</h1>;
+  const { t } = useTranslation('accounts');
+  const { profile } = useProfile();
+  return (
+    <ProfileSection title={loaderData.title} intro={profile.hasPassword ? t('profile.passwordIntro') : t('profile.setPasswordIntro')}>
+      <PasswordForm />
+    </ProfileSection>
+  );
 }

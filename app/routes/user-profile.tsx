@@ -1,20 +1,29 @@
+import { Outlet } from 'react-router';
+import { appContext } from '../context.ts';
+import { pageSessionContext } from '../features/accounts/page-session.ts';
+import { ProfileProvider } from '../features/accounts/profile-context.tsx';
+import { requireMember } from '../features/accounts/require-member.ts';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
-import { Outlet } from 'react-router';
 import type { Route } from './+types/user-profile';
 
-export function loader({ request }: Route.LoaderArgs) {
+/** The named auth middleware: every page below /user/profile is for signed-in members (decision 026). */
+export const middleware: Route.MiddlewareFunction[] = [requireMember];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { t } = loaderT(request);
-  return { title: t('pages.profile') };
+  const { userInfo } = await context.get(pageSessionContext)();
+  // The middleware let only members through, so userInfo is there.
+  const profile = await context.get(appContext).services.accounts.profile(userInfo!.uid);
+  return { title: t('pages.profile'), profile };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
-export default function Page({ loaderData }: Route.ComponentProps) {
+export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div>
-      <h1 className="text-xl font-semibold">{loaderData.title}</h1>
+    <ProfileProvider profile={loaderData.profile}>
       <Outlet />
-    </div>
+    </ProfileProvider>
   );
 }

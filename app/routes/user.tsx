@@ -1,3 +1,4 @@
+import { MemberCard } from '../features/accounts/member-card.tsx';
 import { MyLibrary } from '../features/catalogue/my-library.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -11,11 +12,13 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
+/** My area: the member card (from the session, server-rendered on a page load), then the recently played games and favourites. */
 export default function Page({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   return (
-    <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{loaderData.title}</h1>
+    <div className="space-y-8">
+      <h1 className="text-2xl font-semibold tracking-tight">{loaderData.title}</h1>
+      <MemberCard />
       <MyLibrary locale={locale} />
     </div>
   );

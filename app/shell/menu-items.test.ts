@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../features/accounts/use-session.ts';
 import { MAIN_NAV, sideMenuGroups, userMenuItems } from './menu-items.ts';
 
-const user = (fields: Partial<UserInfo> = {}): UserInfo => ({ uid: 7, nickname: null, avatar: null, social_providers: [], webauthn: false, ...fields });
+const user = (fields: Partial<UserInfo> = {}): UserInfo => ({ uid: 7, nickname: null, avatar: null, social_providers: [], webauthn: false, isGuest: false, ...fields });
 const paths = (items: ReadonlyArray<{ to: string }>) => items.map((i) => i.to);
 
 describe('menus of spec section 2', () => {
@@ -10,26 +10,28 @@ describe('menus of spec section 2', () => {
     expect(paths(MAIN_NAV)).toEqual(['/', '/categories', '/article/news', '/user']);
   });
 
-  it('user menu: settings only when signed out', () => {
-    expect(userMenuItems({ isSignedIn: false, userInfo: null }).map((i) => i.id)).toEqual(['settings']);
+  it('user menu: settings only when signed out (no session, or a guest account)', () => {
+    expect(userMenuItems({ isMember: false, userInfo: null }).map((i) => i.id)).toEqual(['settings']);
+    expect(userMenuItems({ isMember: false, userInfo: user({ isGuest: true }) }).map((i) => i.id)).toEqual(['settings']);
+    expect(sideMenuGroups({ isMember: false, userInfo: user({ isGuest: true }) }).map((g) => g.id)).toEqual(['categories', 'settings']);
   });
 
   it('user menu: profile, social accounts, switch account, settings when signed in', () => {
-    expect(userMenuItems({ isSignedIn: true, userInfo: user() }).map((i) => i.id)).toEqual(['profile', 'social', 'switch-account', 'settings']);
+    expect(userMenuItems({ isMember: true, userInfo: user() }).map((i) => i.id)).toEqual(['profile', 'social', 'switch-account', 'settings']);
   });
 
   it('side menu signed out: categories group with news, then settings; no profile group', () => {
-    const groups = sideMenuGroups({ isSignedIn: false, userInfo: null });
+    const groups = sideMenuGroups({ isMember: false, userInfo: null });
     expect(groups.map((g) => g.id)).toEqual(['categories', 'settings']);
     expect(paths(groups[0]!.items)).toEqual(['/categories', '/article/news']);
     expect(paths(groups[1]!.items)).toEqual(['/settings']);
   });
 
   it('side menu signed in: the profile group, with passkey only when the user has one', () => {
-    const without = sideMenuGroups({ isSignedIn: true, userInfo: user() });
+    const without = sideMenuGroups({ isMember: true, userInfo: user() });
     expect(without.map((g) => g.id)).toEqual(['categories', 'profile', 'settings']);
     expect(paths(without[1]!.items)).toEqual(['/user/profile/avatar', '/user/profile/nickname', '/user/profile/social']);
-    const withPasskey = sideMenuGroups({ isSignedIn: true, userInfo: user({ webauthn: true }) });
+    const withPasskey = sideMenuGroups({ isMember: true, userInfo: user({ webauthn: true }) });
     expect(paths(withPasskey[1]!.items)).toEqual(['/user/profile/avatar', '/user/profile/nickname', '/user/profile/social', '/user/profile/passkey']);
   });
 });

@@ -18,7 +18,7 @@ export interface MenuGroup {
   items: MenuItem[];
 }
 
-type Session = Pick<SessionState, 'userInfo'> & { isSignedIn: boolean };
+type Session = Pick<SessionState, 'userInfo'> & { isMember: boolean };
 
 /** Header links (desktop) and bottom bar (mobile): home, categories, news, my area. */
 export const MAIN_NAV: readonly MenuItem[] = [
@@ -30,9 +30,12 @@ export const MAIN_NAV: readonly MenuItem[] = [
 
 const SETTINGS: MenuItem = { id: 'settings', to: '/settings', labelKey: 'userMenu.settings', icon: Settings };
 
-/** Spec section 2: signed in, profile, social accounts, switch account and settings; signed out, settings only. */
+/**
+ * Spec section 2: signed in, profile, social accounts, switch account and settings; signed out,
+ * settings only. "Signed in" is a signed-in member: profile pages are for members (decision 026).
+ */
 export function userMenuItems(session: Session): MenuItem[] {
-  if (!session.isSignedIn) return [SETTINGS];
+  if (!session.isMember) return [SETTINGS];
   return [
     { id: 'profile', to: '/user/profile', labelKey: 'userMenu.profile', icon: SquareUserRound },
     { id: 'social', to: '/user/profile/social', labelKey: 'userMenu.social', icon: Link2 },
@@ -56,7 +59,7 @@ export function sideMenuGroups(session: Session): MenuGroup[] {
       ],
     },
   ];
-  if (session.isSignedIn) {
+  if (session.isMember) {
     const items: MenuItem[] = [
       { id: 'avatar', to: '/user/profile/avatar', labelKey: 'sideMenu.avatar', icon: UserRound },
       { id: 'nickname', to: '/user/profile/nickname', labelKey: 'sideMenu.nickname', icon: PenLine },

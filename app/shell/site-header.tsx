@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { localePath } from '#common/locales.ts';
+import { HeaderAccount } from '../features/accounts/header-account.tsx';
 import { HeaderSearch } from '../features/catalogue/header-search.tsx';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
@@ -52,6 +53,7 @@ export function SiteHeader({ productName }: { productName: string }) {
         </nav>
         <div className="flex min-w-0 flex-1 items-center justify-end gap-1">
           <HeaderSearch />
+          <HeaderAccount />
           <div className="hidden items-center gap-1 md:flex">
             <InstallButtonSlot />
             <LanguageSelector />

@@ -19,6 +19,7 @@ function broadcastChannel(): SessionChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;
   const channel = new BroadcastChannel(SESSION_CHANNEL);
   return {
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a BroadcastChannel only reaches this origin's pages
     post: (message) => channel.postMessage(message),
     listen(handler) {
       const listener = (event: MessageEvent<SessionMessage>) => handler(event.data);
@@ -28,8 +29,9 @@ function broadcastChannel(): SessionChannel | null {
   };
 }
 
+const secure = () => secureCookiesFor(new URL(window.location.href));
+
 function browserEnvironment(): SessionEnvironment {
-  const secure = () => secureCookiesFor(new URL(window.location.href));
   return {
     api,
     readToken: () => decodeTokenCookie(readCookie(TOKEN_COOKIE, document.cookie)),

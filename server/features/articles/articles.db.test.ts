@@ -368,7 +368,7 @@ describe('articles', () => {
         expect(problems).toMatch(/news\/101-article\.zh-CN\.md and news\/other-column\.zh-CN\.md: id: both are article 101 in zh-CN/);
         expect(problems).toContain('news/other-column.zh-CN.md: column: must be the same as in news/101-article.en.md (news)');
         // Nothing was written: the valid new article 501 is not there either.
-        expect(await get('/serve/api/article/list/news?limit=50')).toEqual(before);
+        expect((await get('/serve/api/article/list/news?limit=50')).body).toEqual(before.body);
         expect((await get('/serve/api/article/info/501')).status).toBe(404);
       } finally {
         rmSync(folder, { recursive: true, force: true });

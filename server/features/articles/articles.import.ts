@@ -14,7 +14,8 @@ const articleSlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowe
 const tag = z.coerce.string().pipe(z.string().regex(/^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u, 'must be letters and digits separated by hyphens').max(40));
 const time = z.preprocess(
   (value) => (value instanceof Date ? value.toISOString() : value),
-  z.iso.datetime({ offset: true, error: 'must be a date and time such as 2026-03-01T09:00:00Z' }),
+  // Stored as UTC ISO text, which sorts in time order (decision 004).
+  z.iso.datetime({ offset: true, error: 'must be a date and time such as 2026-03-01T09:00:00Z' }).transform((value) => new Date(value).toISOString()),
 );
 
 const ColumnTexts = z.strictObject({ title: z.string().trim().min(1).max(60), description: z.string().trim().max(300).optional() });
@@ -173,7 +174,7 @@ export async function importArticles(target: ArticleImportTarget, options: { fol
       slug: english.front.slug,
       cover,
       author: english.front.author ?? null,
-      publishedAt: new Date(english.front.published_at).toISOString(),
+      publishedAt: english.front.published_at,
       texts,
     });
   }

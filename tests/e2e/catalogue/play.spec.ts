@@ -101,7 +101,8 @@ test.describe('app page and play', () => {
     await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart');
   });
 
-  test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request }) => {
+  test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request, isMobile }) => {
+    test.skip(!isMobile, 'a phone layout');
     const games = await apiData<{ items: Array<{ slug: string; orientation: string }> }>(request, '/app/list/?limit=60');
     await page.goto('/play/2048');
     const frame = page.getByTestId('game-frame');

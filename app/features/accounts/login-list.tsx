@@ -1,0 +1,251 @@
+import type { TFunction } from 'i18next';
+import { Fingerprint } from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PasswordSchema, type UserInfo, UsernameSchema } from '#common/api/accounts.schema.ts';
+import { Button } from '../../ui/button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { focusRing } from '../../ui/focus.ts';
+import { fieldErrorsOf, messageOf, schemaError } from './form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
+import { session } from './session.ts';
+import { usePendingAction } from './use-pending-action.ts';
+import { useSession } from './use-session.ts';
+
+export type LoginMode = 'sign-in' | 'create';
+
+/** How a person is named: the nickname, else "ID:{uid}" (spec section 3). */
+export function displayName(userInfo: Pick<UserInfo, 'uid' | 'nickname'>, t: TFunction): string {
+  return userInfo.nickname || t('accounts:card.idFallback', { uid: userInfo.uid });
+}
+
+type Run = (id: string, action: () => Promise<void>) => void;
+
+/**
+ * The login list (spec sections 2 and 4): username and password, this device, and for a guest
+ * (or a visitor without a session) the creation of an account that keeps the guest's games.
+ * One action at a time: while it runs the other buttons are disabled under a loading overlay.
+ * Social and passkey sign-in join the list when they work (decision 028).
+ */
+export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: LoginMode; onDone: (how: LoginMode, userInfo: UserInfo) => void }) {
+  const { t } = useTranslation('accounts');
+  const { isMember } = useSession();
+  const { pending, run } = usePendingAction();
+  const [mode, setMode] = useState<LoginMode>(initialMode);
+  const busy = pending !== null;
+  const signIn = (
+    <>
+      <PasswordSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
+      <DeviceSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
+    </>
+  );
+  return (
+    <div className="relative rounded-xl" data-testid="login-list" aria-busy={busy}>
+      {isMember ? (
+        signIn
+      ) : (
+        <Tabs.Root value={mode} onValueChange={(value) => setMode(value as LoginMode)}>
+          <Tabs.List aria-label={t('login.modes')} className="grid grid-cols-2 gap-1 rounded-xl bg-zinc-100 p-1 dark:bg-zinc-800">
+            {(['sign-in', 'create'] as const).map((value) => (
+              <Tabs.Trigger
+                key={value}
+                value={value}
+                disabled={busy}
+                className={cn(
+                  'min-h-9 cursor-pointer rounded-lg px-2 text-sm text-zinc-600 transition-colors hover:text-zinc-900 disabled:cursor-not-allowed dark:text-zinc-300 dark:hover:text-zinc-50',
+                  'data-[state=active]:bg-white data-[state=active]:font-medium data-[state=active]:text-zinc-900 data-[state=active]:shadow-sm',
+                  'dark:data-[state=active]:bg-zinc-950 dark:data-[state=active]:text-zinc-50',
+                  focusRing,
+                )}
+              >
+                {value === 'sign-in' ? t('login.signIn') : t('login.create')}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          <Tabs.Content value="sign-in" className="mt-5 outline-none">
+            {signIn}
+          </Tabs.Content>
+          <Tabs.Content value="create" className="mt-5 outline-none">
+            <CreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
+          </Tabs.Content>
+        </Tabs.Root>
+      )}
+      <p className="mt-6 text-center text-xs text-zinc-500 dark:text-zinc-400">{t('login.otherWays')}</p>
+      <LoadingOverlay show={busy} />
+    </div>
+  );
+}
+
+interface ActionProps {
+  run: Run;
+  busy: boolean;
+  onDone: (userInfo: UserInfo) => void;
+}
+
+function PasswordSignIn({ run, busy, onDone }: ActionProps) {
+  const { t } = useTranslation('accounts');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // After a refused attempt the password is typed again: focus it once the form is enabled.
+  const [refocus, setRefocus] = useState(0);
+  useEffect(() => {
+    if (refocus > 0 && !busy) passwordRef.current?.focus();
+  }, [refocus, busy]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      setError(t('login.missing'));
+      return;
+    }
+    run('password', async () => {
+      setError(null);
+      try {
+        onDone(await session.signInWithPassword(username, password));
+      } catch (failure) {
+        setError(messageOf(failure, t('errors:generic')));
+        setPassword('');
+        setRefocus((n) => n + 1);
+      }
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="password-sign-in">
+      <TextField label={t('login.username')} name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} value={username} onChange={(e) => setUsername(e.target.value)} disabled={busy} />
+      <TextField
+        ref={passwordRef}
+        label={t('login.password')}
+        name="password"
+        type={show ? 'text' : 'password'}
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        disabled={busy}
+      />
+      <ShowPassword checked={show} onChange={setShow} disabled={busy} />
+      <FormAlert message={error} />
+      <Button type="submit" className="w-full" disabled={busy} data-testid="password-sign-in-submit">
+        {t('login.submit')}
+      </Button>
+    </form>
+  );
+}
+
+function DeviceSignIn({ run, busy, onDone }: ActionProps) {
+  const { t } = useTranslation('accounts');
+  const [error, setError] = useState<string | null>(null);
+  const hintId = useId();
+  const start = () =>
+    run('device', async () => {
+      setError(null);
+      try {
+        onDone(await session.signInWithDevice());
+      } catch (failure) {
+        setError(messageOf(failure, t('errors:generic')));
+      }
+    });
+  return (
+    <div className="mt-5 space-y-3">
+      <div className="flex items-center gap-3 text-xs text-zinc-500 uppercase dark:text-zinc-400" aria-hidden>
+        <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        {t('login.or')}
+        <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      </div>
+      <Button variant="secondary" className="w-full" onClick={start} disabled={busy} aria-describedby={hintId} data-testid="device-sign-in">
+        <Fingerprint aria-hidden />
+        {t('login.device')}
+      </Button>
+      <p id={hintId} className="text-center text-xs text-zinc-500 dark:text-zinc-400">
+        {t('login.deviceHint')}
+      </p>
+      <FormAlert message={error} />
+    </div>
+  );
+}
+
+function CreateAccount({ run, busy, onDone }: ActionProps) {
+  const { t } = useTranslation('accounts');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    const usernameError = username.trim() ? schemaError(UsernameSchema, username, t) : t('username.required');
+    if (usernameError) found.username = usernameError;
+    const passwordError = schemaError(PasswordSchema, password, t);
+    if (passwordError) found.password = passwordError;
+    setErrors(found);
+    setAlert(null);
+    if (Object.keys(found).length > 0) return;
+    run('create', async () => {
+      try {
+        const { userInfo } = await session.becomeMember(username.trim(), password);
+        onDone(userInfo);
+      } catch (failure) {
+        const fields = fieldErrorsOf(failure);
+        setErrors(fields);
+        if (Object.keys(fields).length === 0) setAlert(messageOf(failure, t('errors:generic')));
+      }
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="create-account">
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('login.createIntro')}</p>
+      <TextField
+        label={t('login.username')}
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+        hint={t('login.usernameHint')}
+        error={errors.username}
+        disabled={busy}
+      />
+      <TextField
+        label={t('login.password')}
+        name="new-password"
+        type={show ? 'text' : 'password'}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        hint={t('login.passwordHint')}
+        error={errors.password}
+        disabled={busy}
+      />
+      <ShowPassword checked={show} onChange={setShow} disabled={busy} />
+      <FormAlert message={alert} />
+      <Button type="submit" className="w-full" disabled={busy} data-testid="create-account-submit">
+        {t('login.createSubmit')}
+      </Button>
+    </form>
+  );
+}
+
+/** Shows the password fields' text, for typing on small keyboards. */
+export function ShowPassword({ checked, onChange, disabled }: { checked: boolean; onChange: (value: boolean) => void; disabled?: boolean }) {
+  const { t } = useTranslation('accounts');
+  return (
+    <label className="flex w-fit cursor-pointer items-center gap-2 text-sm text-zinc-700 dark:text-zinc-300">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        disabled={disabled}
+        className={cn('size-4 cursor-pointer rounded border-zinc-300 accent-green-700 dark:accent-green-500', focusRing)}
+      />
+      {t('login.showPassword')}
+    </label>
+  );
+}

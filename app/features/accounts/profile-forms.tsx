@@ -1,0 +1,183 @@
+import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { EmailSchema, type MemberUpdate, NicknameSchema, PasswordSchema, PhoneSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
+import { api } from '../../lib/api-client.ts';
+import { toast } from '../../shell/toast-store.ts';
+import { Button } from '../../ui/button.tsx';
+import { fieldErrorsOf, messageOf, schemaError } from './form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
+import { ShowPassword } from './login-list.tsx';
+import { useProfile } from './profile-context.tsx';
+import { usePendingAction } from './use-pending-action.ts';
+
+interface FieldSpec {
+  field: 'nickname' | 'email' | 'phone';
+  schema: z.ZodType;
+  type: HTMLInputTypeAttribute;
+  autoComplete: string;
+  inputMode?: 'text' | 'email' | 'tel';
+  /** Whether an empty value removes the field (email, phone) or is refused (nickname). */
+  removable: boolean;
+}
+
+const FIELDS: Record<FieldSpec['field'], FieldSpec> = {
+  nickname: { field: 'nickname', schema: NicknameSchema, type: 'text', autoComplete: 'nickname', removable: false },
+  email: { field: 'email', schema: EmailSchema, type: 'email', autoComplete: 'email', inputMode: 'email', removable: true },
+  phone: { field: 'phone', schema: PhoneSchema, type: 'tel', autoComplete: 'tel', inputMode: 'tel', removable: true },
+};
+
+/**
+ * One profile field (nickname, email or phone): checked in the browser with the API's own
+ * schema, saved with PATCH /member/{field}/, the server's field message shown under it.
+ */
+export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
+  const { t } = useTranslation('accounts');
+  const spec = FIELDS[field];
+  const { profile, apply } = useProfile();
+  const [value, setValue] = useState(profile[field] ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const { pending, run } = usePendingAction();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const local = schemaError(spec.schema, value, t);
+    setError(local);
+    setAlert(null);
+    if (local) return;
+    run('save', async () => {
+      try {
+        const { data } = await api.patch<MemberUpdate>(`/member/${field}/`, { [field]: value });
+        apply(data);
+        setValue(data.profile[field] ?? '');
+        const removed = spec.removable && data.profile[field] === null;
+        toast.add({ title: t(`profile.${field}${removed ? 'Removed' : 'Saved'}`), color: 'success' });
+      } catch (failure) {
+        const fields = fieldErrorsOf(failure);
+        setError(fields[field] ?? null);
+        if (!fields[field]) setAlert(messageOf(failure, t('errors:generic')));
+      }
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="relative space-y-4" data-testid={`profile-${field}-form`}>
+      <TextField
+        label={t(`profile.${field}`)}
+        name={field}
+        type={spec.type}
+        inputMode={spec.inputMode}
+        autoComplete={spec.autoComplete}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        hint={t(`profile.${field}Hint`)}
+        error={error}
+        disabled={pending !== null}
+      />
+      <FormAlert message={alert} />
+      <Button type="submit" disabled={pending !== null} data-testid="profile-save">
+        {t('profile.save')}
+      </Button>
+      <LoadingOverlay show={pending !== null} />
+    </form>
+  );
+}
+
+/**
+ * Sets or changes the password. A member with a password gives the current one (every other
+ * device is then signed out); one without sets it, with a username if there is none yet.
+ */
+export function PasswordForm() {
+  const { t } = useTranslation('accounts');
+  const { profile, apply } = useProfile();
+  const [username, setUsername] = useState(profile.username ?? '');
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const { pending, run } = usePendingAction();
+  const needsUsername = profile.username === null;
+  const busy = pending !== null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    if (needsUsername) {
+      const usernameError = username.trim() ? schemaError(UsernameSchema, username, t) : t('username.required');
+      if (usernameError) found.username = usernameError;
+    }
+    if (profile.hasPassword && !current) found.currentPassword = t('password.currentRequired');
+    const passwordError = schemaError(PasswordSchema, password, t);
+    if (passwordError) found.password = passwordError;
+    setErrors(found);
+    setAlert(null);
+    if (Object.keys(found).length > 0) return;
+    run('save', async () => {
+      try {
+        const body = { password, ...(needsUsername ? { username: username.trim() } : {}), ...(profile.hasPassword ? { currentPassword: current } : {}) };
+        const { data } = await api.patch<MemberUpdate>('/member/password/', body);
+        apply(data);
+        setCurrent('');
+        setPassword('');
+        toast.add({ title: t(profile.hasPassword ? 'profile.passwordChanged' : 'profile.passwordSaved'), color: 'success' });
+      } catch (failure) {
+        const fields = fieldErrorsOf(failure);
+        setErrors(fields);
+        if (Object.keys(fields).length === 0) setAlert(messageOf(failure, t('errors:generic')));
+      }
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="relative space-y-4" data-testid="profile-password-form">
+      {/* Password managers file the new password under this username. */}
+      {needsUsername ? (
+        <TextField
+          label={t('profile.username')}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          hint={t('login.usernameHint')}
+          error={errors.username}
+          disabled={busy}
+        />
+      ) : (
+        <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+      )}
+      {profile.hasPassword ? (
+        <TextField
+          label={t('profile.currentPassword')}
+          name="current-password"
+          type={show ? 'text' : 'password'}
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={errors.currentPassword}
+          disabled={busy}
+        />
+      ) : null}
+      <TextField
+        label={t('profile.newPassword')}
+        name="new-password"
+        type={show ? 'text' : 'password'}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        hint={t('login.passwordHint')}
+        error={errors.password}
+        disabled={busy}
+      />
+      <ShowPassword checked={show} onChange={setShow} disabled={busy} />
+      <FormAlert message={alert} />
+      <Button type="submit" disabled={busy} data-testid="profile-save">
+        {t('profile.save')}
+      </Button>
+      <LoadingOverlay show={busy} />
+    </form>
+  );
+}

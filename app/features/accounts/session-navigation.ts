@@ -1,0 +1,19 @@
+import { type DataStrategyResult, type MiddlewareFunction, replace } from 'react-router';
+import { session } from './session.ts';
+import { tokenFromUrl, urlWithoutToken } from './session-token.ts';
+
+/**
+ * The browser's part of the session-restore middleware (spec sections 2 and 4), run before each
+ * client navigation's loaders: a token in the address is adopted and removed by a replacing
+ * redirect; a token without user info gets it silently. (Page loads are the server's part.)
+ */
+export const browserSessionRestore: MiddlewareFunction<Record<string, DataStrategyResult>> = async ({ url }, next) => {
+  const token = tokenFromUrl(url);
+  if (token) {
+    // setToken stores the cookie at once, so the loaders after the redirect already see the new session.
+    session.setToken(token).catch(() => undefined);
+    throw replace(urlWithoutToken(url));
+  }
+  session.refreshIfIncomplete();
+  return next();
+};

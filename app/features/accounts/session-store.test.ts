@@ -1,0 +1,348 @@
+import { describe, expect, it } from 'vitest';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
+import { createApiClient } from '../../lib/api-client.ts';
+import type { PageSession } from './page-session.ts';
+import { type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
+
+/**
+ * A small stand-in for the accounts API behind a real API client: guests, one member with a
+ * password, tokens that can be revoked, and switches to make calls fail.
+ */
+class FakeAccounts {
+  users = new Map<number, UserInfo & { password?: string; username?: string; fingerprint?: string }>();
+  tokens = new Map<string, number>();
+  calls: string[] = [];
+  failGuest: { status: number; message: string } | null = null;
+  failInfo: 'network' | null = null;
+  failLogout = false;
+  #next = 100;
+
+  member(username: string, password: string): number {
+    const uid = this.#next++;
+    this.users.set(uid, { uid, nickname: username, avatar: null, social_providers: [], webauthn: false, isGuest: false, username, password });
+    return uid;
+  }
+
+  issue(uid: number): string {
+    const token = `${uid}|${'x'.repeat(40)}${this.tokens.size.toString().padStart(8, '0')}`;
+    this.tokens.set(token, uid);
+    return token;
+  }
+
+  fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input), 'http://test.invalid');
+    const path = url.pathname.replace('/serve/api', '');
+    const method = init?.method ?? 'GET';
+    this.calls.push(`${method} ${path}`);
+    const bearer = new Headers(init?.headers).get('authorization')?.slice('Bearer '.length) ?? null;
+    const caller = bearer ? this.tokens.get(bearer) : undefined;
+    const body = init?.body ? JSON.parse(String(init.body)) : {};
+    const ok = (data: unknown, status = 200) => Response.json({ code: status, message: 'OK', data }, { status });
+    const fail = (status: number, message: string) => Response.json({ code: status, message, data: null }, { status });
+    const info = (uid: number) => {
+      const { password: _password, username: _username, fingerprint: _fingerprint, ...userInfo } = this.users.get(uid)!;
+      return userInfo;
+    };
+    switch (`${method} ${path}`) {
+      case 'POST /guest/login/': {
+        if (this.failGuest) return fail(this.failGuest.status, this.failGuest.message);
+        const uid = this.#next++;
+        this.users.set(uid, { uid, nickname: `Guest${uid}`, avatar: null, social_providers: [], webauthn: false, isGuest: true, fingerprint: body.fingerprint });
+        const token = this.issue(uid);
+        return ok({ token, userInfo: info(uid), created: true }, 201);
+      }
+      case 'GET /member/info/':
+        if (this.failInfo === 'network') throw new TypeError('Failed to fetch');
+        return caller === undefined ? fail(401, 'Token is missing or invalid.') : ok({ token: bearer, userInfo: info(caller) });
+      case 'POST /username/login/': {
+        const user = [...this.users.values()].find((u) => u.username === body.username);
+        if (!user || user.password !== body.password) return fail(401, 'The username or password is incorrect.');
+        return ok({ token: this.issue(user.uid), userInfo: info(user.uid) });
+      }
+      case 'POST /fingerprint/login/': {
+        const user = [...this.users.values()].findLast((u) => u.isGuest && u.fingerprint === body.fingerprint);
+        return user ? ok({ token: this.issue(user.uid), userInfo: info(user.uid) }) : fail(404, 'No guest account is linked to this device.');
+      }
+      case 'POST /logout/':
+        if (this.failLogout) return fail(500, 'The server had a problem.');
+        if (bearer) this.tokens.delete(bearer);
+        return ok({ revoked: caller !== undefined });
+      default:
+        return fail(404, 'No such call');
+    }
+  };
+}
+
+/** One browser: the cookie jar and the channel are shared by its tabs. */
+class FakeBrowser {
+  cookie: string | null = null;
+  loginNotice = false;
+  readonly tabs: Array<(message: SessionMessage) => void> = [];
+  #lock: Promise<unknown> = Promise.resolve();
+
+  exclusive = <T,>(task: () => Promise<T>): Promise<T> => {
+    const run = this.#lock.then(task, task);
+    this.#lock = run.catch(() => undefined);
+    return run;
+  };
+}
+
+interface Tab {
+  store: SessionStore;
+  logins: number[];
+  toasts: string[];
+}
+
+function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean; fingerprint?: string | null } = {}): Tab {
+  const logins: number[] = [];
+  const toasts: string[] = [];
+  const api = createApiClient({
+    base: '/serve/api',
+    fetch: server.fetch,
+    sleep: async () => undefined,
+    cookies: () => 'XSRF-TOKEN=test',
+    locale: () => 'en',
+    token: () => browser.cookie,
+    genericError: () => 'Something went wrong.',
+  });
+  let self: ((message: SessionMessage) => void) | null = null;
+  const environment: SessionEnvironment = {
+    api,
+    readToken: () => browser.cookie,
+    writeToken: (token) => {
+      browser.cookie = token;
+    },
+    channel: {
+      // Like a BroadcastChannel: every other tab gets it, asynchronously, the sender does not.
+      post: (message) => {
+        for (const tab of browser.tabs) if (tab !== self) queueMicrotask(() => tab(structuredClone(message)));
+      },
+      listen: (handler) => {
+        self = handler;
+        browser.tabs.push(handler);
+        return () => undefined;
+      },
+    },
+    exclusive: browser.exclusive,
+    fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
+    isBot: async () => options.bot ?? false,
+    onLogin: (uid) => logins.push(uid),
+    onAnonymousFailure: (message) => toasts.push(message),
+    takeLoginNotice: () => {
+      const notice = browser.loginNotice;
+      browser.loginNotice = false;
+      return notice;
+    },
+    message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
+  };
+  return { store: new SessionStore(() => environment), logins, toasts };
+}
+
+const NONE: PageSession = { state: 'none', userInfo: null };
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !check(); i++) await settle();
+  expect(check()).toBe(true);
+}
+
+describe('session rules of spec section 4', () => {
+  it('no token: an anonymous sign-in with the fingerprint, the token stored, then the user info once and a login event', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    const { token, userInfo } = tab.store.snapshot();
+    expect(server.calls).toEqual(['POST /guest/login/', 'GET /member/info/']);
+    expect(browser.cookie).toBe(token);
+    expect(userInfo).toMatchObject({ isGuest: true });
+    expect(server.users.get(userInfo!.uid)!.fingerprint).toBe('a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
+    expect(tab.logins).toEqual([userInfo!.uid]);
+  });
+
+  it('a token the server already resolved for the page is used as it is: no calls', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('ann', 'secret-password');
+    browser.cookie = server.issue(uid);
+    const tab = openTab(server, browser);
+    const userInfo = (await (await server.fetch('/serve/api/member/info/', { headers: { authorization: `Bearer ${browser.cookie}` } })).json()).data.userInfo;
+    server.calls = [];
+    tab.store.start({ state: 'valid', userInfo });
+    await settle();
+    expect(tab.store.snapshot()).toEqual({ token: browser.cookie, userInfo, status: 'ready' });
+    expect(server.calls).toEqual([]);
+    expect(tab.logins).toEqual([]);
+  });
+
+  it('a stored token whose user info is refused is cleared, then a new anonymous sign-in follows', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    browser.cookie = '7|revoked-token-revoked-token-revoked-token-revoked';
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'unknown', userInfo: null });
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(server.calls).toEqual(['GET /member/info/', 'POST /guest/login/', 'GET /member/info/']);
+    expect(browser.cookie).not.toContain('revoked');
+    expect(tab.store.snapshot().userInfo?.isGuest).toBe(true);
+  });
+
+  it('a token the server found invalid for the page goes straight to a new anonymous sign-in', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    browser.cookie = '7|revoked-token-revoked-token-revoked-token-revoked';
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'invalid', userInfo: null });
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(server.calls).toEqual(['POST /guest/login/', 'GET /member/info/']);
+  });
+
+  it('user info that cannot be reached keeps the token; the next navigation fetches it silently', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('bea', 'secret-password');
+    const token = server.issue(uid);
+    browser.cookie = token;
+    server.failInfo = 'network';
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'unknown', userInfo: null });
+    await until(() => tab.store.snapshot().status === 'idle' && server.calls.length === 3);
+    expect(tab.store.snapshot()).toEqual({ token, userInfo: null, status: 'idle' });
+    expect(server.calls.every((call) => call === 'GET /member/info/')).toBe(true);
+    server.failInfo = null;
+    tab.store.refreshIfIncomplete();
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toEqual([]);
+  });
+
+  it('setting a different token loads its user info and reports a login with its uid; the same token does nothing', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser, { bot: true });
+    tab.store.start(NONE);
+    const uid = server.member('cat', 'secret-password');
+    const token = server.issue(uid);
+    await tab.store.setToken(token);
+    expect(tab.store.snapshot()).toMatchObject({ token, userInfo: { uid }, status: 'ready' });
+    expect(browser.cookie).toBe(token);
+    expect(tab.logins).toEqual([uid]);
+    server.calls = [];
+    await tab.store.setToken(token);
+    expect(server.calls).toEqual([]);
+    expect(tab.logins).toEqual([uid]);
+  });
+
+  it('a refused password keeps the current session; the right one replaces it', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('dan', 'right-password');
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    const guest = tab.store.snapshot();
+    await expect(tab.store.signInWithPassword('dan', 'wrong-password')).rejects.toMatchObject({ status: 401, message: 'The username or password is incorrect.' });
+    expect(tab.store.snapshot()).toEqual(guest);
+    await tab.store.signInWithPassword('dan', 'right-password');
+    expect(tab.store.snapshot().userInfo).toMatchObject({ uid, isGuest: false });
+  });
+
+  it('logout always clears, even when the server fails, then signs in anonymously; the failure is rethrown', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('eve', 'secret-password');
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    await tab.store.signInWithPassword('eve', 'secret-password');
+    server.failLogout = true;
+    await expect(tab.store.logout()).rejects.toMatchObject({ status: 500, message: 'The server had a problem.' });
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(tab.store.snapshot().userInfo).toMatchObject({ isGuest: true });
+    expect(tab.store.snapshot().userInfo!.uid).not.toBe(uid);
+  });
+
+  it('an anonymous sign-in failure shows the server message once and leaves no session', async () => {
+    const server = new FakeAccounts();
+    server.failGuest = { status: 429, message: 'Too many attempts. Please try again in 60 seconds.' };
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.toasts.length > 0);
+    expect(tab.toasts).toEqual(['Too many attempts. Please try again in 60 seconds.']);
+    expect(tab.store.snapshot()).toEqual({ token: null, userInfo: null, status: 'idle' });
+    // The client's own retries (spec section 9), and then no more attempts on this page.
+    expect(server.calls).toEqual(['POST /guest/login/', 'POST /guest/login/', 'POST /guest/login/']);
+    await tab.store.signInAnonymously();
+    expect(server.calls).toHaveLength(3);
+  });
+
+  it('crawlers get no anonymous account', async () => {
+    const server = new FakeAccounts();
+    const tab = openTab(server, new FakeBrowser(), { bot: true });
+    tab.store.start(NONE);
+    await settle();
+    expect(server.calls).toEqual([]);
+  });
+
+  it('the server adopted a URL token for this page load: the page reports the login', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('fay', 'secret-password');
+    browser.cookie = server.issue(uid);
+    browser.loginNotice = true;
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'valid', userInfo: { uid, nickname: 'fay', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+    expect(tab.logins).toEqual([uid]);
+    expect(browser.loginNotice).toBe(false);
+  });
+});
+
+describe('several tabs', () => {
+  it('two tabs opened together create one anonymous account between them', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const [a, b] = [openTab(server, browser), openTab(server, browser)];
+    a.store.start(NONE);
+    b.store.start(NONE);
+    await until(() => a.store.snapshot().status === 'ready' && b.store.snapshot().status === 'ready');
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toHaveLength(1);
+    expect(a.store.snapshot().token).toBe(b.store.snapshot().token);
+    expect(a.store.snapshot().userInfo).toEqual(b.store.snapshot().userInfo);
+  });
+
+  it('a sign-in, a profile change and a sign-out in one tab are adopted by the other', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('gus', 'secret-password');
+    const [a, b] = [openTab(server, browser), openTab(server, browser)];
+    a.store.start(NONE);
+    b.store.start(NONE);
+    await until(() => b.store.snapshot().status === 'ready');
+
+    await a.store.signInWithPassword('gus', 'secret-password');
+    await until(() => b.store.snapshot().userInfo?.uid === uid);
+    expect(b.store.snapshot().token).toBe(a.store.snapshot().token);
+    // The tab that signed in reports the login; the one that adopted it does not.
+    expect(b.logins).not.toContain(uid);
+
+    a.store.updateUserInfo({ ...a.store.snapshot().userInfo!, nickname: 'Gus the Great' });
+    await until(() => b.store.snapshot().userInfo?.nickname === 'Gus the Great');
+
+    await a.store.logout();
+    await until(() => b.store.snapshot().userInfo?.isGuest === true && a.store.snapshot().userInfo?.isGuest === true);
+    expect(b.store.snapshot().token).toBe(a.store.snapshot().token);
+    expect(b.store.snapshot().token).toBe(browser.cookie);
+  });
+
+  it('a message that no longer matches the shared token cookie is ignored', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser, { bot: true });
+    tab.store.start(NONE);
+    browser.cookie = 'newer|token';
+    browser.tabs[0]!({ token: 'older|token', userInfo: null });
+    expect(tab.store.snapshot().token).toBeNull();
+  });
+});
