@@ -21,6 +21,8 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // One output folder per port, so runs side by side do not remove each other's artifacts.
+  outputDir: `test-results/${port}`,
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   workers: process.env.CI ? 3 : 2,

@@ -1,12 +1,17 @@
 import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
+import { loadLocaleMessages } from './i18n/i18n.ts';
+import { localeOfPath } from './lib/locale.ts';
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <HydratedRouter />
-    </StrictMode>,
-  );
+// The page's texts come from /{locale}/messages.json (preloaded in <head>); hydrating waits for them.
+void loadLocaleMessages(localeOfPath(window.location.pathname)).then(() => {
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <HydratedRouter />
+      </StrictMode>,
+    );
+  });
 });

@@ -8,7 +8,7 @@ import { appContext } from './context.ts';
 import { pageSessionOf } from './features/accounts/page-session.ts';
 import { SessionRuntime } from './features/accounts/session-runtime.tsx';
 import { browserSessionRestore } from './features/accounts/session-navigation.ts';
-import { i18nFor, loadedI18n, loadLocaleMessages } from './i18n/i18n.ts';
+import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from './i18n/i18n.ts';
 import { localeOfPath, stripLocale } from './lib/locale.ts';
 import { canonicalPathOf } from './lib/meta.ts';
 import { globalMiddleware } from './middleware/global.ts';
@@ -17,7 +17,6 @@ import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
 import { ConfirmDialog } from './shell/confirm-dialog.tsx';
 import { DefaultShell } from './shell/default-shell.tsx';
 import { ErrorPage, errorStatus } from './shell/error-page.tsx';
-import { LogoMark } from './shell/logo.tsx';
 import { RedirectHash } from './shell/redirect-hash.tsx';
 import { type RootData, useRootData } from './shell/root-data.ts';
 import { Toaster } from './shell/toaster.tsx';
@@ -34,12 +33,9 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
+export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const { site, request: facts } = context.get(appContext);
-  const locale = localeOfPath(new URL(request.url).pathname);
   return {
-    locale,
-    messages: MESSAGES[locale],
     productName: site.productName,
     publicOrigin: site.publicOrigin,
     communityChatUrl: site.communityChatUrl,
@@ -53,16 +49,19 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
 // everything else is read from the URL, so only form submissions ask for it again.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? defaultShouldRevalidate : false);
 
-/** The translations for a locale: its own once loaded, else the first page's. */
-function i18nOf(locale: Locale, data: RootData | undefined) {
-  const first = data ? i18nFor(data.locale, data.messages) : undefined;
-  return loadedI18n(locale) ?? first;
+// The server renders with every locale's messages at hand; the browser fetches its locale's
+// /{locale}/messages.json before hydrating (entry.client.tsx), so no page carries them inline.
+if (import.meta.env.SSR) for (const code of LOCALE_CODES) i18nFor(code, MESSAGES[code]);
+
+/** The translations of a locale; keys only if its messages could not be loaded. */
+function i18nOf(locale: Locale) {
+  return loadedI18n(locale) ?? emptyI18n(locale);
 }
 
 export const meta: Route.MetaFunction = ({ error, loaderData, location }) => {
   if (!error) return [];
-  const t = i18nOf(localeOfPath(location.pathname), loaderData)?.t;
-  const title = t ? t(errorStatus(error) === 404 ? 'shell:notFound.title' : 'shell:error.title') : String(errorStatus(error));
+  const { t } = i18nOf(localeOfPath(location.pathname));
+  const title = t(errorStatus(error) === 404 ? 'shell:notFound.title' : 'shell:error.title');
   return [{ title: `${title} | ${loaderData?.productName ?? ''}` }];
 };
 
@@ -74,7 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const origin = data?.publicOrigin ?? '';
   const path = canonicalPathOf(useMatches()) ?? stripLocale(pathname);
   return (
-    <html lang={definition.language} dir={definition.dir} suppressHydrationWarning>
+    <html lang={definition.language} dir={definition.dir} data-build={data?.buildId} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
@@ -86,6 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="shortcut icon" href="/favicon.ico" />
         <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
+        <link rel="preload" as="fetch" crossOrigin="anonymous" href={messagesUrl(locale, data?.buildId)} />
         <link rel="manifest" href={`/api/manifest/webmanifest.json?locale=${locale}`} />
         <link rel="canonical" href={origin + localePath(locale, path)} />
         {LOCALE_CODES.map((code) => (
@@ -105,7 +105,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const locale = localeOfPath(useLocation().pathname);
-  const i18n = i18nOf(locale, loaderData)!;
+  const i18n = i18nOf(locale);
   return (
     <I18nextProvider i18n={i18n}>
       <SessionRuntime />
@@ -119,20 +119,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const data = useRootData();
-  const i18n = i18nOf(localeOfPath(useLocation().pathname), data);
-  if (!i18n) {
-    // Without the root data there are no messages to speak with: show the status and the way home.
-    return (
-      <main className="flex min-h-dvh flex-col items-center justify-center gap-6">
-        <LogoMark className="size-12" />
-        <p className="text-5xl font-bold text-zinc-400">{errorStatus(error)}</p>
-        <a href="/" className="rounded-lg p-2 font-mono text-green-700 underline">
-          /
-        </a>
-      </main>
-    );
-  }
+  const i18n = i18nOf(localeOfPath(useLocation().pathname));
   return (
     <I18nextProvider i18n={i18n}>
       <DefaultShell>

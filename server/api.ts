@@ -34,8 +34,9 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, {});
-    jsonParser(request, body, done);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    jsonParser(request, text, done);
   });
 
   app.decorateRequest('locale', 'en');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '#common/i18n/resources.ts';
-import { i18nFor, loadedI18n, loadLocaleMessages } from './i18n.ts';
+import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from './i18n.ts';
 
 describe('locale messages', () => {
   afterEach(() => {
@@ -26,6 +26,16 @@ describe('locale messages', () => {
     expect(await loadLocaleMessages('zh-CN', fetcher)).toBe(true);
     expect(urls).toEqual(['/zh-CN/messages.json']);
     expect(loadedI18n('zh-CN')!.t('shell:notFound.title')).toBe('页面不存在');
+  });
+
+  it('the messages address carries the build, so a new release never reads cached texts', () => {
+    expect(messagesUrl('zh-CN', 'abc/1')).toBe('/zh-CN/messages.json?v=abc%2F1');
+    expect(messagesUrl('en', undefined)).toBe('/en/messages.json');
+  });
+
+  it('without messages the stand-in shows keys and is not taken for loaded', () => {
+    expect(emptyI18n('zh-CN').t('shell:notFound.title')).toBe('notFound.title');
+    expect(loadedI18n('zh-CN')).not.toBe(emptyI18n('zh-CN'));
   });
 
   it('each locale has its own instance, fixed to that language', () => {

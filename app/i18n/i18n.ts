@@ -8,9 +8,10 @@ import type { Messages } from '#common/i18n/resources.ts';
  * component re-renders with the new texts in the same render as the new page.
  */
 const instances = new Map<Locale, I18n>();
+const empties = new Map<Locale, I18n>();
 const loading = new Map<Locale, Promise<boolean>>();
 
-function create(locale: Locale, messages: Messages): I18n {
+function create(locale: Locale, messages: Messages | Record<string, never>): I18n {
   const instance = i18next.createInstance();
   void instance.init({
     lng: locale,
@@ -37,6 +38,25 @@ export function loadedI18n(locale: Locale): I18n | undefined {
   return instances.get(locale);
 }
 
+/** A stand-in without messages (texts show as keys), for a page whose messages failed to load. */
+export function emptyI18n(locale: Locale): I18n {
+  let instance = empties.get(locale);
+  if (!instance) empties.set(locale, (instance = create(locale, {})));
+  return instance;
+}
+
+/**
+ * Where a locale's messages are. The build id (on <html data-build>) is part of the address, so
+ * the day-long browser cache never serves the texts of an older release.
+ */
+export function messagesUrl(locale: Locale, build: string | undefined = browserBuild()): string {
+  return `/${locale}/messages.json${build ? `?v=${encodeURIComponent(build)}` : ''}`;
+}
+
+function browserBuild(): string | undefined {
+  return typeof document === 'undefined' ? undefined : document.documentElement.dataset.build;
+}
+
 /**
  * Makes sure a locale's messages are here, fetching /{locale}/messages.json when they are not.
  * A failure warns "Failed loading locale" and resolves false: the caller keeps the current locale.
@@ -45,7 +65,8 @@ export function loadLocaleMessages(locale: Locale, fetcher: typeof fetch = (...a
   if (instances.has(locale)) return Promise.resolve(true);
   let pending = loading.get(locale);
   if (!pending) {
-    pending = fetcher(`/${locale}/messages.json`, { headers: { Accept: 'application/json' } })
+    // Same mode and credentials as the page's <link rel="preload" as="fetch" crossorigin>, which it reuses.
+    pending = fetcher(messagesUrl(locale))
       .then(async (response) => {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         i18nFor(locale, (await response.json()) as Messages);

@@ -1,13 +1,11 @@
 import { useRouteLoaderData } from 'react-router';
-import type { Messages } from '#common/i18n/resources.ts';
-import type { Locale } from '#common/locales.ts';
 import type { PageSession } from '../features/accounts/page-session.ts';
 
-/** What the root loader sends once per page load: the first locale's messages and site facts. */
+/**
+ * What the root loader sends once per page load: site facts only, kept small because every page
+ * carries it. The interface texts come from /{locale}/messages.json (see app/i18n/i18n.ts).
+ */
 export interface RootData {
-  /** The locale of the first request; later locales come from /{locale}/messages.json. */
-  locale: Locale;
-  messages: Messages;
   productName: string;
   publicOrigin: string;
   communityChatUrl: string;

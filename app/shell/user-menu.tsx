@@ -7,21 +7,26 @@ import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 import { userMenuItems } from './menu-items.ts';
 import { MenuList } from './menu-list.tsx';
 import { useMenuState } from './use-menu-state.ts';
-import { UserSummary } from './user-summary.tsx';
+import { UserSummary, useDisplayName } from './user-summary.tsx';
 
 /** Desktop avatar menu, a popover (spec section 2). */
 export function UserMenuPopover() {
   const { t } = useTranslation('shell');
   const session = useSession();
+  const name = useDisplayName();
   const [open, setOpen] = useMenuState();
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger
         aria-label={t('userMenu.open')}
         data-testid="user-menu-trigger"
-        className={cn('ml-1 flex cursor-pointer items-center rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-zinc-200 dark:hover:ring-zinc-700', focusRing)}
+        className={cn('ml-1 flex cursor-pointer items-center gap-2 rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-zinc-200 lg:pr-3 dark:hover:ring-zinc-700', focusRing)}
       >
         <Avatar src={session.userInfo?.avatar} />
+        {/* Who is signed in, on the first paint (the server knows the session); wide screens only. */}
+        <span className="hidden max-w-36 truncate text-sm font-medium lg:inline" data-testid="header-user-name">
+          {name}
+        </span>
       </PopoverTrigger>
       <PopoverContent aria-label={t('userMenu.title')} data-testid="user-menu">
         <UserSummary />

@@ -22,7 +22,8 @@ test.describe('home page', () => {
       expect(await tiles.count()).toBeGreaterThanOrEqual(12);
       // A game shows in several rows; the first is enough.
       const snake = tiles.filter({ hasText: variant.snake }).first();
-      const prefix = variant.path === '/' ? '' : variant.path;
+      // English links are unprefixed from / and /en alike: one canonical address per page.
+      const prefix = variant.lang === 'zh-CN' ? '/zh-CN' : '';
       await expect(snake).toHaveAttribute('href', `${prefix}/app/snake`);
       await expect(snake.locator('img')).toHaveAttribute('src', '/games/snake/thumbnail.svg');
       // Every thumbnail on show loads (wide screens leave the end of each row to "See all").

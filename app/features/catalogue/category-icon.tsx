@@ -40,6 +40,7 @@ const ICONS: Record<string, LucideIcon> = {
   gamepad: Gamepad2,
   'gamepad-2': Gamepad2,
   grid: Grid3x3,
+  'grid-3x3': Grid3x3,
   joystick: Joystick,
   palette: Palette,
   puzzle: Puzzle,

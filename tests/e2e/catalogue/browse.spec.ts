@@ -9,6 +9,8 @@ interface Category {
 
 test.describe('browsing the catalogue', () => {
   test('home is server-rendered with featured, popular and new rows and category chips', async ({ page, request }) => {
+    // A journey over several pages.
+    test.slow();
     const response = await request.get('/');
     const html = await response.text();
     for (const part of ['data-testid="row-featured"', 'data-testid="row-popular"', 'data-testid="row-newest"', 'data-testid="category-chips"']) expect(html).toContain(part);
@@ -58,6 +60,8 @@ test.describe('browsing the catalogue', () => {
   });
 
   test('all categories: the list, then more apps with "Load more", and plain pages without scripts', async ({ page, request, browser, baseURL }) => {
+    // A journey over several pages.
+    test.slow();
     const all = await apiData<{ items: Array<{ slug: string }> }>(request, '/app/list/?limit=60');
     expect(all.items.length).toBeGreaterThan(12);
     await page.goto('/categories');

@@ -42,6 +42,8 @@ test.describe('app page and play', () => {
   });
 
   test('play 2048: sandboxed frame, loaded event, keys reach the game, then it is under recently played', async ({ page, context, request, baseURL }) => {
+    // A journey over several pages.
+    test.slow();
     const token = await guestToken(request);
     await useToken(context, baseURL!, token);
     const tracked = await recordTracking(page);
@@ -83,6 +85,8 @@ test.describe('app page and play', () => {
   });
 
   test('favourites: marked on the app page, found in my area, removed again', async ({ page, context, request, baseURL }) => {
+    // A journey over several pages.
+    test.slow();
     const token = await guestToken(request);
     await useToken(context, baseURL!, token);
     await page.goto('/app/snake');
@@ -92,11 +96,16 @@ test.describe('app page and play', () => {
     await heart.click();
     await expect(heart).toHaveAttribute('aria-pressed', 'true');
     await expect(heart).toHaveAccessibleName('Remove from favourites');
+    // Saved once the server answered: the button is usable again and a toast says so.
+    await expect(page.getByTestId('toast').getByText('Added to your favourites')).toBeVisible();
+    await expect(heart).toBeEnabled();
     await page.goto('/user');
     await expect(page.getByTestId('library-favourites').getByTestId('app-tile')).toHaveAttribute('href', '/app/snake');
     await page.goto('/app/snake');
+    await expect(page.getByTestId('favourite-button')).toHaveAttribute('aria-pressed', 'true');
     await page.getByTestId('favourite-button').click();
     await expect(page.getByTestId('favourite-button')).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByTestId('toast').getByText('Removed from your favourites')).toBeVisible();
     await page.goto('/user');
     await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart');
   });

@@ -3,6 +3,8 @@ import { apiData } from './helpers.ts';
 
 test.describe('search', () => {
   test('the header box suggests games as you type, debounced, and opens results or a game', async ({ page }) => {
+    // A journey over several pages.
+    test.slow();
     const asked: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());

@@ -1,0 +1,151 @@
+import { expect, test } from '../fixtures.ts';
+import { browserToken, call, countApiCalls, newMember, recordTracking, settledUser, uniqueUsername, useSession } from './helpers.ts';
+
+test.describe('session in the browser (spec section 4)', () => {
+  test('first visit: one guest account, one token, one user-info call; a reload keeps the account without asking again', async ({ page, context, request }) => {
+    const calls = countApiCalls(page);
+    const tracked = await recordTracking(page);
+    await page.goto('/');
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await expect.poll(() => calls('GET /member/info/')).toBe(1);
+    expect(calls('POST /guest/login/')).toBe(1);
+    const cookie = (await context.cookies()).find((c) => c.name === 'token')!;
+    expect(cookie).toMatchObject({ sameSite: 'Strict', secure: true, httpOnly: false });
+    // 365 days, give or take the test's own duration.
+    expect(cookie.expires * 1000 - Date.now()).toBeGreaterThan(364 * 86_400_000);
+    await expect.poll(tracked).toContainEqual({ event: 'login', data: { uid: guest.userInfo.uid } });
+
+    // A guest is not a signed-in member: the header offers sign-in, the menu holds settings only.
+    await expect(page.getByTestId('header-sign-in')).toBeVisible();
+    await page.getByTestId('user-menu-trigger').click();
+    await expect(page.getByTestId('user-name')).toHaveText(guest.userInfo.nickname!);
+    await expect(page.getByTestId('user-menu-items').getByRole('link')).toHaveText(['Settings']);
+
+    // The reload is rendered with the session: the name is in the first HTML, and nothing is asked again.
+    const response = await page.reload();
+    expect(await response!.text()).toContain(`data-testid="header-user-name">${guest.userInfo.nickname}<`);
+    await expect(page.getByTestId('header-user-name')).toHaveText(guest.userInfo.nickname!);
+    await page.waitForLoadState('networkidle');
+    expect(calls('POST /guest/login/')).toBe(1);
+    expect(calls('GET /member/info/')).toBe(1);
+    expect(await browserToken(context)).toBe(guest.token);
+  });
+
+  test('a stored token the server no longer knows is replaced by a new guest account', async ({ page, context, request, baseURL }) => {
+    const member = await newMember(request, uniqueUsername('gone'), 'revoked-pass-1');
+    await call(request, 'POST', '/logout/', { token: member.token });
+    await useSession(context, baseURL!, member.token);
+    const calls = countApiCalls(page);
+    await page.goto('/user');
+    const guest = await settledUser(page, request, member.token);
+    expect(guest.token).not.toBe(member.token);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await expect(page.getByTestId('member-name')).toHaveText(guest.userInfo.nickname!);
+    // The server already found the token invalid for the page: no user-info call for it.
+    expect(calls('POST /guest/login/')).toBe(1);
+    expect(calls('GET /member/info/')).toBe(1);
+  });
+
+  test('a token in the address is adopted and removed by a replacing redirect, on a page load and on a client navigation', async ({ page, context, request }) => {
+    const member = await newMember(request, uniqueUsername('url'), 'token-in-url-1');
+    expect(member.token.length).toBeGreaterThan(49);
+    const tracked = await recordTracking(page);
+    await page.goto('/about');
+    await settledUser(page, request);
+
+    // A page load: the server stores the cookie and redirects; the token never reaches the page.
+    const response = await page.goto(`/user?tab=1&token=${encodeURIComponent(member.token)}#top`);
+    expect(response!.request().redirectedFrom()?.url()).toContain('token=');
+    await expect(page).toHaveURL('/user?tab=1#top');
+    await expect(page.getByTestId('member-name')).toHaveText(member.userInfo.nickname!);
+    expect(await browserToken(context)).toBe(member.token);
+    await expect.poll(tracked).toContainEqual({ event: 'login', data: { uid: member.userInfo.uid } });
+    await page.goBack();
+    await expect(page).toHaveURL('/about');
+
+    // A client navigation (back to an address with a token): adopted in the browser, replaced.
+    const other = await newMember(request, uniqueUsername('url2'), 'token-in-url-2');
+    await page.evaluate((token) => {
+      window.history.pushState(null, '', `/about?token=${encodeURIComponent(token)}`);
+      window.history.pushState(null, '', '/about');
+      window.history.back();
+    }, other.token);
+    await expect(page).toHaveURL('/about');
+    await expect.poll(() => browserToken(context)).toBe(other.token);
+    await page.getByTestId('user-menu-trigger').click();
+    await expect(page.getByTestId('user-name')).toHaveText(other.userInfo.nickname!);
+    await expect.poll(tracked).toContainEqual({ event: 'login', data: { uid: other.userInfo.uid } });
+
+    // Too short or without a pipe: not a token, left alone.
+    await page.goto('/about?token=not-a-token');
+    await expect(page).toHaveURL('/about?token=not-a-token');
+    expect(await browserToken(context)).toBe(other.token);
+  });
+
+  test('two tabs: a sign-in in one shows in the other, and a sign-out in one signs the other out', async ({ page, context, request }) => {
+    const username = uniqueUsername('tabs');
+    const member = await newMember(request, username, 'two-tabs-pass');
+    await page.goto('/user');
+    const guest = await settledUser(page, request);
+    const second = await context.newPage();
+    await second.goto('/user/profile');
+    await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile$/);
+
+    // Sign in in the second tab; it goes back to the profile, and the first tab follows.
+    await second.getByLabel('Username').fill(username);
+    await second.getByLabel('Password', { exact: true }).fill('two-tabs-pass');
+    await second.getByTestId('password-sign-in-submit').click();
+    await expect(second).toHaveURL('/user/profile');
+    await expect(second.getByTestId('profile-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('member-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('member-status')).toContainText('Member');
+
+    // Sign out in the first tab: both end on the same new guest account.
+    const signedIn = (await browserToken(context))!;
+    await page.goto('/user/profile');
+    await page.getByTestId('profile-sign-out').click();
+    await expect(page).toHaveURL('/user');
+    await expect(page.getByTestId('member-status')).toContainText('Guest account');
+    // The second tab was on a members-only page: it is sent to sign in.
+    await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile$/);
+    await expect(second.getByTestId('login-intro')).toHaveText('Sign in, or create an account, to open that page.');
+    const after = await settledUser(page, request, signedIn);
+    expect(after.userInfo.isGuest).toBe(true);
+    expect([member.userInfo.uid, guest.userInfo.uid]).not.toContain(after.userInfo.uid);
+    expect((await call(request, 'GET', '/member/info/', { token: signedIn })).status).toBe(401);
+    await second.goto('/user');
+    await expect(second.getByTestId('member-name')).toHaveText(after.userInfo.nickname!);
+  });
+});
+
+test.describe('first paint', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a member is rendered signed in by the server: name, avatar fallback and switch account, before any script', async ({ page, context, request, baseURL, problems }) => {
+    // Without scripts Chromium refuses the module preloads; nothing else may fail.
+    problems.allow(/^request failed: GET \S+\/assets\/\S+\.js csp$/);
+    const member = await newMember(request, uniqueUsername('paint'), 'first-paint-pass');
+    await useSession(context, baseURL!, member.token);
+    const response = await page.goto('/user');
+    expect(response!.headers()['x-page-cache']).toBeUndefined();
+    await expect(page.getByTestId('header-user-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('member-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('member-status')).toContainText('Member');
+    await expect(page.getByTestId('header-switch-account')).toBeVisible();
+    await expect(page.getByTestId('member-edit-profile')).toHaveAttribute('href', '/user/profile');
+  });
+});
+
+test.describe('crawlers', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+
+  test('get pages without an anonymous account', async ({ page, context }) => {
+    const calls = countApiCalls(page);
+    await page.goto('/user');
+    await expect(page.getByTestId('member-name')).toHaveText('Not signed in');
+    await page.waitForLoadState('networkidle');
+    expect(calls('POST /guest/login/')).toBe(0);
+    expect(await browserToken(context)).toBeNull();
+  });
+});
