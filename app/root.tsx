@@ -33,8 +33,12 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   },
 ];
 
-export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
+export async function loader({ url, context }: Route.LoaderArgs): Promise<RootData> {
   const { site, request: facts } = context.get(appContext);
+  // The server renders with the messages at hand; the browser fetches its locale's
+  // /{locale}/messages.json before hydrating (entry.client.tsx), so no page carries them inline.
+  const locale = localeOfPath(url.pathname);
+  i18nFor(locale, MESSAGES[locale]);
   return {
     productName: site.productName,
     publicOrigin: site.publicOrigin,
@@ -48,10 +52,6 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
 // The root data is what the first page load needs; later locales load their own messages and
 // everything else is read from the URL, so only form submissions ask for it again.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? defaultShouldRevalidate : false);
-
-// The server renders with every locale's messages at hand; the browser fetches its locale's
-// /{locale}/messages.json before hydrating (entry.client.tsx), so no page carries them inline.
-if (import.meta.env.SSR) for (const code of LOCALE_CODES) i18nFor(code, MESSAGES[code]);
 
 /** The translations of a locale; keys only if its messages could not be loaded. */
 function i18nOf(locale: Locale) {

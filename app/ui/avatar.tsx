@@ -1,15 +1,20 @@
 import { UserRound } from 'lucide-react';
-import { Avatar as AvatarPrimitive } from 'radix-ui';
+import { useState } from 'react';
 import { cn } from './cn.ts';
 
-/** A round picture with an icon while it loads or when there is none. */
+/**
+ * A round picture over an icon: the icon shows when there is no picture or it fails to load.
+ * The <img> is in the server's HTML, so a signed-in page paints its avatar without waiting for
+ * scripts (a picture that loads only after hydration would flicker in).
+ */
 export function Avatar({ src, className }: { src?: string | null; className?: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
   return (
-    <AvatarPrimitive.Root className={cn('relative inline-flex size-8 shrink-0 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-700', className)}>
-      {src ? <AvatarPrimitive.Image src={src} alt="" className="size-full object-cover" /> : null}
-      <AvatarPrimitive.Fallback className="flex size-full items-center justify-center text-zinc-600 dark:text-zinc-300">
+    <span className={cn('relative inline-flex size-8 shrink-0 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-700', className)}>
+      <span className="flex size-full items-center justify-center text-zinc-600 dark:text-zinc-300">
         <UserRound className="size-[60%]" aria-hidden />
-      </AvatarPrimitive.Fallback>
-    </AvatarPrimitive.Root>
+      </span>
+      {src && failed !== src ? <img src={src} alt="" decoding="async" onError={() => setFailed(src)} className="absolute inset-0 size-full object-cover" /> : null}
+    </span>
   );
 }

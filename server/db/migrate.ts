@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from 'kysely/migration';
 import type { DatabaseKind } from './client.ts';
 import { foundation } from './migrations/0001-foundation.ts';
@@ -25,13 +25,24 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+/**
+ * On PostgreSQL the migration tables are named with the connection's own schema. Without it,
+ * Kysely looks for its lock table in every schema, finds another one's (a parallel test run, a
+ * second deployment in the same database) and then fails to read it from its own.
+ */
+async function migrationTableSchema(db: Kysely<Database>, kind: DatabaseKind): Promise<{ migrationTableSchema?: string }> {
+  if (kind !== 'postgres') return {};
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {};
+}
+
 export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
 /** Brings the database to the latest version; safe to run from several instances at once (Kysely locks). */
 export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind) });
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind), ...(await migrationTableSchema(db, kind)) });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw new MigrationError(`migration failed: ${String(error)}`, { cause: error });
   return results;
@@ -39,7 +50,7 @@ export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind):
 
 /** Reverts every migration (tests use it to prove `down` works). */
 export async function migrateDownAll(db: Kysely<Database>, kind: DatabaseKind): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind) });
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind), ...(await migrationTableSchema(db, kind)) });
   for (;;) {
     const { error, results = [] } = await migrator.migrateDown();
     if (error) throw new MigrationError(`migration down failed: ${String(error)}`, { cause: error });

@@ -1,5 +1,5 @@
 import { ImageUp } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AVATAR_FIELD, AVATAR_MAX_BYTES, type AvatarUploadResult } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
@@ -26,19 +26,19 @@ export function AvatarForm() {
   const inputId = useId();
   const busy = pending !== null;
 
-  // A preview's object URL is released when another file is chosen, and when the page goes.
-  const previewUrl = useRef<string | null>(null);
+  // The preview is a data: URL: the page's content policy allows data: images, while a blob: URL
+  // is refused wherever something fetches it (connect-src).
+  const latest = useRef<File | null>(null);
   const choose = (next: File | null) => {
-    if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
-    previewUrl.current = next ? URL.createObjectURL(next) : null;
-    setChosen(next && previewUrl.current ? { file: next, preview: previewUrl.current } : null);
+    latest.current = next;
+    setChosen(null);
+    if (!next) return;
+    const reader = new FileReader();
+    reader.addEventListener('load', () => {
+      if (latest.current === next && typeof reader.result === 'string') setChosen({ file: next, preview: reader.result });
+    });
+    reader.readAsDataURL(next);
   };
-  useEffect(
-    () => () => {
-      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
-    },
-    [],
-  );
   const file = chosen?.file ?? null;
   const preview = chosen?.preview ?? null;
 

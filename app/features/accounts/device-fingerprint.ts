@@ -1,7 +1,7 @@
 import { FINGERPRINT_PATTERN } from '#common/api/accounts.schema.ts';
 
 /** The fingerprint may not hold up a sign-in for longer than this; without it the call goes ahead. */
-export const FINGERPRINT_TIMEOUT_MS = 1500;
+export const FINGERPRINT_TIMEOUT_MS = 3000;
 
 let cached: Promise<string | null> | null = null;
 

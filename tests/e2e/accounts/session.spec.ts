@@ -3,6 +3,7 @@ import { browserToken, call, countApiCalls, newMember, recordTracking, settledUs
 
 test.describe('session in the browser (spec section 4)', () => {
   test('first visit: one guest account, one token, one user-info call; a reload keeps the account without asking again', async ({ page, context, request }) => {
+    test.slow();
     const calls = countApiCalls(page);
     const tracked = await recordTracking(page);
     await page.goto('/');
@@ -33,6 +34,7 @@ test.describe('session in the browser (spec section 4)', () => {
   });
 
   test('a stored token the server no longer knows is replaced by a new guest account', async ({ page, context, request, baseURL }) => {
+    test.slow();
     const member = await newMember(request, uniqueUsername('gone'), 'revoked-pass-1');
     await call(request, 'POST', '/logout/', { token: member.token });
     await useSession(context, baseURL!, member.token);
@@ -48,6 +50,7 @@ test.describe('session in the browser (spec section 4)', () => {
   });
 
   test('a token in the address is adopted and removed by a replacing redirect, on a page load and on a client navigation', async ({ page, context, request }) => {
+    test.slow();
     const member = await newMember(request, uniqueUsername('url'), 'token-in-url-1');
     expect(member.token.length).toBeGreaterThan(49);
     const tracked = await recordTracking(page);
@@ -84,6 +87,7 @@ test.describe('session in the browser (spec section 4)', () => {
   });
 
   test('two tabs: a sign-in in one shows in the other, and a sign-out in one signs the other out', async ({ page, context, request }) => {
+    test.slow();
     const username = uniqueUsername('tabs');
     const member = await newMember(request, username, 'two-tabs-pass');
     await page.goto('/user');
@@ -106,7 +110,7 @@ test.describe('session in the browser (spec section 4)', () => {
     await page.goto('/user/profile');
     await page.getByTestId('profile-sign-out').click();
     await expect(page).toHaveURL('/user');
-    await expect(page.getByTestId('member-status')).toContainText('Guest account');
+    await expect(page.getByTestId('member-status')).toContainText('Guest account', { timeout: 15_000 });
     // The second tab was on a members-only page: it is sent to sign in.
     await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile$/);
     await expect(second.getByTestId('login-intro')).toHaveText('Sign in, or create an account, to open that page.');

@@ -41,7 +41,7 @@ test.describe('desktop shell', () => {
     const footer = page.getByTestId('site-footer');
     await expect(footer).toContainText(`© ${new Date().getFullYear()} ${PRODUCT}`);
     const links = footer.getByRole('link');
-    await expect(links).toHaveText([...TEXT.en.footer, TEXT.en.community]);
+    await expect(links).toHaveText([...TEXT.en.footer, `${TEXT.en.community}(opens in a new tab)`]);
     expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))).toEqual(['/about', '/terms', '/privacy-policy', '/cookie-policy', 'https://discord.com/invite/playport']);
     await expect(links.last()).toHaveAttribute('target', '_blank');
     await footer.getByRole('link', { name: TEXT.en.footer[1] }).click();
@@ -132,7 +132,7 @@ test.describe('colour mode', () => {
         if (!document.body) return;
         (window as unknown as { __classAtBody: string }).__classAtBody = document.documentElement.className;
         observer.disconnect();
-      }).observe(document.documentElement, { childList: true });
+      }).observe(document, { childList: true, subtree: true });
     });
     await page.goto('/about');
     expect(await page.evaluate(() => (window as unknown as { __classAtBody: string }).__classAtBody)).not.toContain('dark');
@@ -171,7 +171,8 @@ test.describe('language', () => {
     expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('en');
   });
 
-  test('a failed load warns "Failed loading locale" and keeps the current locale', async ({ page }) => {
+  test('a failed load warns "Failed loading locale" and keeps the current locale', async ({ page, problems }) => {
+    problems.allow('status of 503');
     const warnings: string[] = [];
     page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
     await page.route('**/zh-CN/messages.json', (route) => route.fulfill({ status: 503, body: 'down' }));

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '../fixtures.ts';
+import { browserToken, call, countApiCalls, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+
+test.describe('signing in (spec sections 2 and 4)', () => {
+  test('username sign-in: a wrong password is refused and keeps the guest, the right one signs in', async ({ page, request, context, problems }) => {
+    test.slow();
+    problems.allow('status of 401');
+    const username = uniqueUsername('ann');
+    const member = await newMember(request, username, 'correct-horse-1');
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Sign in | Playport');
+    const guest = await settledUser(page, request);
+    await expect(page.getByTestId('login-intro')).toHaveText(`You are playing as ${guest.userInfo.nickname}, a guest account on this device.`);
+
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-horse-1');
+    await page.getByTestId('password-sign-in-submit').click();
+    await expect(page.getByTestId('form-alert')).toHaveText('The username or password is incorrect.');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+    expect(await browserToken(context)).toBe(guest.token);
+
+    await page.getByLabel('Password', { exact: true }).fill('correct-horse-1');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL('/user');
+    await expect(page.getByTestId('toast')).toContainText(`Signed in as ${member.userInfo.nickname}`);
+    await expect(page.getByTestId('member-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('member-status')).toContainText('Member');
+    await expect(page.getByTestId('header-switch-account')).toBeVisible();
+    const signedIn = await settledUser(page, request, guest.token);
+    expect(signedIn.userInfo.uid).toBe(member.userInfo.uid);
+    // A signed-in member's menu: profile, social accounts, switch account, settings.
+    await page.getByTestId('user-menu-trigger').click();
+    await expect(page.getByTestId('user-menu-items').getByRole('link')).toHaveText(['Profile', 'Social accounts', 'Switch account', 'Settings']);
+  });
+
+  test('rate limit: after ten wrong passwords for a username the next attempt is told to wait', async ({ page, request, problems }) => {
+    test.slow();
+    problems.allow('status of 429');
+    // A username of its own: the limit counts per username (and per client address, which is this test's own).
+    const username = uniqueUsername('limit');
+    await newMember(request, username, 'the-real-password');
+    for (let i = 0; i < 10; i++) {
+      const { status } = await call(request, 'POST', '/username/login/', { body: { username, password: `guess-${i}-wrong` } });
+      expect(status).toBe(401);
+    }
+    await page.goto('/login');
+    await settledUser(page, request);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('the-real-password');
+    await page.getByTestId('password-sign-in-submit').click();
+    await expect(page.getByTestId('form-alert')).toHaveText(/^Too many attempts\. Please try again in \d+ seconds\.$/, { timeout: 15_000 });
+    await expect(page).toHaveURL('/login');
+  });
+
+  test('one action at a time: a double click signs in once, and the other buttons wait under a loading overlay', async ({ page, request }) => {
+    test.slow();
+    const username = uniqueUsername('once');
+    await newMember(request, username, 'double-click-1');
+    const calls = countApiCalls(page);
+    await page.goto('/login?redirect=%2Fsettings');
+    await settledUser(page, request);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/serve/api/username/login/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('double-click-1');
+    await page.getByTestId('password-sign-in-submit').dblclick();
+    await expect(page.getByTestId('loading-overlay')).toBeVisible();
+    await expect(page.getByTestId('device-sign-in')).toBeDisabled();
+    await expect(page.getByRole('tab', { name: 'Create account' })).toBeDisabled();
+    release();
+    await expect(page).toHaveURL('/settings');
+    expect(calls('POST /username/login/')).toBe(1);
+  });
+
+  test('device sign-in returns to the guest account this browser created', async ({ page, context, request, baseURL }) => {
+    test.slow();
+    // Every test runs in the same browser, so all compute the same fingerprint: this test gives
+    // its guest and its device sign-in a device of their own.
+    const device = `device${randomBytes(12).toString('hex')}`;
+    await page.route(/\/serve\/api\/(guest|fingerprint)\/login\//, (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), fingerprint: device }) }));
+    await page.goto('/user');
+    const guest = await settledUser(page, request);
+    // Another account takes over this browser (a token from elsewhere) ...
+    const other = await newGuest(request);
+    await useSession(context, baseURL!, other.token);
+    await page.goto('/login');
+    await expect(page.getByTestId('login-intro')).toContainText(other.userInfo.nickname!);
+    // ... and the device brings the first one back.
+    await page.getByTestId('device-sign-in').click();
+    await expect(page).toHaveURL('/user');
+    await expect(page.getByTestId('member-name')).toHaveText(guest.userInfo.nickname!);
+    expect((await settledUser(page, request, other.token)).userInfo.uid).toBe(guest.userInfo.uid);
+  });
+
+  test('the header opens the login list in a modal, and switch account offers it again once signed in @mobile', async ({ page, request }) => {
+    test.slow();
+    const username = uniqueUsername('modal');
+    const member = await newMember(request, username, 'modal-pass-123');
+    await page.goto('/zh-CN/categories');
+    await settledUser(page, request);
+    await page.getByTestId('header-sign-in').click();
+    const dialog = page.getByTestId('login-dialog');
+    await expect(dialog.getByRole('heading', { name: '登录' })).toBeVisible();
+    await dialog.getByLabel('用户名').fill(username);
+    await dialog.getByLabel('密码', { exact: true }).fill('modal-pass-123');
+    await dialog.getByRole('button', { name: '登录', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL('/zh-CN/categories');
+    await expect(page.getByTestId('toast')).toContainText(`已登录为 ${member.userInfo.nickname}`);
+    await expect(page.getByTestId('header-sign-in')).toHaveCount(0);
+    await page.getByTestId('header-switch-account').click();
+    await expect(dialog.getByRole('heading', { name: '切换账号' })).toBeVisible();
+    // A member switches between accounts: no account creation here.
+    await expect(dialog.getByRole('tab')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('header-switch-account')).toBeFocused();
+  });
+});
