@@ -3,6 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { migrateDownAll, migrateToLatest } from './migrate.ts';
 
+/** Tables of this database only: on PostgreSQL other schemas (parallel runs) are left out. */
+async function ownTables(database: Awaited<ReturnType<typeof openTestDatabase>>): Promise<string[]> {
+  const tables = await database.db.introspection.getTables();
+  if (database.kind !== 'postgres') return tables.map((t) => t.name);
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  return tables.filter((t) => t.schema === rows[0]?.schema).map((t) => t.name);
+}
+
 describe('migrations', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   beforeAll(async () => {
@@ -11,7 +19,7 @@ describe('migrations', () => {
   afterAll(() => database.drop());
 
   it('create every table, are recorded, and run again as a no-op', async () => {
-    const tables = (await database.db.introspection.getTables()).map((t) => t.name);
+    const tables = await ownTables(database);
     for (const table of ['users', 'access_tokens', 'apps', 'app_translations', 'articles', 'pages', 'redirects', 'played_games']) {
       expect(tables).toContain(table);
     }
@@ -21,7 +29,7 @@ describe('migrations', () => {
 
   it('go down and up again cleanly', async () => {
     await migrateDownAll(database.db, database.kind);
-    const after = (await database.db.introspection.getTables()).map((t) => t.name);
+    const after = await ownTables(database);
     expect(after).not.toContain('users');
     const results = await migrateToLatest(database.db, database.kind);
     expect(results[0]?.migrationName).toBe('0001-foundation');

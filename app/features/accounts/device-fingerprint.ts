@@ -1,7 +1,11 @@
 import { FINGERPRINT_PATTERN } from '#common/api/accounts.schema.ts';
 
-/** The fingerprint may not hold up a sign-in for longer than this; without it the call goes ahead. */
-export const FINGERPRINT_TIMEOUT_MS = 3000;
+/**
+ * How long a sign-in waits for the fingerprint. An automatic anonymous sign-in goes ahead
+ * without it after a few seconds; a device sign-in, which the person asked for and cannot work
+ * without it, waits longer (the computation is heavy on slow devices).
+ */
+export const FINGERPRINT_WAIT_MS = { anonymous: 3000, device: 15_000 } as const;
 
 let cached: Promise<string | null> | null = null;
 
@@ -10,7 +14,7 @@ let cached: Promise<string | null> | null = null;
  * library is loaded on first use, so it weighs nothing on pages that never sign in; its
  * statistics request to the vendor's server is switched off (`monitoring: false`).
  */
-export function deviceFingerprint(timeoutMs = FINGERPRINT_TIMEOUT_MS): Promise<string | null> {
+export function deviceFingerprint(timeoutMs: number): Promise<string | null> {
   cached ??= (async () => {
     try {
       const { load } = await import('@fingerprintjs/fingerprintjs');

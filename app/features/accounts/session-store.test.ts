@@ -4,6 +4,9 @@ import { createApiClient } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 import { type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 
+const ok = (data: unknown, status = 200) => Response.json({ code: status, message: 'OK', data }, { status });
+const fail = (status: number, message: string) => Response.json({ code: status, message, data: null }, { status });
+
 /**
  * A small stand-in for the accounts API behind a real API client: guests, one member with a
  * password, tokens that can be revoked, and switches to make calls fail.
@@ -37,8 +40,6 @@ class FakeAccounts {
     const bearer = new Headers(init?.headers).get('authorization')?.slice('Bearer '.length) ?? null;
     const caller = bearer ? this.tokens.get(bearer) : undefined;
     const body = init?.body ? JSON.parse(String(init.body)) : {};
-    const ok = (data: unknown, status = 200) => Response.json({ code: status, message: 'OK', data }, { status });
-    const fail = (status: number, message: string) => Response.json({ code: status, message, data: null }, { status });
     const info = (uid: number) => {
       const { password: _password, username: _username, fingerprint: _fingerprint, ...userInfo } = this.users.get(uid)!;
       return userInfo;

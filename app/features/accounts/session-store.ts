@@ -31,7 +31,8 @@ export interface SessionEnvironment {
   channel: SessionChannel | null;
   /** Runs `task` while no other tab of the site runs one (Web Locks), or at once without them. */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
-  fingerprint(): Promise<string | null>;
+  /** The device fingerprint, or null; an anonymous sign-in waits for it less than a device sign-in. */
+  fingerprint(purpose: 'anonymous' | 'device'): Promise<string | null>;
   isBot(): Promise<boolean>;
   /** The login tracking event (spec section 4: setting a different token reports its uid). */
   onLogin(uid: number): void;
@@ -190,7 +191,7 @@ export class SessionStore {
           return;
         }
         this.#set({ status: 'loading' });
-        const fingerprint = await this.#e.fingerprint();
+        const fingerprint = await this.#e.fingerprint('anonymous');
         const { data } = await this.#e.api.post<GuestSession>('/guest/login/', fingerprint ? { fingerprint } : {});
         await this.setToken(data.token);
       });
@@ -209,7 +210,7 @@ export class SessionStore {
 
   /** Device sign-in: back into the guest account this device's fingerprint created. */
   async signInWithDevice(): Promise<UserInfo> {
-    const fingerprint = await this.#e.fingerprint();
+    const fingerprint = await this.#e.fingerprint('device');
     if (!fingerprint) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
     const { data } = await this.#e.api.post<Session>('/fingerprint/login/', { fingerprint });
     return this.setToken(data.token);

@@ -6,7 +6,7 @@ import { localeOfPath } from '../../lib/locale.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
 import { toast } from '../../shell/toast-store.ts';
-import { deviceFingerprint } from './device-fingerprint.ts';
+import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 import { decodeTokenCookie, encodeTokenCookie, LOGIN_NOTICE_COOKIE, tokenCookieOptions } from './session-token.ts';
 
@@ -38,7 +38,7 @@ function browserEnvironment(): SessionEnvironment {
     writeToken: (token) => writeBrowserCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure())),
     channel: broadcastChannel(),
     exclusive: (task) => (navigator.locks ? navigator.locks.request(SESSION_LOCK, task) : task()),
-    fingerprint: () => deviceFingerprint(),
+    fingerprint: (purpose) => deviceFingerprint(FINGERPRINT_WAIT_MS[purpose]),
     async isBot() {
       const { isbot } = await import('isbot');
       return isbot(navigator.userAgent);

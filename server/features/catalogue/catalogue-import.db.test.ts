@@ -167,6 +167,7 @@ describe('content command', () => {
     });
   };
 
+  // Two runs of a separate Node process: a generous timeout for a busy machine.
   it('imports a folder, and reports a broken entry by file and field with exit code 1', () => {
     const folder = join(work, 'catalogue');
     mkdirSync(join(folder, 'apps'), { recursive: true });
@@ -187,7 +188,7 @@ describe('content command', () => {
     expect(failed.stderr).toContain('  - apps/broken.yaml: i18n.en.title: ');
     expect(failed.stderr).toContain('  - apps/broken.yaml: type: ');
     expect(failed.stderr).not.toMatch(/\n\s+at /);
-  });
+  }, 90_000);
 });
 
 /** A valid entry of an external game in the fixture's puzzle category. */

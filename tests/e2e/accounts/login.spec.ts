@@ -61,8 +61,7 @@ test.describe('signing in (spec sections 2 and 4)', () => {
     const calls = countApiCalls(page);
     await page.goto('/login?redirect=%2Fsettings');
     await settledUser(page, request);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
     await page.route('**/serve/api/username/login/**', async (route) => {
       await held;
       await route.continue();
