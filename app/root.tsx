@@ -77,8 +77,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
-        <meta name="theme-color" content={THEME_COLOR.light} media="(prefers-color-scheme: light)" suppressHydrationWarning />
-        <meta name="theme-color" content={THEME_COLOR.dark} media="(prefers-color-scheme: dark)" suppressHydrationWarning />
+        <meta name="theme-color" content={THEME_COLOR.light} media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content={THEME_COLOR.dark} media="(prefers-color-scheme: dark)" />
         {/* Before anything paints: the stored colour mode (no flash of the wrong theme). */}
         <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
         <Meta />

@@ -7,12 +7,16 @@ export const COLOR_MODE_STORAGE_KEY = 'color-mode';
 /** Spec section 2: the browser's theme colour, #18181B in dark mode and white otherwise. */
 export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;
 
+/** A theme-color meta of our own, ahead of the page's two media-bound ones, for an explicit mode. */
+const THEME_COLOR_OVERRIDE_ID = 'theme-color-mode';
+
 /**
  * Runs in <head> before the body is parsed, so a server-rendered page never flashes the wrong
- * theme: it reads the stored mode, sets the `dark` class and `color-scheme` on <html>, and with
- * an explicit mode points both theme-color metas at that mode's colour.
+ * theme: it reads the stored mode and sets the `dark` class and `color-scheme` on <html>. With an
+ * explicit mode it puts a theme-color meta of that mode's colour first (browsers use the first
+ * that applies); the page's own metas, which answer the system setting, stay as React rendered them.
  */
-export const COLOR_MODE_SCRIPT = `(function(){var d=document.documentElement,m;try{m=localStorage.getItem(${JSON.stringify(COLOR_MODE_STORAGE_KEY)})}catch(e){}if(m!=='light'&&m!=='dark')m='system';var k=m==='dark'||(m==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);d.classList.toggle('dark',k);d.style.colorScheme=k?'dark':'light';if(m!=='system'){var c=k?${JSON.stringify(THEME_COLOR.dark)}:${JSON.stringify(THEME_COLOR.light)};document.querySelectorAll('meta[name="theme-color"]').forEach(function(e){e.setAttribute('content',c)})}})()`;
+export const COLOR_MODE_SCRIPT = `(function(){var d=document.documentElement,m;try{m=localStorage.getItem(${JSON.stringify(COLOR_MODE_STORAGE_KEY)})}catch(e){}if(m!=='light'&&m!=='dark')m='system';var k=m==='dark'||(m==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);d.classList.toggle('dark',k);d.style.colorScheme=k?'dark':'light';if(m!=='system'){var o=document.createElement('meta');o.name='theme-color';o.id=${JSON.stringify(THEME_COLOR_OVERRIDE_ID)};o.content=k?${JSON.stringify(THEME_COLOR.dark)}:${JSON.stringify(THEME_COLOR.light)};var f=document.querySelector('meta[name="theme-color"]');f?f.before(o):document.head.appendChild(o)}})()`;
 
 const listeners = new Set<() => void>();
 let current: ColorMode | null = null;
@@ -45,11 +49,20 @@ function apply(mode: ColorMode): void {
   const root = document.documentElement;
   root.classList.toggle('dark', dark);
   root.style.colorScheme = dark ? 'dark' : 'light';
-  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
-    // With "system" each meta answers its own media query again.
-    const forMedia = meta.media.includes('dark') ? THEME_COLOR.dark : THEME_COLOR.light;
-    meta.content = mode === 'system' ? forMedia : dark ? THEME_COLOR.dark : THEME_COLOR.light;
+  let override = document.getElementById(THEME_COLOR_OVERRIDE_ID) as HTMLMetaElement | null;
+  if (mode === 'system') {
+    override?.remove();
+    return;
   }
+  if (!override) {
+    override = document.createElement('meta');
+    override.name = 'theme-color';
+    override.id = THEME_COLOR_OVERRIDE_ID;
+    const first = document.querySelector('meta[name="theme-color"]');
+    if (first) first.before(override);
+    else document.head.append(override);
+  }
+  override.content = dark ? THEME_COLOR.dark : THEME_COLOR.light;
 }
 
 function bindMedia(): void {
