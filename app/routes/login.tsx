@@ -9,6 +9,8 @@ import { loaderT } from '../i18n/loader-t.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { toast } from '../shell/toast-store.ts';
+import { cn } from '../ui/cn.ts';
+import { focusRing } from '../ui/focus.ts';
 import type { Route } from './+types/login';
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -48,7 +50,7 @@ export default function Page({ loaderData }: Route.ComponentProps) {
         />
       </div>
       <p className="mt-6 text-center text-sm">
-        <Link to={localePath(locale, '/')} className="rounded text-green-700 underline-offset-2 hover:underline dark:text-green-400">
+        <Link to={localePath(locale, '/')} className={cn('rounded text-green-700 underline-offset-2 hover:underline dark:text-green-400', focusRing)}>
           {t('login.backHome')}
         </Link>
       </p>

@@ -76,30 +76,30 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           {heading}
         </h1>
         <search className="block max-w-xl">
-        <Form method="get" className="relative">
-          <label htmlFor="search-page-input" className="sr-only">
-            {t('search.label')}
-          </label>
-          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-zinc-500" />
-          <input
-            id="search-page-input"
-            name="q"
-            type="search"
-            value={text}
-            maxLength={MAX_QUERY}
-            autoComplete="off"
-            enterKeyHint="search"
-            placeholder={t('search.placeholder')}
-            onChange={(event) => setDraft({ for: q, text: event.target.value })}
-            className={cn(
-              'h-12 w-full rounded-xl border border-zinc-300 bg-white pr-4 pl-11 text-base text-zinc-900 placeholder:text-zinc-500',
-              'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',
-              focusRing,
-            )}
-            data-testid="search-page-input"
-          />
-          {tag && <input type="hidden" name="tag" value={tag.slug} />}
-        </Form>
+          <Form method="get" className="relative">
+            <label htmlFor="search-page-input" className="sr-only">
+              {t('search.label')}
+            </label>
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-zinc-500" />
+            <input
+              id="search-page-input"
+              name="q"
+              type="search"
+              value={text}
+              maxLength={MAX_QUERY}
+              autoComplete="off"
+              enterKeyHint="search"
+              placeholder={t('search.placeholder')}
+              onChange={(event) => setDraft({ for: q, text: event.target.value })}
+              className={cn(
+                'h-12 w-full rounded-xl border border-zinc-300 bg-white pr-4 pl-11 text-base text-zinc-900 placeholder:text-zinc-500',
+                'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',
+                focusRing,
+              )}
+              data-testid="search-page-input"
+            />
+            {tag && <input type="hidden" name="tag" value={tag.slug} />}
+          </Form>
         </search>
       </header>
 

@@ -2,8 +2,8 @@ import { useRouteLoaderData } from 'react-router';
 import type { PageSession } from '../features/accounts/page-session.ts';
 
 /**
- * What the root loader sends once per page load: site facts only, kept small because every page
- * carries it. The interface texts come from /{locale}/messages.json (see app/i18n/i18n.ts).
+ * What the root loader sends once per page load: site facts and the session, kept small because
+ * every page carries it. The interface texts come from /{locale}/messages.json (app/i18n/i18n.ts).
  */
 export interface RootData {
   productName: string;

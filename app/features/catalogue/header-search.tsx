@@ -105,7 +105,7 @@ export function HeaderSearch() {
     status === 'loading' ? t('search.searching') : status === 'failed' ? t('search.failed') : status === 'ready' ? (results.length === 0 ? t('search.noResults', { q: trimmed }) : t('search.resultCount', { count: results.length })) : '';
 
   return (
-    <div className={cn('flex min-w-0 justify-end md:relative md:flex-1 md:justify-end')} data-testid="header-search">
+    <div className="flex min-w-0 justify-end md:relative md:flex-1" data-testid="header-search">
       <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('search.label')} aria-expanded={expanded} onClick={() => setExpanded(true)}>
         <Search />
       </Button>
@@ -116,82 +116,82 @@ export function HeaderSearch() {
         )}
       >
         <search className="relative min-w-0 flex-1">
-        <Form method="get" action={localePath(locale, '/search')} onSubmit={() => setOpen(false)}>
-          <label htmlFor={`${id}-input`} className="sr-only">
-            {t('search.label')}
-          </label>
-          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" />
-          <input
-            ref={inputRef}
-            id={`${id}-input`}
-            name="q"
-            type="search"
-            role="combobox"
-            autoComplete="off"
-            enterKeyHint="search"
-            maxLength={100}
-            placeholder={t('search.placeholder')}
-            value={query}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              setOpen(true);
-              setActive(-1);
-            }}
-            onFocus={() => setOpen(true)}
-            onBlur={() => setOpen(false)}
-            onKeyDown={onKeyDown}
-            aria-expanded={showList}
-            aria-controls={listId}
-            aria-autocomplete="list"
-            aria-activedescendant={showList && active >= 0 ? optionId(active) : undefined}
-            className={cn(
-              'h-10 w-full rounded-lg border border-zinc-300 bg-zinc-50 pr-3 pl-9 text-sm text-zinc-900 placeholder:text-zinc-500',
-              'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',
-              '[&::-webkit-search-cancel-button]:appearance-none',
-              focusRing,
-            )}
-            data-testid="header-search-input"
-          />
-          <div
-            hidden={!showList}
-            className="absolute inset-x-0 top-full z-50 mt-2 max-h-[70vh] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-1 shadow-lg md:right-auto md:left-0 md:w-80 dark:border-zinc-800 dark:bg-zinc-900"
-            data-testid="search-suggestions"
-          >
-            {/* oxlint-disable-next-line jsx-a11y/prefer-tag-over-role, jsx-a11y/no-noninteractive-element-to-interactive-role -- a combobox popup: <datalist> can neither show thumbnails nor be styled */}
-            <ul id={listId} role="listbox" aria-label={t('search.suggestions')}>
-              {options.map((option, index) => (
-                <li
-                  key={option.key}
-                  id={optionId(index)}
-                  // oxlint-disable-next-line jsx-a11y/prefer-tag-over-role, jsx-a11y/no-noninteractive-element-to-interactive-role -- options of the listbox above
-                  role="option"
-                  aria-selected={index === active}
-                  // mousedown, not click: the input must not lose focus (which closes the list) first.
-                  onMouseDown={(event) => {
-                    event.preventDefault();
-                    go(option.href);
-                  }}
-                  onMouseEnter={() => setActive(index)}
-                  className={cn(
-                    'flex cursor-pointer items-center gap-3 rounded-lg px-2 py-1.5 text-sm',
-                    index === active ? 'bg-zinc-100 dark:bg-zinc-800' : '',
-                    option.app ? '' : 'font-medium text-green-700 dark:text-green-400',
-                  )}
-                >
-                  {option.app ? (
-                    <>
-                      <img src={option.app.thumbnail} alt="" width={48} height={36} className="h-9 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800" />
-                      <span className="min-w-0 truncate">{option.app.title}</span>
-                    </>
-                  ) : (
-                    <span className="truncate">{t('search.seeAll', { q: trimmed })}</span>
-                  )}
-                </li>
-              ))}
-            </ul>
-            {options.length === 0 && <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">{announcement}</p>}
-          </div>
-        </Form>
+          <Form method="get" action={localePath(locale, '/search')} onSubmit={() => setOpen(false)}>
+            <label htmlFor={`${id}-input`} className="sr-only">
+              {t('search.label')}
+            </label>
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" />
+            <input
+              ref={inputRef}
+              id={`${id}-input`}
+              name="q"
+              type="search"
+              role="combobox"
+              autoComplete="off"
+              enterKeyHint="search"
+              maxLength={100}
+              placeholder={t('search.placeholder')}
+              value={query}
+              onChange={(event) => {
+                setQuery(event.target.value);
+                setOpen(true);
+                setActive(-1);
+              }}
+              onFocus={() => setOpen(true)}
+              onBlur={() => setOpen(false)}
+              onKeyDown={onKeyDown}
+              aria-expanded={showList}
+              aria-controls={listId}
+              aria-autocomplete="list"
+              aria-activedescendant={showList && active >= 0 ? optionId(active) : undefined}
+              className={cn(
+                'h-10 w-full rounded-lg border border-zinc-300 bg-zinc-50 pr-3 pl-9 text-sm text-zinc-900 placeholder:text-zinc-500',
+                'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',
+                '[&::-webkit-search-cancel-button]:appearance-none',
+                focusRing,
+              )}
+              data-testid="header-search-input"
+            />
+            <div
+              hidden={!showList}
+              className="absolute inset-x-0 top-full z-50 mt-2 max-h-[70vh] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-1 shadow-lg md:right-auto md:left-0 md:w-80 dark:border-zinc-800 dark:bg-zinc-900"
+              data-testid="search-suggestions"
+            >
+              {/* oxlint-disable-next-line jsx-a11y/prefer-tag-over-role, jsx-a11y/no-noninteractive-element-to-interactive-role -- a combobox popup: <datalist> can neither show thumbnails nor be styled */}
+              <ul id={listId} role="listbox" aria-label={t('search.suggestions')}>
+                {options.map((option, index) => (
+                  <li
+                    key={option.key}
+                    id={optionId(index)}
+                    // oxlint-disable-next-line jsx-a11y/prefer-tag-over-role, jsx-a11y/no-noninteractive-element-to-interactive-role -- options of the listbox above
+                    role="option"
+                    aria-selected={index === active}
+                    // mousedown, not click: the input must not lose focus (which closes the list) first.
+                    onMouseDown={(event) => {
+                      event.preventDefault();
+                      go(option.href);
+                    }}
+                    onMouseEnter={() => setActive(index)}
+                    className={cn(
+                      'flex cursor-pointer items-center gap-3 rounded-lg px-2 py-1.5 text-sm',
+                      index === active ? 'bg-zinc-100 dark:bg-zinc-800' : '',
+                      option.app ? '' : 'font-medium text-green-700 dark:text-green-400',
+                    )}
+                  >
+                    {option.app ? (
+                      <>
+                        <img src={option.app.thumbnail} alt="" width={48} height={36} className="h-9 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800" />
+                        <span className="min-w-0 truncate">{option.app.title}</span>
+                      </>
+                    ) : (
+                      <span className="truncate">{t('search.seeAll', { q: trimmed })}</span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              {options.length === 0 && <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">{announcement}</p>}
+            </div>
+          </Form>
         </search>
         <output className="sr-only" aria-live="polite">
           {open ? announcement : ''}

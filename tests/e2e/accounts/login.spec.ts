@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '../fixtures.ts';
+import { expect as baseExpect, test } from '../fixtures.ts';
 import { browserToken, call, countApiCalls, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+
+// These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
+// takes seconds on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 test.describe('signing in (spec sections 2 and 4)', () => {
   test('username sign-in: a wrong password is refused and keeps the guest, the right one signs in', async ({ page, request, context, problems }) => {
@@ -50,7 +54,7 @@ test.describe('signing in (spec sections 2 and 4)', () => {
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password', { exact: true }).fill('the-real-password');
     await page.getByTestId('password-sign-in-submit').click();
-    await expect(page.getByTestId('form-alert')).toHaveText(/^Too many attempts\. Please try again in \d+ seconds\.$/, { timeout: 15_000 });
+    await expect(page.getByTestId('form-alert')).toHaveText(/^Too many attempts\. Please try again in \d+ seconds\.$/);
     await expect(page).toHaveURL('/login');
   });
 
@@ -109,9 +113,9 @@ test.describe('signing in (spec sections 2 and 4)', () => {
     await dialog.getByLabel('用户名').fill(username);
     await dialog.getByLabel('密码', { exact: true }).fill('modal-pass-123');
     await dialog.getByRole('button', { name: '登录', exact: true }).click();
+    await expect(page.getByTestId('toast')).toContainText(`已登录为 ${member.userInfo.nickname}`);
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL('/zh-CN/categories');
-    await expect(page.getByTestId('toast')).toContainText(`已登录为 ${member.userInfo.nickname}`);
     await expect(page.getByTestId('header-sign-in')).toHaveCount(0);
     await page.getByTestId('header-switch-account').click();
     await expect(dialog.getByRole('heading', { name: '切换账号' })).toBeVisible();

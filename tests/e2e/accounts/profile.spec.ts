@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '../fixtures.ts';
+import { expect as baseExpect, test } from '../fixtures.ts';
 import { browserToken, call, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+
+// These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
+// takes seconds on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const PROFILE_PAGES = ['/user/profile', '/user/profile/avatar', '/user/profile/nickname', '/user/profile/password', '/user/profile/email', '/user/profile/phone', '/user/profile/social', '/user/profile/passkey'];
 

@@ -1,5 +1,9 @@
-import { expect, test } from '../fixtures.ts';
+import { expect as baseExpect, test } from '../fixtures.ts';
 import { browserToken, call, countApiCalls, newMember, recordTracking, settledUser, uniqueUsername, useSession } from './helpers.ts';
+
+// These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
+// takes seconds on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 test.describe('session in the browser (spec section 4)', () => {
   test('first visit: one guest account, one token, one user-info call; a reload keeps the account without asking again', async ({ page, context, request }) => {
@@ -117,13 +121,13 @@ test.describe('session in the browser (spec section 4)', () => {
 
     await page.getByTestId('profile-sign-out').click();
     await expect(page).toHaveURL('/user');
-    await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile%2Fnickname$/, { timeout: 15_000 });
+    await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile%2Fnickname$/);
     await expect(second.getByTestId('login-intro')).toHaveText('Sign in, or create an account, to open that page.');
     expect((await call(request, 'GET', '/member/info/', { token: member.token })).status).toBe(401);
     // Both end on the same new guest account.
     const after = await settledUser(page, request, member.token);
     expect(after.userInfo.isGuest).toBe(true);
-    await expect(page.getByTestId('member-name')).toHaveText(after.userInfo.nickname!, { timeout: 15_000 });
+    await expect(page.getByTestId('member-name')).toHaveText(after.userInfo.nickname!);
   });
 });
 

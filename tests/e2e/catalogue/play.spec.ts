@@ -78,10 +78,12 @@ test.describe('app page and play', () => {
 
     await page.getByTestId('play-back').click();
     await expect(page).toHaveURL('/app/2048');
+    // These lists load in the browser after hydration: slow on a busy machine.
+    const loaded = { timeout: 15_000 };
     await page.goto('/');
-    await expect(page.getByTestId('row-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048');
+    await expect(page.getByTestId('row-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048', loaded);
     await page.goto('/user');
-    await expect(page.getByTestId('library-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048');
+    await expect(page.getByTestId('library-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048', loaded);
   });
 
   test('favourites: marked on the app page, found in my area, removed again', async ({ page, context, request, baseURL }) => {
@@ -100,14 +102,14 @@ test.describe('app page and play', () => {
     await expect(page.getByTestId('toast').getByText('Added to your favourites')).toBeVisible();
     await expect(heart).toBeEnabled();
     await page.goto('/user');
-    await expect(page.getByTestId('library-favourites').getByTestId('app-tile')).toHaveAttribute('href', '/app/snake');
+    await expect(page.getByTestId('library-favourites').getByTestId('app-tile')).toHaveAttribute('href', '/app/snake', { timeout: 15_000 });
     await page.goto('/app/snake');
     await expect(page.getByTestId('favourite-button')).toHaveAttribute('aria-pressed', 'true');
     await page.getByTestId('favourite-button').click();
     await expect(page.getByTestId('favourite-button')).toHaveAttribute('aria-pressed', 'false');
     await expect(page.getByTestId('toast').getByText('Removed from your favourites')).toBeVisible();
     await page.goto('/user');
-    await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart');
+    await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart', { timeout: 15_000 });
   });
 
   test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request, isMobile }) => {

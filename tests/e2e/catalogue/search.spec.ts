@@ -39,28 +39,26 @@ test.describe('search', () => {
 
   test('a new key press cancels the request in flight', async ({ page }) => {
     await page.goto('/');
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let arrived: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (arrived = resolve));
+    const gate = Promise.withResolvers<void>();
+    const held = Promise.withResolvers<void>();
     const aborted: string[] = [];
     page.on('requestfailed', (request) => aborted.push(new URL(request.url()).searchParams.get('q') ?? ''));
     // The answer for "sn" is held back, so that it is still in flight when the next keys come.
     await page.route(
       (url) => url.pathname === '/serve/api/app/list/' && url.searchParams.get('q') === 'sn',
       async (route) => {
-        arrived();
-        await gate;
+        held.resolve();
+        await gate.promise;
         await route.continue().catch(() => undefined);
       },
     );
     const input = page.getByTestId('header-search-input');
     await input.pressSequentially('sn');
-    await held;
+    await held.promise;
     await input.pressSequentially('ake');
     await expect(page.getByRole('listbox').getByRole('option').first()).toContainText('Snake');
     await expect.poll(() => aborted).toContain('sn');
-    release();
+    gate.resolve();
   });
 
   test('Chinese search finds a title by two characters, in the header and on the results page', async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from '../fixtures.ts';
+import { clientAddress, expect, test } from '../fixtures.ts';
 import { PRODUCT, TEXT } from './helpers.ts';
 
 /** The theme colour the browser uses: the first theme-color meta whose media applies. */
@@ -179,7 +179,7 @@ test.describe('language', () => {
     problems.allow('status of 503');
     const warnings: string[] = [];
     page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
-    await page.route('**/zh-CN/messages.json', (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.route(/\/zh-CN\/messages\.json/, (route) => route.fulfill({ status: 503, body: 'down' }));
     await page.goto('/settings');
     await page.getByTestId('settings-language').getByRole('radio', { name: '简体中文' }).click();
     const toast = page.getByTestId('toast');
@@ -204,8 +204,8 @@ test.describe('language', () => {
 });
 
 test.describe('first visit language', () => {
-  test('a browser preferring Chinese is sent to /zh-CN once, and the cookie remembers it', async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  test('a browser preferring Chinese is sent to /zh-CN once, and the cookie remembers it', async ({ browser, baseURL }, testInfo) => {
+    const context = await browser.newContext({ baseURL, locale: 'zh-CN', extraHTTPHeaders: { 'X-Forwarded-For': clientAddress(testInfo) } });
     const page = await context.newPage();
     await page.goto('/?utm_source=x');
     await expect(page).toHaveURL('/zh-CN?utm_source=x');
@@ -220,8 +220,8 @@ test.describe('first visit language', () => {
     await context.close();
   });
 
-  test('an English browser stays on the unprefixed pages', async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ baseURL, locale: 'en-GB' });
+  test('an English browser stays on the unprefixed pages', async ({ browser, baseURL }, testInfo) => {
+    const context = await browser.newContext({ baseURL, locale: 'en-GB', extraHTTPHeaders: { 'X-Forwarded-For': clientAddress(testInfo) } });
     const page = await context.newPage();
     await page.goto('/');
     await expect(page).toHaveURL('/');
@@ -270,14 +270,21 @@ test.describe('pages of the shell', () => {
     await expect(page.getByTestId('test-install')).not.toHaveText('检测中…');
   });
 
-  test('copying the diagnostics confirms with a toast', async ({ page, context }) => {
+  test('copying the diagnostics confirms with a toast and a 1.5 s indicator', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.clock.install();
     await page.goto('/test');
     await expect(page.getByTestId('test-webauthn')).toHaveText('Yes');
+    // Time stands still from here on, and moves only when the test says so.
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
     await page.getByRole('button', { name: 'Copy details' }).click();
     await expect(page.getByTestId('toast')).toHaveText(/Copied to the clipboard/);
     await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('Build: ');
+    await page.clock.runFor(1400);
+    await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(page.getByRole('button', { name: 'Copy details' })).toBeVisible();
   });
 
   test('static pages come from the API in both locales, with links kept in the locale', async ({ page, request }) => {

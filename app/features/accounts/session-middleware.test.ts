@@ -1,0 +1,102 @@
+import { RouterContextProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { Session, UserInfo } from '#common/api/accounts.schema.ts';
+import { type AppLoadContext, appContext } from '../../context.ts';
+import { sessionRestore } from '../../middleware/session-restore.ts';
+import { pageSessionContext, pageSessionOf } from './page-session.ts';
+import { requireMember } from './require-member.ts';
+
+const member: UserInfo = { uid: 5, nickname: 'Ann', avatar: null, social_providers: [], webauthn: false, isGuest: false };
+const guest: UserInfo = { ...member, uid: 6, isGuest: true };
+const TOKENS: Record<string, UserInfo> = { [`5|${'m'.repeat(48)}`]: member, [`6|${'g'.repeat(48)}`]: guest };
+
+/** The router context of one request, with an accounts service that knows two tokens and counts lookups. */
+function contextWith(lookups: string[] = []) {
+  const accounts = {
+    async userInfoForToken(token: string | null | undefined): Promise<Session | null> {
+      lookups.push(String(token));
+      const value = decodeURIComponent(token ?? '');
+      return TOKENS[value] ? { token: value, userInfo: TOKENS[value]! } : null;
+    },
+  };
+  const context = new RouterContextProvider();
+  context.set(appContext, { services: { accounts } } as unknown as AppLoadContext);
+  return context;
+}
+
+type Args = Parameters<typeof sessionRestore>[0];
+function args(href: string, context: RouterContextProvider, headers: Record<string, string> = {}): Args {
+  const url = new URL(href);
+  return { request: new Request(url, { headers }), url, context, params: {}, pattern: '' } as unknown as Args;
+}
+
+async function thrown(run: () => unknown): Promise<Response> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error('nothing was thrown');
+}
+
+const page = { accept: 'text/html', 'sec-fetch-dest': 'document' };
+const next = async () => new Response('page');
+
+describe('session restore on the server', () => {
+  it('a page load with an adoptable token sets the cookie and redirects to the address without it', async () => {
+    const token = `5|${'m'.repeat(48)}`;
+    const response = await thrown(() => sessionRestore(args(`https://p.example/zh-CN/user?a=1&token=${encodeURIComponent(token)}`, contextWith(), page), next));
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/zh-CN/user?a=1');
+    const cookies = response.headers.getSetCookie();
+    expect(cookies[0]).toBe('token=5%7Cmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm; Path=/; Max-Age=31536000; SameSite=Strict; Secure');
+    expect(cookies[1]).toMatch(/^session_login=1; Path=\/; Max-Age=60; SameSite=Strict; Secure$/);
+  });
+
+  it('the same token as the cookie is still removed from the address, without a login notice', async () => {
+    const token = `5|${'m'.repeat(48)}`;
+    const response = await thrown(() => sessionRestore(args(`https://p.example/?token=${encodeURIComponent(token)}`, contextWith(), { ...page, cookie: `token=${encodeURIComponent(token)}` }), next));
+    expect(response.headers.get('location')).toBe('/');
+    expect(response.headers.getSetCookie()).toHaveLength(1);
+  });
+
+  it('looks the cookie up once, only when asked; no cookie is no lookup', async () => {
+    const lookups: string[] = [];
+    const context = contextWith(lookups);
+    await sessionRestore(args('https://p.example/user', context, { cookie: `x=1; token=${encodeURIComponent(`6|${'g'.repeat(48)}`)}` }), next);
+    expect(lookups).toEqual([]);
+    expect(await pageSessionOf(context)).toEqual({ state: 'valid', userInfo: guest });
+    expect(await context.get(pageSessionContext)()).toEqual({ state: 'valid', userInfo: guest });
+    expect(lookups).toHaveLength(1);
+
+    const none = contextWith(lookups);
+    await sessionRestore(args('https://p.example/user', none), next);
+    expect(await pageSessionOf(none)).toEqual({ state: 'none', userInfo: null });
+    const unknownToken = contextWith();
+    await sessionRestore(args('https://p.example/user', unknownToken, { cookie: 'token=9%7Cnope' }), next);
+    expect(await pageSessionOf(unknownToken)).toEqual({ state: 'invalid', userInfo: null });
+  });
+});
+
+/** A profile page request through both middleware, as the router runs them. */
+async function gate(cookie: string | null) {
+  const context = contextWith();
+  const request = args('https://p.example/zh-CN/user/profile/avatar?x=1', context, cookie ? { cookie } : {});
+  await sessionRestore(request, next);
+  return requireMember(request, next);
+}
+
+describe('the auth middleware', () => {
+  it('lets a member through', async () => {
+    expect(await (await gate(`token=${encodeURIComponent(`5|${'m'.repeat(48)}`)}`))!.text()).toBe('page');
+  });
+
+  it('sends a guest and a visitor without a session to /login with the way back', async () => {
+    for (const cookie of [`token=${encodeURIComponent(`6|${'g'.repeat(48)}`)}`, null, 'token=9%7Cnope']) {
+      const response = await thrown(() => gate(cookie));
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe('/zh-CN/login?redirect=%2Fzh-CN%2Fuser%2Fprofile%2Favatar%3Fx%3D1');
+    }
+  });
+});
