@@ -18,7 +18,7 @@ export default function AuthLayout() {
           <ColorModeButton />
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="flex flex-1 items-start justify-center px-4 pt-8 pb-16 outline-none sm:items-center sm:pt-0">
+      <main id="main" tabIndex={-1} className="flex flex-1 items-start justify-center px-4 pt-8 pb-16 outline-none sm:items-center sm:py-10">
         <div className="w-full max-w-md rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8 dark:border-zinc-800 dark:bg-zinc-900">
           <Outlet />
         </div>

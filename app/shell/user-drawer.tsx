@@ -69,7 +69,7 @@ export function UserDrawer() {
               {COLOR_MODES.map((m) => {
                 const Icon = COLOR_MODE_ICONS[m];
                 return (
-                  <SegmentedItem key={m} value={m} icon={<Icon aria-hidden />}>
+                  <SegmentedItem key={m} value={m} icon={<Icon className="max-[359px]:hidden" aria-hidden />}>
                     {t(`colorMode.${m}`)}
                   </SegmentedItem>
                 );

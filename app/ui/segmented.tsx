@@ -18,7 +18,7 @@ export function SegmentedItem({ className, children, icon, ...props }: Component
   return (
     <RadioPrimitive.Item
       className={cn(
-        'flex min-h-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 text-sm text-zinc-600 transition-colors',
+        'flex min-h-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 text-sm whitespace-nowrap text-zinc-600 transition-colors',
         'hover:text-zinc-900 disabled:cursor-not-allowed disabled:opacity-50 dark:text-zinc-300 dark:hover:text-zinc-50',
         'data-[state=checked]:bg-white data-[state=checked]:font-medium data-[state=checked]:text-zinc-900 data-[state=checked]:shadow-sm',
         'dark:data-[state=checked]:bg-zinc-950 dark:data-[state=checked]:text-zinc-50 [&_svg]:size-4',

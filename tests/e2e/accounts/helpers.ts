@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { ACTION_DEBOUNCE_MS } from '../../../app/features/accounts/use-pending-action.ts';
 
 export interface UserInfo {
   uid: number;
@@ -103,4 +104,12 @@ export async function settledUser(page: Page, request: APIRequestContext, unlike
     await page.waitForTimeout(100);
   }
   throw new Error('the page never settled on a session');
+}
+
+/**
+ * Lets the 500 ms button debounce (spec section 4) pass before pressing again, as a person
+ * retyping a field would: a press sooner after the last one is ignored by design.
+ */
+export async function afterDebounce(page: Page): Promise<void> {
+  await page.waitForTimeout(ACTION_DEBOUNCE_MS);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect as baseExpect, test } from '../fixtures.ts';
-import { browserToken, call, countApiCalls, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { afterDebounce, browserToken, call, countApiCalls, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.
@@ -26,6 +26,7 @@ test.describe('signing in (spec sections 2 and 4)', () => {
     expect(await browserToken(context)).toBe(guest.token);
 
     await page.getByLabel('Password', { exact: true }).fill('correct-horse-1');
+    await afterDebounce(page);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL('/user');
     await expect(page.getByTestId('toast')).toContainText(`Signed in as ${member.userInfo.nickname}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test } from '../fixtures.ts';
-import { browserToken, call, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { afterDebounce, browserToken, call, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.
@@ -156,6 +156,7 @@ test.describe('profile pages', () => {
     await page.getByTestId('profile-save').click();
     await expect(page.getByTestId('field-error')).toHaveText('The current password is incorrect.');
     await page.getByLabel('Current password').fill('old-password-1');
+    await afterDebounce(page);
     await page.getByTestId('profile-save').click();
     await expect(page.getByTestId('toast')).toContainText('Password changed');
     expect((await call(request, 'POST', '/username/login/', { body: { username, password: 'new-password-1' } })).status).toBe(200);
@@ -179,6 +180,8 @@ test.describe('profile pages', () => {
     expect((await call(request, 'GET', '/member/info/', { token: member.token })).data.userInfo.avatar).toBeNull();
 
     await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: readFileSync('public/icons/icon-192.png') });
+    await expect(page.getByText('Selected: me.png')).toBeVisible();
+    await afterDebounce(page);
     await page.getByTestId('avatar-upload').click();
     await expect(page.getByTestId('toast')).toContainText('Avatar updated');
     const avatar = (await call(request, 'GET', '/member/info/', { token: member.token })).data.userInfo.avatar as string;

@@ -70,3 +70,11 @@ export function inVariant(variant: LocaleVariant, path: string): string {
   if (path === '/') return variant.prefix || '/';
   return variant.prefix + path;
 }
+
+/** Waits until React has hydrated the page (its DOM nodes carry React's keys), so controls respond. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const main = document.getElementById('main') ?? document.body;
+    return Object.keys(main).some((key) => key.startsWith('__reactFiber'));
+  });
+}

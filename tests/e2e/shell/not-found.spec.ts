@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures.ts';
-import { inVariant, LOCALE_VARIANTS, PRODUCT, TEXT } from './helpers.ts';
+import { hydrated, inVariant, LOCALE_VARIANTS, PRODUCT, TEXT } from './helpers.ts';
 
 /** Spec section 5, each rule with valid and invalid values; paths without locale prefix. */
 const INVALID_PARAMETER = [
@@ -93,12 +93,14 @@ test.describe('not-found rules', () => {
   test('the not-found page clears the error and goes home, keeping the locale @mobile', async ({ page, problems }) => {
     problems.allow('status of 404');
     await page.goto('/zh-CN/nothing-here');
+    await hydrated(page);
     await expect(page.getByText(TEXT['zh-CN'].notFoundDescription)).toBeVisible();
     await page.getByRole('button', { name: TEXT['zh-CN'].home }).click();
     await expect(page).toHaveURL('/zh-CN');
     await expect(page.getByTestId('not-found')).toHaveCount(0);
 
     await page.goto('/app/bad!');
+    await hydrated(page);
     await page.getByRole('button', { name: TEXT.en.home }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByTestId('not-found')).toHaveCount(0);
@@ -107,6 +109,7 @@ test.describe('not-found rules', () => {
   test('a client-side navigation to a missing page shows the same page with the right message', async ({ page, problems }) => {
     problems.allow('status of 404');
     await page.goto('/about');
+    await hydrated(page);
     await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/article/post/abc'));
     await expect(page.getByTestId('not-found-message')).toHaveText(TEXT.en.invalid('/article/post/abc'));
     await expect(page).toHaveTitle(`${TEXT.en.notFound} | ${PRODUCT}`);

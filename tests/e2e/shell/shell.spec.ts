@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { clientAddress, expect, test } from '../fixtures.ts';
-import { PRODUCT, TEXT } from './helpers.ts';
+import { hydrated, PRODUCT, TEXT } from './helpers.ts';
 
 /** The theme colour the browser uses: the first theme-color meta whose media applies. */
 const themeColor = (page: Page) =>
@@ -9,6 +9,7 @@ const themeColor = (page: Page) =>
 test.describe('desktop shell', () => {
   test('header: logo, the four links, language, colour mode and the avatar popover', async ({ page }) => {
     await page.goto('/zh-CN/about');
+    await hydrated(page);
     const header = page.getByTestId('site-header');
     await expect(header.getByRole('link', { name: `${PRODUCT} 首页` })).toHaveAttribute('href', '/zh-CN');
     const nav = page.getByTestId('header-nav').getByRole('link');
@@ -68,6 +69,7 @@ test.describe('mobile shell', () => {
   test('bottom bar and the user drawer, which closes on navigation @mobile', async ({ page, isMobile }) => {
     test.skip(!isMobile, 'mobile viewport only');
     await page.goto('/zh-CN/about');
+    await hydrated(page);
     await expect(page.getByTestId('header-nav')).toBeHidden();
     await expect(page.getByTestId('site-footer')).toBeHidden();
     const bar = page.getByTestId('bottom-bar').getByRole('link');
@@ -92,6 +94,7 @@ test.describe('mobile shell', () => {
   test('the drawer switches colour mode and language @mobile', async ({ page, isMobile }) => {
     test.skip(!isMobile, 'mobile viewport only');
     await page.goto('/about');
+    await hydrated(page);
     await page.getByTestId('user-drawer-trigger').click();
     const drawer = page.getByTestId('user-drawer');
     await drawer.getByRole('radio', { name: 'Dark' }).click();
@@ -106,6 +109,7 @@ test.describe('colour mode', () => {
   test('the header button switches light and dark, stored locally, with the theme colour', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/settings');
+    await hydrated(page);
     await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
     expect(await themeColor(page)).toBe('#ffffff');
     await page.getByTestId('color-mode-button').click();
@@ -153,6 +157,7 @@ test.describe('language', () => {
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     await page.goto('/about?x=1');
+    await hydrated(page);
     await page.getByTestId('language-selector').click();
     await page.getByRole('menuitemradio', { name: '简体中文' }).click();
     await expect(page).toHaveURL('/zh-CN/about?x=1');
@@ -169,6 +174,7 @@ test.describe('language', () => {
 
     // And back, from the settings page.
     await page.goto('/zh-CN/settings');
+    await hydrated(page);
     await page.getByTestId('settings-language').getByRole('radio', { name: 'English' }).click();
     await expect(page).toHaveURL('/settings');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
@@ -181,6 +187,7 @@ test.describe('language', () => {
     page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
     await page.route(/\/zh-CN\/messages\.json/, (route) => route.fulfill({ status: 503, body: 'down' }));
     await page.goto('/settings');
+    await hydrated(page);
     await page.getByTestId('settings-language').getByRole('radio', { name: '简体中文' }).click();
     const toast = page.getByTestId('toast');
     await expect(toast).toHaveText(/That language could not be loaded/);
@@ -250,6 +257,7 @@ test.describe('global middleware', () => {
     await expect(page).toHaveURL('/about#contact');
     // A client-side navigation asks the server too, and keeps the hash.
     await page.goto('/settings');
+    await hydrated(page);
     await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/privacy#cookies'));
     await expect(page).toHaveURL('/privacy-policy#cookies');
     await expect(page).toHaveTitle(`${TEXT.en.privacyPolicy} | ${PRODUCT}`);
@@ -301,11 +309,18 @@ test.describe('pages of the shell', () => {
   test('a new build reloads the page on the next navigation', async ({ page }) => {
     await page.clock.install();
     await page.goto('/about');
+    await hydrated(page);
     await page.evaluate(() => ((window as unknown as { __marker: boolean }).__marker = true));
     await page.route('**/builds/latest.json*', (route) => route.fulfill({ json: { id: 'a-newer-build' } }));
-    const polled = page.waitForRequest(/\/builds\/latest\.json\?t=\d+/);
-    await page.clock.runFor(60 * 60 * 1000 + 1000);
-    await polled;
+    const polls: string[] = [];
+    page.on('request', (request) => /\/builds\/latest\.json\?t=\d+/.test(request.url()) && polls.push(request.url()));
+    // An hour later the page asks; the poll starts with the page's effects, so allow for a late start.
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(60 * 60 * 1000 + 1000);
+        return polls.length;
+      })
+      .toBeGreaterThan(0);
     await page.getByTestId('site-footer').getByRole('link', { name: TEXT.en.footer[1] }).click();
     await expect(page).toHaveURL('/terms');
     await expect.poll(() => page.evaluate(() => (window as unknown as { __marker?: boolean }).__marker ?? false)).toBe(false);
