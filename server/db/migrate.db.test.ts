@@ -33,7 +33,7 @@ describe('migrations', () => {
     expect(after).not.toContain('users');
     const results = await migrateToLatest(database.db, database.kind);
     expect(results[0]?.migrationName).toBe('0001-foundation');
-    expect(results.map((r) => r.migrationName)).toContain('0003-catalogue-search');
+    expect(results.map((r) => r.migrationName)).toContain('0002-catalogue-search');
     expect(results.every((r) => r.status === 'Success')).toBe(true);
   });
 

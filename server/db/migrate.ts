@@ -2,16 +2,16 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from 'kysely/migration';
 import type { DatabaseKind } from './client.ts';
 import { foundation } from './migrations/0001-foundation.ts';
-import { catalogueSearch } from './migrations/0003-catalogue-search.ts';
-import { articleTranslationAuthors } from './migrations/0006-article-translation-authors.ts';
+import { catalogueSearch } from './migrations/0002-catalogue-search.ts';
+import { articleTranslationAuthors } from './migrations/0003-article-translation-authors.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
 function migrations(kind: DatabaseKind): Record<string, Migration> {
   return {
     '0001-foundation': foundation(kind),
-    '0003-catalogue-search': catalogueSearch(kind),
-    '0006-article-translation-authors': articleTranslationAuthors(),
+    '0002-catalogue-search': catalogueSearch(kind),
+    '0003-article-translation-authors': articleTranslationAuthors(),
   };
 }
 
