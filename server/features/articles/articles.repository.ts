@@ -71,17 +71,9 @@ export class ArticlesRepository {
   }
 
   async findArticle(locale: Locale, id: number, now: string): Promise<ArticleRow | undefined> {
-    return this.#db
-      .selectFrom('articles as a')
-      .innerJoin('article_translations as en', (j) => j.onRef('en.article_id', '=', 'a.id').on('en.locale', '=', 'en'))
-      .leftJoin('article_translations as t', (j) => j.onRef('t.article_id', '=', 'a.id').on('t.locale', '=', locale))
+    // The summary query plus the body and the locale the texts came from.
+    return this.#summaries(locale)
       .select([
-        'a.id', 'a.slug', 'a.column_id', 'a.cover', 'a.published_at', 'a.updated_at',
-        sql<string | null>`coalesce(t.author, en.author, a.author)`.as('author'),
-        sql<string>`coalesce(t.title, en.title)`.as('title'),
-        sql<string>`coalesce(t.summary, en.summary)`.as('summary'),
-        sql<number>`coalesce(t.reading_minutes, en.reading_minutes)`.as('reading_minutes'),
-        sql<string>`coalesce(t.tags, en.tags)`.as('tags'),
         sql<string>`coalesce(t.body_html, en.body_html)`.as('body_html'),
         sql<string>`coalesce(t.locale, en.locale)`.as('text_locale'),
       ])
