@@ -39,8 +39,13 @@ export function pageContentSecurityPolicy(nonce: string, options: SecurityHeader
   ].join('; ');
 }
 
-/** Games run in a sandboxed frame and may only use what they ship inline. */
+/**
+ * Games may only use what they ship. `sandbox` gives every game document an opaque origin, framed
+ * or opened directly, so no game can read the portal's cookies (the session token) or storage,
+ * or call its API as the player.
+ */
 export const GAME_CONTENT_SECURITY_POLICY = [
+  'sandbox allow-scripts allow-pointer-lock',
   "default-src 'none'",
   "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",
@@ -49,6 +54,17 @@ export const GAME_CONTENT_SECURITY_POLICY = [
   "connect-src 'none'",
   "frame-ancestors 'self'",
 ].join('; ');
+
+/** Whether a request path is below /games/ (also when a client writes the slash encoded or doubled). */
+export function isGamePath(url: string): boolean {
+  let path = url.split('?')[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is not a game file either way; the raw path is checked.
+  }
+  return /^\/+games(\/|\\|$)/i.test(path.replaceAll('\\', '/'));
+}
 
 /** Sets the security headers of every response, and the page CSP with a fresh nonce on HTML. */
 export const securityHeaders = fp<SecurityHeadersOptions>(async (app: FastifyInstance, options) => {
@@ -64,7 +80,7 @@ export const securityHeaders = fp<SecurityHeadersOptions>(async (app: FastifyIns
     if (options.isProduction) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (!reply.hasHeader('Content-Security-Policy')) {
       const type = String(reply.getHeader('content-type') ?? '');
-      if (request.url.startsWith('/games/')) {
+      if (isGamePath(request.url)) {
         reply.header('Content-Security-Policy', GAME_CONTENT_SECURITY_POLICY);
       } else if (type.startsWith('text/html')) {
         reply.header('Content-Security-Policy', pageContentSecurityPolicy(request.cspNonce, options));
