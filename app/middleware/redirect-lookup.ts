@@ -1,5 +1,6 @@
 import { type MiddlewareFunction, redirect, redirectDocument } from 'react-router';
 import { type Locale, localePath } from '#common/locales.ts';
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { type AppLoadContext, appContext } from '../context.ts';
 import { localeOfPath, stripLocale } from '../lib/locale.ts';
 
@@ -16,12 +17,15 @@ export interface RedirectTarget {
 }
 
 /**
- * Where a found redirect goes. An absolute URL is a full page load; a path is followed by the
- * router, with the request's locale prefix when the redirect was found by the unprefixed path.
+ * Where a found redirect goes. An absolute http(s) URL (the operator's choice in the redirects
+ * table) is a full page load; anything else must be a path of this site, followed by the router,
+ * with the request's locale prefix when the redirect was found by the unprefixed path. A
+ * destination such as `//host` or `/\\host` is never sent on: it goes to the home page.
  */
 export function redirectTarget(found: FoundRedirect, locale: Locale, localise: boolean): RedirectTarget {
   if (/^https?:\/\//i.test(found.destination)) return { location: found.destination, status: found.status, document: true };
-  return { location: localise ? localePath(locale, found.destination) : found.destination, status: found.status, document: false };
+  const path = sameOriginPath(localise ? localePath(locale, found.destination) : found.destination, localePath(locale, '/'));
+  return { location: path, status: found.status, document: false };
 }
 
 /** The exact path first, then the path without its locale prefix. */

@@ -1,9 +1,9 @@
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { displayName, LoginList } from '../features/accounts/login-list.tsx';
 import { RETURN_QUERY } from '../features/accounts/require-member.ts';
-import { safeReturnPath } from '../features/accounts/session-token.ts';
 import { useSession } from '../features/accounts/use-session.ts';
 import { loaderT } from '../i18n/loader-t.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -31,7 +31,7 @@ export default function Page({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { userInfo, isMember } = useSession();
   const returnTo = params.get(RETURN_QUERY);
-  const destination = safeReturnPath(returnTo, localePath(locale, '/user'));
+  const destination = sameOriginPath(returnTo, localePath(locale, '/user'));
   const intro = returnTo ? t('login.returnNotice') : userInfo && isMember ? t('login.signedInAs', { name: displayName(userInfo, t) }) : userInfo ? t('login.guestNotice', { name: displayName(userInfo, t) }) : t('login.intro');
   return (
     <div>

@@ -1,6 +1,7 @@
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { describe, expect, it } from 'vitest';
 import { loginPathFor } from './require-member.ts';
-import { decodeTokenCookie, isAdoptableToken, safeReturnPath, tokenCookie, tokenFromUrl, urlWithoutToken } from './session-token.ts';
+import { decodeTokenCookie, isAdoptableToken, tokenCookie, tokenFromUrl, urlWithoutToken } from './session-token.ts';
 
 const token = `12|${'a'.repeat(47)}`;
 
@@ -28,11 +29,24 @@ describe('tokens in the page address (spec sections 4 and 5)', () => {
   });
 });
 
+describe('token removal', () => {
+  const token = `12|${'a'.repeat(48)}`;
+  it.each([
+    ['//evil.example/', '/'],
+    ['/\\evil.example/', '/'],
+    ['/.//evil.example/', '/'],
+    ['/zh-CN/app/snake', '/zh-CN/app/snake?ref=x'],
+  ])('never redirects %s off the site', (path, expected) => {
+    const url = new URL(`http://portal.test${path}?token=${encodeURIComponent(token)}${path.includes('snake') ? '&ref=x' : ''}`);
+    expect(urlWithoutToken(url)).toBe(expected);
+  });
+});
+
 describe('return paths', () => {
   it('accepts paths of this site only', () => {
-    expect(safeReturnPath('/zh-CN/user/profile/nickname?x=1#y', '/user')).toBe('/zh-CN/user/profile/nickname?x=1#y');
+    expect(sameOriginPath('/zh-CN/user/profile/nickname?x=1#y', '/user')).toBe('/zh-CN/user/profile/nickname?x=1#y');
     for (const bad of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '', null]) {
-      expect(safeReturnPath(bad, '/user')).toBe('/user');
+      expect(sameOriginPath(bad, '/user')).toBe('/user');
     }
   });
 

@@ -1,4 +1,5 @@
 import { COOKIE_MAX_AGE_DAYS, TOKEN_COOKIE, TOKEN_MIN_URL_LENGTH } from '#common/constants.ts';
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { type CookieOptions, serializeCookie } from '../../lib/cookies.ts';
 
 /** The query parameter a link may carry a session token in (spec section 4). */
@@ -21,12 +22,15 @@ export function tokenFromUrl(url: URL): string | null {
   return isAdoptableToken(value) ? value : null;
 }
 
-/** The same address without the token parameter: path, the remaining query and the hash. */
+/**
+ * The same address without the token parameter: path, the remaining query and the hash; the
+ * home page when the request's path is not a plain path of this site (`//host/?token=…`).
+ */
 export function urlWithoutToken(url: URL): string {
   const search = new URLSearchParams(url.search);
   search.delete(TOKEN_QUERY);
   const query = search.toString();
-  return `${url.pathname}${query ? `?${query}` : ''}${url.hash}`;
+  return sameOriginPath(`${url.pathname}${query ? `?${query}` : ''}${url.hash}`, '/');
 }
 
 /** The token cookie's value as stored: URL-encoded, since tokens hold a pipe. */
@@ -57,19 +61,4 @@ export function tokenCookie(token: string | null, secure: boolean): string {
 /** Set-Cookie text of the login notice: a minute is plenty for the redirect that follows. */
 export function loginNoticeCookie(secure: boolean, set = true): string {
   return serializeCookie(LOGIN_NOTICE_COOKIE, set ? '1' : '', { maxAgeDays: set ? 60 / 86_400 : 0, sameSite: 'Strict', secure });
-}
-
-/**
- * Where a sign-in may send the visitor back to: a path of this site only (no other origin, no
- * protocol-relative `//host`), else the fallback.
- */
-export function safeReturnPath(value: string | null | undefined, fallback: string): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  try {
-    const url = new URL(value, 'http://same.invalid');
-    if (url.origin !== 'http://same.invalid') return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
 }

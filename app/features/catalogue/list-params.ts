@@ -1,3 +1,4 @@
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { redirect } from 'react-router';
 import { type AppSort, AppSortSchema } from '#common/api/catalogue.schema.ts';
 import type { AppPage } from './paged-app-grid.tsx';
@@ -22,7 +23,7 @@ export async function loadPage(url: URL, cursor: string | undefined, load: () =>
     if (cursor && isValidationError(error)) {
       const first = new URL(url);
       first.searchParams.delete('cursor');
-      throw redirect(first.pathname + first.search);
+      throw redirect(sameOriginPath(first.pathname + first.search, '/'));
     }
     throw error;
   }

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { sameOriginPath } from '#common/same-origin-path.ts';
 import { ContentError, check, readStructured } from '#server/content/files.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { isoNow } from '#server/lib/clock.ts';
@@ -11,7 +12,7 @@ const RedirectsFile = z.array(
     destination: z
       .string()
       .max(1000)
-      .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s]+$/.test(v), 'must be a path starting with / or an http(s) URL'),
+      .refine((v) => sameOriginPath(v, '') === v || /^https?:\/\/[^\s]+$/.test(v), 'must be a path of this site or an http(s) URL'),
     status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(302),
   }),
 );
