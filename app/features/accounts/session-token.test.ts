@@ -30,7 +30,6 @@ describe('tokens in the page address (spec sections 4 and 5)', () => {
 });
 
 describe('token removal', () => {
-  const token = `12|${'a'.repeat(48)}`;
   it.each([
     ['//evil.example/', '/'],
     ['/\\evil.example/', '/'],

@@ -6,6 +6,7 @@ const GAME_SANDBOX = 'sandbox allow-scripts allow-pointer-lock';
 /** What a game's script can see of the portal's session from inside its document. */
 async function whatTheGameSees(target: Page | Frame) {
   return target.evaluate(() => {
+    // oxlint-disable-next-line unicorn/consistent-function-scoping -- this function runs inside the game's page
     const attempt = (read: () => unknown) => {
       try {
         return { value: String(read()) };
