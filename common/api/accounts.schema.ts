@@ -161,6 +161,9 @@ export type Profile = z.infer<typeof ProfileSchema>;
 /** What every profile change answers: the new user info (for the session) and profile. */
 export const MemberUpdateSchema = z.object({ userInfo: UserInfoSchema, profile: ProfileSchema });
 export type MemberUpdate = z.infer<typeof MemberUpdateSchema>;
+/** A credential change answers with a new token: every earlier token of the account stops working. */
+export const PasswordUpdateSchema = MemberUpdateSchema.extend({ token: z.string() });
+export type PasswordUpdate = z.infer<typeof PasswordUpdateSchema>;
 
 /** What the avatar upload answers: the profile change plus the new avatar's URLs. */
 export const AvatarUploadResultSchema = MemberUpdateSchema.extend({ avatar: z.object({ url: z.string(), sizes: AvatarSizesSchema }) });

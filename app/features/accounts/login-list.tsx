@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next';
 import { Fingerprint } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
@@ -14,11 +13,6 @@ import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
 
 export type LoginMode = 'sign-in' | 'create';
-
-/** How a person is named: the nickname, else "ID:{uid}" (spec section 3). */
-export function displayName(userInfo: Pick<UserInfo, 'uid' | 'nickname'>, t: TFunction): string {
-  return userInfo.nickname || t('accounts:card.idFallback', { uid: userInfo.uid });
-}
 
 type Run = (id: string, action: () => Promise<void>) => void;
 

@@ -4,7 +4,7 @@ import { localePath } from '#common/locales.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
-import { displayName } from './login-list.tsx';
+import { displayName } from './display-name.ts';
 import { RETURN_QUERY } from './require-member.ts';
 import { useSession } from './use-session.ts';
 

@@ -1,7 +1,7 @@
 import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { EmailSchema, type MemberUpdate, NicknameSchema, PasswordSchema, PhoneSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
+import { EmailSchema, type MemberUpdate, NicknameSchema, PasswordSchema, type PasswordUpdate, PhoneSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
@@ -9,6 +9,7 @@ import { fieldErrorsOf, messageOf, schemaError } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
 import { ShowPassword } from './login-list.tsx';
 import { useProfile } from './profile-context.tsx';
+import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
 
 interface FieldSpec {
@@ -117,7 +118,9 @@ export function PasswordForm() {
     run('save', async () => {
       try {
         const body = { password, ...(needsUsername ? { username: username.trim() } : {}), ...(profile.hasPassword ? { currentPassword: current } : {}) };
-        const { data } = await api.patch<MemberUpdate>('/member/password/', body);
+        const { data } = await api.patch<PasswordUpdate>('/member/password/', body);
+        // The session is rotated: the token this page used stops working.
+        session.adoptRotated(data);
         apply(data);
         setCurrent('');
         setPassword('');

@@ -10,7 +10,7 @@ import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { messageOf } from './form-errors.ts';
-import { displayName } from './login-list.tsx';
+import { displayName } from './display-name.ts';
 import { useProfile } from './profile-context.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';

@@ -10,8 +10,8 @@ import { tokenFromUrl, urlWithoutToken } from './session-token.ts';
 export const browserSessionRestore: MiddlewareFunction<Record<string, DataStrategyResult>> = async ({ url }, next) => {
   const token = tokenFromUrl(url);
   if (token) {
-    // setToken stores the cookie at once, so the loaders after the redirect already see the new session.
-    session.setToken(token).catch(() => undefined);
+    // Checked, and confirmed by a signed-in member, before it is adopted (decision 054).
+    void session.offerToken(token);
     throw replace(urlWithoutToken(url));
   }
   session.refreshIfIncomplete();

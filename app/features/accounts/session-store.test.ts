@@ -77,7 +77,11 @@ class FakeAccounts {
 /** One browser: the cookie jar and the channel are shared by its tabs. */
 class FakeBrowser {
   cookie: string | null = null;
-  loginNotice = false;
+  /** The token the server verified from a page's URL, waiting for the page (session_offer cookie). */
+  offer: string | null = null;
+  /** How the member answers the switch dialog; every question asked is kept. */
+  confirmAnswer = false;
+  readonly questions: Array<{ offered: number; current: number | null }> = [];
   readonly tabs: Array<(message: SessionMessage) => void> = [];
   #lock: Promise<unknown> = Promise.resolve();
 
@@ -129,10 +133,14 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     isBot: async () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
     onAnonymousFailure: (message) => toasts.push(message),
-    takeLoginNotice: () => {
-      const notice = browser.loginNotice;
-      browser.loginNotice = false;
-      return notice;
+    takeTokenOffer: () => {
+      const offer = browser.offer;
+      browser.offer = null;
+      return offer;
+    },
+    confirmSwitch: async (offered, current) => {
+      browser.questions.push({ offered: offered.uid, current: current?.uid ?? null });
+      return browser.confirmAnswer;
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
@@ -287,16 +295,72 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual([]);
   });
 
-  it('the server adopted a URL token for this page load: the page reports the login', async () => {
+  it('a URL token offered to a visitor without a session is adopted, reported and told to the other tabs', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const uid = server.member('fay', 'secret-password');
-    browser.cookie = server.issue(uid);
-    browser.loginNotice = true;
+    const offered = server.issue(uid);
+    const other = openTab(server, browser, { bot: true });
+    other.store.start(NONE);
+    browser.offer = offered;
     const tab = openTab(server, browser);
-    tab.store.start({ state: 'valid', userInfo: { uid, nickname: 'fay', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().userInfo?.uid === uid);
+    expect(browser.cookie).toBe(offered);
     expect(tab.logins).toEqual([uid]);
-    expect(browser.loginNotice).toBe(false);
+    expect(browser.offer).toBeNull();
+    expect(browser.questions).toEqual([]);
+    await until(() => other.store.snapshot().userInfo?.uid === uid);
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toEqual([]);
+  });
+
+  it('a guest session gives way to an offered token without a question', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    const uid = server.member('gia', 'secret-password');
+    await tab.store.offerToken(server.issue(uid));
+    expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
+    expect(browser.questions).toEqual([]);
+  });
+
+  it('a signed-in member keeps their session unless they confirm the switch, which names the offered account', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const me = server.member('mia', 'secret-password');
+    const mine = server.issue(me);
+    const stranger = server.member('sam', 'secret-password');
+    const planted = server.issue(stranger);
+    browser.cookie = mine;
+    // A visitor from another site's link: the server saw no cookie (SameSite=Strict), the page does.
+    browser.offer = planted;
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => browser.questions.length === 1 && tab.store.snapshot().status === 'ready');
+    expect(browser.questions).toEqual([{ offered: stranger, current: me }]);
+    expect(browser.cookie).toBe(mine);
+    expect(tab.store.snapshot().userInfo?.uid).toBe(me);
+    expect(tab.logins).toEqual([]);
+
+    browser.confirmAnswer = true;
+    await tab.store.offerToken(planted);
+    expect(browser.cookie).toBe(planted);
+    expect(tab.store.snapshot().userInfo?.uid).toBe(stranger);
+    expect(tab.logins).toEqual([stranger]);
+  });
+
+  it('an offered token the server refuses changes nothing, and a visitor without a session still gets one', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    browser.offer = `9|${'z'.repeat(60)}`;
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(tab.store.snapshot().userInfo?.isGuest).toBe(true);
+    expect(browser.cookie).not.toBe(`9|${'z'.repeat(60)}`);
+    expect(browser.questions).toEqual([]);
   });
 });
 

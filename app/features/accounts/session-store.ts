@@ -1,4 +1,4 @@
-import type { GuestSession, MemberUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
+import type { GuestSession, PasswordUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
 import { type ApiClient, ApiError } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 
@@ -38,8 +38,10 @@ export interface SessionEnvironment {
   onLogin(uid: number): void;
   /** Spec section 8: an anonymous sign-in failure shows an error toast with the message. */
   onAnonymousFailure(message: string): void;
-  /** Reads and forgets the server's note that it adopted a token from the page's URL. */
-  takeLoginNotice(): boolean;
+  /** Reads and forgets the token the server verified from the page's URL (decision 054), or null. */
+  takeTokenOffer(): string | null;
+  /** Asks a signed-in member whether to switch to the offered account; true only on confirm. */
+  confirmSwitch(offered: UserInfo, current: UserInfo | null): Promise<boolean>;
   /** A translated text, by `namespace:key`. */
   message(key: 'errors:unauthenticated' | 'accounts:device.unavailable'): string;
 }
@@ -107,12 +109,13 @@ export class SessionStore {
     this.#started = true;
     if (!this.#seeded) this.#seed(initial);
     this.#e.channel?.listen((message) => this.#adopt(message));
-    const { token, userInfo } = this.#state;
-    const notice = this.#e.takeLoginNotice();
-    if (token && userInfo) {
-      if (notice) this.#e.onLogin(userInfo.uid);
+    const offer = this.#e.takeTokenOffer();
+    if (offer && offer !== this.#state.token) {
+      void this.offerToken(offer, initial);
       return;
     }
+    const { token, userInfo } = this.#state;
+    if (token && userInfo) return;
     if (token && initial.state === 'invalid') {
       // The server already tried this token's user info for the page and was refused.
       this.#clear();
@@ -120,17 +123,62 @@ export class SessionStore {
       return;
     }
     if (token) {
-      void this.#restore(notice);
+      void this.#restore();
       return;
     }
     void this.signInAnonymously();
+  }
+
+  /**
+   * A token that arrived in a page's URL (spec section 4), decision 054. It is checked with the
+   * server first and never replaces a member's session without the member's confirmation (a link
+   * could otherwise plant someone else's session and collect what the visitor then enters); a
+   * visitor without a session, or with a guest one, adopts it. Either way the page ends with a
+   * session.
+   */
+  async offerToken(offer: string, initial?: PageSession): Promise<void> {
+    const offered = await this.#userInfoOf(offer);
+    const current = await this.#settleCurrent(initial);
+    if (offered && current !== null && current !== 'unknown' && current.uid === offered.uid) return;
+    if (offered) {
+      const member = current === 'unknown' || (current !== null && !current.isGuest);
+      const switching = !member || (await this.#e.confirmSwitch(offered, current === 'unknown' ? null : current));
+      if (switching) await this.setToken(offer).catch(() => undefined);
+    }
+    if (!this.#state.token) await this.signInAnonymously();
+  }
+
+  /** The user info of a token other than the session's, or null when the server refuses it. */
+  async #userInfoOf(token: string): Promise<UserInfo | null> {
+    try {
+      const { data } = await this.#e.api.get<Session>('/member/info/', { headers: { Authorization: `Bearer ${token}` } });
+      return data.userInfo;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The current session's user info, loading it if needed; `unknown` when the server could not say. */
+  async #settleCurrent(initial: PageSession | undefined): Promise<UserInfo | 'unknown' | null> {
+    const { token, userInfo } = this.#state;
+    if (userInfo) return userInfo;
+    if (!token) return null;
+    if (initial?.state === 'invalid') {
+      this.#clear();
+      return null;
+    }
+    try {
+      return await this.loadUserInfo();
+    } catch (error) {
+      return rejectsSession(error) ? null : 'unknown';
+    }
   }
 
   /** Spec section 4: a token without user info gets it silently, on navigation. */
   refreshIfIncomplete(): void {
     const { token, userInfo, status } = this.#state;
     if (!this.#started || !token || userInfo || status === 'loading') return;
-    void this.#restore(false);
+    void this.#restore();
   }
 
   /**
@@ -217,11 +265,23 @@ export class SessionStore {
   }
 
   /** A guest chooses a username and password and becomes a member of the same account. */
-  async becomeMember(username: string, password: string): Promise<MemberUpdate> {
+  async becomeMember(username: string, password: string): Promise<PasswordUpdate> {
     if (!this.#state.token) await this.signInAnonymously();
-    const { data } = await this.#e.api.patch<MemberUpdate>('/member/password/', { username, password });
-    this.updateUserInfo(data.userInfo);
+    const { data } = await this.#e.api.patch<PasswordUpdate>('/member/password/', { username, password });
+    this.adoptRotated(data);
     return data;
+  }
+
+  /**
+   * The new token a credential change answers with (decision 054): the earlier one no longer
+   * works. Stored, reported as a login (spec section 4: a different token) and sent to the other
+   * tabs; the answer's user info is current, so none is fetched.
+   */
+  adoptRotated(update: Pick<PasswordUpdate, 'token' | 'userInfo'>): void {
+    this.#generation++;
+    this.#e.writeToken(update.token);
+    this.#set({ token: update.token, userInfo: update.userInfo, status: 'ready' }, true);
+    this.#e.onLogin(update.userInfo.uid);
   }
 
   /** Logout (spec section 4): the server call, then always a cleared session, then a new anonymous one. */
@@ -247,10 +307,9 @@ export class SessionStore {
     this.#state = { token, userInfo, status: userInfo ? 'ready' : 'idle' };
   }
 
-  async #restore(notice: boolean): Promise<void> {
+  async #restore(): Promise<void> {
     try {
-      const userInfo = await this.loadUserInfo();
-      if (notice) this.#e.onLogin(userInfo.uid);
+      await this.loadUserInfo();
     } catch (error) {
       // Spec section 4: a stored token whose user info fails leads to a new anonymous sign-in.
       if (rejectsSession(error)) await this.signInAnonymously();

@@ -6,10 +6,14 @@ import { type CookieOptions, serializeCookie } from '../../lib/cookies.ts';
 export const TOKEN_QUERY = 'token';
 
 /**
- * A short-lived marker the server sets when it adopts a token from the URL on a page load, so
- * the page that follows reports the sign-in (the login tracking event) like a browser adoption.
+ * A short-lived cookie that hands a token the server verified from a page's URL to the browser's
+ * session store, which decides whether to adopt it (decision 054). The server cannot decide: a
+ * visitor who follows a link from another site sends no SameSite=Strict cookie, so only the
+ * page's script can see whether someone is already signed in.
  */
-export const LOGIN_NOTICE_COOKIE = 'session_login';
+export const TOKEN_OFFER_COOKIE = 'session_offer';
+/** Long enough for the redirect that follows and a slow first paint. */
+const TOKEN_OFFER_SECONDS = 120;
 
 /** Spec sections 4 and 5: a URL token is adopted only if it contains a pipe and is longer than 49 characters. */
 export function isAdoptableToken(value: string | null | undefined): value is string {
@@ -58,7 +62,11 @@ export function tokenCookie(token: string | null, secure: boolean): string {
   return serializeCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure));
 }
 
-/** Set-Cookie text of the login notice: a minute is plenty for the redirect that follows. */
-export function loginNoticeCookie(secure: boolean, set = true): string {
-  return serializeCookie(LOGIN_NOTICE_COOKIE, set ? '1' : '', { maxAgeDays: set ? 60 / 86_400 : 0, sameSite: 'Strict', secure });
+/** Set-Cookie text of the token offer; null deletes it. */
+export function tokenOfferCookie(token: string | null, secure: boolean): string {
+  return serializeCookie(TOKEN_OFFER_COOKIE, token === null ? '' : encodeTokenCookie(token), {
+    maxAgeDays: token === null ? 0 : TOKEN_OFFER_SECONDS / 86_400,
+    sameSite: 'Strict',
+    secure,
+  });
 }

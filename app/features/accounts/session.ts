@@ -1,5 +1,5 @@
 import { TOKEN_COOKIE } from '#common/constants.ts';
-import { loadedI18n } from '../../i18n/i18n.ts';
+import { emptyI18n, loadedI18n } from '../../i18n/i18n.ts';
 import { api } from '../../lib/api-client.ts';
 import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
 import { localeOfPath } from '../../lib/locale.ts';
@@ -8,7 +8,9 @@ import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
-import { decodeTokenCookie, encodeTokenCookie, LOGIN_NOTICE_COOKIE, tokenCookieOptions } from './session-token.ts';
+import { confirm } from '../../shell/confirm-store.ts';
+import { displayName } from './display-name.ts';
+import { decodeTokenCookie, encodeTokenCookie, TOKEN_OFFER_COOKIE, tokenCookieOptions } from './session-token.ts';
 
 /** The named channel the tabs share session changes on (spec section 4). */
 export const SESSION_CHANNEL = 'playport:session';
@@ -45,10 +47,23 @@ function browserEnvironment(): SessionEnvironment {
     },
     onLogin: (uid) => track('login', { uid }),
     onAnonymousFailure: (message) => toast.add({ title: message, color: 'error' }),
-    takeLoginNotice() {
-      if (!readCookie(LOGIN_NOTICE_COOKIE, document.cookie)) return false;
-      writeBrowserCookie(LOGIN_NOTICE_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });
-      return true;
+    takeTokenOffer() {
+      const offer = decodeTokenCookie(readCookie(TOKEN_OFFER_COOKIE, document.cookie));
+      if (offer) writeBrowserCookie(TOKEN_OFFER_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });
+      return offer;
+    },
+    async confirmSwitch(offered, current) {
+      const locale = localeOfPath(window.location.pathname);
+      const i18n = loadedI18n(locale) ?? emptyI18n(locale);
+      const t = i18n.t.bind(i18n);
+      return confirm({
+        title: t('accounts:switchOffer.title'),
+        message: t('accounts:switchOffer.message', { offered: displayName(offered, t), current: current ? displayName(current, t) : '' }),
+        confirmButton: t('accounts:switchOffer.confirm', { offered: displayName(offered, t) }),
+        cancelButton: t('accounts:switchOffer.cancel'),
+        type: 'warning',
+        icon: 'warning',
+      });
     },
     message: (key) => loadedI18n(localeOfPath(window.location.pathname))?.t(key) ?? key,
   };

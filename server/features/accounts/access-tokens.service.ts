@@ -54,8 +54,15 @@ export class AccessTokensService {
     await this.#tokens.delete(tokenId);
   }
 
-  /** Signs the user out everywhere but the token in hand (after a password change). */
-  async revokeOthers(userId: number, keepTokenId: number): Promise<void> {
-    await this.#tokens.deleteAllForUser(userId, keepTokenId);
+  /**
+   * A new session for a user whose credentials just changed (a guest becoming a member, a new
+   * password): a new token, and every earlier token of the user revoked, the one in hand
+   * included, so a token planted in the browser before the change is worth nothing after it.
+   * The new token is stored before the old ones go: a crash in between leaves the old session.
+   */
+  async rotate(userId: number, name: string): Promise<{ token: string; tokenId: number }> {
+    const issued = await this.issue(userId, name);
+    await this.#tokens.deleteAllForUser(userId, issued.tokenId);
+    return issued;
   }
 }

@@ -54,11 +54,14 @@ describe('accounts logs', () => {
     secrets.push(device);
     const password = 'Sup3r-Secret-Passphrase';
     secrets.push(password);
-    expect((await call('PATCH', '/member/password/', { username: 'logger_1', password }, guest)).statusCode).toBe(200);
+    const registered = await call('PATCH', '/member/password/', { username: 'logger_1', password }, guest);
+    expect(registered.statusCode).toBe(200);
+    const rotated = registered.json().data.token as string;
+    secrets.push(rotated);
     const wrongPassword = 'Wr0ng-Secret-Passphrase';
     secrets.push(wrongPassword);
     expect((await call('POST', '/username/login/', { username: 'logger_1', password: wrongPassword })).statusCode).toBe(401);
-    expect((await call('PATCH', '/member/password/', { password: 'N3w-Secret-Passphrase', currentPassword: wrongPassword }, guest)).statusCode).toBe(422);
+    expect((await call('PATCH', '/member/password/', { password: 'N3w-Secret-Passphrase', currentPassword: wrongPassword }, rotated)).statusCode).toBe(422);
     secrets.push('N3w-Secret-Passphrase');
     const member = (await call('POST', '/username/login/', { username: 'logger_1', password })).json().data.token as string;
     secrets.push(member);
@@ -93,6 +96,6 @@ describe('accounts logs', () => {
     expect(log).toContain('/serve/api/username/login/');
     for (const secret of secrets) expect(log, secret).not.toContain(secret);
     // Nor the secret half of any token on its own.
-    for (const token of [guest, device, member]) expect(log).not.toContain(token.split('|')[1]);
+    for (const token of [guest, device, rotated, member]) expect(log).not.toContain(token.split('|')[1]);
   });
 });

@@ -41,7 +41,7 @@ describe('accounts API', () => {
     const guest = await newGuest();
     const response = await call('PATCH', '/member/password/', { token: guest.token, body: { username, password } });
     expect(response.statusCode, response.body).toBe(200);
-    return guest;
+    return { ...guest, token: response.json().data.token as string };
   }
 
   describe('anonymous sign-in', () => {
@@ -208,8 +208,9 @@ describe('accounts API', () => {
       const played = await db().selectFrom('played_games').selectAll().where('user_id', '=', uid).orderBy('app_id').execute();
       expect(played.map((p) => [p.app_id, p.play_count])).toEqual(apps.map((a) => [a.id, 3]));
       expect((await db().selectFrom('users').select('is_guest').where('id', '=', uid).executeTakeFirstOrThrow()).is_guest).toBe(0);
-      // The guest's token is still the member's session.
-      expect((await call('GET', '/member/info/', { token: guest.token })).json().data.userInfo).toMatchObject({ uid, isGuest: false });
+      // The session was rotated: the answer's token is the member's session, the guest's is dead.
+      expect((await call('GET', '/member/info/', { token: data.token })).json().data.userInfo).toMatchObject({ uid, isGuest: false });
+      expect((await call('GET', '/member/info/', { token: guest.token })).statusCode).toBe(401);
       const signIn = await call('POST', '/username/login/', { body: { username: 'dave_4', password: 'correct horse' } });
       expect(signIn.json().data.userInfo.uid).toBe(uid);
     });
@@ -233,6 +234,26 @@ describe('accounts API', () => {
       expect(row).toMatchObject({ username: null, password_hash: null, is_guest: 1 });
     });
 
+    it('rotates the session when a guest becomes a member: every earlier token dies, a planted one included', async () => {
+      const guest = await newGuest();
+      // The same guest signed in twice more: a token planted by a link, and another device.
+      const planted = guest.token;
+      const other = (await call('POST', '/guest/login/', { body: {}, token: guest.token })).json().data.token as string;
+      expect(other).toBe(guest.token);
+      const tokenRows = await db().selectFrom('access_tokens').select('id').where('user_id', '=', guest.userInfo.uid).execute();
+      expect(tokenRows).toHaveLength(1);
+      const upgrade = await call('PATCH', '/member/password/', { token: planted, body: { username: 'rotor_1', password: 'correct horse' } });
+      expect(upgrade.statusCode).toBe(200);
+      const fresh = upgrade.json().data.token as string;
+      expect(fresh).toMatch(/^\d+\|[A-Za-z0-9]{48}$/);
+      expect(fresh).not.toBe(planted);
+      expect((await call('GET', '/member/info/', { token: planted })).statusCode).toBe(401);
+      expect((await call('GET', '/member/profile/', { token: planted })).statusCode).toBe(401);
+      expect((await call('GET', '/member/info/', { token: fresh })).json().data.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false });
+      const rows = await db().selectFrom('access_tokens').select('id').where('user_id', '=', guest.userInfo.uid).execute();
+      expect(rows).toHaveLength(1);
+    });
+
     it('changes an existing password only with the current one, and signs out the other devices', async () => {
       const member = await newMember('grace_7', 'first password');
       const other = (await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'first password' } })).json().data.token as string;
@@ -243,7 +264,8 @@ describe('accounts API', () => {
       expect(wrong.json().data.errors).toEqual({ currentPassword: ['The current password is incorrect.'] });
       const ok = await call('PATCH', '/member/password/', { token: member.token, body: { password: 'second password', currentPassword: 'first password' } });
       expect(ok.statusCode).toBe(200);
-      expect((await call('GET', '/member/info/', { token: member.token })).statusCode).toBe(200);
+      expect((await call('GET', '/member/info/', { token: ok.json().data.token })).statusCode).toBe(200);
+      expect((await call('GET', '/member/info/', { token: member.token })).statusCode).toBe(401);
       expect((await call('GET', '/member/info/', { token: other })).statusCode).toBe(401);
       expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'first password' } })).statusCode).toBe(401);
       expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'second password' } })).statusCode).toBe(200);
@@ -274,7 +296,7 @@ describe('accounts API', () => {
       const withPassword = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
       const guest = await newGuest(withPassword);
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(200);
-      await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'heidi_8', password: 'correct horse' } });
+      expect((await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'heidi_8', password: 'correct horse' } })).statusCode).toBe(200);
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(404);
 
       const withSocial = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';

@@ -14,6 +14,7 @@ import {
   NicknameBodySchema,
   PasswordBodySchema,
   PhoneBodySchema,
+  PasswordUpdateSchema,
   ProfileSchema,
   SessionSchema,
   UsernameLoginBodySchema,
@@ -141,16 +142,17 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       description:
         'A guest sends username and password and becomes a member on the same account: played games and purchases stay. ' +
         'Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. ' +
-        'When a password is already set, currentPassword is required, and every other device is signed out. ' +
+        'When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, ' +
+        'the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). ' +
         `Wrong current passwords count towards the per-username sign-in limit. ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'required',
       body: PasswordBodySchema,
-      response: MemberUpdateSchema,
+      response: PasswordUpdateSchema,
     },
-    async ({ caller, body }) => {
-      const { userInfo, profile } = await accounts.setPassword(caller!, body);
-      return { userInfo, profile };
+    async ({ caller, body, request }) => {
+      const { userInfo, profile, token } = await accounts.setPassword(caller!, body, clientFacts(request));
+      return { userInfo, profile, token };
     },
   );
 

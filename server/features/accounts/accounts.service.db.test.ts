@@ -85,7 +85,7 @@ describe('AccountsService', () => {
   it('counts failures per account and address, then clears the account and refunds the address on success', async () => {
     const guest = await accounts.guestLogin({}, client, null, null);
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
-    const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' });
+    const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' }, client);
     expect(change.becameMember).toBe(true);
     limiter.counts.clear();
     await failure(accounts.usernameLogin({ username: 'judy_10', password: 'wrong horse' }, client));

@@ -4,6 +4,7 @@ import {
   type GuestSession,
   type MemberUpdate,
   type PasswordBody,
+  type PasswordUpdate,
   type Profile,
   type Session,
   USERNAME_MAX,
@@ -51,7 +52,7 @@ export interface AccountsDependencies {
 }
 
 /** A password change; `becameMember` is true when a guest just became a member (registration). */
-export interface PasswordChange extends MemberUpdate {
+export interface PasswordChange extends PasswordUpdate {
   becameMember: boolean;
 }
 
@@ -176,9 +177,10 @@ export class AccountsService {
   /**
    * Sets the username and password. A guest becomes a member on the same user row, so
    * everything keyed by the user id (played games, purchases) stays. Changing an existing
-   * password needs the current one and signs out every other device.
+   * password needs the current one. Either way the session is rotated: the answer carries a new
+   * token and every earlier one stops working, the caller's included (decision 054).
    */
-  async setPassword(caller: Caller, body: PasswordBody): Promise<PasswordChange> {
+  async setPassword(caller: Caller, body: PasswordBody, client: ClientFacts): Promise<PasswordChange> {
     const user = await this.#user(caller.userId);
     const hadPassword = user.password_hash !== null;
     if (user.password_hash) {
@@ -200,8 +202,8 @@ export class AccountsService {
     const passwordHash = await this.#hasher.hash(body.password);
     const saved = await this.#users.setCredentials(user.id, { username, usernameNormalized: normalized, passwordHash, now: isoNow(this.#clock) });
     if (!saved) throw usernameTaken();
-    if (hadPassword) await this.#tokens.revokeOthers(user.id, caller.tokenId);
-    return { ...(await this.#memberUpdate(user.id)), becameMember: user.is_guest === 1 };
+    const { token } = await this.#tokens.rotate(user.id, tokenName('password', client));
+    return { ...(await this.#memberUpdate(user.id)), token, becameMember: user.is_guest === 1 };
   }
 
   /** Stores a new avatar (validated and re-encoded) and deletes the previous one's files. */
@@ -225,8 +227,7 @@ export class AccountsService {
   }
 
   async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
-    const name = `${method} ${client.userAgent ?? ''}`.trim();
-    const { token } = await this.#tokens.issue(userId, name);
+    const { token } = await this.#tokens.issue(userId, tokenName(method, client));
     return { token, userInfo: await this.userInfo(userId) };
   }
 
@@ -278,6 +279,11 @@ function assertAllowed(...states: RateLimitState[]): void {
   const over = states.filter((s) => !s.allowed);
   if (over.length === 0) return;
   throw rateLimitError(over.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a)));
+}
+
+/** What a token is called in the user's list of sessions: how it was made and the browser. */
+function tokenName(method: string, client: ClientFacts): string {
+  return `${method} ${client.userAgent ?? ''}`.trim();
 }
 
 function isUsernameShape(value: string): boolean {

@@ -53,9 +53,9 @@ export async function newGuest(request: APIRequestContext): Promise<Account> {
 /** A new member: a guest that chose a username and password. */
 export async function newMember(request: APIRequestContext, username: string, password: string): Promise<Account> {
   const guest = await newGuest(request);
-  const { status, data } = await call<{ userInfo: UserInfo }>(request, 'PATCH', '/member/password/', { token: guest.token, body: { username, password } });
+  const { status, data } = await call<Account>(request, 'PATCH', '/member/password/', { token: guest.token, body: { username, password } });
   if (status !== 200) throw new Error(`set password: ${status}`);
-  return { token: guest.token, userInfo: data.userInfo };
+  return { token: data.token, userInfo: data.userInfo };
 }
 
 /** Gives the browser a session: the token cookie the session store and the server read. */

@@ -49,8 +49,9 @@ test.describe('the auth middleware (decision 026)', () => {
     await expect(page.getByTestId('member-status')).toContainText('Member');
     await expect(page.getByTestId('member-name')).toHaveText(guest.userInfo.nickname!);
     await expect(page.getByTestId('library-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/snake');
-    // The same account and token: nothing was lost or replaced.
-    expect(await browserToken(context)).toBe(guest.token);
+    // The same account on a new token (the session is rotated); the guest's token is dead.
+    expect(await browserToken(context)).not.toBe(guest.token);
+    expect((await call(request, 'GET', '/member/info/', { token: guest.token })).status).toBe(401);
     const member = await settledUser(page, request);
     expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false });
     expect((await call(request, 'POST', '/username/login/', { body: { username, password: 'upgrade-pass-1' } })).data.userInfo.uid).toBe(guest.userInfo.uid);

@@ -61,7 +61,8 @@ test.describe('session in the browser (spec section 4)', () => {
     await page.goto('/about');
     await settledUser(page, request);
 
-    // A page load: the server stores the cookie and redirects; the token never reaches the page.
+    // A page load: the server checks the token and redirects; the token never reaches the page,
+    // and the guest session gives way to it without a question.
     const response = await page.goto(`/user?tab=1&token=${encodeURIComponent(member.token)}#top`);
     expect(response!.request().redirectedFrom()?.url()).toContain('token=');
     await expect(page).toHaveURL('/user?tab=1#top');
@@ -71,7 +72,8 @@ test.describe('session in the browser (spec section 4)', () => {
     await page.goBack();
     await expect(page).toHaveURL('/about');
 
-    // A client navigation (back to an address with a token): adopted in the browser, replaced.
+    // A client navigation (back to an address with a token): removed at once; a member is asked
+    // before the session changes hands, and the question names the offered account.
     const other = await newMember(request, uniqueUsername('url2'), 'token-in-url-2');
     await page.evaluate((token) => {
       window.history.pushState(null, '', `/about?token=${encodeURIComponent(token)}`);
@@ -79,6 +81,9 @@ test.describe('session in the browser (spec section 4)', () => {
       window.history.back();
     }, other.token);
     await expect(page).toHaveURL('/about');
+    await expect(page.getByTestId('confirm-dialog')).toContainText(other.userInfo.nickname!);
+    expect(await browserToken(context)).toBe(member.token);
+    await page.getByTestId('confirm-accept').click();
     await expect.poll(() => browserToken(context)).toBe(other.token);
     await page.getByTestId('user-menu-trigger').click();
     await expect(page.getByTestId('user-name')).toHaveText(other.userInfo.nickname!);

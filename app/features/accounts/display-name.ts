@@ -1,0 +1,7 @@
+import type { TFunction } from 'i18next';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
+
+/** How a person is named: the nickname, else "ID:{uid}" (spec section 3). */
+export function displayName(userInfo: Pick<UserInfo, 'uid' | 'nickname'>, t: TFunction): string {
+  return userInfo.nickname || t('accounts:card.idFallback', { uid: userInfo.uid });
+}
