@@ -53,8 +53,9 @@ export default defineConfig({
       PUBLIC_ORIGIN: `http://localhost:${port}`,
       LOG_LEVEL: 'warn',
       APP_ENV: 'test',
-      // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so rate limits count per test.
-      TRUST_PROXY: 'true',
+      // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so rate limits count per
+      // test; the test runner on loopback plays the one trusted proxy in front of the server.
+      TRUST_PROXY: 'loopback',
       DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
       ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
       UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),

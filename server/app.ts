@@ -10,7 +10,7 @@ import { TOKEN_COOKIE } from '#common/constants.ts';
 import { isLocale, LOCALE_COOKIE, resolveLocale } from '#common/locales.ts';
 import type { AppLoadContext } from '#app/context.ts';
 import { apiPlugin } from './api.ts';
-import type { Config } from './config.ts';
+import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
@@ -50,7 +50,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
             serializers: { req: (req) => ({ method: req.method, url: redactTokenInUrl(req.url), id: req.id }) },
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
           },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();

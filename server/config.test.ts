@@ -32,6 +32,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
+  it('takes a proxy count or the proxies\' addresses, and refuses a bare true that would trust every hop', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrowError(/TRUST_PROXY: true would trust every X-Forwarded-For hop/);
+    for (const bad of ['yes', '11', '10.0.0.0/33', 'proxy.example', '1.2.3.4/8/2']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrowError(/TRUST_PROXY: must be false, a number of proxies/);
+    }
+  });
+
   it('drops Secure on cookies only for plain http on another host', () => {
     expect(loadConfig({ PUBLIC_ORIGIN: 'http://portal.test:8080' }).secureCookies).toBe(false);
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.test' }).secureCookies).toBe(true);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const DEV_SECRET = 'development-secret-change-me-0123456789abcdef';
@@ -5,6 +6,58 @@ const DEV_SECRET = 'development-secret-change-me-0123456789abcdef';
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
+
+/** Named ranges that Fastify's trustProxy (proxy-addr) understands. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address, bits, extra] = value.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which hops' X-Forwarded-For entries to believe: none (`false`), the last N hops (a number), or
+ * hops from these addresses (a list). A bare `true` would believe the leftmost address, which any
+ * client writes itself, and so let everyone choose the address every per-address limit counts.
+ */
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((value, ctx): false | number | string[] => {
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (value === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would trust every X-Forwarded-For hop, so any client could pick its own address and dodge every per-address limit; ' +
+          'write the number of proxies in front of the server (1 for one load balancer) or their addresses (127.0.0.1,10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops >= 1 && hops <= 10) return hops;
+    }
+    const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+    if (list.length > 0 && list.every(isProxyAddress)) return list;
+    ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges' });
+    return z.NEVER;
+  });
+
+/**
+ * The value for Fastify's `trustProxy`. A hop count becomes a function (Fastify's types take no
+ * number): the N hops nearest the server are proxies, and the address before them is the client.
+ */
+export function trustProxyOption(trust: false | number | string[]): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
 
 /** The environment, read once. This module is the only reader of process.env. */
 const EnvSchema = z
@@ -29,9 +82,11 @@ const EnvSchema = z
       .regex(/^rediss?:\/\//, 'must be redis://… or rediss://…')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /** Keeps this deployment's Redis keys apart from another's on the same Redis server. */
+    REDIS_PREFIX: z.string().regex(/^[\w:.-]{0,40}$/, 'must be up to 40 letters, digits, _ : . or -').default(''),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanFromEnv.default(false),
+    TRUST_PROXY: TrustProxySchema,
     SEED_DEMO_CONTENT: booleanFromEnv.default(true),
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
@@ -61,9 +116,11 @@ export interface Config {
   databasePoolSize: number;
   databaseSchema: string | undefined;
   redisUrl: string | undefined;
+  redisPrefix: string;
   appSecret: string;
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and ranges. */
+  trustProxy: false | number | string[];
   seedDemoContent: boolean;
   pageCacheSeconds: number;
   communityChatUrl: string;
@@ -97,6 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseSchema: env.DATABASE_SCHEMA,
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     appSecret: env.APP_SECRET,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

@@ -56,7 +56,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pagesRepository = new PagesRepository(db);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
-  const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, db, clock });
+  const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
   return {
     database,
     clock,

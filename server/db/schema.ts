@@ -20,6 +20,10 @@ export interface UsersTable {
   phone: string | null;
   /** Hash of the device fingerprint of the browser that created a guest account. */
   fingerprint_hash: string | null;
+  /** The network (IPv4 /24, IPv6 /48) a guest was last used from: device sign-in works only from there. */
+  last_network: string | null;
+  /** When a guest was last used (created, signed in, its user info loaded); the clean-up reads it. */
+  last_seen_at: Time | null;
   is_guest: Flag;
   created_at: Time;
   updated_at: Time;

@@ -46,6 +46,20 @@ function sharedBehaviour(instances: () => { a: RateLimiter; b: RateLimiter }) {
     expect(states.map((s) => s.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
 
+  it('peeks without counting: room for one more until the limit is reached', async () => {
+    const { a, b } = instances();
+    const limit = rule(2, 60);
+    expect(await a.peek(limit, 'p')).toMatchObject({ allowed: true, count: 0 });
+    await a.consume(limit, 'p');
+    expect(await b.peek(limit, 'p')).toMatchObject({ allowed: true, count: 1 });
+    expect(await b.peek(limit, 'p')).toMatchObject({ allowed: true, count: 1 });
+    await b.consume(limit, 'p');
+    const full = await a.peek(limit, 'p');
+    expect(full).toMatchObject({ allowed: false, count: 2 });
+    expect(full.retryAfterSeconds).toBeGreaterThan(0);
+    expect(full.retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+
   it('takes a count back on refund and forgets the subject on reset', async () => {
     const { a, b } = instances();
     const limit = rule(2, 60);

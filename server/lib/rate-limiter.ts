@@ -22,6 +22,11 @@ export interface RateLimitState {
 export interface RateLimiter {
   /** Counts one event for the subject and tells whether it is within the limit. */
   consume(rule: RateRule, subject: string): Promise<RateLimitState>;
+  /**
+   * Reads the subject's counter without counting: `allowed` tells whether one more event fits.
+   * For limits charged only on failure (a wrong password), checked before the attempt.
+   */
+  peek(rule: RateRule, subject: string): Promise<RateLimitState>;
   /** Takes one event back (a counted attempt that turned out fine). */
   refund(rule: RateRule, subject: string): Promise<void>;
   /** Forgets the subject's counter. */
@@ -41,6 +46,11 @@ export function rateState(rule: RateRule, count: number, msLeft: number): RateLi
     limit: rule.limit,
     retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
   };
+}
+
+/** The state of a counter read without counting: room for one more event or not. */
+export function peekState(rule: RateRule, count: number, msLeft: number): RateLimitState {
+  return { ...rateState(rule, count, msLeft), allowed: count < rule.limit };
 }
 
 /** The 429 answer for a counter over its limit: Retry-After header and the seconds in the message. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
-import { type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
+import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
 
 /** Expired rows are deleted at most this often per instance, so the table stays small. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -38,6 +38,17 @@ export class DatabaseRateLimiter implements RateLimiter {
       .returning(['count', 'reset_at'])
       .executeTakeFirstOrThrow();
     return rateState(rule, Number(row.count), Number(row.reset_at) - now);
+  }
+
+  async peek(rule: RateRule, subject: string): Promise<RateLimitState> {
+    const now = this.#clock.now().getTime();
+    const row = await this.#db
+      .selectFrom('rate_limits')
+      .select(['count', 'reset_at'])
+      .where('key', '=', rateKey(rule, subject))
+      .where('reset_at', '>', now)
+      .executeTakeFirst();
+    return row ? peekState(rule, Number(row.count), Number(row.reset_at) - now) : peekState(rule, 0, rule.windowSeconds * 1000);
   }
 
   async refund(rule: RateRule, subject: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { AppError } from '../http/errors.ts';
-import { type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
+import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
 
 // INCR and the expiry in one script: the first event of a window sets its end, later ones keep it.
 const CONSUME = `
@@ -10,6 +10,12 @@ if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
+return {count, ttl}`;
+
+// The count and the time left, read together; a missing key is an empty window.
+const PEEK = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}`;
 
 // DECR keeps the key's expiry; a missing or zero counter stays as it is.
@@ -35,6 +41,11 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(rule: RateRule, subject: string): Promise<RateLimitState> {
     const result = (await this.#run(() => this.#redis.eval(CONSUME, 1, this.#key(rule, subject), String(rule.windowSeconds * 1000)))) as [number, number];
     return rateState(rule, Number(result[0]), Number(result[1]));
+  }
+
+  async peek(rule: RateRule, subject: string): Promise<RateLimitState> {
+    const [count, ttl] = (await this.#run(() => this.#redis.eval(PEEK, 1, this.#key(rule, subject)))) as [number, number];
+    return peekState(rule, Number(count), Number(ttl) > 0 ? Number(ttl) : rule.windowSeconds * 1000);
   }
 
   async refund(rule: RateRule, subject: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerApiStandalone } from '../api.ts';
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, loadConfig, trustProxyOption } from '../config.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import { createServices, type Services } from '../services.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
@@ -25,7 +25,7 @@ export async function openTestApi(env: Record<string, string> = {}): Promise<Tes
   const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...env });
   const services = createServices(database, config);
   await importCatalogue(services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, trustProxy: trustProxyOption(config.trustProxy) });
   await registerApiStandalone(app, { config, services });
   await app.ready();
   return {

@@ -35,31 +35,46 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect(set.statusCode, set.body).toBe(200);
   }
 
-  it('limits failed sign-ins per account, whatever the address and instance', async () => {
+  it('ten wrong passwords from one client stop that client for that username, never the owner elsewhere', async () => {
     const username = `acct_${run}`;
     await member(username);
-    const { limit, windowSeconds } = ACCOUNT_LIMITS.loginAccount;
+    const attacker = address(1);
+    const { limit, windowSeconds } = ACCOUNT_LIMITS.loginPair;
     for (let i = 0; i < limit; i++) {
-      const response = await login(i % 2 ? second : first, username, 'wrong password', address(i + 1));
+      const response = await login(i % 2 ? second : first, username, 'wrong password', attacker);
       expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
     }
     for (const app of [first, second]) {
-      const limited = await login(app, username, 'wrong password', address(100));
+      const limited = await login(app, username, 'wrong password', attacker);
       expect(limited.statusCode).toBe(429);
       const seconds = Number(limited.headers['retry-after']);
       expect(seconds).toBeGreaterThan(0);
       expect(seconds).toBeLessThanOrEqual(windowSeconds);
       expect(limited.json().message).toBe(`Too many attempts. Please try again in ${seconds} seconds.`);
     }
-    // Locked for everyone until the window ends, even with the right password.
-    expect((await login(second, username.toUpperCase(), PASSWORD, address(101))).statusCode).toBe(429);
-    // Another account is not affected.
+    // The attacker cannot even try the right password from there.
+    expect((await login(second, username, PASSWORD, attacker)).statusCode).toBe(429);
+    // The owner, from their own address, signs in with the right password, on either instance.
+    expect((await login(first, username.toUpperCase(), PASSWORD, address(101))).statusCode).toBe(200);
+    // The same attacker may still sign into another account of their own.
     const other = `other_${run}`;
     await member(other);
-    expect((await login(first, other, PASSWORD, address(102))).statusCode).toBe(200);
+    expect((await login(first, other, PASSWORD, attacker)).statusCode).toBe(200);
   });
 
-  it('limits failed sign-ins per address, whatever the username and instance', async () => {
+  it('caps consecutive failures per username from anywhere at 100, cleared by a right password', async () => {
+    const username = `many_${run}`;
+    await member(username);
+    const { limit } = ACCOUNT_LIMITS.loginAccount;
+    // A distributed guess: each address stays under its own limit.
+    for (let i = 0; i < limit; i++) {
+      const response = await login(i % 2 ? second : first, username, 'wrong password', address(100 + Math.floor(i / 5)));
+      expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
+    }
+    expect((await login(first, username, PASSWORD, address(240))).statusCode).toBe(429);
+  });
+
+  it('limits failed sign-ins per client across usernames, whatever the instance', async () => {
     const { limit } = ACCOUNT_LIMITS.loginAddress;
     const from = address(200);
     for (let i = 0; i < limit; i++) {
@@ -69,20 +84,45 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     const limited = await login(second, `nobody_${run}_x`, 'wrong password', from);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // Device sign-in failures count towards the same address limit.
+    // Device sign-in failures count towards the same client limit.
     const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00' }, remoteAddress: from });
     expect(device.statusCode).toBe(429);
     // Another address still gets the normal answer.
     expect((await login(first, `nobody_${run}_y`, 'wrong password', address(201))).statusCode).toBe(401);
   });
 
-  it('clears the account counter after a successful sign-in', async () => {
+  it('a right password clears the username\'s counters', async () => {
     const username = `reset_${run}`;
     await member(username);
-    const { limit } = ACCOUNT_LIMITS.loginAccount;
+    const { limit } = ACCOUNT_LIMITS.loginPair;
     for (let i = 0; i < limit - 1; i++) expect((await login(first, username, 'wrong password', address(150))).statusCode).toBe(401);
     expect((await login(second, username, PASSWORD, address(150))).statusCode).toBe(200);
-    for (let i = 0; i < limit - 1; i++) expect((await login(second, username, 'wrong password', address(151))).statusCode).toBe(401);
+    for (let i = 0; i < limit - 1; i++) expect((await login(second, username, 'wrong password', address(150))).statusCode).toBe(401);
+    expect((await login(first, username, PASSWORD, address(150))).statusCode).toBe(200);
+  });
+
+  it('limits how many usernames one account or client may try at registration', async () => {
+    const taken = `taken_${run}`;
+    await member(taken);
+    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: {}, remoteAddress: address(230) });
+    const token = guest.json().data.token as string;
+    const { limit } = ACCOUNT_LIMITS.registerAccount;
+    const register = (username: string) =>
+      (limit % 2 ? first : second).inject({
+        method: 'PATCH',
+        url: `${API}/member/password/`,
+        headers: { ...csrf, authorization: `Bearer ${token}` },
+        payload: { username, password: PASSWORD },
+        remoteAddress: address(231),
+      });
+    for (let i = 0; i < limit; i++) {
+      const response = await register(taken);
+      expect(response.statusCode, `attempt ${i + 1}: ${response.body}`).toBe(422);
+    }
+    const limited = await register(taken);
+    expect(limited.statusCode).toBe(429);
+    // Refused before the name is looked up: a free name gets the same 429.
+    expect((await register(`free_${run}`)).statusCode).toBe(429);
   });
 }
 
@@ -115,7 +155,8 @@ describe('sign-in limits on the database, two instances', () => {
 describe('sign-in limits on Redis, two instances', () => {
   let api: TestApi;
   let second: ApiInstance;
-  const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
+  // Each run's own keys: user ids start again in every fresh test database, Redis keeps its counters.
+  const env = { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}:` };
 
   limitsAcrossInstances(async () => {
     api = await openTestApi(env);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { ACCOUNT_LIMITS } from './accounts.service.ts';
 
 const API = '/serve/api';
 
@@ -31,8 +32,11 @@ describe('accounts API', () => {
     });
   }
 
+  /** Where the test's guests are made: device sign-in works only from the same network. */
+  const HOME = '192.0.2.50';
+
   async function newGuest(fingerprint?: string) {
-    const response = await call('POST', '/guest/login/', { body: fingerprint ? { fingerprint } : {}, address: '192.0.2.50' });
+    const response = await call('POST', '/guest/login/', { body: fingerprint ? { fingerprint } : {}, address: HOME });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data as { token: string; userInfo: { uid: number; nickname: string }; created: boolean };
   }
@@ -277,7 +281,7 @@ describe('accounts API', () => {
 
     it('signs the device back into its guest account with a new token', async () => {
       const guest = await newGuest(fingerprint);
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint } });
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME });
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
       expect(data.userInfo).toEqual(guest.userInfo);
@@ -295,14 +299,14 @@ describe('accounts API', () => {
       const now = new Date().toISOString();
       const withPassword = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
       const guest = await newGuest(withPassword);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword }, address: HOME })).statusCode).toBe(200);
       expect((await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'heidi_8', password: 'correct horse' } })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword } })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword }, address: HOME })).statusCode).toBe(404);
 
       const withSocial = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';
       const social = await newGuest(withSocial);
       await db().insertInto('social_accounts').values({ user_id: social.userInfo.uid, platform: 'discord', provider_user_id: 'd-1', display_name: null, email: null, created_at: now }).execute();
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withSocial } })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withSocial }, address: HOME })).statusCode).toBe(404);
 
       const withPasskey = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3';
       const passkey = await newGuest(withPasskey);
@@ -310,7 +314,74 @@ describe('accounts API', () => {
         .insertInto('webauthn_credentials')
         .values({ user_id: passkey.userInfo.uid, credential_id: 'cred-fp', public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
         .execute();
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPasskey } })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPasskey }, address: HOME })).statusCode).toBe(404);
+    });
+
+    it('a fingerprint alone is not enough: from another network the answer is the same 404 as for an unknown device', async () => {
+      const victim = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1';
+      await newGuest(victim);
+      const unknown = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb9' }, address: '198.51.100.7' });
+      const refused = await call('POST', '/fingerprint/login/', { body: { fingerprint: victim }, address: '198.51.100.7' });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.body).toBe(unknown.body);
+      // The same /24 is the same network; IPv6 goes by /48.
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: victim }, address: '192.0.2.201' })).statusCode).toBe(200);
+      const v6 = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
+      expect((await call('POST', '/guest/login/', { body: { fingerprint: v6 }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:aa:ff::9' })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:ab:1::5' })).statusCode).toBe(404);
+    });
+
+    it('follows the guest to the network it was last used from', async () => {
+      const travelling = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb3';
+      const guest = await newGuest(travelling);
+      expect((await call('GET', '/member/info/', { token: guest.token, address: '203.0.113.40' })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: travelling }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: travelling }, address: '203.0.113.99' })).statusCode).toBe(200);
+    });
+
+    it('never reaches a guest that holds an email, a phone number or an uploaded avatar', async () => {
+      const cases: Array<[string, Record<string, string>]> = [
+        ['ccccccccccccccccccccccccccccccc1', { email: 'owner@example.com' }],
+        ['ccccccccccccccccccccccccccccccc2', { phone: '+442071234567' }],
+        ['ccccccccccccccccccccccccccccccc3', { avatar: '/uploads/avatars/1/a.webp' }],
+      ];
+      for (const [fingerprint, fields] of cases) {
+        const guest = await newGuest(fingerprint);
+        await db().updateTable('users').set(fields).where('id', '=', guest.userInfo.uid).execute();
+        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME });
+        expect(response.statusCode, JSON.stringify(fields)).toBe(404);
+      }
+      // Through the API too: a guest who saves an email keeps it private.
+      const fingerprint = 'ccccccccccccccccccccccccccccccc4';
+      const guest = await newGuest(fingerprint);
+      expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'me@example.com' } })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME })).statusCode).toBe(404);
+    });
+
+    it('a later guest with the same fingerprint never shadows the earlier one', async () => {
+      const shared = 'ddddddddddddddddddddddddddddddd1';
+      const first = await newGuest(shared);
+      // Someone else creates a guest with the same (copied) fingerprint afterwards.
+      await newGuest(shared);
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: shared }, address: HOME });
+      expect(response.json().data.userInfo.uid).toBe(first.userInfo.uid);
+    });
+
+    it('limits attempts per fingerprint across addresses, and per client', async () => {
+      const target = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeee1';
+      const { limit } = ACCOUNT_LIMITS.deviceFingerprint;
+      for (let i = 0; i < limit; i++) {
+        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: target }, address: `198.18.${i}.1` });
+        expect(response.statusCode, `attempt ${i + 1}`).toBe(404);
+      }
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: target }, address: '198.18.200.1' })).statusCode).toBe(429);
+      const perClient = ACCOUNT_LIMITS.deviceAddress.limit;
+      for (let i = 0; i < perClient; i++) {
+        const fingerprint = `f${String(i).padStart(31, '0')}`;
+        expect((await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: '198.19.0.1' })).statusCode, `client attempt ${i + 1}`).toBe(404);
+      }
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: 'f1111111111111111111111111111111' }, address: '198.19.0.1' })).statusCode).toBe(429);
     });
 
     it('validates the fingerprint', async () => {

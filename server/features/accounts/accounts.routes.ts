@@ -70,9 +70,10 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/fingerprint/login/',
       summary: 'Sign in with the device fingerprint',
       description:
-        'Signs into the newest guest account created on this device (see /guest/login/), only while it has no password, social account or passkey: ' +
-        'those accounts sign in their own way. Without such an account: 404 "No guest account is linked to this device". ' +
-        `Failed attempts count towards the per-address sign-in limit. ${RATE_LIMITED}`,
+        'Signs into the oldest guest account created with this fingerprint (see /guest/login/) that was last used from the caller\'s network ' +
+        '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. ' +
+        'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
+        `Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'none',
       body: FingerprintLoginBodySchema,
@@ -104,7 +105,10 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       auth: 'required',
       response: SessionSchema,
     },
-    async ({ caller, request }) => ({ token: bearerToken(request), userInfo: await accounts.userInfo(caller!.userId) }),
+    async ({ caller, request }) => {
+      await accounts.noteSeen(caller!.userId, clientFacts(request));
+      return { token: bearerToken(request), userInfo: await accounts.userInfo(caller!.userId) };
+    },
   );
 
   api.route(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '#server/http/errors.ts';
 import { systemClock } from '#server/lib/clock.ts';
-import { type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
+import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
 import { AccessTokensRepository } from './access-tokens.repository.ts';
 import { AccessTokensService } from './access-tokens.service.ts';
@@ -34,6 +34,9 @@ class MemoryLimiter implements RateLimiter {
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
     return rateState(rule, count, rule.windowSeconds * 1000);
+  }
+  async peek(rule: RateRule, subject: string): Promise<RateLimitState> {
+    return peekState(rule, this.counts.get(rateKey(rule, subject)) ?? 0, rule.windowSeconds * 1000);
   }
   async refund(rule: RateRule, subject: string) {
     const key = rateKey(rule, subject);
@@ -82,7 +85,7 @@ describe('AccountsService', () => {
     expect(hasher.verifies - before).toBe(3);
   });
 
-  it('counts failures per account and address, then clears the account and refunds the address on success', async () => {
+  it('counts only failures, per username and client, per username and per client; a success clears the username\'s counts', async () => {
     const guest = await accounts.guestLogin({}, client, null, null);
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
     const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' }, client);
@@ -90,11 +93,14 @@ describe('AccountsService', () => {
     limiter.counts.clear();
     await failure(accounts.usernameLogin({ username: 'judy_10', password: 'wrong horse' }, client));
     await failure(accounts.usernameLogin({ username: 'JUDY_10', password: 'wrong horse' }, client));
-    const accountKey = rateKey(ACCOUNT_LIMITS.loginAccount, 'judy_10');
-    const addressKey = rateKey(ACCOUNT_LIMITS.loginAddress, client.address);
-    expect([limiter.counts.get(accountKey), limiter.counts.get(addressKey)]).toEqual([2, 2]);
+    const keys = [
+      rateKey(ACCOUNT_LIMITS.loginPair, `judy_10|${client.address}/32`),
+      rateKey(ACCOUNT_LIMITS.loginAccount, 'judy_10'),
+      rateKey(ACCOUNT_LIMITS.loginAddress, `${client.address}/32`),
+    ];
+    expect(keys.map((key) => limiter.counts.get(key))).toEqual([2, 2, 2]);
     await accounts.usernameLogin({ username: 'Judy_10', password: 'correct horse' }, client);
-    expect([limiter.counts.get(accountKey), limiter.counts.get(addressKey)]).toEqual([undefined, 2]);
+    expect(keys.map((key) => limiter.counts.get(key))).toEqual([undefined, undefined, 2]);
   });
 
   it('reports whether a call created the account (the registration seam)', async () => {

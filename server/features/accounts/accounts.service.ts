@@ -15,6 +15,7 @@ import {
 import type { Caller } from '#server/http/api-router.ts';
 import { AppError, fieldError } from '#server/http/errors.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { clientSubject, networkOf } from '#server/lib/network.ts';
 import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
@@ -24,15 +25,35 @@ import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
 export const ACCOUNT_LIMITS = {
-  /** Failed sign-ins per username (known or not, so the answer reveals nothing). */
-  loginAccount: { name: 'login-account', limit: 10, windowSeconds: 15 * 60 },
-  /** Failed sign-ins (password or device) per client address. */
+  /**
+   * Failed password checks per username from one client (address, or IPv6 /64): a guesser is
+   * stopped while the owner, elsewhere, still signs in (decision 052).
+   */
+  loginPair: { name: 'login-pair', limit: 10, windowSeconds: 15 * 60 },
+  /** Consecutive failed password checks per username from anywhere (NIST SP 800-63B: at most 100); a success clears it. */
+  loginAccount: { name: 'login-account', limit: 100, windowSeconds: 24 * 60 * 60 },
+  /** Failed sign-ins (password or device) per client, across usernames: credential stuffing. */
   loginAddress: { name: 'login-address', limit: 30, windowSeconds: 15 * 60 },
+  /** Device sign-in attempts per fingerprint, from anywhere: a fingerprint cannot be tried across many networks. */
+  deviceFingerprint: { name: 'device-fingerprint', limit: 10, windowSeconds: 60 * 60 },
+  /** Device sign-in attempts per client. */
+  deviceAddress: { name: 'device-address', limit: 20, windowSeconds: 15 * 60 },
+  /** Usernames tried at registration per client and per account: whether a name is taken is an answer too. */
+  registerAddress: { name: 'register-address', limit: 30, windowSeconds: 15 * 60 },
+  registerAccount: { name: 'register-account', limit: 10, windowSeconds: 15 * 60 },
   /** New guest accounts per client address. */
   guestAddress: { name: 'guest-address', limit: 30, windowSeconds: 60 * 60 },
   /** Avatar uploads per user: decoding images costs CPU. */
   avatarUser: { name: 'avatar-user', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
+
+/** How often a guest's last use is written at most, unless its network changed. */
+const SEEN_WRITE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** The network device sign-in is tied to: IPv4 /24, IPv6 /48 (decision 052). */
+export function deviceNetwork(address: string): string {
+  return networkOf(address, 24, 48);
+}
 
 /** What the server knows of the client making a call. */
 export interface ClientFacts {
@@ -86,6 +107,7 @@ export class AccountsService {
    */
   async guestLogin(input: { fingerprint?: string | undefined }, client: ClientFacts, caller: Caller | null, presentedToken: string | null): Promise<GuestSession> {
     if (caller && presentedToken) {
+      await this.noteSeen(caller.userId, client);
       const userInfo = await this.userInfo(caller.userId);
       return { token: presentedToken, userInfo, created: false };
     }
@@ -93,38 +115,59 @@ export class AccountsService {
     const userId = await this.#users.insertGuest({
       nickname: guestNickname(),
       fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
+      network: deviceNetwork(client.address),
       now: isoNow(this.#clock),
     });
     return { ...(await this.#signIn(userId, 'guest', client)), created: true };
   }
 
-  /** Username and password sign-in; every mistake gets the same answer. */
+  /**
+   * Username and password sign-in; every mistake gets the same answer, whether the username
+   * exists or not. Only failures are counted, and checked before the next attempt (decision 052).
+   */
   async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
     const normalized = input.username.toLowerCase();
-    const account = await this.#limiter.consume(ACCOUNT_LIMITS.loginAccount, normalized);
-    const address = await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, client.address);
-    assertAllowed(account, address);
+    const counters = passwordCounters(normalized, client);
+    await this.#assertRoom(counters);
     const user = isUsernameShape(normalized) ? await this.#users.findByUsername(normalized) : undefined;
     // An unknown user costs one hash check too, so timing does not tell which usernames exist.
     const valid = user?.password_hash
       ? await this.#hasher.verify(user.password_hash, input.password)
       : (await this.#hasher.verify(await this.#dummy(), input.password)) && false;
-    if (!user || !valid) throw invalidCredentials();
-    await this.#limiter.reset(ACCOUNT_LIMITS.loginAccount, normalized);
-    await this.#limiter.refund(ACCOUNT_LIMITS.loginAddress, client.address);
+    if (!user || !valid) {
+      await this.#countFailure(counters);
+      throw invalidCredentials();
+    }
+    await this.#clearFailures(counters);
     return this.#signIn(user.id, 'password', client);
   }
 
   /**
-   * Device sign-in: the newest guest account created with this fingerprint, only while it has
-   * no credential of its own (password, social account, passkey); such accounts need those.
+   * Device sign-in (decision 052). A fingerprint is no secret (any site can compute it), so it
+   * only reaches a guest that holds nothing private, made with this fingerprint and last used
+   * from the caller's network; the oldest such guest. A refusal and a miss get the same answer.
+   * Attempts are limited per fingerprint and per client; misses also count towards the
+   * client's failed sign-ins.
    */
   async fingerprintLogin(input: { fingerprint: string }, client: ClientFacts): Promise<Session> {
-    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, client.address));
-    const userId = await this.#users.findDeviceGuest(this.fingerprintHash(input.fingerprint));
-    if (userId === undefined) throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
-    await this.#limiter.refund(ACCOUNT_LIMITS.loginAddress, client.address);
+    const where = clientSubject(client.address);
+    const hash = this.fingerprintHash(input.fingerprint);
+    assertAllowed(await this.#limiter.peek(ACCOUNT_LIMITS.loginAddress, where));
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, hash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
+    const userId = await this.#users.findDeviceGuest(hash, deviceNetwork(client.address));
+    if (userId === undefined) {
+      await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, where);
+      throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
+    }
+    await this.noteSeen(userId, client);
     return this.#signIn(userId, 'device', client);
+  }
+
+  /** A guest was used from the client's network (user info, sign-in): device sign-in follows it there. */
+  async noteSeen(userId: number, client: ClientFacts): Promise<void> {
+    const now = this.#clock.now();
+    const staleBefore = new Date(now.getTime() - SEEN_WRITE_INTERVAL_MS).toISOString();
+    await this.#users.noteGuestSeen(userId, deviceNetwork(client.address), now.toISOString(), staleBefore);
   }
 
   /** Revokes the caller's token; without one there is nothing to revoke. */
@@ -185,17 +228,23 @@ export class AccountsService {
     const hadPassword = user.password_hash !== null;
     if (user.password_hash) {
       if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
-      const subject = user.username_normalized ?? `uid:${user.id}`;
-      assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.loginAccount, subject));
+      const counters = passwordCounters(user.username_normalized ?? `uid:${user.id}`, client);
+      await this.#assertRoom(counters);
       if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
+        await this.#countFailure(counters);
         throw fieldError({ currentPassword: ['accounts:password.currentIncorrect'] });
       }
-      await this.#limiter.reset(ACCOUNT_LIMITS.loginAccount, subject);
+      await this.#clearFailures(counters);
     }
     const username = body.username ?? user.username;
     if (!username) throw fieldError({ username: ['accounts:username.required'] });
     const normalized = username.toLowerCase();
     if (normalized !== user.username_normalized) {
+      // Each name tried tells whether it is taken: as limited as a sign-in attempt.
+      assertAllowed(
+        await this.#limiter.consume(ACCOUNT_LIMITS.registerAddress, clientSubject(client.address)),
+        await this.#limiter.consume(ACCOUNT_LIMITS.registerAccount, String(user.id)),
+      );
       const owner = await this.#users.findByUsername(normalized);
       if (owner && owner.id !== user.id) throw usernameTaken();
     }
@@ -224,6 +273,20 @@ export class AccountsService {
   /** The stored form of a device fingerprint: HMAC-SHA256 keyed with APP_SECRET. */
   fingerprintHash(fingerprint: string): string {
     return createHmac('sha256', this.#appSecret).update(`fingerprint:${fingerprint}`).digest('hex');
+  }
+
+  /** Refuses (429) when any counter has no room left for another failure. */
+  async #assertRoom(counters: Counter[]): Promise<void> {
+    assertAllowed(...(await Promise.all(counters.map(([rule, subject]) => this.#limiter.peek(rule, subject)))));
+  }
+
+  async #countFailure(counters: Counter[]): Promise<void> {
+    await Promise.all(counters.map(([rule, subject]) => this.#limiter.consume(rule, subject)));
+  }
+
+  /** A right password clears the username's counters; the client's count across usernames stays. */
+  async #clearFailures(counters: Counter[]): Promise<void> {
+    await Promise.all(counters.filter(([rule]) => rule !== ACCOUNT_LIMITS.loginAddress).map(([rule, subject]) => this.#limiter.reset(rule, subject)));
   }
 
   async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
@@ -279,6 +342,18 @@ function assertAllowed(...states: RateLimitState[]): void {
   const over = states.filter((s) => !s.allowed);
   if (over.length === 0) return;
   throw rateLimitError(over.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a)));
+}
+
+type Counter = [RateRule, string];
+
+/** The counters a password check is judged by: this username from this client, this username, this client. */
+function passwordCounters(username: string, client: ClientFacts): Counter[] {
+  const where = clientSubject(client.address);
+  return [
+    [ACCOUNT_LIMITS.loginPair, `${username}|${where}`],
+    [ACCOUNT_LIMITS.loginAccount, username],
+    [ACCOUNT_LIMITS.loginAddress, where],
+  ];
 }
 
 /** What a token is called in the user's list of sessions: how it was made and the browser. */

@@ -13,10 +13,18 @@ export class UsersRepository {
     this.#db = db;
   }
 
-  async insertGuest(row: { nickname: string; fingerprintHash: string | null; now: string }): Promise<number> {
+  async insertGuest(row: { nickname: string; fingerprintHash: string | null; network: string; now: string }): Promise<number> {
     const inserted = await this.#db
       .insertInto('users')
-      .values({ nickname: row.nickname, fingerprint_hash: row.fingerprintHash, is_guest: 1, created_at: row.now, updated_at: row.now })
+      .values({
+        nickname: row.nickname,
+        fingerprint_hash: row.fingerprintHash,
+        last_network: row.network,
+        last_seen_at: row.now,
+        is_guest: 1,
+        created_at: row.now,
+        updated_at: row.now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return inserted.id;
@@ -39,14 +47,23 @@ export class UsersRepository {
     return this.#db.selectFrom('users').selectAll().where('username_normalized', '=', usernameNormalized).executeTakeFirst();
   }
 
-  /** The newest guest of a device that has no credential of its own (password, social account, passkey). */
-  async findDeviceGuest(fingerprintHash: string): Promise<number | undefined> {
+  /**
+   * The guest account a device sign-in may reach (decision 052): made with this fingerprint, last
+   * used from this network, and holding nothing private or of its own to sign in with: no
+   * password, email, phone, uploaded avatar, social account or passkey. (The payments feature
+   * adds its purchases table here.) The oldest such guest: a later one never shadows it.
+   */
+  async findDeviceGuest(fingerprintHash: string, network: string): Promise<number | undefined> {
     const row = await this.#db
       .selectFrom('users')
       .select('users.id')
       .where('users.fingerprint_hash', '=', fingerprintHash)
+      .where('users.last_network', '=', network)
       .where('users.is_guest', '=', 1)
       .where('users.password_hash', 'is', null)
+      .where('users.email', 'is', null)
+      .where('users.phone', 'is', null)
+      .where('users.avatar', 'is', null)
       .where((eb) =>
         eb.not(eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id'))),
       )
@@ -55,10 +72,26 @@ export class UsersRepository {
           eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
         ),
       )
-      .orderBy('users.id', 'desc')
+      .orderBy('users.id', 'asc')
       .limit(1)
       .executeTakeFirst();
     return row?.id;
+  }
+
+  /**
+   * Notes that a guest was used from a network. Writes only when the network changed or the
+   * last note is older than `staleBefore`, so a busy guest does not turn every read into a write.
+   */
+  async noteGuestSeen(id: number, network: string, now: string, staleBefore: string): Promise<void> {
+    await this.#db
+      .updateTable('users')
+      .set({ last_network: network, last_seen_at: now })
+      .where('id', '=', id)
+      .where('is_guest', '=', 1)
+      .where((eb) =>
+        eb.or([eb('last_network', 'is', null), eb('last_network', '!=', network), eb('last_seen_at', 'is', null), eb('last_seen_at', '<', staleBefore)]),
+      )
+      .execute();
   }
 
   async socialPlatforms(userId: number): Promise<string[]> {
