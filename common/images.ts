@@ -1,14 +1,28 @@
 /** Image defaults of spec section 9, shared by the image component and the image endpoint. */
 export const IMAGE_QUALITY = 85;
 export const IMAGE_DENSITIES = [1, 2] as const;
-export const IMAGE_FORMATS = ['webp', 'avif', 'png', 'jpeg'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export type ImageFormat = 'webp';
 export const IMAGE_FORMAT: ImageFormat = 'webp';
 /** Screen widths of spec section 9 (xs, sm, md, lg, xl, 2xl): candidate widths for `sizes`. */
 export const IMAGE_SCREENS = [320, 640, 768, 1024, 1280, 1536] as const;
-/** The endpoint refuses widths outside this range, so that nobody fills its cache with variants. */
-export const IMAGE_MIN_WIDTH = 16;
-export const IMAGE_MAX_WIDTH = 3072;
+/** The widths pages show resized images at: screenshots (portrait, landscape), tiles, the app page's cover. */
+export const IMAGE_DISPLAY_WIDTHS = [270, 320, 480, 640] as const;
+export type ImageDisplayWidth = (typeof IMAGE_DISPLAY_WIDTHS)[number];
+const IMAGE_MIN_WIDTH = 16;
+const IMAGE_MAX_WIDTH = 3072;
+
+/** The widths offered for an image shown `width` wide: densities 1 and 2, or with `sizes` the screen widths up to twice it. */
+export function candidateWidths(width: number, withSizes: boolean): number[] {
+  if (!withSizes) return IMAGE_DENSITIES.map((density) => width * density);
+  return [...new Set([...IMAGE_SCREENS.filter((screen) => screen < width * 2), width, width * 2])].sort((a, b) => a - b);
+}
+
+/**
+ * Every width the image endpoint resizes to: exactly the ones pages ask for. Any other width,
+ * quality or format is refused, so no client can make the server encode (and cache) thousands of
+ * variants of one image.
+ */
+export const IMAGE_WIDTHS: ReadonlySet<number> = new Set(IMAGE_DISPLAY_WIDTHS.flatMap((width) => [...candidateWidths(width, false), ...candidateWidths(width, true)]));
 /** Path prefix of the image endpoint: `/_img/w_{width},q_{quality},f_{format}{source path}`. */
 export const IMAGE_ENDPOINT = '/_img/';
 
@@ -40,8 +54,7 @@ export function parseImageRequest(modifiers: string, source: string): ImageReque
   const width = Number(match[1]);
   const quality = Number(match[2]);
   const format = match[3] as ImageFormat;
-  if (width < IMAGE_MIN_WIDTH || width > IMAGE_MAX_WIDTH || quality < 1 || quality > 100) return null;
-  if (!(IMAGE_FORMATS as readonly string[]).includes(format)) return null;
+  if (!IMAGE_WIDTHS.has(width) || quality !== IMAGE_QUALITY || format !== IMAGE_FORMAT) return null;
   const path = source.startsWith('/') ? source : `/${source}`;
   if (!isResizable(path)) return null;
   return { width, quality, format, source: path };

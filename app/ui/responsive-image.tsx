@@ -1,21 +1,22 @@
 import type { ComponentProps } from 'react';
-import { IMAGE_DENSITIES, IMAGE_SCREENS, isResizable, resizedUrl } from '#common/images.ts';
+import { candidateWidths, IMAGE_DENSITIES, type ImageDisplayWidth, isResizable, resizedUrl } from '#common/images.ts';
 
 /**
  * `srcset` for a source shown `width` pixels wide: densities 1 and 2, or with `sizes` the
  * section 9 screen widths up to twice the largest needed.
  */
-export function imageSrcSet(src: string, width: number, sizes?: string): string | undefined {
+export function imageSrcSet(src: string, width: ImageDisplayWidth, sizes?: string): string | undefined {
   if (!isResizable(src)) return undefined;
   if (!sizes) return IMAGE_DENSITIES.map((d) => `${resizedUrl(src, width * d)} ${d}x`).join(', ');
-  const widths = [...new Set([...IMAGE_SCREENS.filter((s) => s < width * 2), width, width * 2])].sort((a, b) => a - b);
-  return widths.map((w) => `${resizedUrl(src, w)} ${w}w`).join(', ');
+  return candidateWidths(width, true)
+    .map((w) => `${resizedUrl(src, w)} ${w}w`)
+    .join(', ');
 }
 
 export type ResponsiveImageProps = Omit<ComponentProps<'img'>, 'src' | 'width' | 'height' | 'srcSet'> & {
   src: string;
-  /** Intrinsic size: reserves the box before the image arrives (no layout shift). */
-  width: number;
+  /** Intrinsic size: reserves the box before the image arrives (no layout shift); one of the widths the image endpoint serves. */
+  width: ImageDisplayWidth;
   height: number;
   /** Below the fold by default: lazy. Pass true for images visible on arrival. */
   priority?: boolean;

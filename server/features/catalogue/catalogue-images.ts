@@ -45,7 +45,9 @@ export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (ap
     const notFound = () => reply.code(404).header('Cache-Control', 'no-store').send({ code: 404, message: 'Not found.', data: null });
     if (!wanted || !root) return notFound();
     const folder = resolve(root.folder);
-    const file = resolve(folder, decodeURIComponent(wanted.source.slice(root.prefix.length)));
+    const relative = decodeOrNull(wanted.source.slice(root.prefix.length));
+    if (relative === null) return notFound();
+    const file = resolve(folder, relative);
     if (!file.startsWith(folder + sep)) return notFound();
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return notFound();
@@ -72,3 +74,12 @@ export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (ap
     return reply.type(result.type).header('Cache-Control', 'public, max-age=86400').send(result.body);
   });
 };
+
+/** A percent-decoded path, or null when its escapes are malformed (`%zz`). */
+function decodeOrNull(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
