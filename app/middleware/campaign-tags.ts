@@ -1,5 +1,6 @@
 import type { MiddlewareFunction } from 'react-router';
 import { COOKIE_MAX_AGE_DAYS, UTM_FIELDS } from '#common/constants.ts';
+import { appContext } from '../context.ts';
 import { serializeCookie } from '../lib/cookies.ts';
 
 /** Longer values are cut: a campaign tag is a short label, and every API call carries it as a header. */
@@ -20,14 +21,19 @@ export function campaignCookies(search: URLSearchParams, secure: boolean): strin
   return campaignTags(search).map(([name, value]) => serializeCookie(name, value, { maxAgeDays: COOKIE_MAX_AGE_DAYS, sameSite: 'Strict', secure }));
 }
 
-/** Whether cookies may carry Secure: https, or localhost (which browsers treat as secure). */
-export function secureCookiesFor(url: URL): boolean {
+/**
+ * Whether cookies may carry Secure: the site's public origin is https, or localhost (which
+ * browsers treat as secure). The server asks with PUBLIC_ORIGIN, never the request's own URL:
+ * behind a proxy that ends TLS, the request arrives over plain http.
+ */
+export function secureCookiesFor(publicOrigin: string): boolean {
+  const url = new URL(publicOrigin);
   return url.protocol === 'https:' || url.hostname === 'localhost' || url.hostname === '127.0.0.1';
 }
 
 /** Second global middleware: captures campaign tags into cookies on whatever response follows. */
-export const captureCampaignTags: MiddlewareFunction<Response> = async ({ url }, next) => {
-  const cookies = url.search ? campaignCookies(url.searchParams, secureCookiesFor(url)) : [];
+export const captureCampaignTags: MiddlewareFunction<Response> = async ({ url, context }, next) => {
+  const cookies = url.search ? campaignCookies(url.searchParams, secureCookiesFor(context.get(appContext).site.publicOrigin)) : [];
   if (cookies.length === 0) return next();
   const withCookies = (response: Response) => {
     for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);

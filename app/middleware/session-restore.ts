@@ -17,12 +17,12 @@ import { isDocumentRequest } from './locale-redirect.ts';
  * Client navigations never reach here with a token: the browser's session restore handles it.
  */
 export const sessionRestore: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
-  const { services } = context.get(appContext);
+  const { services, site } = context.get(appContext);
   const offered = request.method === 'GET' && isDocumentRequest(request) ? tokenFromUrl(url) : null;
   if (offered) {
     const headers = new Headers();
     const verified = await services.accounts.userInfoForToken(offered).catch(() => null);
-    if (verified) headers.append('Set-Cookie', tokenOfferCookie(offered, secureCookiesFor(url)));
+    if (verified) headers.append('Set-Cookie', tokenOfferCookie(offered, secureCookiesFor(site.publicOrigin)));
     throw redirect(urlWithoutToken(url), { status: 302, headers });
   }
   const cookieHeader = request.headers.get('cookie');

@@ -2,6 +2,7 @@ import { RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Session, UserInfo } from '#common/api/accounts.schema.ts';
 import { type AppLoadContext, appContext } from '../../context.ts';
+import { captureCampaignTags } from '../../middleware/campaign-tags.ts';
 import { sessionRestore } from '../../middleware/session-restore.ts';
 import { pageSessionContext, pageSessionOf } from './page-session.ts';
 import { requireMember } from './require-member.ts';
@@ -11,7 +12,7 @@ const guest: UserInfo = { ...member, uid: 6, isGuest: true };
 const TOKENS: Record<string, UserInfo> = { [`5|${'m'.repeat(48)}`]: member, [`6|${'g'.repeat(48)}`]: guest };
 
 /** The router context of one request, with an accounts service that knows two tokens and counts lookups. */
-function contextWith(lookups: string[] = []) {
+function contextWith(lookups: string[] = [], publicOrigin = 'https://p.example') {
   const accounts = {
     async userInfoForToken(token: string | null | undefined): Promise<Session | null> {
       lookups.push(String(token));
@@ -20,7 +21,7 @@ function contextWith(lookups: string[] = []) {
     },
   };
   const context = new RouterContextProvider();
-  context.set(appContext, { services: { accounts } } as unknown as AppLoadContext);
+  context.set(appContext, { services: { accounts }, site: { publicOrigin } } as unknown as AppLoadContext);
   return context;
 }
 
@@ -59,6 +60,16 @@ describe('session restore on the server', () => {
     const response = await thrown(() => sessionRestore(args(`https://p.example/?token=${encodeURIComponent(token)}`, contextWith(), page), next));
     expect(response.headers.get('location')).toBe('/');
     expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('cookies carry Secure by the public origin, not by the request: behind a proxy that ends TLS the request is plain http', async () => {
+    const token = `5|${'m'.repeat(48)}`;
+    const behindProxy = await thrown(() => sessionRestore(args(`http://internal:3000/?token=${encodeURIComponent(token)}`, contextWith([], 'https://p.example'), page), next));
+    expect(behindProxy.headers.getSetCookie()[0]).toMatch(/; Secure$/);
+    const plainSite = await thrown(() => sessionRestore(args(`http://portal.test/?token=${encodeURIComponent(token)}`, contextWith([], 'http://portal.test'), page), next));
+    expect(plainSite.headers.getSetCookie()[0]).not.toContain('Secure');
+    const tags = await captureCampaignTags(args('http://internal:3000/?utm_source=mail', contextWith([], 'https://p.example')), next);
+    expect((tags as Response).headers.getSetCookie()).toEqual([expect.stringMatching(/^utm_source=mail; .*; Secure$/)]);
   });
 
   it('a hostile path with a token is sent home, never to another host', async () => {

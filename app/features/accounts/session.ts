@@ -31,7 +31,7 @@ function broadcastChannel(): SessionChannel | null {
   };
 }
 
-const secure = () => secureCookiesFor(new URL(window.location.href));
+const secure = () => secureCookiesFor(window.location.origin);
 
 function browserEnvironment(): SessionEnvironment {
   return {

@@ -7,6 +7,12 @@ import type { AccessTokensRepository } from './access-tokens.repository.ts';
 const SECRET_LENGTH = 48;
 /** One token per device; beyond this many, the least recently used tokens of the user are revoked. */
 export const MAX_TOKENS_PER_USER = 20;
+/**
+ * A token unused this long stops working (and is deleted when presented): the token cookie lives
+ * 365 days too (spec section 9), renewed by each sign-in, so an abandoned device's session ends.
+ */
+export const TOKEN_IDLE_DAYS = 365;
+const TOKEN_IDLE_MS = TOKEN_IDLE_DAYS * 24 * 60 * 60 * 1000;
 /** Writing last_used_at on every request would make each read a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -33,7 +39,7 @@ export class AccessTokensService {
     return { token: `${tokenId}|${secret}`, tokenId };
   }
 
-  /** Resolves a plain token to its caller, or null when it is malformed, unknown, expired or revoked. */
+  /** Resolves a plain token to its caller, or null when it is malformed, unknown, expired, idle too long or revoked. */
   async verify(token: string): Promise<Caller | null> {
     const match = /^(\d{1,15})\|([A-Za-z0-9]{20,128})$/.exec(token);
     if (!match) return null;
@@ -44,6 +50,11 @@ export class AccessTokensService {
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
     const now = this.#clock.now();
     if (row.expires_at && row.expires_at <= now.toISOString()) return null;
+    const lastUsed = Date.parse(row.last_used_at ?? row.created_at);
+    if (now.getTime() - lastUsed > TOKEN_IDLE_MS) {
+      await this.#tokens.delete(row.id);
+      return null;
+    }
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await this.#tokens.touch(row.id, now.toISOString());
     }
