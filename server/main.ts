@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
+import { scheduleGuestCleanup } from './features/accounts/guest-cleanup.ts';
 import { createServices } from './services.ts';
 
 const [major] = process.versions.node.split('.').map(Number);
@@ -42,6 +43,7 @@ const app = await buildPortal({
   clientDir: resolve(config.buildDir, 'client'),
 });
 if (config.seedDemoContent) await seedIfEmpty(services, app.log);
+const stopGuestCleanup = scheduleGuestCleanup(services.accounts, app.log);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -49,6 +51,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    stopGuestCleanup();
     await app.close();
     await database.close();
     process.exit(0);

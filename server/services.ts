@@ -6,6 +6,8 @@ import { AccessTokensService } from './features/accounts/access-tokens.service.t
 import { AccountsService } from './features/accounts/accounts.service.ts';
 import { AvatarsService } from './features/accounts/avatars.service.ts';
 import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
+import { GuestChallenges } from './features/accounts/guest-challenges.ts';
+import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
 import { FolderMediaStore } from './features/articles/article-media.ts';
 import type { ArticleImportTarget } from './features/articles/articles.import.ts';
@@ -65,6 +67,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       users: new UsersRepository(db),
       tokens,
       hasher: new Argon2PasswordHasher(),
+      passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
+      challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
       limiter: rateLimiter,
       avatars: new AvatarsService(config.uploadDir),
       clock,

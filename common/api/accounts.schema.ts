@@ -80,7 +80,16 @@ export const FingerprintSchema = z
   .meta({ description: 'The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash' });
 
 /** POST /guest/login/ body. */
-export const GuestLoginBodySchema = z.object({ fingerprint: FingerprintSchema.optional() });
+/** GET /guest/challenge/: the proof of work a new guest account costs (decision 054). */
+export const GuestChallengeSchema = z.object({ challenge: z.string(), difficulty: z.number().int() });
+export type GuestChallenge = z.infer<typeof GuestChallengeSchema>;
+
+/** POST /guest/login/ body: the solved challenge is required to create an account. */
+export const GuestLoginBodySchema = z.object({
+  fingerprint: FingerprintSchema.optional(),
+  challenge: z.string().max(200).optional(),
+  nonce: z.string().max(16).optional(),
+});
 export type GuestLoginBody = z.output<typeof GuestLoginBodySchema>;
 
 /** POST /username/login/ body. Lenient on purpose: any mistake gets the same "incorrect" answer. */

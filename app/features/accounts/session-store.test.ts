@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { solve, solves } from '#common/proof-of-work.ts';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { createApiClient } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 import { type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 
 const ok = (data: unknown, status = 200) => Response.json({ code: status, message: 'OK', data }, { status });
-const fail = (status: number, message: string) => Response.json({ code: status, message, data: null }, { status });
+const fail = (status: number, message: string, data: unknown = null) => Response.json({ code: status, message, data }, { status });
 
 /**
  * A small stand-in for the accounts API behind a real API client: guests, one member with a
@@ -15,7 +16,7 @@ class FakeAccounts {
   users = new Map<number, UserInfo & { password?: string; username?: string; fingerprint?: string }>();
   tokens = new Map<string, number>();
   calls: string[] = [];
-  failGuest: { status: number; message: string } | null = null;
+  failGuest: { status: number; message: string; data?: unknown } | null = null;
   failInfo: 'network' | null = null;
   failLogout = false;
   #next = 100;
@@ -45,8 +46,11 @@ class FakeAccounts {
       return userInfo;
     };
     switch (`${method} ${path}`) {
+      case 'GET /guest/challenge/':
+        return ok({ challenge: `challenge-${this.calls.length}`, difficulty: 4 });
       case 'POST /guest/login/': {
-        if (this.failGuest) return fail(this.failGuest.status, this.failGuest.message);
+        if (this.failGuest) return fail(this.failGuest.status, this.failGuest.message, this.failGuest.data);
+        if (!body.challenge || !solves(body.challenge, body.nonce, 4)) return fail(403, 'Please let the page finish loading, then try again.');
         const uid = this.#next++;
         this.users.set(uid, { uid, nickname: `Guest${uid}`, avatar: null, social_providers: [], webauthn: false, isGuest: true, fingerprint: body.fingerprint });
         const token = this.issue(uid);
@@ -95,12 +99,15 @@ class FakeBrowser {
 interface Tab {
   store: SessionStore;
   logins: number[];
-  toasts: string[];
+  /** Retries the store scheduled, with their delays: run them with `runLater`. */
+  later: Array<{ task: () => void; ms: number }>;
+  clock: { now: number };
 }
 
 function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean; fingerprint?: string | null } = {}): Tab {
   const logins: number[] = [];
-  const toasts: string[] = [];
+  const later: Tab['later'] = [];
+  const clock = { now: 1_000_000 };
   const api = createApiClient({
     base: '/serve/api',
     fetch: server.fetch,
@@ -132,7 +139,9 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
     isBot: async () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
-    onAnonymousFailure: (message) => toasts.push(message),
+    solveChallenge: async ({ challenge, difficulty }) => solve(challenge, difficulty, async () => undefined),
+    later: (task, ms) => later.push({ task, ms }),
+    now: () => clock.now,
     takeTokenOffer: () => {
       const offer = browser.offer;
       browser.offer = null;
@@ -144,7 +153,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), logins, toasts };
+  return { store: new SessionStore(() => environment), logins, later, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -163,7 +172,7 @@ describe('session rules of spec section 4', () => {
     tab.store.start(NONE);
     await until(() => tab.store.snapshot().status === 'ready');
     const { token, userInfo } = tab.store.snapshot();
-    expect(server.calls).toEqual(['POST /guest/login/', 'GET /member/info/']);
+    expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
     expect(browser.cookie).toBe(token);
     expect(userInfo).toMatchObject({ isGuest: true });
     expect(server.users.get(userInfo!.uid)!.fingerprint).toBe('a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
@@ -192,7 +201,7 @@ describe('session rules of spec section 4', () => {
     const tab = openTab(server, browser);
     tab.store.start({ state: 'unknown', userInfo: null });
     await until(() => tab.store.snapshot().status === 'ready');
-    expect(server.calls).toEqual(['GET /member/info/', 'POST /guest/login/', 'GET /member/info/']);
+    expect(server.calls).toEqual(['GET /member/info/', 'GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
     expect(browser.cookie).not.toContain('revoked');
     expect(tab.store.snapshot().userInfo?.isGuest).toBe(true);
   });
@@ -204,7 +213,7 @@ describe('session rules of spec section 4', () => {
     const tab = openTab(server, browser);
     tab.store.start({ state: 'invalid', userInfo: null });
     await until(() => tab.store.snapshot().status === 'ready');
-    expect(server.calls).toEqual(['POST /guest/login/', 'GET /member/info/']);
+    expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
   });
 
   it('user info that cannot be reached keeps the token; the next navigation fetches it silently', async () => {
@@ -272,19 +281,53 @@ describe('session rules of spec section 4', () => {
     expect(tab.store.snapshot().userInfo!.uid).not.toBe(uid);
   });
 
-  it('an anonymous sign-in failure shows the server message once and leaves no session', async () => {
+  it('a refused anonymous sign-in shows nothing, lets the visitor play on, and is tried again after the server\'s wait', async () => {
     const server = new FakeAccounts();
-    server.failGuest = { status: 429, message: 'Too many attempts. Please try again in 60 seconds.' };
+    server.failGuest = { status: 429, message: 'Too many attempts. Please try again in 60 seconds.', data: { retryAfter: 60 } };
     const browser = new FakeBrowser();
     const tab = openTab(server, browser);
     tab.store.start(NONE);
-    await until(() => tab.toasts.length > 0);
-    expect(tab.toasts).toEqual(['Too many attempts. Please try again in 60 seconds.']);
+    await until(() => tab.later.length === 1);
     expect(tab.store.snapshot()).toEqual({ token: null, userInfo: null, status: 'idle' });
-    // The client's own retries (spec section 9), and then no more attempts on this page.
-    expect(server.calls).toEqual(['POST /guest/login/', 'POST /guest/login/', 'POST /guest/login/']);
+    expect(tab.later[0]!.ms).toBe(60_000);
+    // The client's own retries (spec section 9), then nothing until the wait is over, navigation or not.
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toHaveLength(3);
+    tab.store.refreshIfIncomplete();
     await tab.store.signInAnonymously();
-    expect(server.calls).toHaveLength(3);
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toHaveLength(3);
+
+    server.failGuest = null;
+    tab.clock.now += 60_000;
+    tab.later.shift()!.task();
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(tab.store.snapshot().userInfo?.isGuest).toBe(true);
+  });
+
+  it('backs off 30 s, then 60 s, when the server gives no wait; a navigation after the wait tries again', async () => {
+    const server = new FakeAccounts();
+    server.failGuest = { status: 503, message: 'Unavailable.' };
+    const tab = openTab(server, new FakeBrowser());
+    tab.store.start(NONE);
+    await until(() => tab.later.length === 1);
+    expect(tab.later.map((l) => l.ms)).toEqual([30_000]);
+    tab.clock.now += 30_000;
+    tab.store.refreshIfIncomplete();
+    await until(() => tab.later.length === 2);
+    expect(tab.later.map((l) => l.ms)).toEqual([30_000, 60_000]);
+    server.failGuest = null;
+    tab.clock.now += 60_000;
+    tab.store.refreshIfIncomplete();
+    await until(() => tab.store.snapshot().status === 'ready');
+  });
+
+  it('a script that skips the challenge gets no account; the store always solves it', async () => {
+    const server = new FakeAccounts();
+    const direct = await server.fetch('/serve/api/guest/login/', { method: 'POST', body: '{}' });
+    expect(direct.status).toBe(403);
+    const tab = openTab(server, new FakeBrowser());
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(server.calls.slice(0, 3)).toEqual(['POST /guest/login/', 'GET /guest/challenge/', 'POST /guest/login/']);
   });
 
   it('crawlers get no anonymous account', async () => {

@@ -1,4 +1,4 @@
-import type { GuestSession, PasswordUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
+import type { GuestChallenge, GuestSession, PasswordUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
 import { type ApiClient, ApiError } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 
@@ -36,8 +36,11 @@ export interface SessionEnvironment {
   isBot(): Promise<boolean>;
   /** The login tracking event (spec section 4: setting a different token reports its uid). */
   onLogin(uid: number): void;
-  /** Spec section 8: an anonymous sign-in failure shows an error toast with the message. */
-  onAnonymousFailure(message: string): void;
+  /** Solves a guest challenge (decision 054): a nonce for it. */
+  solveChallenge(challenge: GuestChallenge): Promise<string>;
+  /** Runs a task later (a retry); tests run it themselves. */
+  later(task: () => void, ms: number): void;
+  now(): number;
   /** Reads and forgets the token the server verified from the page's URL (decision 054), or null. */
   takeTokenOffer(): string | null;
   /** Asks a signed-in member whether to switch to the offered account; true only on confirm. */
@@ -45,6 +48,10 @@ export interface SessionEnvironment {
   /** A translated text, by `namespace:key`. */
   message(key: 'errors:unauthenticated' | 'accounts:device.unavailable'): string;
 }
+
+/** Waits between failed anonymous sign-ins: 30 s, doubling up to 10 minutes. */
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 10 * 60_000;
 
 const EMPTY: SessionSnapshot = { token: null, userInfo: null, status: 'idle' };
 
@@ -74,7 +81,9 @@ export class SessionStore {
   /** Bumped whenever the token changes: answers about an earlier token are dropped. */
   #generation = 0;
   #anonymous: Promise<void> | null = null;
-  #anonymousFailed = false;
+  /** Failed anonymous sign-ins in a row, and when the next may be tried (decision 054). */
+  #anonymousFailures = 0;
+  #anonymousRetryAt = 0;
   readonly #listeners = new Set<() => void>();
 
   constructor(environment: () => SessionEnvironment) {
@@ -174,11 +183,18 @@ export class SessionStore {
     }
   }
 
-  /** Spec section 4: a token without user info gets it silently, on navigation. */
+  /**
+   * Spec section 4: a token without user info gets it silently, on navigation; a visitor whose
+   * anonymous sign-in failed earlier is tried again, once the wait is over.
+   */
   refreshIfIncomplete(): void {
     const { token, userInfo, status } = this.#state;
-    if (!this.#started || !token || userInfo || status === 'loading') return;
-    void this.#restore();
+    if (!this.#started || status === 'loading') return;
+    if (!token) {
+      if (this.#anonymousFailures > 0 && this.#e.now() >= this.#anonymousRetryAt) void this.signInAnonymously();
+      return;
+    }
+    if (!userInfo) void this.#restore();
   }
 
   /**
@@ -190,7 +206,7 @@ export class SessionStore {
     const changed = token !== this.#state.token;
     this.#useToken(token);
     const userInfo = await this.loadUserInfo();
-    this.#anonymousFailed = false;
+    this.#anonymousFailures = 0;
     if (changed) this.#e.onLogin(userInfo.uid);
     return userInfo;
   }
@@ -215,9 +231,11 @@ export class SessionStore {
   }
 
   /**
-   * Anonymous sign-in (POST /guest/login/ with the device fingerprint), then the user info. One
-   * tab at a time: a tab that waited adopts the token another tab stored meanwhile. Crawlers get
-   * no account; after a failure (shown as an error toast) it is not tried again on this page.
+   * Anonymous sign-in (POST /guest/login/ with the solved challenge and the device fingerprint),
+   * then the user info. One tab at a time: a tab that waited adopts the token another tab stored
+   * meanwhile. Crawlers get no account. A failure shows nothing (decision 054): the visitor plays
+   * on without an account and is tried again later (after the server's Retry-After, else 30 s,
+   * doubling up to 10 minutes), on a timer and on the next navigation.
    */
   signInAnonymously(): Promise<void> {
     this.#anonymous ??= this.#signInAnonymously().finally(() => {
@@ -227,7 +245,7 @@ export class SessionStore {
   }
 
   async #signInAnonymously(): Promise<void> {
-    if (this.#anonymousFailed || (await this.#e.isBot())) return;
+    if (this.#e.now() < this.#anonymousRetryAt || (await this.#e.isBot())) return;
     try {
       await this.#e.exclusive(async () => {
         const stored = this.#e.readToken();
@@ -239,15 +257,30 @@ export class SessionStore {
           return;
         }
         this.#set({ status: 'loading' });
-        const fingerprint = await this.#e.fingerprint('anonymous');
-        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', fingerprint ? { fingerprint } : {});
+        const [fingerprint, solution] = await Promise.all([this.#e.fingerprint('anonymous'), this.#solvedChallenge()]);
+        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', { ...solution, ...(fingerprint ? { fingerprint } : {}) });
         await this.setToken(data.token);
       });
     } catch (error) {
-      this.#anonymousFailed = true;
       if (this.#state.status === 'loading') this.#set({ status: 'idle' });
-      this.#e.onAnonymousFailure(error instanceof Error ? error.message : String(error));
+      this.#scheduleAnonymousRetry(error);
     }
+  }
+
+  async #solvedChallenge(): Promise<{ challenge: string; nonce: string }> {
+    const { data } = await this.#e.api.get<GuestChallenge>('/guest/challenge/');
+    return { challenge: data.challenge, nonce: await this.#e.solveChallenge(data) };
+  }
+
+  #scheduleAnonymousRetry(error: unknown): void {
+    this.#anonymousFailures++;
+    const retryAfter = error instanceof ApiError ? Number((error.data as { retryAfter?: unknown } | null)?.retryAfter) : Number.NaN;
+    const backoff = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (this.#anonymousFailures - 1));
+    const delay = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(MAX_RETRY_MS * 6, retryAfter * 1000) : backoff;
+    this.#anonymousRetryAt = this.#e.now() + delay;
+    this.#e.later(() => {
+      if (!this.#state.token) void this.signInAnonymously();
+    }, delay);
   }
 
   /** Username and password sign-in. A refused attempt keeps the current session (see decision 027). */

@@ -5,7 +5,6 @@ import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
 import { localeOfPath } from '../../lib/locale.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
-import { toast } from '../../shell/toast-store.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 import { confirm } from '../../shell/confirm-store.ts';
@@ -46,7 +45,12 @@ function browserEnvironment(): SessionEnvironment {
       return isbot(navigator.userAgent);
     },
     onLogin: (uid) => track('login', { uid }),
-    onAnonymousFailure: (message) => toast.add({ title: message, color: 'error' }),
+    // Loaded on first use: pages whose visitor already has a session never fetch it.
+    solveChallenge: async ({ challenge, difficulty }) => (await import('#common/proof-of-work.ts')).solve(challenge, difficulty),
+    later: (task, ms) => {
+      setTimeout(task, ms);
+    },
+    now: () => Date.now(),
     takeTokenOffer() {
       const offer = decodeTokenCookie(readCookie(TOKEN_OFFER_COOKIE, document.cookie));
       if (offer) writeBrowserCookie(TOKEN_OFFER_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiInstance, csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 
 const API = '/serve/api';
 
@@ -48,7 +49,7 @@ describe('accounts logs', () => {
 
     const fingerprint = 'c0ffee00c0ffee00c0ffee00c0ffee00';
     secrets.push(fingerprint);
-    const guest = (await call('POST', '/guest/login/', { fingerprint })).json().data.token as string;
+    const guest = (await call('POST', '/guest/login/', { fingerprint, ...(await solvedChallenge(app)) })).json().data.token as string;
     secrets.push(guest);
     const device = (await call('POST', '/fingerprint/login/', { fingerprint })).json().data.token as string;
     secrets.push(device);

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '#server/db/client.ts';
 import { type ApiInstance, csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
+import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 
 const API = '/serve/api';
 const PASSWORD = 'correct horse battery';
@@ -29,7 +30,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     app.inject({ method: 'POST', url: `${API}/username/login/`, headers: csrf, payload: { username, password }, remoteAddress });
 
   async function member(username: string) {
-    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: {}, remoteAddress: address(250) });
+    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: await solvedChallenge(second), remoteAddress: address(250) });
     const token = guest.json().data.token as string;
     const set = await second.inject({ method: 'PATCH', url: `${API}/member/password/`, headers: { ...csrf, authorization: `Bearer ${token}` }, payload: { username, password: PASSWORD } });
     expect(set.statusCode, set.body).toBe(200);
@@ -104,7 +105,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
   it('limits how many usernames one account or client may try at registration', async () => {
     const taken = `taken_${run}`;
     await member(taken);
-    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: {}, remoteAddress: address(230) });
+    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: await solvedChallenge(first), remoteAddress: address(230) });
     const token = guest.json().data.token as string;
     const { limit } = ACCOUNT_LIMITS.registerAccount;
     const register = (username: string) =>

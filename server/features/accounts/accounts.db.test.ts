@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
+import { clientSubject } from '#server/lib/network.ts';
+import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 
 const API = '/serve/api';
 
@@ -36,7 +38,7 @@ describe('accounts API', () => {
   const HOME = '192.0.2.50';
 
   async function newGuest(fingerprint?: string) {
-    const response = await call('POST', '/guest/login/', { body: fingerprint ? { fingerprint } : {}, address: HOME });
+    const response = await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...(fingerprint ? { fingerprint } : {}) }, address: HOME });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data as { token: string; userInfo: { uid: number; nickname: string }; created: boolean };
   }
@@ -51,7 +53,7 @@ describe('accounts API', () => {
   describe('anonymous sign-in', () => {
     it('creates exactly one guest account and one token, and returns the token and user info', async () => {
       const [users, tokens] = [await count('users'), await count('access_tokens')];
-      const response = await call('POST', '/guest/login/', { body: {} });
+      const response = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app) });
       expect(response.statusCode).toBe(201);
       const { data } = response.json();
       expect(data.token).toMatch(/^\d+\|[A-Za-z0-9]{48}$/);
@@ -89,21 +91,85 @@ describe('accounts API', () => {
       expect(response.statusCode).toBe(419);
     });
 
-    it('limits new guests per address with 429 and Retry-After', async () => {
+    it('200 first visits from one address in a minute all get an account: the proof of work is the cost, not the address', async () => {
       const address = '198.51.100.7';
-      for (let i = 0; i < 30; i++) {
-        expect((await call('POST', '/guest/login/', { body: {}, address })).statusCode).toBe(201);
-      }
       const users = await count('users');
-      const limited = await call('POST', '/guest/login/', { body: {}, address });
+      const started = Date.now();
+      for (let i = 0; i < 200; i++) {
+        const response = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address });
+        expect(response.statusCode, `visit ${i + 1}: ${response.body}`).toBe(201);
+      }
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(await count('users')).toBe(users + 200);
+    });
+
+    it('holds back a script that skips the browser\'s part: no solution, a wrong one, a forged or a replayed challenge', async () => {
+      const users = await count('users');
+      const { challenge, nonce } = await solvedChallenge(api.app);
+      const [version, expires, difficulty, random, mac] = challenge.split('.');
+      const attempts: Array<[string, Record<string, unknown>]> = [
+        ['no challenge', {}],
+        ['a challenge without a nonce', { challenge }],
+        ['a wrong nonce', { challenge, nonce: `${nonce}x` }],
+        ['a lower difficulty', { challenge: [version, expires, '1', random, mac].join('.'), nonce: '0' }],
+        ['a later expiry', { challenge: [version, String(Number(expires) + 3_600_000), difficulty, random, mac].join('.'), nonce }],
+        ['a signature of its own', { challenge: [version, expires, difficulty, random, 'A'.repeat(43)].join('.'), nonce }],
+      ];
+      for (const [name, body] of attempts) {
+        const response = await call('POST', '/guest/login/', { body, address: '198.51.100.20' });
+        expect(response.statusCode, name).toBe(403);
+        expect(response.json().message, name).toBe('Please let the page finish loading, then try again.');
+      }
+      expect((await call('POST', '/guest/login/', { body: { challenge, nonce }, address: '198.51.100.20' })).statusCode).toBe(201);
+      // A solution works once, on any instance sharing the store.
+      expect((await call('POST', '/guest/login/', { body: { challenge, nonce }, address: '198.51.100.21' })).statusCode).toBe(403);
+      expect(await count('users')).toBe(users + 1);
+    });
+
+    it('keeps a high ceiling per IPv4 address and per IPv6 /64, with 429 and Retry-After', async () => {
+      for (let i = 0; i < ACCOUNT_LIMITS.guestAddress.limit; i++) await api.services.rateLimiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject('2001:db8:5:5::1'));
+      const users = await count('users');
+      const limited = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: '2001:db8:5:5:abcd::99' });
       expect(limited.statusCode).toBe(429);
       const seconds = Number(limited.headers['retry-after']);
       expect(seconds).toBeGreaterThan(0);
       expect(seconds).toBeLessThanOrEqual(3600);
       expect(limited.json()).toMatchObject({ code: 429, message: `Too many attempts. Please try again in ${seconds} seconds.`, data: { retryAfter: seconds } });
       expect(await count('users')).toBe(users);
-      // Another address is not affected.
-      expect((await call('POST', '/guest/login/', { body: {}, address: '198.51.100.8' })).statusCode).toBe(201);
+      // The next /64 is another subscriber.
+      expect((await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: '2001:db8:5:6::1' })).statusCode).toBe(201);
+    });
+  });
+
+  describe('unused guest clean-up', () => {
+    it('deletes guests unused for 30 days with nothing of their own, and keeps every other account', async () => {
+      const old = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
+      const age = async (uid: number, options: { tokenUsed?: string } = {}) => {
+        await db().updateTable('users').set({ created_at: old, last_seen_at: old }).where('id', '=', uid).execute();
+        await db().updateTable('access_tokens').set({ last_used_at: options.tokenUsed ?? old, created_at: old }).where('user_id', '=', uid).execute();
+      };
+      const forgotten = await newGuest();
+      await age(forgotten.userInfo.uid);
+      const player = await newGuest();
+      const [app] = await db().selectFrom('apps').select('id').limit(1).execute();
+      await db().insertInto('played_games').values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: old, last_played_at: old }).execute();
+      await age(player.userInfo.uid);
+      const withEmail = await newGuest();
+      await db().updateTable('users').set({ email: 'kept@example.com' }).where('id', '=', withEmail.userInfo.uid).execute();
+      await age(withEmail.userInfo.uid);
+      const stillUsed = await newGuest();
+      await age(stillUsed.userInfo.uid, { tokenUsed: new Date().toISOString() });
+      const member = await newMember('cleanup_1', 'correct horse');
+      await age(member.userInfo.uid);
+      const recent = await newGuest();
+
+      expect(await api.services.accounts.removeUnusedGuests()).toBeGreaterThanOrEqual(1);
+      const left = new Set((await db().selectFrom('users').select('id').execute()).map((row) => row.id));
+      expect(left.has(forgotten.userInfo.uid)).toBe(false);
+      for (const kept of [player, withEmail, stillUsed, member, recent]) expect(left.has(kept.userInfo.uid), String(kept.userInfo.uid)).toBe(true);
+      // Its token went with it.
+      expect((await call('GET', '/member/info/', { token: forgotten.token })).statusCode).toBe(401);
+      expect(await api.services.accounts.removeUnusedGuests()).toBe(0);
     });
   });
 
@@ -238,6 +304,28 @@ describe('accounts API', () => {
       expect(row).toMatchObject({ username: null, password_hash: null, is_guest: 1 });
     });
 
+    it('refuses common, leaked and guessable passwords with the reason in both languages, changing nothing', async () => {
+      const guest = await newGuest();
+      const cases: Array<[string, string, string]> = [
+        ['password1', 'This password is on the lists of common and leaked passwords that attackers try first. Choose another.', '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。'],
+        ['iloveyou123', 'This password is on the lists of common and leaked passwords that attackers try first. Choose another.', '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。'],
+        ['weak_user_1!', "Don't build your password from your username, nickname or the site's name.", '请不要用你的用户名、昵称或网站名称来组成密码。'],
+        ['playport2026', "Don't build your password from your username, nickname or the site's name.", '请不要用你的用户名、昵称或网站名称来组成密码。'],
+      ];
+      for (const [password, en, zh] of cases) {
+        const english = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'weak_user_1', password } });
+        expect(english.statusCode, password).toBe(422);
+        expect(english.json().data.errors, password).toEqual({ password: [en] });
+        const chinese = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'weak_user_1', password }, headers: { locale: 'zh-CN' } });
+        expect(chinese.json().data.errors, password).toEqual({ password: [zh] });
+      }
+      const row = await db().selectFrom('users').selectAll().where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ username: null, password_hash: null, is_guest: 1 });
+      // Any characters are allowed, and a long passphrase passes.
+      const ok = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'weak_user_1', password: '长颈鹿 moon 橙子 river' } });
+      expect(ok.statusCode).toBe(200);
+    });
+
     it('rotates the session when a guest becomes a member: every earlier token dies, a planted one included', async () => {
       const guest = await newGuest();
       // The same guest signed in twice more: a token planted by a link, and another device.
@@ -327,7 +415,7 @@ describe('accounts API', () => {
       // The same /24 is the same network; IPv6 goes by /48.
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: victim }, address: '192.0.2.201' })).statusCode).toBe(200);
       const v6 = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
-      expect((await call('POST', '/guest/login/', { body: { fingerprint: v6 }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
+      expect((await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), fingerprint: v6 }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:aa:ff::9' })).statusCode).toBe(200);
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:ab:1::5' })).statusCode).toBe(404);
     });

@@ -7,6 +7,7 @@ import {
   AvatarUploadSchema,
   EmailBodySchema,
   FingerprintLoginBodySchema,
+  GuestChallengeSchema,
   GuestLoginBodySchema,
   GuestSessionSchema,
   LogoutSchema,
@@ -32,13 +33,29 @@ const RATE_LIMITED = 'Answers 429 with a Retry-After header (seconds, also in th
 export async function accountsRoutes(api: ApiRouter, accounts: AccountsService): Promise<void> {
   api.route(
     {
+      method: 'GET',
+      url: '/guest/challenge/',
+      summary: 'A proof-of-work challenge for a new guest account',
+      description:
+        'Returns a signed challenge, valid for 10 minutes and usable once, and its difficulty: find a nonce (at most 16 characters) such that ' +
+        'SHA-256 of "{challenge}:{nonce}" starts with `difficulty` zero bits, and send both to /guest/login/.',
+      tags: TAGS,
+      auth: 'none',
+      response: GuestChallengeSchema,
+    },
+    () => accounts.guestChallenge(),
+  );
+
+  api.route(
+    {
       method: 'POST',
       url: '/guest/login/',
       summary: 'Anonymous sign-in: create a guest account',
       description:
-        'Without a valid bearer token: creates a guest account with a generated nickname and returns its token (created: true). ' +
+        'Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), ' +
+        'then creates a guest account with a generated nickname and returns its token (created: true). ' +
         'The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
-        `New guests are limited to 30 an hour per client address. ${RATE_LIMITED}`,
+        `New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'optional',
       body: GuestLoginBodySchema,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solve } from '#common/proof-of-work.ts';
 import { AppError } from '#server/http/errors.ts';
 import { systemClock } from '#server/lib/clock.ts';
 import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
@@ -11,6 +12,8 @@ import { AccessTokensService } from './access-tokens.service.ts';
 import { ACCOUNT_LIMITS, AccountsService } from './accounts.service.ts';
 import { AvatarsService } from './avatars.service.ts';
 import { Argon2PasswordHasher, type PasswordHasher } from './password-hasher.ts';
+import { GuestChallenges } from './guest-challenges.ts';
+import { ZxcvbnPasswordPolicy } from './password-policy.ts';
 import { UsersRepository } from './users.repository.ts';
 
 /** The real hasher, counting its checks. */
@@ -48,6 +51,12 @@ class MemoryLimiter implements RateLimiter {
   async close() {}
 }
 
+/** A guest sign-in body with the challenge solved, as the browser sends it. */
+async function solved(accounts: AccountsService) {
+  const { challenge, difficulty } = accounts.guestChallenge();
+  return { challenge, nonce: await solve(challenge, difficulty, async () => undefined) };
+}
+
 const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as AppError);
 
 describe('AccountsService', () => {
@@ -65,6 +74,8 @@ describe('AccountsService', () => {
       users: new UsersRepository(database.db),
       tokens: new AccessTokensService(new AccessTokensRepository(database.db), systemClock),
       hasher,
+      passwordPolicy: new ZxcvbnPasswordPolicy(['Playport']),
+      challenges: new GuestChallenges({ secret: 'a-test-secret-of-at-least-32-characters', limiter, clock: systemClock }),
       limiter,
       avatars: new AvatarsService(uploads),
       clock: systemClock,
@@ -86,7 +97,7 @@ describe('AccountsService', () => {
   });
 
   it('counts only failures, per username and client, per username and per client; a success clears the username\'s counts', async () => {
-    const guest = await accounts.guestLogin({}, client, null, null);
+    const guest = await accounts.guestLogin(await solved(accounts), client, null, null);
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
     const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' }, client);
     expect(change.becameMember).toBe(true);
@@ -104,7 +115,7 @@ describe('AccountsService', () => {
   });
 
   it('reports whether a call created the account (the registration seam)', async () => {
-    const guest = await accounts.guestLogin({}, client, null, null);
+    const guest = await accounts.guestLogin(await solved(accounts), client, null, null);
     expect(guest.created).toBe(true);
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
     expect((await accounts.guestLogin({}, client, caller, guest.token)).created).toBe(false);

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import {
   type AvatarUploadResult,
+  type GuestChallenge,
+  type GuestLoginBody,
   type GuestSession,
   type MemberUpdate,
   type PasswordBody,
@@ -21,6 +23,8 @@ import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import type { GuestChallenges } from './guest-challenges.ts';
+import type { PasswordPolicy } from './password-policy.ts';
 import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
@@ -41,11 +45,18 @@ export const ACCOUNT_LIMITS = {
   /** Usernames tried at registration per client and per account: whether a name is taken is an answer too. */
   registerAddress: { name: 'register-address', limit: 30, windowSeconds: 15 * 60 },
   registerAccount: { name: 'register-account', limit: 10, windowSeconds: 15 * 60 },
-  /** New guest accounts per client address. */
-  guestAddress: { name: 'guest-address', limit: 30, windowSeconds: 60 * 60 },
+  /**
+   * New guest accounts per client (IPv4 address, IPv6 /64). High on purpose: a school, an office
+   * or a carrier's shared address puts hundreds of people behind one address; the proof of work
+   * is what each account costs (decision 054).
+   */
+  guestAddress: { name: 'guest-address', limit: 1000, windowSeconds: 60 * 60 },
   /** Avatar uploads per user: decoding images costs CPU. */
   avatarUser: { name: 'avatar-user', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
+
+/** Guests nobody used for this long, with no plays, favourites or anything of their own, are deleted. */
+export const UNUSED_GUEST_DAYS = 30;
 
 /** How often a guest's last use is written at most, unless its network changed. */
 const SEEN_WRITE_INTERVAL_MS = 60 * 60 * 1000;
@@ -65,6 +76,8 @@ export interface AccountsDependencies {
   users: UsersRepository;
   tokens: AccessTokensService;
   hasher: PasswordHasher;
+  passwordPolicy: PasswordPolicy;
+  challenges: GuestChallenges;
   limiter: RateLimiter;
   avatars: AvatarsService;
   clock: Clock;
@@ -85,6 +98,8 @@ export class AccountsService {
   readonly #users: UsersRepository;
   readonly #tokens: AccessTokensService;
   readonly #hasher: PasswordHasher;
+  readonly #passwordPolicy: PasswordPolicy;
+  readonly #challenges: GuestChallenges;
   readonly #limiter: RateLimiter;
   readonly #avatars: AvatarsService;
   readonly #clock: Clock;
@@ -95,23 +110,32 @@ export class AccountsService {
     this.#users = deps.users;
     this.#tokens = deps.tokens;
     this.#hasher = deps.hasher;
+    this.#passwordPolicy = deps.passwordPolicy;
+    this.#challenges = deps.challenges;
     this.#limiter = deps.limiter;
     this.#avatars = deps.avatars;
     this.#clock = deps.clock;
     this.#appSecret = deps.appSecret;
   }
 
+  /** A proof-of-work challenge for a new guest account. */
+  guestChallenge(): GuestChallenge {
+    return this.#challenges.issue();
+  }
+
   /**
    * Anonymous sign-in. A caller that already holds a valid token keeps its session
-   * (`created: false`); anyone else gets a new guest account and token (`created: true`).
+   * (`created: false`); anyone else who solved a challenge gets a new guest account and token
+   * (`created: true`); without a solution, 403 and nothing is counted or created.
    */
-  async guestLogin(input: { fingerprint?: string | undefined }, client: ClientFacts, caller: Caller | null, presentedToken: string | null): Promise<GuestSession> {
+  async guestLogin(input: GuestLoginBody, client: ClientFacts, caller: Caller | null, presentedToken: string | null): Promise<GuestSession> {
     if (caller && presentedToken) {
       await this.noteSeen(caller.userId, client);
       const userInfo = await this.userInfo(caller.userId);
       return { token: presentedToken, userInfo, created: false };
     }
-    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, client.address));
+    if (!(await this.#challenges.redeem(input.challenge, input.nonce))) throw new AppError('forbidden', { messageKey: 'accounts:guestChallenge' });
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject(client.address)));
     const userId = await this.#users.insertGuest({
       nickname: guestNickname(),
       fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
@@ -161,6 +185,22 @@ export class AccountsService {
     }
     await this.noteSeen(userId, client);
     return this.#signIn(userId, 'device', client);
+  }
+
+  /**
+   * The scheduled clean-up (decision 054): deletes guest accounts unused for 30 days, in batches,
+   * so that guests made by visitors who never came back do not pile up. Safe to run on several
+   * instances at once. Returns how many were deleted.
+   */
+  async removeUnusedGuests(): Promise<number> {
+    const cutoff = new Date(this.#clock.now().getTime() - UNUSED_GUEST_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    let total = 0;
+    for (let batch = 0; batch < 20; batch++) {
+      const deleted = await this.#users.deleteUnusedGuests(cutoff, 500);
+      total += deleted;
+      if (deleted < 500) break;
+    }
+    return total;
   }
 
   /** A guest was used from the client's network (user info, sign-in): device sign-in follows it there. */
@@ -238,6 +278,8 @@ export class AccountsService {
     }
     const username = body.username ?? user.username;
     if (!username) throw fieldError({ username: ['accounts:username.required'] });
+    const weakness = await this.#passwordPolicy.problem(body.password, [username, user.nickname ?? '']);
+    if (weakness) throw fieldError({ password: [weakness] });
     const normalized = username.toLowerCase();
     if (normalized !== user.username_normalized) {
       // Each name tried tells whether it is taken: as limited as a sign-in attempt.

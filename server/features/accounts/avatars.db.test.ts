@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 
 const API = '/serve/api';
 
@@ -27,7 +28,7 @@ describe('avatar upload', () => {
     uploads = mkdtempSync(join(tmpdir(), 'playport-uploads-'));
     api = await openTestApi({ UPLOAD_DIR: uploads });
     csrf = await api.csrfHeaders();
-    const guest = await api.app.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: {} });
+    const guest = await api.app.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: await solvedChallenge(api.app) });
     token = guest.json().data.token;
   });
   afterAll(async () => {

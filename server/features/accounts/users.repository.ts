@@ -94,6 +94,38 @@ export class UsersRepository {
       .execute();
   }
 
+  /**
+   * Deletes up to `limit` guest accounts nobody has used since `cutoff`: not seen, no token used,
+   * no plays, no favourites, and nothing of their own (no credential, email, phone or avatar).
+   * Their tokens go with them (foreign keys cascade). Returns how many were deleted.
+   */
+  async deleteUnusedGuests(cutoff: string, limit: number): Promise<number> {
+    const unused = this.#db
+      .selectFrom('users')
+      .select('users.id')
+      .where('users.is_guest', '=', 1)
+      .where('users.password_hash', 'is', null)
+      .where('users.email', 'is', null)
+      .where('users.phone', 'is', null)
+      .where('users.avatar', 'is', null)
+      .where((eb) => eb(eb.fn.coalesce('users.last_seen_at', 'users.created_at'), '<', cutoff))
+      .where((eb) =>
+        eb.not(
+          eb.or([
+            eb.exists(eb.selectFrom('access_tokens').select('access_tokens.id').whereRef('access_tokens.user_id', '=', 'users.id').where('access_tokens.last_used_at', '>=', cutoff)),
+            eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
+          ]),
+        ),
+      )
+      .orderBy('users.id')
+      .limit(limit);
+    const result = await this.#db.deleteFrom('users').where('id', 'in', unused).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async socialPlatforms(userId: number): Promise<string[]> {
     const rows = await this.#db.selectFrom('social_accounts').select('platform').where('user_id', '=', userId).orderBy('platform').execute();
     return rows.map((r) => r.platform);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { ACTION_DEBOUNCE_MS } from '../../../app/features/accounts/use-pending-action.ts';
+import { solve } from '../../../common/proof-of-work.ts';
 
 export interface UserInfo {
   uid: number;
@@ -43,9 +44,15 @@ export async function call<T = any>(
   return { status: response.status(), data: json.data as T, message: json.message as string };
 }
 
+/** A solved challenge for POST /guest/login/, as the browser makes it (decision 054). */
+export async function solvedChallenge(request: APIRequestContext): Promise<{ challenge: string; nonce: string }> {
+  const { data } = await call<{ challenge: string; difficulty: number }>(request, 'GET', '/guest/challenge/');
+  return { challenge: data.challenge, nonce: await solve(data.challenge, data.difficulty, async () => undefined) };
+}
+
 /** A new guest account through the API. */
 export async function newGuest(request: APIRequestContext): Promise<Account> {
-  const { status, data } = await call<Account>(request, 'POST', '/guest/login/');
+  const { status, data } = await call<Account>(request, 'POST', '/guest/login/', { body: await solvedChallenge(request) });
   if (status !== 201) throw new Error(`guest login: ${status}`);
   return data;
 }

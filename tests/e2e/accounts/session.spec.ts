@@ -166,3 +166,31 @@ test.describe('crawlers', () => {
     expect(await browserToken(context)).toBeNull();
   });
 });
+
+test.describe('guest accounts for everyone behind one address (decision 054)', () => {
+  test('a refused anonymous sign-in shows no error: the visitor plays on and gets an account on a later try', async ({ page, request, problems }) => {
+    test.slow();
+    problems.allow('status of 429');
+    let refusals = 0;
+    await page.route('**/serve/api/guest/login/**', async (route) => {
+      // The first attempts are refused as a busy shared address would be, with a short wait.
+      if (refusals < 3) {
+        refusals++;
+        await route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '2' }, body: JSON.stringify({ code: 429, message: 'Too many attempts. Please try again in 2 seconds.', data: { retryAfter: 2 } }) });
+        return;
+      }
+      await route.continue();
+    });
+    const calls = countApiCalls(page);
+    await page.goto('/play/snake');
+    await expect(page.locator('iframe')).toBeVisible();
+    await expect.poll(() => refusals).toBe(3);
+    await expect(page.getByTestId('toast')).toHaveCount(0);
+    // After the server's wait, the page tries again by itself and the visitor has an account.
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    expect(calls('POST /guest/login/')).toBe(4);
+    expect(calls('GET /guest/challenge/')).toBeGreaterThanOrEqual(2);
+    await expect(page.getByTestId('toast')).toHaveCount(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { newGuest } from '../accounts/helpers.ts';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 
 /** What the API answers in `data` for a GET, in a locale. */
@@ -7,18 +8,9 @@ export async function apiData<T = any>(request: APIRequestContext, path: string,
   return (await response.json()).data as T;
 }
 
-/** A fresh guest account through the API (CSRF cookie first, as a browser would), and its bearer token. */
+/** A fresh guest account through the API, as a browser makes it, and its bearer token. */
 export async function guestToken(request: APIRequestContext): Promise<string> {
-  const csrf = await request.get('/serve/api/csrf');
-  const cookie = csrf.headers()['set-cookie']?.split('\n').find((c) => c.startsWith('XSRF-TOKEN='));
-  if (!cookie) throw new Error('no XSRF-TOKEN cookie');
-  const value = cookie.split(';')[0]!.slice('XSRF-TOKEN='.length);
-  const response = await request.post('/serve/api/guest/login/', {
-    headers: { cookie: `XSRF-TOKEN=${value}`, 'x-xsrf-token': decodeURIComponent(value) },
-    data: {},
-  });
-  if (!response.ok()) throw new Error(`guest login: ${response.status()} ${await response.text()}`);
-  return (await response.json()).data.token as string;
+  return (await newGuest(request)).token;
 }
 
 /** Gives the browser the session of `token`: the token cookie the session store reads (spec section 9). */
