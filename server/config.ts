@@ -77,6 +77,8 @@ const EnvSchema = z
     /** PostgreSQL only: a schema to run in (created when missing); isolates test runs. */
     DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /** How long start-up waits for an unreachable database before it gives up. */
+    DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be redis://… or rediss://…')
@@ -114,6 +116,7 @@ export interface Config {
   productName: string;
   databaseUrl: string;
   databasePoolSize: number;
+  databaseConnectTimeoutSeconds: number;
   databaseSchema: string | undefined;
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -152,6 +155,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     productName: env.PRODUCT_NAME,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
     databaseSchema: env.DATABASE_SCHEMA,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { buildPortal } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
 import { scheduleGuestCleanup } from './features/accounts/guest-cleanup.ts';
@@ -27,7 +27,13 @@ try {
   throw error;
 }
 
-const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, schema: config.databaseSchema });
+const database = await connectDatabase(config.databaseUrl, {
+  poolSize: config.databasePoolSize,
+  schema: config.databaseSchema,
+  timeoutSeconds: config.databaseConnectTimeoutSeconds,
+  print: (line) => console.error(line),
+});
+if (!database) process.exit(1);
 await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
 const services = createServices(database, config);
