@@ -127,3 +127,35 @@ test.describe('signing in (spec sections 2 and 4)', () => {
     await expect(page.getByTestId('header-switch-account')).toBeFocused();
   });
 });
+
+test.describe('choosing a password (decision 052)', () => {
+  test('a common or leaked password is refused at registration with the reason, in both languages', async ({ page, request, problems }) => {
+    test.slow();
+    problems.allow('status of 422');
+    await page.goto('/zh-CN/login?mode=create');
+    await settledUser(page, request);
+    const form = page.getByTestId('create-account');
+    await form.getByLabel('用户名').fill(uniqueUsername('weak'));
+    await form.getByLabel('密码', { exact: true }).fill('iloveyou123');
+    await form.getByRole('button', { name: '创建账号' }).click();
+    await expect(form.getByTestId('field-error')).toHaveText(['此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。']);
+
+    await page.goto('/login?mode=create');
+    await settledUser(page, request);
+    const english = page.getByTestId('create-account');
+    await english.getByLabel('Username').fill(uniqueUsername('weak'));
+    await english.getByLabel('Password', { exact: true }).fill('password1');
+    await english.getByRole('button', { name: 'Create account' }).click();
+    await expect(english.getByTestId('field-error')).toHaveText(['This password is on the lists of common and leaked passwords that attackers try first. Choose another.']);
+    await english.getByLabel('Password', { exact: true }).fill('a-long-river-of-stars');
+    await afterDebounce(page);
+    await english.getByRole('button', { name: 'Create account' }).click();
+    // A strong one is taken: the browser holds a member's session (a new token, decision 050).
+    await expect
+      .poll(async () => {
+        const token = await browserToken(page.context());
+        return token ? (await call(request, 'GET', '/member/info/', { token })).data?.userInfo?.isGuest : undefined;
+      })
+      .toBe(false);
+  });
+});
