@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigate, useNavigation } from 'react-router';
 import { AppTypeSchema, SlugSchema } from '#common/api/catalogue.schema.ts';
@@ -49,17 +49,31 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { locale, q, tag, tags, sort, page, heading } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
-  // What the visitor typed since the page showed `q`. Another search (header, back button)
-  // replaces it, unless it is what was typed (trailing spaces and all).
-  const [draft, setDraft] = useState<{ for: string; text: string } | null>(null);
-  const text = draft && (draft.for === q || draft.text.trim() === q) ? draft.text : q;
+  // What the visitor typed, kept apart from `q`: results for an earlier text that arrive while
+  // they type must never overwrite the keys typed since (a slow connection lost them). Only a
+  // search this box did not send (the header box, the back button) replaces the draft.
+  const [draft, setDraft] = useState<string | null>(null);
+  const sent = useRef<string[]>([]);
+  const text = draft ?? q;
+
+  useEffect(() => {
+    const index = sent.current.indexOf(q);
+    if (index === -1) {
+      sent.current = [];
+      setDraft(null);
+    } else {
+      // Answers for texts sent before this one will not come (each navigation cancels the last).
+      sent.current = sent.current.slice(index);
+    }
+  }, [q]);
 
   // Results follow the text as it is typed; each new navigation cancels the one in flight.
   useEffect(() => {
-    if (!draft || draft.for !== q) return;
-    const next = draft.text.trim();
-    if (next === q) return;
+    if (draft === null) return;
+    const next = draft.trim();
+    if (next === (sent.current.at(-1) ?? q)) return;
     const timer = setTimeout(() => {
+      sent.current.push(next);
       const params = new URLSearchParams();
       if (next) params.set('q', next);
       if (tag) params.set('tag', tag.slug);
@@ -76,7 +90,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           {heading}
         </h1>
         <search className="block max-w-xl">
-          <Form method="get" className="relative">
+          <Form method="get" className="relative" onSubmit={() => sent.current.push(text.trim())}>
             <label htmlFor="search-page-input" className="sr-only">
               {t('search.label')}
             </label>
@@ -90,7 +104,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               autoComplete="off"
               enterKeyHint="search"
               placeholder={t('search.placeholder')}
-              onChange={(event) => setDraft({ for: q, text: event.target.value })}
+              onChange={(event) => setDraft(event.target.value)}
               className={cn(
                 'h-12 w-full rounded-xl border border-zinc-300 bg-white pr-4 pl-11 text-base text-zinc-900 placeholder:text-zinc-500',
                 'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',

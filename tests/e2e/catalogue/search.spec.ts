@@ -90,6 +90,34 @@ test.describe('search', () => {
     await expect(input).toHaveValue('snakqqq');
   });
 
+  test('on a slow connection every key typed while results load is kept, and the last text is searched', async ({ page }) => {
+    test.slow();
+    await page.goto('/search');
+    const input = page.getByTestId('search-page-input');
+    await expect(input).toBeEditable();
+    // A slow mobile connection: every request waits most of a second.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 900, downloadThroughput: 40_000, uploadThroughput: 20_000 });
+    const searched: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/search') && url.searchParams.has('q')) searched.push(url.searchParams.get('q')!);
+    });
+    await input.pressSequentially('snak', { delay: 30 });
+    // The search for "snak" is under way when the next keys come, slowly, one by one.
+    await expect.poll(() => searched.length).toBeGreaterThan(0);
+    for (const key of 'qqq') {
+      await input.press(key);
+      await page.waitForTimeout(350);
+    }
+    await expect(input).toHaveValue('snakqqq');
+    await expect(page).toHaveURL('/search?q=snakqqq', { timeout: 15_000 });
+    await expect(page.getByTestId('no-results')).toContainText('No games or apps match “snakqqq”.', { timeout: 15_000 });
+    await expect(input).toHaveValue('snakqqq');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  });
+
   test('on a phone the search button opens the box over the header @mobile', async ({ page, isMobile }) => {
     test.skip(!isMobile, 'a phone layout');
     await page.goto('/');
