@@ -434,17 +434,17 @@ describe('accounts API', () => {
         ['ccccccccccccccccccccccccccccccc2', { phone: '+442071234567' }],
         ['ccccccccccccccccccccccccccccccc3', { avatar: '/uploads/avatars/1/a.webp' }],
       ];
-      for (const [fingerprint, fields] of cases) {
-        const guest = await newGuest(fingerprint);
+      for (const [device, fields] of cases) {
+        const guest = await newGuest(device);
         await db().updateTable('users').set(fields).where('id', '=', guest.userInfo.uid).execute();
-        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME });
+        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME });
         expect(response.statusCode, JSON.stringify(fields)).toBe(404);
       }
       // Through the API too: a guest who saves an email keeps it private.
-      const fingerprint = 'ccccccccccccccccccccccccccccccc4';
-      const guest = await newGuest(fingerprint);
+      const saver = 'ccccccccccccccccccccccccccccccc4';
+      const guest = await newGuest(saver);
       expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'me@example.com' } })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: saver }, address: HOME })).statusCode).toBe(404);
     });
 
     it('a later guest with the same fingerprint never shadows the earlier one', async () => {
@@ -466,8 +466,8 @@ describe('accounts API', () => {
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: target }, address: '198.18.200.1' })).statusCode).toBe(429);
       const perClient = ACCOUNT_LIMITS.deviceAddress.limit;
       for (let i = 0; i < perClient; i++) {
-        const fingerprint = `f${String(i).padStart(31, '0')}`;
-        expect((await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: '198.19.0.1' })).statusCode, `client attempt ${i + 1}`).toBe(404);
+        const other = `f${String(i).padStart(31, '0')}`;
+        expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: other }, address: '198.19.0.1' })).statusCode, `client attempt ${i + 1}`).toBe(404);
       }
       expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: 'f1111111111111111111111111111111' }, address: '198.19.0.1' })).statusCode).toBe(429);
     });

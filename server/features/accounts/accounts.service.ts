@@ -265,7 +265,6 @@ export class AccountsService {
    */
   async setPassword(caller: Caller, body: PasswordBody, client: ClientFacts): Promise<PasswordChange> {
     const user = await this.#user(caller.userId);
-    const hadPassword = user.password_hash !== null;
     if (user.password_hash) {
       if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
       const counters = passwordCounters(user.username_normalized ?? `uid:${user.id}`, client);
