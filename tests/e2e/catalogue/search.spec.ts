@@ -95,27 +95,31 @@ test.describe('search', () => {
     await page.goto('/search');
     const input = page.getByTestId('search-page-input');
     await expect(input).toBeEditable();
-    // A slow mobile connection: every request waits most of a second.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 900, downloadThroughput: 40_000, uploadThroughput: 20_000 });
-    const searched: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.pathname.startsWith('/search') && url.searchParams.has('q')) searched.push(url.searchParams.get('q')!);
-    });
+    // A slow connection, made exact: the results for "snak" are held until the next key has been
+    // typed, and land before that key's own search starts (within the 250 ms debounce).
+    const asked = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    await page.route(
+      (url) => url.pathname.startsWith('/search') && url.searchParams.get('q') === 'snak',
+      async (route) => {
+        asked.resolve();
+        await release.promise;
+        await route.continue().catch(() => undefined);
+      },
+    );
     await input.pressSequentially('snak', { delay: 30 });
-    // The search for "snak" is under way when the next keys come, slowly, one by one.
-    await expect.poll(() => searched.length).toBeGreaterThan(0);
-    for (const key of 'qqq') {
-      await input.press(key);
-      await page.waitForTimeout(350);
-    }
-    await expect(input).toHaveValue('snakqqq');
+    await asked.promise;
+    await input.press('q');
+    release.resolve();
+    await expect(page).toHaveURL(/q=snak/);
+    // The results for "snak" have landed; the key typed meanwhile is still there, and searched.
+    await page.waitForTimeout(600);
+    await expect(input).toHaveValue('snakq');
+    await expect(page).toHaveURL('/search?q=snakq', { timeout: 15_000 });
+    await input.pressSequentially('qq', { delay: 30 });
     await expect(page).toHaveURL('/search?q=snakqqq', { timeout: 15_000 });
     await expect(page.getByTestId('no-results')).toContainText('No games or apps match “snakqqq”.', { timeout: 15_000 });
     await expect(input).toHaveValue('snakqqq');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   });
 
   test('on a phone the search button opens the box over the header @mobile', async ({ page, isMobile }) => {
