@@ -4,6 +4,7 @@ import { registerApiStandalone } from '../api.ts';
 import { type Config, loadConfig, trustProxyOption } from '../config.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import { createServices, type Services } from '../services.ts';
+import { csrfHeadersFor } from './api-instance.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
@@ -33,12 +34,7 @@ export async function openTestApi(env: Record<string, string> = {}): Promise<Tes
     services,
     config,
     database,
-    async csrfHeaders() {
-      const response = await app.inject({ method: 'GET', url: '/serve/api/csrf' });
-      const cookie = response.cookies.find((c) => c.name === 'XSRF-TOKEN');
-      if (!cookie) throw new Error('no XSRF-TOKEN cookie');
-      return { cookie: `XSRF-TOKEN=${cookie.value}`, 'x-xsrf-token': decodeURIComponent(cookie.value) };
-    },
+    csrfHeaders: () => csrfHeadersFor(app),
     async close() {
       await app.close();
       await database.drop();
