@@ -19,13 +19,17 @@ const chromiumArgs = [
   '--no-first-run',
 ];
 
+// On PostgreSQL only the journeys where the database makes a difference run in the browser (tagged
+// @db); the page checks over HTTP cost seconds and run on both (decision 056).
+const browserGrep = onPostgres ? /@db/ : undefined;
+
 export default defineConfig({
-  testDir: 'tests/e2e',
   // One output folder per port, so runs side by side do not remove each other's artifacts.
   outputDir: `test-results/${port}`,
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  workers: process.env.CI ? 3 : 2,
+  // Two cores: two workers, each with its browser, next to the server.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
@@ -37,8 +41,11 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
-    { name: 'mobile', use: { ...devices['Pixel 7'] }, grep: /@mobile/ },
+    // Rendered HTML and HTTP behaviour, no browser: route rules, statuses, headers, feeds.
+    { name: 'pages', testDir: 'tests/pages' },
+    // User journeys in Chromium, on a desktop and (those tagged @mobile) on a phone.
+    { name: 'desktop', testDir: 'tests/e2e', grep: browserGrep, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    ...(onPostgres ? [] : [{ name: 'mobile', testDir: 'tests/e2e', use: { ...devices['Pixel 7'] }, grep: /@mobile/ }]),
   ],
   webServer: {
     command: 'npm run start --silent',

@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
-import { test as base, expect, type TestInfo } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { httpTest } from '../support/site.ts';
+
+export { clientAddress } from '../support/site.ts';
 
 export interface PageProblems {
   /** Console errors and failed requests the test expects (matched by substring); anything else fails it. */
@@ -7,23 +9,10 @@ export interface PageProblems {
 }
 
 /**
- * The client address a test's requests come from (X-Forwarded-For; the end-to-end server trusts
- * it). Each test is its own client, as each visitor is: per-address rate limits (new guest
- * accounts, failed sign-ins) count one test's requests, never the whole run's.
- */
-export function clientAddress(testInfo: Pick<TestInfo, 'testId' | 'retry' | 'repeatEachIndex'>): string {
-  const [a, b, c] = createHash('sha256').update(`${testInfo.testId}/${testInfo.retry}/${testInfo.repeatEachIndex}`).digest();
-  return `10.${a}.${b}.${Math.max(1, c!)}`;
-}
-
-/**
- * Every page records console errors, uncaught exceptions and failed requests; an
+ * Browser tests: every page records console errors, uncaught exceptions and failed requests; an
  * unexpected one fails the test after it ran.
  */
-export const test = base.extend<{ problems: PageProblems }>({
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
-    await use({ ...extraHTTPHeaders, 'X-Forwarded-For': clientAddress(testInfo) });
-  },
+export const test = httpTest.extend<{ problems: PageProblems }>({
   problems: [
     async ({ page }, use) => {
       const seen: string[] = [];

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { expect as baseExpect, test } from '../fixtures.ts';
-import { afterDebounce, browserToken, call, countApiCalls, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { afterDebounce, browserToken, countApiCalls, settledUser, useSession } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-test.describe('signing in (spec sections 2 and 4)', () => {
+test.describe('signing in (spec sections 2 and 4)', { tag: '@db' }, () => {
   test('username sign-in: a wrong password is refused and keeps the guest, the right one signs in', async ({ page, request, context, problems }) => {
     test.slow();
     problems.allow('status of 401');
@@ -128,7 +129,7 @@ test.describe('signing in (spec sections 2 and 4)', () => {
   });
 });
 
-test.describe('choosing a password (decision 052)', () => {
+test.describe('choosing a password (decision 052)', { tag: '@db' }, () => {
   test('a common or leaked password is refused at registration with the reason, in both languages', async ({ page, request, problems }) => {
     test.slow();
     problems.allow('status of 422');

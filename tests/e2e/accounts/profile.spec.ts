@@ -1,30 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test } from '../fixtures.ts';
-import { afterDebounce, browserToken, call, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { afterDebounce, browserToken, settledUser, useSession } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const PROFILE_PAGES = ['/user/profile', '/user/profile/avatar', '/user/profile/nickname', '/user/profile/password', '/user/profile/email', '/user/profile/phone', '/user/profile/social', '/user/profile/passkey'];
-
-test.describe('the auth middleware (decision 026)', () => {
-  test('every profile page sends a visitor without a session, and a guest, to /login with the way back', async ({ request }) => {
-    const guest = await newGuest(request);
-    for (const path of PROFILE_PAGES) {
-      for (const cookie of [undefined, `token=${encodeURIComponent(guest.token)}`]) {
-        const response = await request.get(path, { maxRedirects: 0, headers: cookie ? { cookie } : {} });
-        expect(response.status(), `${path} ${cookie ? 'guest' : 'no session'}`).toBe(302);
-        expect(response.headers().location).toBe(`/login?redirect=${encodeURIComponent(path)}`);
-      }
-    }
-    const zh = await request.get('/zh-CN/user/profile/nickname?from=menu', { maxRedirects: 0 });
-    expect(zh.headers().location).toBe(`/zh-CN/login?redirect=${encodeURIComponent('/zh-CN/user/profile/nickname?from=menu')}`);
-    const member = await newMember(request, uniqueUsername('gate'), 'gate-keeper-1');
-    const allowed = await request.get('/user/profile/nickname', { maxRedirects: 0, headers: { cookie: `token=${encodeURIComponent(member.token)}` } });
-    expect(allowed.status()).toBe(200);
-  });
-
+test.describe('the auth middleware (decision 026)', { tag: '@db' }, () => {
   test('a guest is sent to sign in, creates an account there, comes back, and keeps the played games @mobile', async ({ page, context, request }) => {
     test.slow();
     await page.goto('/user');
@@ -87,7 +70,7 @@ test.describe('the auth middleware (decision 026)', () => {
   });
 });
 
-test.describe('profile pages', () => {
+test.describe('profile pages', { tag: '@db' }, () => {
   test('nickname, email and phone are checked, saved, shown everywhere and kept', async ({ page, context, request, baseURL, problems }) => {
     test.slow();
     problems.allow('status of 422');

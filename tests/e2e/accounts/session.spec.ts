@@ -1,11 +1,12 @@
 import { expect as baseExpect, test } from '../fixtures.ts';
-import { browserToken, call, countApiCalls, newMember, recordTracking, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { browserToken, countApiCalls, recordTracking, settledUser, useSession } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-test.describe('session in the browser (spec section 4)', () => {
+test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
   test('first visit: one guest account, one token, one user-info call; a reload keeps the account without asking again', async ({ page, context, request }) => {
     test.slow();
     const calls = countApiCalls(page);
@@ -136,7 +137,7 @@ test.describe('session in the browser (spec section 4)', () => {
   });
 });
 
-test.describe('first paint', () => {
+test.describe('first paint', { tag: '@db' }, () => {
   test.use({ javaScriptEnabled: false });
 
   test('a member is rendered signed in by the server: name, avatar fallback and switch account, before any script', async ({ page, context, request, baseURL, problems }) => {
@@ -154,7 +155,7 @@ test.describe('first paint', () => {
   });
 });
 
-test.describe('crawlers', () => {
+test.describe('crawlers', { tag: '@db' }, () => {
   test.use({ userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
 
   test('get pages without an anonymous account', async ({ page, context }) => {
@@ -167,7 +168,7 @@ test.describe('crawlers', () => {
   });
 });
 
-test.describe('guest accounts for everyone behind one address (decision 054)', () => {
+test.describe('guest accounts for everyone behind one address (decision 054)', { tag: '@db' }, () => {
   test('a refused anonymous sign-in shows no error: the visitor plays on and gets an account on a later try', async ({ page, request, problems }) => {
     test.slow();
     problems.allow('status of 429');

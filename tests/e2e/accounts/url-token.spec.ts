@@ -1,12 +1,13 @@
 import { expect, test } from '../fixtures.ts';
-import { browserToken, call, newGuest, newMember, settledUser, uniqueUsername, useSession } from './helpers.ts';
+import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { browserToken, settledUser, useSession } from './helpers.ts';
 
 /**
  * A link that carries a session token (spec section 4) must not let its sender plant their
  * session in someone else's browser (decision 054).
  */
-test.describe('tokens in links', () => {
-  test('a signed-in member keeps their session unless they confirm the switch; the dialog names the account @db', async ({ page, context, request, baseURL }) => {
+test.describe('tokens in links', { tag: '@db' }, () => {
+  test('a signed-in member keeps their session unless they confirm the switch; the dialog names the account', async ({ page, context, request, baseURL }) => {
     test.slow();
     const me = await newMember(request, uniqueUsername('keep'), 'keep-my-session-1');
     const stranger = await newMember(request, uniqueUsername('plant'), 'planted-session-1');
@@ -59,7 +60,7 @@ test.describe('tokens in links', () => {
     await expect(second.getByTestId('user-name')).toHaveText(member.userInfo.nickname!);
   });
 
-  test('a planted guest token is worth nothing once the victim registers @db', async ({ page, context, request }) => {
+  test('a planted guest token is worth nothing once the victim registers', async ({ page, context, request }) => {
     test.slow();
     // The attacker's guest token, planted through a link into a fresh browser.
     const planted = await newGuest(request);

@@ -1,4 +1,4 @@
-import { newGuest } from '../accounts/helpers.ts';
+import { newGuest } from '../../support/accounts.ts';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 
 /** What the API answers in `data` for a GET, in a locale. */

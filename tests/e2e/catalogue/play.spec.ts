@@ -1,7 +1,7 @@
 import { expect, test } from '../fixtures.ts';
 import { apiData, guestToken, recordTracking, useToken } from './helpers.ts';
 
-test.describe('app page and play', () => {
+test.describe('app page and play', { tag: '@db' }, () => {
   test('the app page has details, similar games, structured data and Open Graph tags', async ({ page, request, baseURL }) => {
     const app = await apiData<{ title: string; summary: string; categories: Array<{ title: string }>; tags: Array<{ title: string }>; similar: Array<{ title: string }> }>(
       request,

@@ -1,7 +1,7 @@
 import { expect, test } from '../fixtures.ts';
 import { apiData } from './helpers.ts';
 
-test.describe('search', () => {
+test.describe('search', { tag: '@db' }, () => {
   test('the header box suggests games as you type, debounced, and opens results or a game', async ({ page }) => {
     // A journey over several pages.
     test.slow();

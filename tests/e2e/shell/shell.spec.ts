@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { clientAddress, expect, test } from '../fixtures.ts';
-import { hydrated, PRODUCT, TEXT } from './helpers.ts';
+import { PRODUCT, TEXT } from '../../support/site.ts';
+import { hydrated } from './helpers.ts';
 
 /** The theme colour the browser uses: the first theme-color meta whose media applies. */
 const themeColor = (page: Page) =>
@@ -202,12 +203,6 @@ test.describe('language', () => {
     await expect(toast).toHaveCount(0, { timeout: 4_500 });
   });
 
-  test('messages are served per locale, cached for a day', async ({ request }) => {
-    const zh = await request.get('/zh-CN/messages.json');
-    expect(zh.headers()['cache-control']).toBe('public, max-age=86400');
-    expect((await zh.json()).shell.notFound.title).toBe(TEXT['zh-CN'].notFound);
-    expect((await (await request.get('/en/messages.json')).json()).shell.notFound.title).toBe(TEXT.en.notFound);
-  });
 });
 
 test.describe('first visit language', () => {
