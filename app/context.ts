@@ -1,10 +1,10 @@
 import { createContext } from 'react-router';
 import type { Locale } from '#common/locales.ts';
-import type { Services } from '#server/services.ts';
+import type { PageServices } from '#server/services.ts';
 
 /** What the server gives every loader: services (never imported by route modules directly) and request facts. */
 export interface AppLoadContext {
-  services: Services;
+  services: PageServices;
   site: {
     productName: string;
     publicOrigin: string;

@@ -32,4 +32,12 @@ describe('layer rules', () => {
     expect(rules('app/lib/api-client.ts', "import { session } from '../features/accounts/session.ts';")).toHaveLength(1);
     expect(rules('app/ui/button.tsx', "import { Logo } from '../shell/logo.tsx';")).toHaveLength(1);
   });
+
+  it('keeps HTTP out of services, repositories and server/lib; routes may use it', () => {
+    expect(rules('server/features/catalogue/catalogue.service.ts', "import { AppError } from '#server/http/errors.ts';")).toHaveLength(1);
+    expect(rules('server/features/accounts/access-tokens.service.ts', "import type { ApiRouter } from '#server/http/api-router.ts';")).toHaveLength(1);
+    expect(rules('server/lib/rate-limiter.ts', "import { statusOf } from '../http/errors.ts';")).toHaveLength(1);
+    expect(rules('server/features/catalogue/catalogue.service.ts', "import { AppError } from '#server/lib/app-error.ts';")).toEqual([]);
+    expect(rules('server/features/catalogue/catalogue.routes.ts', "import type { ApiRouter } from '#server/http/api-router.ts';")).toEqual([]);
+  });
 });

@@ -47,6 +47,9 @@ export function checkFile(file: string, source: string): Violation[] {
         add(side === 'server' ? `features do not import each other's internals: ${from} may use only types of ${into}'s service` : `features do not import each other's internals: ${from} may not use ${into}'s ${name}`);
       }
     }
+    if (/^server\/(lib|db)\/|\.(service|repository)\.ts$/.test(file) && to.startsWith('server/http/') && !isTest(file)) {
+      add('services, repositories and server/lib know nothing of HTTP: throw AppError (server/lib/app-error.ts), take a Caller (server/lib/caller.ts)');
+    }
     if (/^app\/(ui|lib|i18n)\//.test(file) && /^app\/(features|shell|routes)\//.test(to)) {
       add('app/ui, app/lib and app/i18n are shared infrastructure and never import features, the shell or routes');
     }

@@ -9,7 +9,8 @@ import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
-import { AppError, codeForStatus, errorEnvelope } from './http/errors.ts';
+import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
+import { AppError } from './lib/app-error.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { requestLocale } from './i18n.ts';
 import type { Services } from './services.ts';
@@ -58,8 +59,9 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
     const locale = request.locale ?? 'en';
     if (error instanceof AppError) {
       if (error.options.headers) reply.headers(error.options.headers);
-      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
-      return reply.code(error.status).send(errorEnvelope(error, locale));
+      const status = statusOf(error.code);
+      if (status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
+      return reply.code(status).send(errorEnvelope(error, locale));
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');

@@ -18,7 +18,7 @@ import { PageCache } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
-import type { Services } from './services.ts';
+import { pageServices, type Services } from './services.ts';
 
 export interface PortalOptions {
   config: Config;
@@ -144,6 +144,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     communityChatUrl: config.communityChatUrl,
     buildId: options.buildId,
   };
+  const loaderServices = pageServices(services);
   const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);
   await app.register(reactRouterPlugin, {
     getBuild: options.getBuild,
@@ -152,7 +153,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     fillContext(request, context, build) {
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {
-        services,
+        services: loaderServices,
         site,
         request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']) },
       });

@@ -52,6 +52,17 @@ export interface Services {
   redirectsImport: RedirectsRepository;
 }
 
+/**
+ * What page loaders may call (app/context.ts): the services that decide, never the database handle,
+ * the import writers or the limiter.
+ */
+export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects'>;
+
+export function pageServices(services: Services): PageServices {
+  const { accounts, articles, catalogue, library, pages, redirects } = services;
+  return { accounts, articles, catalogue, library, pages, redirects };
+}
+
 export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
   const { db } = database;
   const articles = new ArticlesService(new ArticlesRepository(db), clock);

@@ -3,16 +3,12 @@ import { z } from 'zod';
 import type { ApiEnvelope } from '#common/api/envelope.ts';
 import type { Locale } from '#common/locales.ts';
 import { translator } from '../i18n.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/app-error.ts';
+import type { Caller } from '../lib/caller.ts';
 import { parseOrThrow } from './validation.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who is calling: resolved from the Bearer token by the auth hook. */
-export interface Caller {
-  userId: number;
-  tokenId: number;
-}
 
 type Schema = z.ZodType | undefined;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

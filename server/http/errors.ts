@@ -1,23 +1,9 @@
 import type { Locale } from '#common/locales.ts';
 import type { ApiEnvelope } from '#common/api/envelope.ts';
+import { type AppError, type ErrorCode, MESSAGE_KEY } from '../lib/app-error.ts';
 import { translator } from '../i18n.ts';
 
-/** Error codes services throw; one table below maps them to HTTP statuses and messages. */
-export type ErrorCode =
-  | 'bad_request'
-  | 'validation'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'route_not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'csrf_mismatch'
-  | 'too_many_requests'
-  | 'unavailable'
-  | 'internal';
-
+/** The one table from error codes to HTTP statuses. */
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   validation: 422,
@@ -33,54 +19,6 @@ const STATUS: Record<ErrorCode, number> = {
   unavailable: 503,
   internal: 500,
 };
-
-const MESSAGE_KEY: Record<ErrorCode, string> = {
-  bad_request: 'errors:badRequest',
-  validation: 'errors:validation',
-  unauthenticated: 'errors:unauthenticated',
-  forbidden: 'errors:forbidden',
-  not_found: 'errors:notFound',
-  route_not_found: 'errors:routeNotFound',
-  conflict: 'errors:conflict',
-  payload_too_large: 'errors:payloadTooLarge',
-  unsupported_media_type: 'errors:unsupportedMediaType',
-  csrf_mismatch: 'errors:csrfMismatch',
-  too_many_requests: 'errors:tooManyRequests',
-  unavailable: 'errors:unavailable',
-  internal: 'errors:generic',
-};
-
-/** A translation key ("namespace:key"), with values when the text interpolates some. */
-export type FieldMessage = string | { key: string; values: Record<string, unknown> };
-
-export interface AppErrorOptions {
-  /** A translation key ("namespace:key") for the message, instead of the code's default. */
-  messageKey?: string;
-  /** Values interpolated into the message. */
-  values?: Record<string, unknown>;
-  /** Extra data sent in the envelope (field errors, retry time). */
-  data?: unknown;
-  /** Field errors as translation keys, translated at the edge into `data.errors`. */
-  fields?: Record<string, FieldMessage[]>;
-  /** Extra response headers (Retry-After). */
-  headers?: Record<string, string>;
-  cause?: unknown;
-}
-
-/** An error a service throws on purpose: it has a code, and its message is translated at the edge. */
-export class AppError extends Error {
-  override name = 'AppError';
-  readonly code: ErrorCode;
-  readonly options: AppErrorOptions;
-  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
-    super(options.messageKey ?? MESSAGE_KEY[code], { cause: options.cause });
-    this.code = code;
-    this.options = options;
-  }
-  get status(): number {
-    return STATUS[this.code];
-  }
-}
 
 export function statusOf(code: ErrorCode): number {
   return STATUS[code];
@@ -102,12 +40,7 @@ export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unkn
         ),
       }
     : (error.options.data ?? null);
-  return { code: error.status, message: t(key, error.options.values ?? {}) as string, data };
-}
-
-/** A 422 naming the fields at fault; the messages are translation keys. */
-export function fieldError(fields: Record<string, FieldMessage[]>, cause?: unknown): AppError {
-  return new AppError('validation', { fields, cause });
+  return { code: statusOf(error.code), message: t(key, error.options.values ?? {}) as string, data };
 }
 
 /** Maps a status to the closest code, for errors raised by Fastify itself (body parser, limits). */

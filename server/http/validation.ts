@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Locale } from '#common/locales.ts';
 import { translator } from '../i18n.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/app-error.ts';
 
 /** Translates zod issues into `{ field: [message] }`, in the request's locale. */
 export function fieldErrors(issues: z.core.$ZodIssue[], locale: Locale, prefix?: string): Record<string, string[]> {

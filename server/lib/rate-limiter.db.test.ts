@@ -153,7 +153,7 @@ describe('RedisRateLimiter (local Redis)', () => {
 describe('rateLimitError', () => {
   it('carries Retry-After and the seconds', () => {
     const error = rateLimitError({ allowed: false, count: 4, limit: 3, retryAfterSeconds: 42 });
-    expect(error.status).toBe(429);
+    expect(error.code).toBe('too_many_requests');
     expect(error.options).toMatchObject({ headers: { 'Retry-After': '42' }, values: { seconds: 42 }, data: { retryAfter: 42 } });
   });
 });

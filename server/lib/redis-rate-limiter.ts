@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { AppError } from '../http/errors.ts';
+import { AppError } from './app-error.ts';
 import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
 
 // INCR and the expiry in one script: the first event of a window sets its end, later ones keep it.

@@ -2,7 +2,7 @@ import { sameOriginPath } from '#common/same-origin-path.ts';
 import { redirect } from 'react-router';
 import { type AppSort, AppSortSchema } from '#common/api/catalogue.schema.ts';
 import type { AppPage } from './paged-app-grid.tsx';
-import { isValidationError } from './loader-errors.ts';
+import { isValidationError } from '../../lib/route-errors.ts';
 
 /** Tiles per page of a category or search list: full rows at 2, 3, 4 and 6 columns. */
 export const PAGE_SIZE = 12;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Caller } from '#server/http/api-router.ts';
+import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';
 import type { AccessTokensRepository } from './access-tokens.repository.ts';

@@ -21,7 +21,7 @@ import {
   UsernameLoginBodySchema,
 } from '#common/api/accounts.schema.ts';
 import { ApiRouter } from '#server/http/api-router.ts';
-import { AppError, fieldError } from '#server/http/errors.ts';
+import { AppError, fieldError } from '#server/lib/app-error.ts';
 import type { AccountsService, ClientFacts } from './accounts.service.ts';
 import { avatarTooLarge } from './avatars.service.ts';
 

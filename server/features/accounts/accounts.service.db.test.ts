@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '#common/proof-of-work.ts';
-import { AppError } from '#server/http/errors.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import { systemClock } from '#server/lib/clock.ts';
 import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';

@@ -14,8 +14,8 @@ import {
   USERNAME_PATTERN,
   type UserInfo,
 } from '#common/api/accounts.schema.ts';
-import type { Caller } from '#server/http/api-router.ts';
-import { AppError, fieldError } from '#server/http/errors.ts';
+import type { Caller } from '#server/lib/caller.ts';
+import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
 import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';

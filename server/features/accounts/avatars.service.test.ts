@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '#server/http/errors.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import { AvatarsService, sniff } from './avatars.service.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif') =>
@@ -15,7 +15,7 @@ const fieldMessages = async (promise: Promise<unknown>) => {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).status).toBe(422);
+  expect((error as AppError).code).toBe('validation');
   return (error as AppError).options.fields?.avatar;
 };
 

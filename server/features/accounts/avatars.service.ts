@@ -11,7 +11,7 @@ import {
   AVATAR_SIZES,
   type AvatarSizes,
 } from '#common/api/accounts.schema.ts';
-import { fieldError } from '#server/http/errors.ts';
+import { fieldError } from '#server/lib/app-error.ts';
 
 type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 

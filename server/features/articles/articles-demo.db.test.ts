@@ -46,7 +46,7 @@ describe('the demo articles in content/articles', () => {
   it('write authors per translation and hide the articles scheduled for 2027', async () => {
     expect((await services.articles.info('zh-CN', 1004))?.author).toBe('林晓');
     expect((await services.articles.info('en', 1004))?.author).toBe('Lin Xiao');
-    expect(await services.articles.info('en', 1024)).toBeNull();
-    expect(await services.articles.info('en', 1025)).toBeNull();
+    await expect(services.articles.info('en', 1024)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(services.articles.info('en', 1025)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

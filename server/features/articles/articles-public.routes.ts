@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isLocale } from '#common/locales.ts';
 import type { Config } from '#server/config.ts';
 import type { Services } from '#server/services.ts';
+import { nullIfNotFound } from '#server/lib/app-error.ts';
 import { atomFeed, feedPath } from './articles.feed.ts';
 
 export interface ArticlePublicRoutesOptions {
@@ -19,7 +20,7 @@ export const articlePublicRoutes: FastifyPluginAsync<ArticlePublicRoutesOptions>
   app.get<{ Params: { file: string } }>('/feeds/:file', async (request, reply) => {
     const match = FEED_FILE.exec(request.params.file);
     const locale = match?.[2];
-    const feed = match && isLocale(locale) ? await services.articles.feed(locale, match[1]!) : null;
+    const feed = match && isLocale(locale) ? await services.articles.feed(locale, match[1]!).catch(nullIfNotFound) : null;
     if (!match || !isLocale(locale) || !feed) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     const xml = atomFeed({
       origin: config.publicOrigin,

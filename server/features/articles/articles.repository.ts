@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { Database } from '#server/db/schema.ts';
+import { keysetPage } from '#server/db/keyset.ts';
 import type { Cursor } from '#server/lib/cursor.ts';
 
 export interface ColumnRow {
@@ -62,12 +63,9 @@ export class ArticlesRepository {
 
   /** Newest first within the given columns, keyset-paged on (published_at, id); one extra row tells whether more follow. */
   async listArticles(locale: Locale, columnIds: number[], now: string, cursor: Cursor | null, limit: number): Promise<ArticleSummaryRow[]> {
-    let q = this.#summaries(locale).where('a.column_id', 'in', columnIds).where('a.published_at', '<=', now);
-    if (cursor) {
-      const at = String(cursor.v);
-      q = q.where((eb) => eb.or([eb('a.published_at', '<', at), eb.and([eb('a.published_at', '=', at), eb('a.id', '<', cursor.id)])]));
-    }
-    return q.orderBy('a.published_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+    const q = this.#summaries(locale).where('a.column_id', 'in', columnIds).where('a.published_at', '<=', now);
+    const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
+    return keysetPage(q, { sort: 'a.published_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
   }
 
   async findArticle(locale: Locale, id: number, now: string): Promise<ArticleRow | undefined> {

@@ -7,14 +7,7 @@ import {
   ColumnParamsSchema,
 } from '#common/api/articles.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
-import { AppError } from '#server/http/errors.ts';
 import type { ArticlesService } from './articles.service.ts';
-
-/** An unknown (or not yet published) column or article is a 404 in the envelope. */
-function found<T>(value: T | null, messageKey: string): T {
-  if (value === null) throw new AppError('not_found', { messageKey });
-  return value;
-}
 
 export function articlesRoutes(api: ApiRouter, articles: ArticlesService): void {
   api.route(
@@ -26,7 +19,7 @@ export function articlesRoutes(api: ApiRouter, articles: ArticlesService): void 
       params: ColumnParamsSchema,
       response: ColumnInfoSchema,
     },
-    async ({ locale, params }) => found(await articles.columnInfo(locale, params.column), 'articles:errors.columnNotFound'),
+    async ({ locale, params }) => articles.columnInfo(locale, params.column),
   );
 
   api.route(
@@ -40,7 +33,7 @@ export function articlesRoutes(api: ApiRouter, articles: ArticlesService): void 
       query: ArticleListQuerySchema,
       response: ArticleListSchema,
     },
-    async ({ locale, params, query }) => found(await articles.list(locale, params.column, query), 'articles:errors.columnNotFound'),
+    async ({ locale, params, query }) => articles.list(locale, params.column, query),
   );
 
   api.route(
@@ -52,6 +45,6 @@ export function articlesRoutes(api: ApiRouter, articles: ArticlesService): void 
       params: ArticleIdParamsSchema,
       response: ArticleInfoSchema,
     },
-    async ({ locale, params }) => found(await articles.info(locale, params.id), 'articles:errors.articleNotFound'),
+    async ({ locale, params }) => articles.info(locale, params.id),
   );
 }

@@ -9,8 +9,9 @@ import {
   RELATED_ARTICLES,
 } from '#common/api/articles.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { decodeCursor, encodeCursor } from '#server/lib/cursor.ts';
+import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import type { ArticleSummaryRow, ArticlesRepository, ColumnRow } from './articles.repository.ts';
 
 /** How many recent articles related ones are picked from. */
@@ -66,6 +67,12 @@ class ColumnTree {
 
 const ref = (column: ColumnRow): ColumnRef => ({ slug: column.slug, title: column.title });
 
+function columnOrThrow(tree: ColumnTree, slug: string): ColumnRow {
+  const column = tree.bySlug.get(slug);
+  if (!column) throw new AppError('not_found', { messageKey: 'articles:errors.columnNotFound' });
+  return column;
+}
+
 export interface FeedEntry extends ArticleSummary {
   body: string;
   updatedAt: string;
@@ -83,11 +90,10 @@ export class ArticlesService {
     this.#clock = clock;
   }
 
-  /** A column or sub-column by slug, or null when there is none. */
-  async columnInfo(locale: Locale, slug: string): Promise<ColumnInfo | null> {
+  /** A column or sub-column by slug. */
+  async columnInfo(locale: Locale, slug: string): Promise<ColumnInfo> {
     const tree = await this.#tree(locale);
-    const column = tree.bySlug.get(slug);
-    return column ? tree.info(column) : null;
+    return tree.info(columnOrThrow(tree, slug));
   }
 
   /** Top-level columns with their sub-columns, in order. */
@@ -96,26 +102,21 @@ export class ArticlesService {
     return [...tree.bySlug.values()].filter((c) => c.parent_id === null).map((c) => tree.info(c));
   }
 
-  /** One page of a column's articles (its sub-columns' included), newest first; null for an unknown column. */
-  async list(locale: Locale, slug: string, query: ArticleListQuery): Promise<ArticleList | null> {
+  /** One page of a column's articles (its sub-columns' included), newest first. */
+  async list(locale: Locale, slug: string, query: ArticleListQuery): Promise<ArticleList> {
     const cursor = decodeCursor(query.cursor);
     const tree = await this.#tree(locale);
-    const column = tree.bySlug.get(slug);
-    if (!column) return null;
+    const column = columnOrThrow(tree, slug);
     const rows = await this.#repository.listArticles(locale, tree.family(column), this.#now(), cursor, query.limit);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map((row) => summary(row, tree)),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ v: last.published_at, id: last.id }) : null,
-    };
+    const { page, nextCursor } = pageWithCursor(rows, query.limit, (row) => ({ v: row.published_at, id: row.id }));
+    return { items: page.map((row) => summary(row, tree)), nextCursor };
   }
 
-  /** A published article with its body, related articles and neighbours; null when there is none (yet). */
-  async info(locale: Locale, id: number): Promise<ArticleInfo | null> {
+  /** A published article with its body, related articles and neighbours; not_found when there is none (yet). */
+  async info(locale: Locale, id: number): Promise<ArticleInfo> {
     const now = this.#now();
     const row = await this.#repository.findArticle(locale, id, now);
-    if (!row) return null;
+    if (!row) throw new AppError('not_found', { messageKey: 'articles:errors.articleNotFound' });
     const tree = await this.#tree(locale);
     const [neighbours, pool] = await Promise.all([
       this.#repository.neighbours(locale, row, now),
@@ -134,11 +135,10 @@ export class ArticlesService {
     };
   }
 
-  /** A column's newest articles with bodies, for its feed; null for an unknown column. */
-  async feed(locale: Locale, slug: string): Promise<{ column: ColumnInfo; entries: FeedEntry[] } | null> {
+  /** A column's newest articles with bodies, for its feed. */
+  async feed(locale: Locale, slug: string): Promise<{ column: ColumnInfo; entries: FeedEntry[] }> {
     const tree = await this.#tree(locale);
-    const column = tree.bySlug.get(slug);
-    if (!column) return null;
+    const column = columnOrThrow(tree, slug);
     const rows = await this.#repository.latestWithBodies(locale, tree.family(column), this.#now(), FEED_ENTRIES);
     return { column: tree.info(column), entries: rows.map((row) => ({ ...summary(row, tree), body: row.body_html, updatedAt: row.updated_at })) };
   }

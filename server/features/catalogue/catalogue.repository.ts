@@ -3,6 +3,7 @@ import type { AppListQuery, AppSort } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database } from '#server/db/schema.ts';
+import { type KeysetOrder, keysetPage } from '#server/db/keyset.ts';
 import type { Cursor } from '#server/lib/cursor.ts';
 import { fts5Expression, type SearchTerm, tsQueryExpression } from './catalogue-search.ts';
 
@@ -100,20 +101,15 @@ export class CatalogueRepository {
       const match = this.#searchCondition(filter.terms);
       q = q.where('a.id', 'in', (eb) => eb.selectFrom('app_search').select('app_search.app_id').where(match));
     }
-    switch (filter.sort) {
-      case 'newest':
-        if (cursor) q = q.where((eb) => eb.or([eb('a.released_at', '<', String(cursor.v)), eb.and([eb('a.released_at', '=', String(cursor.v)), eb('a.id', '<', cursor.id)])]));
-        q = q.orderBy('a.released_at', 'desc').orderBy('a.id', 'desc');
-        break;
-      case 'name':
-        if (cursor) q = q.where((eb) => eb.or([eb(title, '>', String(cursor.v)), eb.and([eb(title, '=', String(cursor.v)), eb('a.id', '>', cursor.id)])]));
-        q = q.orderBy(title, 'asc').orderBy('a.id', 'asc');
-        break;
-      default:
-        if (cursor) q = q.where((eb) => eb.or([eb('a.play_count', '<', Number(cursor.v)), eb.and([eb('a.play_count', '=', Number(cursor.v)), eb('a.id', '<', cursor.id)])]));
-        q = q.orderBy('a.play_count', 'desc').orderBy('a.id', 'desc');
-    }
-    return q.limit(limit + 1).execute();
+    const order: KeysetOrder =
+      filter.sort === 'newest'
+        ? { sort: 'a.released_at', id: 'a.id', direction: 'desc' }
+        : filter.sort === 'name'
+          ? { sort: title, id: 'a.id', direction: 'asc' }
+          : { sort: 'a.play_count', id: 'a.id', direction: 'desc' };
+    // The cursor's value is coerced to the column's type: a cursor is client input.
+    const after = cursor ? { value: filter.sort === 'popular' ? Number(cursor.v) : String(cursor.v), id: cursor.id } : null;
+    return keysetPage(q, order, after).limit(limit + 1).execute();
   }
 
   /**

@@ -9,9 +9,9 @@ import type {
   TagWithCount,
 } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { AppError } from '#server/http/errors.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import { translator } from '#server/i18n.ts';
-import { decodeCursor, encodeCursor } from '#server/lib/cursor.ts';
+import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import { searchTerms } from './catalogue-search.ts';
 import type { AppSummaryRow, CatalogueRepository } from './catalogue.repository.ts';
 
@@ -56,9 +56,7 @@ export class CatalogueService {
     const rows = await this.#repository.listApps(locale, { ...filter, terms }, limit, cursor);
     // An empty first page may come from a slug that names nothing: that is a 404, not an empty list.
     if (rows.length === 0 && !cursor) await this.#requireTerms(locale, query);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor = rows.length > limit && last ? encodeCursor({ v: last.sort_key, id: last.id }) : null;
+    const { page, nextCursor } = pageWithCursor(rows, limit, (row) => ({ v: row.sort_key, id: row.id }));
     return { items: page.map(toSummary), nextCursor };
   }
 

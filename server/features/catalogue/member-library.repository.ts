@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { Database } from '#server/db/schema.ts';
+import { keysetPage } from '#server/db/keyset.ts';
 import type { Cursor } from '#server/lib/cursor.ts';
 import { type AppSummaryRow, appSummaries } from './catalogue.repository.ts';
 
@@ -37,14 +38,12 @@ export class MemberLibraryRepository {
 
   /** Most recently played first; `limit + 1` rows so the caller can tell whether more follow. */
   async listPlayed(userId: number, locale: Locale, limit: number, cursor: Cursor | null): Promise<PlayedRow[]> {
-    let q = appSummaries(this.#db, locale)
+    const q = appSummaries(this.#db, locale)
       .innerJoin('played_games as p', 'p.app_id', 'a.id')
       .select(['p.play_count as plays', 'p.last_played_at'])
       .where('p.user_id', '=', userId);
-    if (cursor) {
-      q = q.where((eb) => eb.or([eb('p.last_played_at', '<', String(cursor.v)), eb.and([eb('p.last_played_at', '=', String(cursor.v)), eb('a.id', '<', cursor.id)])]));
-    }
-    return q.orderBy('p.last_played_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+    const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
+    return keysetPage(q, { sort: 'p.last_played_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
   }
 
   /** Adds a favourite; adding it again changes nothing. */
@@ -67,13 +66,11 @@ export class MemberLibraryRepository {
 
   /** Newest favourite first; `limit + 1` rows. */
   async listFavourites(userId: number, locale: Locale, limit: number, cursor: Cursor | null): Promise<FavouriteRow[]> {
-    let q = appSummaries(this.#db, locale)
+    const q = appSummaries(this.#db, locale)
       .innerJoin('favourites as f', 'f.app_id', 'a.id')
       .select(['f.created_at as favourited_at'])
       .where('f.user_id', '=', userId);
-    if (cursor) {
-      q = q.where((eb) => eb.or([eb('f.created_at', '<', String(cursor.v)), eb.and([eb('f.created_at', '=', String(cursor.v)), eb('a.id', '<', cursor.id)])]));
-    }
-    return q.orderBy('f.created_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+    const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
+    return keysetPage(q, { sort: 'f.created_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
   }
 }

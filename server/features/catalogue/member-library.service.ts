@@ -1,8 +1,8 @@
 import type { FavouriteList, FavouriteState, MemberListQuery, Played, PlayedList } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { AppError } from '#server/http/errors.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import { decodeCursor, encodeCursor } from '#server/lib/cursor.ts';
+import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import { invalidCursor, toSummary } from './catalogue.service.ts';
 import type { MemberLibraryRepository } from './member-library.repository.ts';
 
@@ -30,12 +30,8 @@ export class MemberLibraryService {
 
   async recentlyPlayed(userId: number, locale: Locale, query: MemberListQuery): Promise<PlayedList> {
     const rows = await this.#repository.listPlayed(userId, locale, query.limit, textCursor(query.cursor, locale));
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map((row) => ({ ...toSummary(row), plays: Number(row.plays), lastPlayedAt: row.last_played_at })),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ v: last.last_played_at, id: last.id }) : null,
-    };
+    const { page, nextCursor } = pageWithCursor(rows, query.limit, (row) => ({ v: row.last_played_at, id: row.id }));
+    return { items: page.map((row) => ({ ...toSummary(row), plays: Number(row.plays), lastPlayedAt: row.last_played_at })), nextCursor };
   }
 
   async setFavourite(userId: number, appId: number, favourite: boolean): Promise<FavouriteState> {
@@ -55,12 +51,8 @@ export class MemberLibraryService {
 
   async favourites(userId: number, locale: Locale, query: MemberListQuery): Promise<FavouriteList> {
     const rows = await this.#repository.listFavourites(userId, locale, query.limit, textCursor(query.cursor, locale));
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map((row) => ({ ...toSummary(row), favouritedAt: row.favourited_at })),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ v: last.favourited_at, id: last.id }) : null,
-    };
+    const { page, nextCursor } = pageWithCursor(rows, query.limit, (row) => ({ v: row.favourited_at, id: row.id }));
+    return { items: page.map((row) => ({ ...toSummary(row), favouritedAt: row.favourited_at })), nextCursor };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { PageInfo } from '#common/api/pages.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { AppError } from '#server/http/errors.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import type { PagesRepository } from './pages.repository.ts';
 
 /** Static pages: the requested locale, falling back to English. */

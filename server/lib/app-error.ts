@@ -1,0 +1,86 @@
+// Domain errors: what services throw, independent of the transport that reports them.
+
+/** Error codes services throw; server/http/errors.ts maps them to HTTP statuses. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'route_not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'csrf_mismatch'
+  | 'too_many_requests'
+  | 'unavailable'
+  | 'internal';
+
+/** The message of each code unless the error names another. */
+export const MESSAGE_KEY: Record<ErrorCode, string> = {
+  bad_request: 'errors:badRequest',
+  validation: 'errors:validation',
+  unauthenticated: 'errors:unauthenticated',
+  forbidden: 'errors:forbidden',
+  not_found: 'errors:notFound',
+  route_not_found: 'errors:routeNotFound',
+  conflict: 'errors:conflict',
+  payload_too_large: 'errors:payloadTooLarge',
+  unsupported_media_type: 'errors:unsupportedMediaType',
+  csrf_mismatch: 'errors:csrfMismatch',
+  too_many_requests: 'errors:tooManyRequests',
+  unavailable: 'errors:unavailable',
+  internal: 'errors:generic',
+};
+
+/** A translation key ("namespace:key"), with values when the text interpolates some. */
+export type FieldMessage = string | { key: string; values: Record<string, unknown> };
+
+export interface AppErrorOptions {
+  /** A translation key ("namespace:key") for the message, instead of the code's default. */
+  messageKey?: string;
+  /** Values interpolated into the message. */
+  values?: Record<string, unknown>;
+  /** Extra data sent in the envelope (field errors, retry time). */
+  data?: unknown;
+  /** Field errors as translation keys, translated at the edge into `data.errors`. */
+  fields?: Record<string, FieldMessage[]>;
+  /** Extra response headers (Retry-After). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * An error a service throws on purpose: it has a code, and its message is translated at the edge.
+ * Services know nothing of HTTP; server/http/errors.ts maps each code to a status.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly options: AppErrorOptions;
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.messageKey ?? MESSAGE_KEY[code], { cause: options.cause });
+    this.code = code;
+    this.options = options;
+  }
+}
+
+/** A 422 naming the fields at fault; the messages are translation keys. */
+export function fieldError(fields: Record<string, FieldMessage[]>, cause?: unknown): AppError {
+  return new AppError('validation', { fields, cause });
+}
+
+/**
+ * The one not-found rule: a service asked for one thing by id or slug that does not exist (or is not
+ * published yet) throws `not_found` with a message naming what; lists that match nothing are empty.
+ * Callers that answer something other than the API envelope (feeds, pages) test for it with this.
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'not_found';
+}
+
+/** For `.catch()`: a not-found becomes null, anything else stays an error. */
+export function nullIfNotFound(error: unknown): null {
+  if (isNotFound(error)) return null;
+  throw error;
+}
