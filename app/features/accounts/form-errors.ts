@@ -1,4 +1,6 @@
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { ValidationErrorData } from '#common/api/envelope.ts';
 import { ApiError } from '../../lib/api-client.ts';
@@ -29,4 +31,28 @@ export function schemaError(schema: z.ZodType, value: unknown, t: TFunction): st
   if (result.success) return null;
   const message = result.error.issues[0]?.message ?? '';
   return message.includes(':') ? t(message) : t('errors:field.invalid');
+}
+
+/**
+ * A form's errors: per field under its input, and an alert for what no shown field explains.
+ * `check` shows the browser's own findings and says whether the form may be sent; `fail` shows
+ * what the API refused (a 422's fields, else its message).
+ */
+export function useFormErrors() {
+  const { t } = useTranslation('accounts');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const check = (found: Record<string, string>): boolean => {
+    setErrors(found);
+    setAlert(null);
+    return Object.keys(found).length === 0;
+  };
+  /** `shown`: the fields this form has; a field error for another one becomes the alert. */
+  const fail = (failure: unknown, shown?: string[]) => {
+    const fields = fieldErrorsOf(failure);
+    const visible = shown ? Object.fromEntries(Object.entries(fields).filter(([name]) => shown.includes(name))) : fields;
+    setErrors(visible);
+    setAlert(Object.keys(visible).length === 0 ? messageOf(failure, t('errors:generic')) : null);
+  };
+  return { errors, alert, check, fail };
 }

@@ -7,12 +7,10 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { messageOf } from './form-errors.ts';
 import { displayName } from './display-name.ts';
 import { type LoginMode, LoginList } from './login-list.tsx';
-import { session } from './session.ts';
-import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
+import { useSignOut } from './use-sign-out.ts';
 
 /**
  * The header's account button (spec section 4). Logged out (no member session: a visitor or a
@@ -39,18 +37,9 @@ export function HeaderAccount() {
 
 function SignOutButton() {
   const { t } = useTranslation('accounts');
-  const { pending, run } = usePendingAction();
-  const signOut = () =>
-    run('logout', async () => {
-      try {
-        await session.logout();
-        toast.add({ title: t('header.signedOut'), color: 'success' });
-      } catch (error) {
-        toast.add({ title: messageOf(error, t('errors:generic')), color: 'error' });
-      }
-    });
+  const { signingOut, signOut } = useSignOut();
   return (
-    <Button variant="ghost" size="sm" onClick={signOut} disabled={pending !== null} data-testid="header-sign-out">
+    <Button variant="ghost" size="sm" onClick={signOut} disabled={signingOut} data-testid="header-sign-out">
       <LogOut aria-hidden />
       <span className="sr-only sm:not-sr-only">{t('header.signOut')}</span>
     </Button>

@@ -2,11 +2,12 @@ import { Fingerprint } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PasswordSchema, type UserInfo, UsernameSchema } from '#common/api/accounts.schema.ts';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { fieldErrorsOf, messageOf, schemaError } from './form-errors.ts';
+import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
+import { messageOf, useFormErrors } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
@@ -167,27 +168,17 @@ function CreateAccount({ run, busy, onDone }: ActionProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [show, setShow] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [alert, setAlert] = useState<string | null>(null);
+  const { errors, alert, check, fail } = useFormErrors();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    const usernameError = username.trim() ? schemaError(UsernameSchema, username, t) : t('username.required');
-    if (usernameError) found.username = usernameError;
-    const passwordError = schemaError(PasswordSchema, password, t);
-    if (passwordError) found.password = passwordError;
-    setErrors(found);
-    setAlert(null);
-    if (Object.keys(found).length > 0) return;
+    if (!check(newCredentialErrors(t, { username, password }))) return;
     run('create', async () => {
       try {
         const { userInfo } = await session.becomeMember(username.trim(), password);
         onDone(userInfo);
       } catch (failure) {
-        const fields = fieldErrorsOf(failure);
-        setErrors(fields);
-        if (Object.keys(fields).length === 0) setAlert(messageOf(failure, t('errors:generic')));
+        fail(failure);
       }
     });
   };
@@ -195,51 +186,13 @@ function CreateAccount({ run, busy, onDone }: ActionProps) {
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="create-account">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('login.createIntro')}</p>
-      <TextField
-        label={t('login.username')}
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        value={username}
-        onChange={(e) => setUsername(e.target.value)}
-        hint={t('login.usernameHint')}
-        error={errors.username}
-        disabled={busy}
-      />
-      <TextField
-        label={t('login.password')}
-        name="new-password"
-        type={show ? 'text' : 'password'}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        hint={t('login.passwordHint')}
-        error={errors.password}
-        disabled={busy}
-      />
+      <NewUsernameField label={t('login.username')} value={username} onChange={setUsername} error={errors.username} disabled={busy} />
+      <NewPasswordField label={t('login.password')} value={password} onChange={setPassword} show={show} error={errors.password} disabled={busy} />
       <ShowPassword checked={show} onChange={setShow} disabled={busy} />
       <FormAlert message={alert} />
       <Button type="submit" className="w-full" disabled={busy} data-testid="create-account-submit">
         {t('login.createSubmit')}
       </Button>
     </form>
-  );
-}
-
-/** Shows the password fields' text, for typing on small keyboards. */
-export function ShowPassword({ checked, onChange, disabled }: { checked: boolean; onChange: (value: boolean) => void; disabled?: boolean }) {
-  const { t } = useTranslation('accounts');
-  return (
-    <label className="flex w-fit cursor-pointer items-center gap-2 text-sm text-zinc-700 dark:text-zinc-300">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        disabled={disabled}
-        className={cn('size-4 cursor-pointer rounded border-zinc-300 accent-green-700 dark:accent-green-500', focusRing)}
-      />
-      {t('login.showPassword')}
-    </label>
   );
 }

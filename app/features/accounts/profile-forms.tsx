@@ -1,13 +1,13 @@
 import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { EmailSchema, type MemberUpdate, NicknameSchema, PasswordSchema, type PasswordUpdate, PhoneSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
+import { EmailSchema, type MemberUpdate, NicknameSchema, type PasswordUpdate, PhoneSchema } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf, schemaError } from './form-errors.ts';
+import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
+import { schemaError, useFormErrors } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
-import { ShowPassword } from './login-list.tsx';
 import { useProfile } from './profile-context.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
@@ -37,16 +37,13 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
   const spec = FIELDS[field];
   const { profile, apply } = useProfile();
   const [value, setValue] = useState(profile[field] ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [alert, setAlert] = useState<string | null>(null);
+  const { errors, alert, check, fail } = useFormErrors();
   const { pending, run } = usePendingAction();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const local = schemaError(spec.schema, value, t);
-    setError(local);
-    setAlert(null);
-    if (local) return;
+    if (!check(local ? { [field]: local } : {})) return;
     run('save', async () => {
       try {
         const { data } = await api.patch<MemberUpdate>(`/member/${field}/`, { [field]: value });
@@ -55,9 +52,7 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
         const removed = spec.removable && data.profile[field] === null;
         toast.add({ title: t(`profile.${field}${removed ? 'Removed' : 'Saved'}`), color: 'success' });
       } catch (failure) {
-        const fields = fieldErrorsOf(failure);
-        setError(fields[field] ?? null);
-        if (!fields[field]) setAlert(messageOf(failure, t('errors:generic')));
+        fail(failure, [field]);
       }
     });
   };
@@ -73,7 +68,7 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
         value={value}
         onChange={(e) => setValue(e.target.value)}
         hint={t(`profile.${field}Hint`)}
-        error={error}
+        error={errors[field]}
         disabled={pending !== null}
       />
       <FormAlert message={alert} />
@@ -96,25 +91,16 @@ export function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [show, setShow] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [alert, setAlert] = useState<string | null>(null);
+  const { errors, alert, check, fail } = useFormErrors();
   const { pending, run } = usePendingAction();
   const needsUsername = profile.username === null;
   const busy = pending !== null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    if (needsUsername) {
-      const usernameError = username.trim() ? schemaError(UsernameSchema, username, t) : t('username.required');
-      if (usernameError) found.username = usernameError;
-    }
+    const found = newCredentialErrors(t, { password, ...(needsUsername ? { username } : {}) });
     if (profile.hasPassword && !current) found.currentPassword = t('password.currentRequired');
-    const passwordError = schemaError(PasswordSchema, password, t);
-    if (passwordError) found.password = passwordError;
-    setErrors(found);
-    setAlert(null);
-    if (Object.keys(found).length > 0) return;
+    if (!check(found)) return;
     run('save', async () => {
       try {
         const body = { password, ...(needsUsername ? { username: username.trim() } : {}), ...(profile.hasPassword ? { currentPassword: current } : {}) };
@@ -126,9 +112,7 @@ export function PasswordForm() {
         setPassword('');
         toast.add({ title: t(profile.hasPassword ? 'profile.passwordChanged' : 'profile.passwordSaved'), color: 'success' });
       } catch (failure) {
-        const fields = fieldErrorsOf(failure);
-        setErrors(fields);
-        if (Object.keys(fields).length === 0) setAlert(messageOf(failure, t('errors:generic')));
+        fail(failure);
       }
     });
   };
@@ -137,18 +121,7 @@ export function PasswordForm() {
     <form onSubmit={submit} noValidate className="relative space-y-4" data-testid="profile-password-form">
       {/* Password managers file the new password under this username. */}
       {needsUsername ? (
-        <TextField
-          label={t('profile.username')}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          hint={t('login.usernameHint')}
-          error={errors.username}
-          disabled={busy}
-        />
+        <NewUsernameField label={t('profile.username')} value={username} onChange={setUsername} error={errors.username} disabled={busy} />
       ) : (
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
       )}
@@ -164,17 +137,7 @@ export function PasswordForm() {
           disabled={busy}
         />
       ) : null}
-      <TextField
-        label={t('profile.newPassword')}
-        name="new-password"
-        type={show ? 'text' : 'password'}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        hint={t('login.passwordHint')}
-        error={errors.password}
-        disabled={busy}
-      />
+      <NewPasswordField label={t('profile.newPassword')} value={password} onChange={setPassword} show={show} error={errors.password} disabled={busy} />
       <ShowPassword checked={show} onChange={setShow} disabled={busy} />
       <FormAlert message={alert} />
       <Button type="submit" disabled={busy} data-testid="profile-save">

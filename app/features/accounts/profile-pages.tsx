@@ -4,17 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
-import { toast } from '../../shell/toast-store.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { messageOf } from './form-errors.ts';
 import { displayName } from './display-name.ts';
 import { useProfile } from './profile-context.tsx';
-import { session } from './session.ts';
-import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
+import { useSignOut } from './use-sign-out.ts';
 
 /** A profile page's frame: the way back to the overview, the title and the content. */
 export function ProfileSection({ title, intro, children }: { title: string; intro?: ReactNode; children?: ReactNode }) {
@@ -112,24 +109,14 @@ function SignOutSection() {
   const { t } = useTranslation('accounts');
   const locale = useLocale();
   const navigate = useNavigate();
-  const { pending, run } = usePendingAction();
-  const signOut = () =>
-    run('logout', async () => {
-      try {
-        await session.logout();
-        toast.add({ title: t('header.signedOut'), color: 'success' });
-      } catch (error) {
-        toast.add({ title: messageOf(error, t('errors:generic')), color: 'error' });
-      }
-      await navigate(localePath(locale, '/user'), { replace: true });
-    });
+  const { signingOut, signOut } = useSignOut(() => navigate(localePath(locale, '/user'), { replace: true }));
   return (
     <section aria-labelledby="profile-sign-out" className="mt-10 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800">
       <h2 id="profile-sign-out" className="text-base font-semibold">
         {t('profile.signOutTitle')}
       </h2>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t('profile.signOutHint')}</p>
-      <Button variant="secondary" className="mt-4" onClick={signOut} disabled={pending !== null} data-testid="profile-sign-out">
+      <Button variant="secondary" className="mt-4" onClick={signOut} disabled={signingOut} data-testid="profile-sign-out">
         <LogOut aria-hidden />
         {t('profile.signOut')}
       </Button>
