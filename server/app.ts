@@ -13,6 +13,7 @@ import { apiPlugin } from './api.ts';
 import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
+import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
@@ -123,20 +124,19 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       reply.header('Cache-Control', 'public, max-age=3600');
     },
   });
-  const uploads = resolve(config.uploadDir);
-  {
-    await app.register(fastifyStatic, {
-      root: uploads,
-      prefix: '/uploads/',
-      decorateReply: false,
-      wildcard: true,
-      setHeaders(reply) {
-        reply.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
-      },
-    });
-  }
+  // The uploads storage is a folder (DiskStorage at /uploads/), served from it here; an object
+  // store would serve its files at its own address instead (decision 058).
+  await app.register(fastifyStatic, {
+    root: resolve(config.uploadDir),
+    prefix: '/uploads/',
+    decorateReply: false,
+    wildcard: true,
+    setHeaders(reply) {
+      reply.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+    },
+  });
   // Resized WebP copies of the games' and uploads' raster images (spec section 9 image defaults).
-  await app.register(imageEndpoint, { roots: [{ prefix: '/games/', folder: resolve('games') }, { prefix: '/uploads/', folder: uploads }] });
+  await app.register(imageEndpoint, { sources: [new DiskStorage(resolve('games'), '/games/', { readOnly: true }), services.uploads] });
 
   const site: AppLoadContext['site'] = {
     productName: config.productName,

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { DiskStorage } from './adapters/storage/disk-storage.ts';
+import type { FileStorage } from './adapters/storage/file-storage.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { AccessTokensRepository } from './features/accounts/access-tokens.repository.ts';
@@ -9,7 +11,7 @@ import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
 import { GuestChallenges } from './features/accounts/guest-challenges.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
-import { FolderMediaStore } from './features/articles/article-media.ts';
+import { StoredMediaStore } from './features/articles/article-media.ts';
 import type { ArticleImportTarget } from './features/articles/articles.import.ts';
 import { ArticlesImportRepository } from './features/articles/articles-import.repository.ts';
 import { ArticlesRepository } from './features/articles/articles.repository.ts';
@@ -34,6 +36,8 @@ export interface Services {
   database: DatabaseHandle;
   clock: Clock;
   tokens: AccessTokensService;
+  /** What members and imports upload (avatars, article media), served at /uploads/. */
+  uploads: FileStorage;
   /** Sign-in, sign-out, user info (`userInfoForToken` for page loaders) and profile fields. */
   accounts: AccountsService;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
@@ -69,11 +73,13 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pagesRepository = new PagesRepository(db);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
+  const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
   const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
   return {
     database,
     clock,
     tokens,
+    uploads,
     accounts: new AccountsService({
       users: new UsersRepository(db),
       tokens,
@@ -81,7 +87,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
       challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
       limiter: rateLimiter,
-      avatars: new AvatarsService(config.uploadDir),
+      avatars: new AvatarsService(uploads),
       clock,
       appSecret: config.appSecret,
     }),
@@ -92,7 +98,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     articles,
     articlesImport: {
       repository: new ArticlesImportRepository(db, clock),
-      media: new FolderMediaStore(resolve(config.uploadDir, 'articles'), '/uploads/articles/'),
+      media: new StoredMediaStore(uploads),
     },
     sitemap: new SitemapService(new SitemapRepository(db), articles),
     pages: new PagesService(pagesRepository),

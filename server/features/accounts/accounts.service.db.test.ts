@@ -10,6 +10,7 @@ import { openTestDatabase, type TestDatabase } from '#server/testing/test-databa
 import { AccessTokensRepository } from './access-tokens.repository.ts';
 import { AccessTokensService } from './access-tokens.service.ts';
 import { ACCOUNT_LIMITS, AccountsService } from './accounts.service.ts';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { AvatarsService } from './avatars.service.ts';
 import { Argon2PasswordHasher, type PasswordHasher } from './password-hasher.ts';
 import { GuestChallenges } from './guest-challenges.ts';
@@ -77,7 +78,7 @@ describe('AccountsService', () => {
       passwordPolicy: new ZxcvbnPasswordPolicy(['Playport']),
       challenges: new GuestChallenges({ secret: 'a-test-secret-of-at-least-32-characters', limiter, clock: systemClock }),
       limiter,
-      avatars: new AvatarsService(uploads),
+      avatars: new AvatarsService(new DiskStorage(uploads, '/uploads/')),
       clock: systemClock,
       appSecret: 'a-test-secret-of-at-least-32-characters',
     });

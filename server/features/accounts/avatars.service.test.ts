@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '#server/lib/app-error.ts';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { AvatarsService, sniff } from './avatars.service.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif') =>
@@ -26,7 +27,7 @@ describe('AvatarsService', () => {
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'playport-avatars-'));
-    avatars = new AvatarsService(root);
+    avatars = new AvatarsService(new DiskStorage(root, '/uploads/'));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

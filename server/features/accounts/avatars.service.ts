@@ -1,6 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import {
   AVATAR_FIELD,
@@ -11,11 +9,12 @@ import {
   AVATAR_SIZES,
   type AvatarSizes,
 } from '#common/api/accounts.schema.ts';
+import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
 import { fieldError } from '#server/lib/app-error.ts';
 
 type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 
-/** An avatar written to the upload folder: the URL user info shows and every rendition. */
+/** An avatar in storage: the URL user info shows and every rendition. */
 export interface StoredAvatar {
   url: string;
   sizes: AvatarSizes;
@@ -23,8 +22,8 @@ export interface StoredAvatar {
 
 const LARGEST = AVATAR_SIZES.at(-1)!;
 const QUALITY = 85;
-/** Our avatar URLs: /uploads/avatars/{user id}/{content hash}-{size}.webp */
-const OWN_URL = /^\/uploads\/avatars\/(\d+)\/([0-9a-f]{16})-\d+\.webp$/;
+/** Our avatar keys: avatars/{user id}/{content hash}-{size}.webp, served at the storage's prefix. */
+const OWN_KEY = /^avatars\/(\d+)\/([0-9a-f]{16})-\d+\.webp$/;
 
 /**
  * Avatars: checks that the bytes are a real image of an allowed type (by their content, never
@@ -32,9 +31,9 @@ const OWN_URL = /^\/uploads\/avatars\/(\d+)\/([0-9a-f]{16})-\d+\.webp$/;
  * names that carry a content hash, so a new avatar gets new URLs and old ones can be cached forever.
  */
 export class AvatarsService {
-  readonly #root: string;
-  constructor(uploadDir: string) {
-    this.#root = resolve(uploadDir);
+  readonly #storage: FileStorage;
+  constructor(storage: FileStorage) {
+    this.#storage = storage;
   }
 
   /** Validates and re-encodes; throws a 422 naming the avatar field. Nothing is written here. */
@@ -72,50 +71,49 @@ export class AvatarsService {
   async store(userId: number, bytes: Buffer): Promise<StoredAvatar> {
     const renditions = await this.render(bytes);
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-    const folder = join(this.#root, 'avatars', String(userId));
-    await mkdir(folder, { recursive: true });
     const written: string[] = [];
     try {
       for (const [size, data] of renditions) {
-        const file = join(folder, fileName(hash, size));
-        // Write then rename: a URL never serves half a file, which a one-year cache would keep.
-        const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-        await writeFile(temporary, data);
-        await rename(temporary, file);
-        written.push(file);
+        const key = keyOf(userId, hash, size);
+        await this.#storage.put(key, data);
+        written.push(key);
       }
     } catch (error) {
-      await Promise.all(written.map((file) => rm(file, { force: true })));
+      await Promise.all(written.map((key) => this.#storage.delete(key)));
       throw error;
     }
-    return { url: urlFor(userId, hash, LARGEST), sizes: sizesOf(userId, hash) };
+    return { url: this.#url(userId, hash, LARGEST), sizes: this.#sizes(userId, hash) };
   }
 
   /** The renditions of an avatar URL when it is one of ours (social avatars are plain URLs). */
   sizesFor(url: string | null): AvatarSizes | null {
-    const match = url ? OWN_URL.exec(url) : null;
-    return match ? sizesOf(Number(match[1]), match[2]!) : null;
+    const match = this.#ownKey(url);
+    return match ? this.#sizes(Number(match[1]), match[2]!) : null;
   }
 
   /** Deletes the files of one of our avatars; other URLs are left alone. */
   async remove(url: string | null): Promise<void> {
-    const match = url ? OWN_URL.exec(url) : null;
+    const match = this.#ownKey(url);
     if (!match) return;
-    const folder = join(this.#root, 'avatars', match[1]!);
-    await Promise.all(AVATAR_SIZES.map((size) => rm(join(folder, fileName(match[2]!, size)), { force: true })));
+    await Promise.all(AVATAR_SIZES.map((size) => this.#storage.delete(keyOf(Number(match[1]), match[2]!, size))));
+  }
+
+  #ownKey(url: string | null): RegExpExecArray | null {
+    const prefix = this.#storage.publicPrefix;
+    return url?.startsWith(prefix) ? OWN_KEY.exec(url.slice(prefix.length)) : null;
+  }
+
+  #url(userId: number, hash: string, size: number): string {
+    return publicUrl(this.#storage, keyOf(userId, hash, size));
+  }
+
+  #sizes(userId: number, hash: string): AvatarSizes {
+    return { 64: this.#url(userId, hash, 64), 128: this.#url(userId, hash, 128), 256: this.#url(userId, hash, 256) };
   }
 }
 
-function fileName(hash: string, size: number): string {
-  return `${hash}-${size}.webp`;
-}
-
-function urlFor(userId: number, hash: string, size: number): string {
-  return `/uploads/avatars/${userId}/${fileName(hash, size)}`;
-}
-
-function sizesOf(userId: number, hash: string): AvatarSizes {
-  return { 64: urlFor(userId, hash, 64), 128: urlFor(userId, hash, 128), 256: urlFor(userId, hash, 256) };
+function keyOf(userId: number, hash: string, size: number): string {
+  return `avatars/${userId}/${hash}-${size}.webp`;
 }
 
 /** The image type from the file's first bytes (magic numbers). */

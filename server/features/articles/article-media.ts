@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
 import sharp from 'sharp';
+import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
 
 /** Formats an article may show: what browsers display and sharp can measure. */
 const IMAGE_TYPES: Record<string, string> = {
@@ -39,32 +39,22 @@ export interface ArticleMediaStore {
 }
 
 /**
- * Keeps images in a folder that the portal serves (the uploads folder, shared by every
- * instance). Names carry a hash of the content, so the URL changes whenever the image does
- * and the files may be cached for a year.
+ * Keeps images in the portal's file storage under articles/. Names carry a hash of the content,
+ * so the URL changes whenever the image does and the files may be cached for a year.
  */
-export class FolderMediaStore implements ArticleMediaStore {
-  readonly #folder: string;
-  readonly #publicPrefix: string;
-  constructor(folder: string, publicPrefix: string) {
-    this.#folder = folder;
-    this.#publicPrefix = publicPrefix.endsWith('/') ? publicPrefix : `${publicPrefix}/`;
+export class StoredMediaStore implements ArticleMediaStore {
+  readonly #storage: FileStorage;
+  constructor(storage: FileStorage) {
+    this.#storage = storage;
   }
 
   async save(name: string, bytes: Buffer): Promise<string> {
     const extension = extname(name).toLowerCase();
     const stem = name.slice(0, name.length - extension.length).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'image';
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-    const file = `${stem}-${hash}${extension}`;
-    const target = join(this.#folder, file);
-    const existing = await stat(target).catch(() => null);
-    if (existing?.size !== bytes.length) {
-      await mkdir(this.#folder, { recursive: true });
-      // Written aside and renamed: a reader (or a second importer) never sees half a file.
-      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, target);
-    }
-    return this.#publicPrefix + file;
+    const key = `articles/${stem}-${hash}${extension}`;
+    // The same content under the same name is there already: an import run again writes nothing.
+    if ((await this.#storage.stat(key))?.size !== bytes.length) await this.#storage.put(key, bytes);
+    return publicUrl(this.#storage, key);
   }
 }

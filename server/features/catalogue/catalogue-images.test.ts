@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_WIDTHS, resizedUrl } from '#common/images.ts';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './catalogue-images.ts';
 
 describe('image endpoint', () => {
@@ -18,7 +19,7 @@ describe('image endpoint', () => {
     writeFileSync(join(root, 'games', 'demo', 'thumb.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(join(root, 'secret.png'), png);
     app = Fastify();
-    await app.register(imageEndpoint, { roots: [{ prefix: '/games/', folder: join(root, 'games') }] });
+    await app.register(imageEndpoint, { sources: [new DiskStorage(join(root, 'games'), '/games/', { readOnly: true })] });
     await app.ready();
   });
   afterAll(async () => {

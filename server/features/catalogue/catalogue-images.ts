@@ -1,12 +1,11 @@
-import { stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import sharp from 'sharp';
 import { IMAGE_ENDPOINT, parseImageRequest } from '#common/images.ts';
+import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 
 export interface ImageEndpointOptions {
-  /** URL prefixes and the folders they are served from (the games and the uploads). */
-  roots: Array<{ prefix: string; folder: string }>;
+  /** Where source images live, each at its public prefix (the games, the uploads). */
+  sources: FileStorage[];
   /** Bytes of resized images kept in memory. */
   cacheBytes?: number;
 }
@@ -22,7 +21,7 @@ const MAX_INPUT_PIXELS = 40_000_000;
 
 /**
  * Resizes the catalogue's raster images on request (`/_img/w_400,q_85,f_webp/games/x/shot.png`)
- * and keeps recent results in memory. Only files below the configured roots are read.
+ * and keeps recent results in memory. Only plain keys of the configured sources are read.
  */
 export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (app, options) => {
   const cache = new Map<string, Cached>();
@@ -41,25 +40,23 @@ export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (ap
 
   app.get<{ Params: { modifiers: string; '*': string } }>(`${IMAGE_ENDPOINT}:modifiers/*`, async (request, reply) => {
     const wanted = parseImageRequest(request.params.modifiers, request.params['*']);
-    const root = wanted && options.roots.find((r) => wanted.source.startsWith(r.prefix));
+    const source = wanted && options.sources.find((storage) => wanted.source.startsWith(storage.publicPrefix));
     const notFound = () => reply.code(404).header('Cache-Control', 'no-store').send({ code: 404, message: 'Not found.', data: null });
-    if (!wanted || !root) return notFound();
-    const folder = resolve(root.folder);
-    const relative = decodeOrNull(wanted.source.slice(root.prefix.length));
-    if (relative === null) return notFound();
-    const file = resolve(folder, relative);
-    if (!file.startsWith(folder + sep)) return notFound();
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) return notFound();
+    if (!wanted || !source) return notFound();
+    const objectKey = decodeOrNull(wanted.source.slice(source.publicPrefix.length));
+    const info = objectKey === null ? null : await source.stat(objectKey);
+    if (!info || objectKey === null) return notFound();
 
-    const key = `${file}\n${info.mtimeMs}\n${wanted.width}\n${wanted.quality}\n${wanted.format}`;
+    const key = `${source.publicPrefix}${objectKey}\n${info.modifiedMs}\n${wanted.width}\n${wanted.quality}\n${wanted.format}`;
     let result = cache.get(key);
     if (result) {
       cache.delete(key);
       cache.set(key, result);
     } else {
+      const bytes = await source.read(objectKey);
+      if (!bytes) return notFound();
       try {
-        const body = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS })
+        const body = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
           .rotate()
           .resize({ width: wanted.width, withoutEnlargement: true })
           .toFormat(wanted.format, { quality: wanted.quality })

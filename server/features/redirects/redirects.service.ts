@@ -7,6 +7,9 @@ export interface Redirect {
   status: number;
 }
 
+/** What the service reads: the whole table (a repository, or a fake in a unit test). */
+export type RedirectsSource = Pick<RedirectsRepository, 'all'>;
+
 /** How long the table is kept in memory: the page middleware asks on every request. */
 export const REDIRECTS_CACHE_MS = 30_000;
 
@@ -16,13 +19,13 @@ export const REDIRECTS_CACHE_MS = 30_000;
  * through another instance shows within that time.
  */
 export class RedirectsService {
-  readonly #repository: RedirectsRepository;
+  readonly #repository: RedirectsSource;
   readonly #clock: Clock;
   #table: Map<string, Redirect> | null = null;
   #loadedAt = 0;
   #loading: Promise<Map<string, Redirect>> | null = null;
 
-  constructor(repository: RedirectsRepository, clock: Clock) {
+  constructor(repository: RedirectsSource, clock: Clock) {
     this.#repository = repository;
     this.#clock = clock;
   }

@@ -1,0 +1,40 @@
+/**
+ * Files the portal keeps and serves: avatars, article media, and (read-only) the games' own images.
+ * Keys are relative paths ("avatars/12/abc-64.webp"); each is served at `publicPrefix + key`.
+ * Local disk today (`DiskStorage`, a folder every instance shares); an object store later
+ * implements the same interface, its public prefix then being the bucket's or CDN's address.
+ */
+export interface FileStorage {
+  /** Where the stored files are served: a path on the portal ("/uploads/") or an absolute URL. */
+  readonly publicPrefix: string;
+  /** Writes the whole object or nothing: a reader never sees half of it. */
+  put(key: string, bytes: Buffer): Promise<void>;
+  /** The object's bytes, or null when there is none. */
+  read(key: string): Promise<Buffer | null>;
+  /** The object's size and last change (for cache keys), or null when there is none. */
+  stat(key: string): Promise<StoredObject | null>;
+  /** Removes the object; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+export interface StoredObject {
+  size: number;
+  modifiedMs: number;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/**
+ * Whether a key is a plain relative path: segments of letters, digits, dot, dash and underscore,
+ * none of them "." or "..", no leading slash or backslash. Keys may come from a URL; a key that
+ * is not plain is refused before any storage sees it.
+ */
+export function isStorageKey(key: string): boolean {
+  if (key.length === 0 || key.length > 512) return false;
+  return key.split('/').every((segment) => SEGMENT.test(segment) && segment !== '.' && segment !== '..');
+}
+
+/** The public URL of a key. */
+export function publicUrl(storage: Pick<FileStorage, 'publicPrefix'>, key: string): string {
+  return storage.publicPrefix + key;
+}
