@@ -15,7 +15,7 @@ import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
-import { PageCache } from './http/page-cache.ts';
+import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
@@ -86,11 +86,12 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
 
   const messageCache = options.mode === 'production' ? `public, max-age=${ONE_DAY}` : 'no-cache';
+  // Serialised once: the files are large and never change while the process runs.
+  const messagesJson = new Map(Object.entries(MESSAGES).map(([locale, messages]) => [locale, JSON.stringify(messages)]));
   app.get<{ Params: { locale: string } }>('/:locale/messages.json', async (request, reply) => {
     const { locale } = request.params;
     if (!isLocale(locale)) return reply.code(404).send({ code: 404, message: `Unknown locale ${locale}`, data: null });
-    reply.header('Cache-Control', messageCache);
-    return MESSAGES[locale];
+    return reply.header('Cache-Control', messageCache).type('application/json; charset=utf-8').send(messagesJson.get(locale));
   });
 
   app.get<{ Querystring: { locale?: string } }>('/api/manifest/webmanifest.json', async (request, reply) => {
@@ -172,10 +173,12 @@ export function redactTokenInUrl(url: string | undefined): string {
  * preference and locale cookie, so they may be cached briefly. Anything with a session is not.
  */
 function anonymousPageKey(request: FastifyRequest): string | null {
-  if (request.cookies[TOKEN_COOKIE] || request.headers.authorization) return null;
-  const query = request.url.split('?')[1] ?? '';
-  if (/(^|&)token=/.test(query)) return null;
-  return `${request.url}|${preferredLocale(request.headers['accept-language']) ?? '-'}|${request.cookies[LOCALE_COOKIE] ?? '-'}`;
+  return pageCacheKey({
+    url: request.url,
+    hasSession: Boolean(request.cookies[TOKEN_COOKIE] || request.headers.authorization),
+    preferredLocale: preferredLocale(request.headers['accept-language']),
+    localeCookie: request.cookies[LOCALE_COOKIE],
+  });
 }
 
 function preferredLocale(header: string | undefined) {

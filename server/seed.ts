@@ -16,6 +16,9 @@ export async function importDemoContent(services: Services, root = process.cwd()
     : null;
   const articles = parts.articles ? await importArticles(services.articlesImport, { folder: resolve(root, 'content/articles') }) : null;
   const pages = parts.pages ? await importDemoPages(services, root) : null;
+  // What the services derived from the old content is forgotten at once in this process.
+  services.catalogue.invalidate();
+  services.articles.invalidate();
   return { catalogue, articles, pages };
 }
 

@@ -92,7 +92,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       appSecret: config.appSecret,
     }),
     rateLimiter,
-    catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin }),
+    catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock }),
     catalogueImport: new CatalogueImportRepository(db, clock),
     library: new MemberLibraryService(new MemberLibraryRepository(db), clock),
     articles,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageCache } from './page-cache.ts';
+import { PageCache, pageCacheKey } from './page-cache.ts';
 
 describe('PageCache', () => {
   const page = { status: 200, headers: [], body: '<script nonce="AAA">x</script><style nonce="AAA"></style>', nonce: 'AAA' };
@@ -27,5 +27,24 @@ describe('PageCache', () => {
     small.set('c', page, 0);
     expect(small.get('a', 1)).toBeUndefined();
     expect(small.get('c', 1)).toBeDefined();
+  });
+});
+
+const key = (url: string, extra: Partial<Parameters<typeof pageCacheKey>[0]> = {}) =>
+  pageCacheKey({ url, hasSession: false, preferredLocale: null, localeCookie: undefined, ...extra });
+
+describe('pageCacheKey', () => {
+  it('keys a page by its path, its known parameters in a fixed order, and what decides the language', () => {
+    expect(key('/categories/puzzle?type=game&sort=newest')).toBe(key('/categories/puzzle?sort=newest&type=game'));
+    expect(key('/about')).not.toBe(key('/about', { preferredLocale: 'zh-CN' }));
+    expect(key('/about')).not.toBe(key('/about', { localeCookie: 'en' }));
+    expect(key('/search?tag=puzzle')).toBe('/search?tag=puzzle|-|-');
+  });
+
+  it('keeps nothing for a session, and nothing that random query strings could multiply', () => {
+    expect(key('/about', { hasSession: true })).toBeNull();
+    for (const url of ['/about?x=1', '/?token=1%7Cabc', '/search?q=snake', '/article/news?cursor=eyJ2IjoxfQ', '/login?redirect=%2Fuser', '/categories?sort=random', '/search?type=x', '/search?tag=a&tag=b', '/search?tag=bad!']) {
+      expect(key(url), url).toBeNull();
+    }
   });
 });

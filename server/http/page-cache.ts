@@ -1,3 +1,5 @@
+import { AppSortSchema, AppTypeSchema, SlugSchema } from '#common/api/catalogue.schema.ts';
+
 /**
  * A short-lived in-memory cache of whole pages for visitors without a session cookie
  * (first visits, crawlers, link previews). A cached page is stored with the nonce it was
@@ -46,4 +48,31 @@ export class PageCache {
   static withNonce(page: CachedPage, nonce: string): string {
     return page.body.replaceAll(page.nonce, nonce);
   }
+}
+
+/**
+ * Query parameters a cached page may differ by, each with the values it may take. A page asked
+ * with any other parameter (a search text, a cursor, a return path, a made-up one) is rendered
+ * fresh and not kept: otherwise random query strings would fill the cache and push out the pages
+ * everybody asks for. A tag names an existing tag or the page is a 404, which is never kept.
+ */
+const CACHEABLE_PARAMETERS: Record<string, (value: string) => boolean> = {
+  sort: (value) => AppSortSchema.safeParse(value).success,
+  type: (value) => AppTypeSchema.safeParse(value).success,
+  tag: (value) => SlugSchema.safeParse(value).success,
+  mode: (value) => value === 'create',
+};
+
+/**
+ * The cache key of a page for a visitor without a session, or null when the page must not be
+ * kept: the path, the allowed query parameters in a fixed order, and what decides the language.
+ */
+export function pageCacheKey(request: { url: string; hasSession: boolean; preferredLocale: string | null; localeCookie: string | undefined }): string | null {
+  if (request.hasSession) return null;
+  const [path, query = ''] = request.url.split('?', 2) as [string, string?];
+  const parameters = [...new URLSearchParams(query)];
+  if (parameters.some(([name, value]) => !CACHEABLE_PARAMETERS[name]?.(value))) return null;
+  if (new Set(parameters.map(([name]) => name)).size !== parameters.length) return null;
+  const normalised = parameters.sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => `${name}=${value}`).join('&');
+  return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}`;
 }

@@ -12,6 +12,7 @@ import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
+import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
 import type { ArticleSummaryRow, ArticlesRepository, ColumnRow } from './articles.repository.ts';
 
 /** How many recent articles related ones are picked from. */
@@ -85,9 +86,21 @@ export interface FeedEntry extends ArticleSummary {
 export class ArticlesService {
   readonly #repository: ArticlesRepository;
   readonly #clock: Clock;
+  /** The column tree per locale: every page and call needs it, and it changes only on import. */
+  readonly #trees: TimedCache<Locale, ColumnTree>;
+  /** Related articles per locale and article: scoring reads and ranks the newest RELATED_POOL articles. */
+  readonly #related: TimedCache<string, ArticleSummary[]>;
   constructor(repository: ArticlesRepository, clock: Clock) {
     this.#repository = repository;
     this.#clock = clock;
+    this.#trees = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock });
+    this.#related = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock });
+  }
+
+  /** Forgets what is cached (after an import in this process). */
+  invalidate(): void {
+    this.#trees.clear();
+    this.#related.clear();
   }
 
   /** A column or sub-column by slug. */
@@ -118,9 +131,12 @@ export class ArticlesService {
     const row = await this.#repository.findArticle(locale, id, now);
     if (!row) throw new AppError('not_found', { messageKey: 'articles:errors.articleNotFound' });
     const tree = await this.#tree(locale);
-    const [neighbours, pool] = await Promise.all([
+    const [neighbours, related] = await Promise.all([
       this.#repository.neighbours(locale, row, now),
-      this.#repository.recentArticles(locale, now, row.id, RELATED_POOL),
+      this.#related.get(`${locale}:${row.id}`, async () => {
+        const pool = await this.#repository.recentArticles(locale, now, row.id, RELATED_POOL);
+        return pickRelated(row, pool, tree).map((r) => summary(r, tree));
+      }),
     ]);
     const column = tree.byId.get(row.column_id)!;
     return {
@@ -129,7 +145,7 @@ export class ArticlesService {
       updatedAt: row.updated_at,
       locale: row.text_locale,
       trail: tree.trail(column).map(ref),
-      related: pickRelated(row, pool, tree).map((r) => summary(r, tree)),
+      related,
       previous: neighbours.previous ? link(neighbours.previous, tree) : null,
       next: neighbours.next ? link(neighbours.next, tree) : null,
     };
@@ -158,8 +174,8 @@ export class ArticlesService {
     ];
   }
 
-  async #tree(locale: Locale): Promise<ColumnTree> {
-    return new ColumnTree(await this.#repository.listColumns(locale));
+  #tree(locale: Locale): Promise<ColumnTree> {
+    return this.#trees.get(locale, async () => new ColumnTree(await this.#repository.listColumns(locale)));
   }
 
   #now(): string {

@@ -11,7 +11,9 @@ import type {
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { translator } from '#server/i18n.ts';
+import type { Clock } from '#server/lib/clock.ts';
 import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
+import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
 import { searchTerms } from './catalogue-search.ts';
 import type { AppSummaryRow, CatalogueRepository } from './catalogue.repository.ts';
 
@@ -40,9 +42,13 @@ export interface HomeData {
 export class CatalogueService {
   readonly #repository: CatalogueRepository;
   readonly #portalOrigin: string;
-  constructor(repository: CatalogueRepository, options: { portalOrigin: string }) {
+  readonly #tags: TimedCache<string, TagWithCount[]>;
+  readonly #categories: TimedCache<Locale, Category[]>;
+  constructor(repository: CatalogueRepository, options: { portalOrigin: string; clock: Clock }) {
     this.#repository = repository;
     this.#portalOrigin = options.portalOrigin;
+    this.#tags = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
+    this.#categories = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
   }
 
   async list(locale: Locale, query: AppListQuery): Promise<AppList> {
@@ -92,12 +98,20 @@ export class CatalogueService {
     };
   }
 
+  /** Tags with how many apps carry each: counted once per locale and type, then kept (decision 059). */
   async tags(locale: Locale, type?: 'game' | 'app'): Promise<TagWithCount[]> {
-    return this.#repository.listTags(locale, type);
+    return this.#tags.get(`${locale}:${type ?? ''}`, () => this.#repository.listTags(locale, type));
   }
 
+  /** Categories with their app counts, kept like the tags. */
   async categories(locale: Locale): Promise<Category[]> {
-    return this.#repository.listCategories(locale);
+    return this.#categories.get(locale, () => this.#repository.listCategories(locale));
+  }
+
+  /** Forgets the counts (after an import in this process). */
+  invalidate(): void {
+    this.#tags.clear();
+    this.#categories.clear();
   }
 
   async category(locale: Locale, slug: string): Promise<Category> {

@@ -6,7 +6,8 @@ import { ContentError } from '#server/content/files.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { importRedirects } from './redirects.import.ts';
 import { RedirectsRepository } from './redirects.repository.ts';
-import { REDIRECTS_CACHE_MS, RedirectsService } from './redirects.service.ts';
+import { DERIVED_DATA_TTL_MS } from '#server/lib/timed-cache.ts';
+import { RedirectsService } from './redirects.service.ts';
 
 describe('redirects', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -39,7 +40,7 @@ describe('redirects', () => {
     expect(await service.find('/later')).toBeNull();
     await repository.upsert([{ path: '/later', destination: 'https://example.com/x#y', status: 307, created_at: now.toISOString() }]);
     expect(await service.find('/later')).toBeNull();
-    now = new Date(now.getTime() + REDIRECTS_CACHE_MS);
+    now = new Date(now.getTime() + DERIVED_DATA_TTL_MS);
     expect(await service.find('/later')).toEqual({ destination: 'https://example.com/x#y', status: 307 });
     await repository.upsert([{ path: '/later', destination: '/about', status: 301, created_at: now.toISOString() }]);
     service.invalidate();

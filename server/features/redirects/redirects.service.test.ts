@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RedirectRow } from './redirects.repository.ts';
-import { REDIRECTS_CACHE_MS, RedirectsService, type RedirectsSource } from './redirects.service.ts';
+import { DERIVED_DATA_TTL_MS } from '#server/lib/timed-cache.ts';
+import { RedirectsService, type RedirectsSource } from './redirects.service.ts';
 
 /** A redirects table in memory that counts its reads; each read takes a turn of the event loop, as a query does. */
 function fakeSource(rows: RedirectRow[]) {
@@ -28,7 +29,7 @@ describe('RedirectsService (the table in memory)', () => {
     expect(source.reads).toBe(1);
 
     source.rows = [row('/old', '/newer')];
-    now += REDIRECTS_CACHE_MS - 1;
+    now += DERIVED_DATA_TTL_MS - 1;
     expect((await redirects.find('/old'))?.destination).toBe('/new');
     now += 1;
     expect((await redirects.find('/old'))?.destination).toBe('/newer');

@@ -1,4 +1,5 @@
 import type { Clock } from '#server/lib/clock.ts';
+import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
 import type { RedirectRow, RedirectsRepository } from './redirects.repository.ts';
 
 /** A redirect found for a path: where to and with which status. */
@@ -10,52 +11,29 @@ export interface Redirect {
 /** What the service reads: the whole table (a repository, or a fake in a unit test). */
 export type RedirectsSource = Pick<RedirectsRepository, 'all'>;
 
-/** How long the table is kept in memory: the page middleware asks on every request. */
-export const REDIRECTS_CACHE_MS = 30_000;
-
 /**
  * Looks paths up in the redirects table. The table is small and read on every page request,
- * so the whole of it is held in memory and reloaded after REDIRECTS_CACHE_MS; a change made
- * through another instance shows within that time.
+ * so the whole of it is held in memory (decision 059); a change made through another process
+ * shows within the cache time.
  */
 export class RedirectsService {
   readonly #repository: RedirectsSource;
-  readonly #clock: Clock;
-  #table: Map<string, Redirect> | null = null;
-  #loadedAt = 0;
-  #loading: Promise<Map<string, Redirect>> | null = null;
+  readonly #table: TimedCache<'table', Map<string, Redirect>>;
 
   constructor(repository: RedirectsSource, clock: Clock) {
     this.#repository = repository;
-    this.#clock = clock;
+    this.#table = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock, maxEntries: 1 });
   }
 
   /** The redirect for a path (trailing slash ignored), or null. */
   async find(path: string): Promise<Redirect | null> {
-    const table = await this.#current();
+    const table = await this.#table.get('table', async () => toTable(await this.#repository.all()));
     return table.get(normalisePath(path)) ?? null;
   }
 
   /** Forgets the cached table (after an import in the same process). */
   invalidate(): void {
-    this.#table = null;
-  }
-
-  async #current(): Promise<Map<string, Redirect>> {
-    const now = this.#clock.now().getTime();
-    if (this.#table && now - this.#loadedAt < REDIRECTS_CACHE_MS) return this.#table;
-    // Concurrent requests share one reload.
-    this.#loading ??= this.#repository
-      .all()
-      .then((rows) => {
-        this.#table = toTable(rows);
-        this.#loadedAt = now;
-        return this.#table;
-      })
-      .finally(() => {
-        this.#loading = null;
-      });
-    return this.#loading;
+    this.#table.clear();
   }
 }
 
