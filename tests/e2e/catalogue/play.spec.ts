@@ -130,3 +130,22 @@ test.describe('app page and play', { tag: '@db' }, () => {
     await expect(hint).toBeHidden();
   });
 });
+
+// Reads the catalogue only: on SQLite alone (decision 056).
+test.describe('demo games', () => {
+  test('every demo game starts in its frame through the shared game shell: its language, its title, the loaded message', async ({ page, request }) => {
+    test.slow();
+    const apps = await apiData<{ items: Array<{ slug: string }> }>(request, '/app/list/?limit=48');
+    expect(apps.items.length).toBeGreaterThanOrEqual(14);
+    const tracked = await recordTracking(page);
+    for (const [index, { slug }] of apps.items.entries()) {
+      const locale = index % 2 === 0 ? 'en' : 'zh-CN';
+      await page.goto(locale === 'en' ? `/play/${slug}` : `/zh-CN/play/${slug}`);
+      await expect.poll(tracked, slug).toContainEqual({ event: 'game-loaded', data: { name: slug } });
+      await expect(page.getByTestId('game-loading'), slug).toBeHidden();
+      const game = page.frameLocator('[data-testid="game-frame"]');
+      await expect(game.locator('html'), slug).toHaveAttribute('lang', locale);
+      await expect(game.locator('h1, [data-t="title"]').first(), slug).not.toBeEmpty();
+    }
+  });
+});

@@ -1,0 +1,39 @@
+// The shell every demo game loads first: its language, its texts, storage that survives a
+// sandbox without storage, and the "loaded" message the play page waits for. The game SDK
+// (docs/game-sdk.md, when it lands) grows from here.
+window.GameShell = (() => {
+  const zh = /^zh/i.test(new URLSearchParams(location.search).get('locale') || '');
+  document.documentElement.lang = zh ? 'zh-CN' : 'en';
+  const memory = {};
+  return {
+    /** Whether the portal asked for Chinese (`?locale=zh-CN`). */
+    zh,
+    /** Fills every [data-t] element and the document title from the texts of the page's language. */
+    applyTexts(texts) {
+      document.querySelectorAll('[data-t]').forEach((element) => (element.textContent = texts[element.dataset.t]));
+      document.title = texts.title;
+    },
+    /** localStorage, or memory where the sandbox gives the game none (its origin is opaque). */
+    store: {
+      get(key) {
+        try {
+          return localStorage.getItem(key);
+        } catch {
+          return memory[key] ?? null;
+        }
+      },
+      set(key, value) {
+        try {
+          localStorage.setItem(key, value);
+        } catch {
+          memory[key] = String(value);
+        }
+      },
+    },
+    /** Tells the play page the game is ready (its loading cover goes), and takes the keyboard. */
+    loaded(name) {
+      window.focus();
+      if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded', name }, '*');
+    },
+  };
+})();
