@@ -12,4 +12,3 @@ export const TOKEN_MIN_URL_LENGTH = 50;
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const ARTICLE_SEGMENT_PATTERN = /^[A-Za-z]{3,20}$/;
 export const DIGITS_PATTERN = /^\d+$/;
-export const DESKTOP_BREAKPOINT_PX = 768;

@@ -1,10 +1,10 @@
 /** Image defaults of spec section 9, shared by the image component and the image endpoint. */
-export const IMAGE_QUALITY = 85;
+const IMAGE_QUALITY = 85;
 export const IMAGE_DENSITIES = [1, 2] as const;
 export type ImageFormat = 'webp';
-export const IMAGE_FORMAT: ImageFormat = 'webp';
+const IMAGE_FORMAT: ImageFormat = 'webp';
 /** Screen widths of spec section 9 (xs, sm, md, lg, xl, 2xl): candidate widths for `sizes`. */
-export const IMAGE_SCREENS = [320, 640, 768, 1024, 1280, 1536] as const;
+const IMAGE_SCREENS = [320, 640, 768, 1024, 1280, 1536] as const;
 /** The widths pages show resized images at: screenshots (portrait, landscape), tiles, the app page's cover. */
 export const IMAGE_DISPLAY_WIDTHS = [270, 320, 480, 640] as const;
 export type ImageDisplayWidth = (typeof IMAGE_DISPLAY_WIDTHS)[number];

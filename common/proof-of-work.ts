@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
  * zero bits. The server hands out signed challenges and checks a solution with one hash; the
  * browser needs about 2^difficulty hashes.
  */
-export function leadingZeroBits(hash: Uint8Array): number {
+function leadingZeroBits(hash: Uint8Array): number {
   let bits = 0;
   for (const byte of hash) {
     if (byte === 0) {

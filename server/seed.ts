@@ -7,7 +7,7 @@ import { importRedirects } from './features/redirects/redirects.import.ts';
 import type { Services } from './services.ts';
 
 /** Imports the demo content shipped in content/ (idempotent: importing again changes nothing). */
-export async function importDemoContent(services: Services, root = process.cwd(), parts = { catalogue: true, articles: true, pages: true }) {
+async function importDemoContent(services: Services, root = process.cwd(), parts = { catalogue: true, articles: true, pages: true }) {
   const catalogue = parts.catalogue
     ? await importCatalogue(services.catalogueImport, {
         folder: resolve(root, 'content/catalogue'),

@@ -12,7 +12,7 @@ export function useLocale(): Locale {
 }
 
 /** Remembers the visitor's choice for the first-visit language redirect (spec section 9: 365 days). */
-export function rememberLocale(locale: Locale): void {
+function rememberLocale(locale: Locale): void {
   writeBrowserCookie(LOCALE_COOKIE, locale, { maxAgeDays: COOKIE_MAX_AGE_DAYS, sameSite: 'Lax' });
 }
 

@@ -6,7 +6,7 @@ export interface TrackEvents {
 }
 
 /** The DOM event every tracking call dispatches on `window`; the pixel integration listens to it. */
-export const TRACK_EVENT = 'playport:track';
+const TRACK_EVENT = 'playport:track';
 
 export interface TrackDetail<E extends keyof TrackEvents = keyof TrackEvents> {
   event: E;

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 /** Spec section 4: system, light or dark, stored locally. */
 export type ColorMode = 'system' | 'light' | 'dark';
 export const COLOR_MODES: readonly ColorMode[] = ['system', 'light', 'dark'];
-export const COLOR_MODE_STORAGE_KEY = 'color-mode';
+const COLOR_MODE_STORAGE_KEY = 'color-mode';
 /** Spec section 2: the browser's theme colour, #18181B in dark mode and white otherwise. */
 export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;
 
@@ -40,7 +40,7 @@ function systemPrefersDark(): boolean {
 }
 
 /** The mode in effect once "system" is resolved. */
-export function resolveColorMode(mode: ColorMode, prefersDark: boolean): 'light' | 'dark' {
+function resolveColorMode(mode: ColorMode, prefersDark: boolean): 'light' | 'dark' {
   return mode === 'dark' || (mode === 'system' && prefersDark) ? 'dark' : 'light';
 }
 
@@ -75,13 +75,13 @@ function bindMedia(): void {
   });
 }
 
-export function getColorMode(): ColorMode {
+function getColorMode(): ColorMode {
   current ??= readStored();
   return current;
 }
 
 /** Stores and applies a mode; every tab's components follow. */
-export function setColorMode(mode: ColorMode): void {
+function setColorMode(mode: ColorMode): void {
   current = mode;
   try {
     localStorage.setItem(COLOR_MODE_STORAGE_KEY, mode);

@@ -6,7 +6,7 @@ import { cn } from '../ui/cn.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 
 /** The product mark: the same drawing as the favicon. */
-export function LogoMark({ className }: { className?: string }) {
+function LogoMark({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 64 64" aria-hidden className={className}>
       <rect width="64" height="64" rx="14" fill="#16a34a" />

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from './toast-store.ts';
 
 /** Spec section 9: how long a "copied" indicator stays. */
-export const COPIED_INDICATOR_MS = 1500;
+const COPIED_INDICATOR_MS = 1500;
 
 /**
  * The copy helper of spec section 8: a success toast when the text is on the clipboard, an

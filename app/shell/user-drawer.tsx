@@ -15,8 +15,8 @@ import { useMenuState } from './use-menu-state.ts';
 import { UserSummary } from './user-summary.tsx';
 
 /** Spec section 9: the drawer animates for 0.5 s (vaul's own duration) and closes when dragged past 25 %. */
-export const DRAWER_CLOSE_THRESHOLD = 0.25;
-export const DRAWER_SCROLL_LOCK_MS = 100;
+const DRAWER_CLOSE_THRESHOLD = 0.25;
+const DRAWER_SCROLL_LOCK_MS = 100;
 
 /** Mobile user menu: a sheet that slides up, with the language and colour mode at hand. */
 export function UserDrawer() {

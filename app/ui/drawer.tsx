@@ -6,7 +6,6 @@ export const Drawer = DrawerPrimitive.Root;
 export const DrawerTrigger = DrawerPrimitive.Trigger;
 export const DrawerTitle = DrawerPrimitive.Title;
 export const DrawerDescription = DrawerPrimitive.Description;
-export const DrawerClose = DrawerPrimitive.Close;
 
 /** A sheet that slides up from the bottom and closes when dragged down (vaul). */
 export function DrawerContent({ className, children, ...props }: ComponentProps<typeof DrawerPrimitive.Content>) {

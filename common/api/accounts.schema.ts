@@ -10,15 +10,15 @@ export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
 /** ASCII letters, digits and underscore: usernames are identifiers, so no look-alike letters. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-export const NICKNAME_MIN = 2;
-export const NICKNAME_MAX = 24;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 128;
+const NICKNAME_MIN = 2;
+const NICKNAME_MAX = 24;
 /** Letters and combining marks of any script, decimal digits, space, `_`, `-` and `.`. */
-export const NICKNAME_PATTERN = /^[\p{L}\p{M}\p{Nd} _.-]+$/u;
-export const EMAIL_MAX = 254;
+const NICKNAME_PATTERN = /^[\p{L}\p{M}\p{Nd} _.-]+$/u;
+const EMAIL_MAX = 254;
 /** E.164: a plus sign, then 7 to 15 digits, the first not 0. */
-export const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
+const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
 /** FingerprintJS visitor ids are 32 hex characters; other libraries' ids fit this too. */
 export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -74,7 +74,7 @@ export const PhoneSchema = z
   .transform((v) => (v === '' ? null : v))
   .meta({ description: 'International form starting with + and the country code (spaces, dashes, dots and brackets are ignored), or an empty string to remove it', example: '+44 20 7946 0958' });
 
-export const FingerprintSchema = z
+const FingerprintSchema = z
   .string()
   .regex(FINGERPRINT_PATTERN)
   .meta({ description: 'The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash' });

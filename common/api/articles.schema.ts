@@ -3,7 +3,7 @@ import { ARTICLE_SEGMENT_PATTERN, DIGITS_PATTERN } from '../constants.ts';
 
 /** Articles a list page shows at once; "load more" asks for the same number again. */
 export const ARTICLE_PAGE_SIZE = 6;
-export const ARTICLE_LIST_MAX_LIMIT = 50;
+const ARTICLE_LIST_MAX_LIMIT = 50;
 /** Related articles shown under an article. */
 export const RELATED_ARTICLES = 3;
 /** Covers use the Open Graph image shape; the importer checks the ratio, so pages can reserve the space. */
@@ -11,7 +11,7 @@ export const COVER_WIDTH = 1200;
 export const COVER_HEIGHT = 630;
 
 /** A column or sub-column slug: 3 to 20 letters, the same rule as the article catch-all. */
-export const ColumnSlugSchema = z.string().regex(ARTICLE_SEGMENT_PATTERN, 'errors:field.invalidFormat');
+const ColumnSlugSchema = z.string().regex(ARTICLE_SEGMENT_PATTERN, 'errors:field.invalidFormat');
 
 /** Path parameters of the column calls. */
 export const ColumnParamsSchema = z.object({ column: ColumnSlugSchema });

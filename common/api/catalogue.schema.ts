@@ -3,16 +3,16 @@ import { SLUG_PATTERN } from '../constants.ts';
 
 export const AppTypeSchema = z.enum(['game', 'app']);
 export const AppSortSchema = z.enum(['popular', 'newest', 'name']);
-export const OrientationSchema = z.enum(['portrait', 'landscape', 'any']);
+const OrientationSchema = z.enum(['portrait', 'landscape', 'any']);
 export type AppSort = z.infer<typeof AppSortSchema>;
 
 export const SlugSchema = z.string().min(1).max(64).regex(SLUG_PATTERN, 'errors:field.invalidFormat');
 /** A numeric app id as it arrives in a path or a query. */
-export const AppIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+const AppIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
 const CursorSchema = z.string().max(200);
 
 /** Most tiles a page asks for at once. */
-export const MAX_PAGE_SIZE = 60;
+const MAX_PAGE_SIZE = 60;
 
 /** GET /app/list/ query. */
 export const AppListQuerySchema = z.object({
@@ -53,7 +53,7 @@ export const AppListSchema = z.object({
 export type AppList = z.infer<typeof AppListSchema>;
 
 /** A category or tag as a link: slug and localised title. */
-export const TermSchema = z.object({ slug: z.string(), title: z.string() });
+const TermSchema = z.object({ slug: z.string(), title: z.string() });
 export type Term = z.infer<typeof TermSchema>;
 
 /** GET /app/info/ query. */
@@ -131,12 +131,12 @@ export const MemberListQuerySchema = z.object({
 });
 export type MemberListQuery = z.output<typeof MemberListQuerySchema>;
 
-export const PlayedAppSchema = AppSummarySchema.extend({ plays: z.number(), lastPlayedAt: z.string() });
+const PlayedAppSchema = AppSummarySchema.extend({ plays: z.number(), lastPlayedAt: z.string() });
 export type PlayedApp = z.infer<typeof PlayedAppSchema>;
 export const PlayedListSchema = z.object({ items: z.array(PlayedAppSchema), nextCursor: z.string().nullable() });
 export type PlayedList = z.infer<typeof PlayedListSchema>;
 
-export const FavouriteAppSchema = AppSummarySchema.extend({ favouritedAt: z.string() });
+const FavouriteAppSchema = AppSummarySchema.extend({ favouritedAt: z.string() });
 export type FavouriteApp = z.infer<typeof FavouriteAppSchema>;
 export const FavouriteListSchema = z.object({ items: z.array(FavouriteAppSchema), nextCursor: z.string().nullable() });
 export type FavouriteList = z.infer<typeof FavouriteListSchema>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Slugs of static pages: lower-case letters, digits and hyphens. */
 export const PAGE_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export const PageSlugSchema = z.string().min(1).max(64).regex(PAGE_SLUG_PATTERN, 'errors:field.invalidFormat');
+const PageSlugSchema = z.string().min(1).max(64).regex(PAGE_SLUG_PATTERN, 'errors:field.invalidFormat');
 
 /** GET /page/info/ query. */
 export const PageInfoQuerySchema = z.object({ slug: PageSlugSchema });

@@ -22,4 +22,3 @@ export const MESSAGES = {
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof MESSAGES)['en'];
-export const NAMESPACES = Object.keys(MESSAGES.en) as Array<keyof Messages>;

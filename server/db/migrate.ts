@@ -38,7 +38,7 @@ async function migrationTableSchema(db: Kysely<Database>, kind: DatabaseKind): P
   return rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {};
 }
 
-export class MigrationError extends Error {
+class MigrationError extends Error {
   override name = 'MigrationError';
 }
 

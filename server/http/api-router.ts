@@ -98,6 +98,3 @@ export class ApiRouter {
     });
   }
 }
-
-/** A query/params integer that arrives as text. */
-export const intFromString = (min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);

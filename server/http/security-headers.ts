@@ -16,7 +16,7 @@ export interface SecurityHeadersOptions {
 }
 
 /** Page policy: scripts only from us or with this response's nonce. */
-export function pageContentSecurityPolicy(nonce: string, options: SecurityHeadersOptions): string {
+function pageContentSecurityPolicy(nonce: string, options: SecurityHeadersOptions): string {
   const extra = options.extraSources ?? {};
   const join = (directive: keyof NonNullable<SecurityHeadersOptions['extraSources']>, base: string[]) =>
     [...base, ...(extra[directive] ?? [])].join(' ');
@@ -44,7 +44,7 @@ export function pageContentSecurityPolicy(nonce: string, options: SecurityHeader
  * or opened directly, so no game can read the portal's cookies (the session token) or storage,
  * or call its API as the player.
  */
-export const GAME_CONTENT_SECURITY_POLICY = [
+const GAME_CONTENT_SECURITY_POLICY = [
   'sandbox allow-scripts allow-pointer-lock',
   "default-src 'none'",
   "script-src 'self' 'unsafe-inline'",
@@ -56,7 +56,7 @@ export const GAME_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** Whether a request path is below /games/ (also when a client writes the slash encoded or doubled). */
-export function isGamePath(url: string): boolean {
+function isGamePath(url: string): boolean {
   let path = url.split('?')[0]!;
   try {
     path = decodeURIComponent(path);

@@ -4,7 +4,7 @@ import { translator } from '../i18n.ts';
 import { AppError } from '../lib/app-error.ts';
 
 /** Translates zod issues into `{ field: [message] }`, in the request's locale. */
-export function fieldErrors(issues: z.core.$ZodIssue[], locale: Locale, prefix?: string): Record<string, string[]> {
+function fieldErrors(issues: z.core.$ZodIssue[], locale: Locale, prefix?: string): Record<string, string[]> {
   const t = translator(locale);
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {

@@ -75,7 +75,7 @@ export function fieldError(fields: Record<string, FieldMessage[]>, cause?: unkno
  * published yet) throws `not_found` with a message naming what; lists that match nothing are empty.
  * Callers that answer something other than the API envelope (feeds, pages) test for it with this.
  */
-export function isNotFound(error: unknown): boolean {
+function isNotFound(error: unknown): boolean {
   return error instanceof AppError && error.code === 'not_found';
 }
 

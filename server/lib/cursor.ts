@@ -5,7 +5,7 @@ const CursorSchema = z.object({ v: z.union([z.string(), z.number()]), id: z.numb
 export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Keyset cursors are opaque to clients: base64url JSON of the last row's sort value and id. */
-export function encodeCursor(cursor: Cursor): string {
+function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 

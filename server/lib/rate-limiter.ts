@@ -62,8 +62,3 @@ export function rateLimitError(state: RateLimitState): AppError {
     data: { retryAfter: seconds },
   });
 }
-
-/** Throws the 429 answer when the state is over its limit. */
-export function assertWithinLimit(state: RateLimitState): void {
-  if (!state.allowed) throw rateLimitError(state);
-}

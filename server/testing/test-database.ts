@@ -7,7 +7,7 @@ import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 /** The database the db tests run on: PostgreSQL when DATABASE_URL says so, else SQLite. */
-export const testDatabaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'file:';
+const testDatabaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'file:';
 
 export interface TestDatabase extends DatabaseHandle {
   drop(): Promise<void>;

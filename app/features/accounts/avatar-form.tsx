@@ -13,7 +13,7 @@ import { useProfile } from './profile-context.tsx';
 import { usePendingAction } from './use-pending-action.ts';
 
 /** The image types the server accepts; it checks the bytes, this only spares an upload that cannot work. */
-export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 const MEGABYTES = AVATAR_MAX_BYTES / (1024 * 1024);
 
 /** Uploads a new avatar (POST /member/avatar/, multipart) with a preview of the chosen image. */

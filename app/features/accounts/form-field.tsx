@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 
-export const inputClass = cn(
+const inputClass = cn(
   'block h-11 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs transition-colors sm:h-10 sm:text-sm',
   'placeholder:text-zinc-400 hover:border-zinc-400 disabled:cursor-not-allowed disabled:opacity-60',
   'aria-[invalid=true]:border-red-600 dark:aria-[invalid=true]:border-red-400',

@@ -4,7 +4,7 @@ import { session } from './session.ts';
 import { usePageSession, useSession } from './use-session.ts';
 
 /** The route whose middleware admits members only (decision 026). */
-export const MEMBER_ROUTE_ID = 'routes/user-profile';
+const MEMBER_ROUTE_ID = 'routes/user-profile';
 
 /**
  * Starts the browser's session once the page runs, and keeps member-only pages honest: when

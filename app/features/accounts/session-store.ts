@@ -60,7 +60,7 @@ const EMPTY: SessionSnapshot = { token: null, userInfo: null, status: 'idle' };
  * temporary one (rate limit, server error), says nothing about the token: it is kept, and the
  * user info is fetched again on the next navigation (spec section 4).
  */
-export function rejectsSession(error: unknown): boolean {
+function rejectsSession(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   return error.status !== 0 && error.status !== 429 && error.status < 500;
 }

@@ -3,7 +3,7 @@ import { sameOriginPath } from '#common/same-origin-path.ts';
 import { type CookieOptions, serializeCookie } from '../../lib/cookies.ts';
 
 /** The query parameter a link may carry a session token in (spec section 4). */
-export const TOKEN_QUERY = 'token';
+const TOKEN_QUERY = 'token';
 
 /**
  * A short-lived cookie that hands a token the server verified from a page's URL to the browser's

@@ -12,9 +12,9 @@ import { displayName } from './display-name.ts';
 import { decodeTokenCookie, encodeTokenCookie, TOKEN_OFFER_COOKIE, tokenCookieOptions } from './session-token.ts';
 
 /** The named channel the tabs share session changes on (spec section 4). */
-export const SESSION_CHANNEL = 'playport:session';
+const SESSION_CHANNEL = 'playport:session';
 /** The Web Lock that lets one tab at a time create an anonymous account. */
-export const SESSION_LOCK = 'playport:session';
+const SESSION_LOCK = 'playport:session';
 
 function broadcastChannel(): SessionChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;

@@ -44,7 +44,7 @@ export function useSession(): SessionView {
 }
 
 /** Derives the signed-in flags of a snapshot. */
-export function viewOf(snapshot: SessionSnapshot): SessionView {
+function viewOf(snapshot: SessionSnapshot): SessionView {
   const isSignedIn = snapshot.userInfo !== null;
   return { ...snapshot, isSignedIn, isMember: isSignedIn && !snapshot.userInfo!.isGuest };
 }

@@ -7,8 +7,8 @@ import { ResponsiveImage } from '../../ui/responsive-image.tsx';
 import { cn } from '../../ui/cn.ts';
 
 /** Thumbnails are drawn 4:3; tiles show them at most this wide. */
-export const TILE_WIDTH = 320;
-export const TILE_HEIGHT = 240;
+const TILE_WIDTH = 320;
+const TILE_HEIGHT = 240;
 
 export interface AppTileProps {
   app: AppTileData;

@@ -2,7 +2,7 @@ import type { AppDetail } from '#common/api/catalogue.schema.ts';
 import { type Locale, localeDefinition, localePath } from '#common/locales.ts';
 
 /** An absolute URL on the site for a path or an already absolute URL. */
-export function absoluteUrl(origin: string, pathOrUrl: string): string {
+function absoluteUrl(origin: string, pathOrUrl: string): string {
   return /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : origin + pathOrUrl;
 }
 

@@ -6,7 +6,7 @@ import type { AccessTokensRepository } from './access-tokens.repository.ts';
 
 const SECRET_LENGTH = 48;
 /** One token per device; beyond this many, the least recently used tokens of the user are revoked. */
-export const MAX_TOKENS_PER_USER = 20;
+const MAX_TOKENS_PER_USER = 20;
 /**
  * A token unused this long stops working (and is deleted when presented): the token cookie lives
  * 365 days too (spec section 9), renewed by each sign-in, so an abandoned device's session ends.

@@ -56,7 +56,7 @@ export const ACCOUNT_LIMITS = {
 } satisfies Record<string, RateRule>;
 
 /** Guests nobody used for this long, with no plays, favourites or anything of their own, are deleted. */
-export const UNUSED_GUEST_DAYS = 30;
+const UNUSED_GUEST_DAYS = 30;
 
 /** How often a guest's last use is written at most, unless its network changed. */
 const SEEN_WRITE_INTERVAL_MS = 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import type { RateLimiter, RateRule } from '#server/lib/rate-limiter.ts';
  * Chromium, a few hundred ms on a slow phone (decision 054). A script has to do the same work for
  * every account, and cannot skip it.
  */
-export const GUEST_CHALLENGE_DIFFICULTY = 15;
+const GUEST_CHALLENGE_DIFFICULTY = 15;
 const CHALLENGE_TTL_SECONDS = 10 * 60;
 /** One use per challenge, remembered in the shared limiter store until the challenge expires. */
 const CHALLENGE_USE: RateRule = { name: 'guest-challenge', limit: 1, windowSeconds: CHALLENGE_TTL_SECONDS };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiRouter } from '#server/http/api-router.ts';
 
-export const SessionCheckSchema = z.object({ valid: z.boolean(), uid: z.number().nullable() });
+const SessionCheckSchema = z.object({ valid: z.boolean(), uid: z.number().nullable() });
 
 /** Session calls that need nothing but the token. */
 export function sessionRoutes(api: ApiRouter): void {

@@ -14,10 +14,6 @@ const IMAGE_TYPES: Record<string, string> = {
   '.avif': 'heif',
 };
 
-export function isImagePath(path: string): boolean {
-  return extname(path).toLowerCase() in IMAGE_TYPES;
-}
-
 /** Intrinsic size of an image file, or an error message that names what is wrong with it. */
 export async function measureImage(bytes: Buffer, path: string): Promise<{ width: number; height: number } | string> {
   const expected = IMAGE_TYPES[extname(path).toLowerCase()];

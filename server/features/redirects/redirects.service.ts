@@ -42,6 +42,6 @@ function toTable(rows: RedirectRow[]): Map<string, Redirect> {
 }
 
 /** "/a/b/" and "/a/b" are the same path; "/" stays "/". */
-export function normalisePath(path: string): string {
+function normalisePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') || '/' : path;
 }
