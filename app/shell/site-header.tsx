@@ -1,25 +1,19 @@
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
-import { localePath } from '#common/locales.ts';
 import { HeaderAccount } from '../features/accounts/header-account.tsx';
 import { HeaderSearch } from '../features/catalogue/header-search.tsx';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
-import { useLocale } from '../i18n/use-locale.ts';
 import { ColorModeButton } from './color-mode-button.tsx';
 import { InstallButtonSlot } from './install-button-slot.tsx';
 import { LanguageSelector } from './language-selector.tsx';
 import { Logo } from './logo.tsx';
-import { MAIN_NAV } from './menu-items.ts';
+import { MainNavLinks } from './main-nav-links.tsx';
 import { UserDrawer } from './user-drawer.tsx';
 import { UserMenuPopover } from './user-menu.tsx';
-import { usePrefetch } from './use-prefetch.ts';
 
 /** The top bar. From 768 px: links, language, colour mode and the avatar popover; below: the drawer trigger. */
 export function SiteHeader({ productName }: { productName: string }) {
   const { t } = useTranslation('shell');
-  const locale = useLocale();
-  const prefetch = usePrefetch();
   return (
     <header
       data-testid="site-header"
@@ -29,26 +23,17 @@ export function SiteHeader({ productName }: { productName: string }) {
         <Logo productName={productName} />
         <nav aria-label={t('nav.main')} className="hidden md:block" data-testid="header-nav">
           <ul className="flex items-center gap-1">
-            {MAIN_NAV.map((item) => (
-              <li key={item.id}>
-                <NavLink
-                  to={localePath(locale, item.to)}
-                  end={item.end ?? false}
-                  prefetch={prefetch}
-                  className={({ isActive }) =>
-                    cn(
-                      'rounded-lg px-3 py-2 text-sm transition-colors',
-                      isActive
-                        ? 'font-medium text-green-700 dark:text-green-400'
-                        : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-50',
-                      focusRing,
-                    )
-                  }
-                >
-                  {t(item.labelKey)}
-                </NavLink>
-              </li>
-            ))}
+            <MainNavLinks
+              linkClass={(isActive) =>
+                cn(
+                  'rounded-lg px-3 py-2 text-sm transition-colors',
+                  isActive
+                    ? 'font-medium text-green-700 dark:text-green-400'
+                    : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-50',
+                  focusRing,
+                )
+              }
+            />
           </ul>
         </nav>
         <div className="flex min-w-0 flex-1 items-center justify-end gap-1">

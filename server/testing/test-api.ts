@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { registerApiStandalone } from '../api.ts';
-import { type Config, loadConfig, trustProxyOption } from '../config.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
-import { createServices, type Services } from '../services.ts';
-import { csrfHeadersFor } from './api-instance.ts';
+import type { Services } from '../services.ts';
+import { csrfHeadersFor, openApiInstance } from './api-instance.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
@@ -23,20 +22,14 @@ export interface TestApi {
 /** The API alone on a fresh database, with the fixture catalogue imported, for inject() tests. */
 export async function openTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const database = await openTestDatabase();
-  const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...env });
-  const services = createServices(database, config);
-  await importCatalogue(services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
-  const app = Fastify({ logger: false, trustProxy: trustProxyOption(config.trustProxy) });
-  await registerApiStandalone(app, { config, services });
-  await app.ready();
+  const instance = await openApiInstance(database, { env });
+  await importCatalogue(instance.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
   return {
-    app,
-    services,
-    config,
+    ...instance,
     database,
-    csrfHeaders: () => csrfHeadersFor(app),
+    csrfHeaders: () => csrfHeadersFor(instance.app),
     async close() {
-      await app.close();
+      await instance.close();
       await database.drop();
     },
   };

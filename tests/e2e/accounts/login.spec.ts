@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
-import { afterDebounce, browserToken, countApiCalls, settledUser, useSession } from './helpers.ts';
+import { browserToken, countApiCalls, useSession } from '../browser-session.ts';
+import { afterDebounce, settledUser } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
-import { afterDebounce, browserToken, settledUser, useSession } from './helpers.ts';
+import { browserToken, useSession } from '../browser-session.ts';
+import { afterDebounce, settledUser } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.

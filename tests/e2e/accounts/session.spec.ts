@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
-import { browserToken, countApiCalls, recordTracking, settledUser, useSession } from './helpers.ts';
+import { browserToken, countApiCalls, recordTracking, useSession } from '../browser-session.ts';
+import { settledUser } from './helpers.ts';
 
 // These journeys wait on real work (argon2 hashing, device fingerprinting, image decoding), which
 // takes seconds on a busy machine.

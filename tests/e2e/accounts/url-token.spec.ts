@@ -1,6 +1,7 @@
 import { expect, test } from '../fixtures.ts';
 import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
-import { browserToken, settledUser, useSession } from './helpers.ts';
+import { browserToken, useSession } from '../browser-session.ts';
+import { settledUser } from './helpers.ts';
 
 /**
  * A link that carries a session token (spec section 4) must not let its sender plant their

@@ -1,5 +1,7 @@
 import { expect, test } from '../fixtures.ts';
-import { apiData, guestToken, recordTracking, useToken } from './helpers.ts';
+import { newGuest } from '../../support/accounts.ts';
+import { recordTracking, useSession } from '../browser-session.ts';
+import { apiData } from './helpers.ts';
 
 test.describe('app page and play', { tag: '@db' }, () => {
   test('the app page has details, similar games, structured data and Open Graph tags', async ({ page, request, baseURL }) => {
@@ -44,8 +46,8 @@ test.describe('app page and play', { tag: '@db' }, () => {
   test('play 2048: sandboxed frame, loaded event, keys reach the game, then it is under recently played', async ({ page, context, request, baseURL }) => {
     // A journey over several pages.
     test.slow();
-    const token = await guestToken(request);
-    await useToken(context, baseURL!, token);
+    const token = (await newGuest(request)).token;
+    await useSession(context, baseURL!, token);
     const tracked = await recordTracking(page);
 
     await page.goto('/app/2048');
@@ -89,8 +91,8 @@ test.describe('app page and play', { tag: '@db' }, () => {
   test('favourites: marked on the app page, found in my area, removed again', async ({ page, context, request, baseURL }) => {
     // A journey over several pages.
     test.slow();
-    const token = await guestToken(request);
-    await useToken(context, baseURL!, token);
+    const token = (await newGuest(request)).token;
+    await useSession(context, baseURL!, token);
     await page.goto('/app/snake');
     const heart = page.getByTestId('favourite-button');
     await expect(heart).toBeEnabled();

@@ -1,6 +1,6 @@
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
 import { catalogueSamples, inVariant, LOCALE_VARIANTS } from '../../support/site.ts';
-import { useSession } from '../accounts/helpers.ts';
+import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from './helpers.ts';
 
