@@ -30,10 +30,18 @@ window.GameShell = (() => {
         }
       },
     },
-    /** Tells the play page the game is ready (its loading cover goes), and takes the keyboard. */
-    loaded(name) {
-      window.focus();
-      if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded', name }, '*');
+    /**
+     * Call once the game is set up: a tap gives the game the keyboard, and once the page has
+     * loaded the play page is told (its loading cover goes) and the game takes the focus.
+     */
+    start(name) {
+      addEventListener('pointerdown', () => window.focus());
+      const loaded = () => {
+        window.focus();
+        if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded', name }, '*');
+      };
+      if (document.readyState === 'complete') loaded();
+      else addEventListener('load', loaded);
     },
   };
 })();
