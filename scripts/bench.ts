@@ -1,5 +1,7 @@
 // Starts the production server on a scratch database and measures, interleaved over several
-// rounds: the home page, GET /serve/api/app/list/, and a static file of similar size (the ceiling).
+// rounds: the home page (anonymous, from the page cache, and with a session, rendered every time),
+// an article page with a session, GET /serve/api/app/list/, and a static file of similar size (the
+// ceiling).
 // Prints requests/s and p50/p99 latency medians and each target's ratio to the static file.
 // Options: --rounds N (3), --duration S (5), --connections N (10), --port N (3200).
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { solve } from '../common/proof-of-work.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,21 +65,43 @@ const closest = assets
   .map((f) => ({ f, size: statSync(join(buildDir, 'client/assets', f)).size }))
   .sort((a, b) => Math.abs(a.size - homeBytes) - Math.abs(b.size - homeBytes))[0]!;
 
-const targets = [
-  { name: 'home page /', path: '/', bytes: homeBytes },
+/** A guest session, made as a browser makes it (CSRF cookie, proof of work), as a cookie header. */
+async function guestSession(): Promise<Record<string, string>> {
+  const csrf = (await fetch(`${origin}/serve/api/csrf`)).headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='))!.split(';')[0]!;
+  const { data } = (await (await fetch(`${origin}/serve/api/guest/challenge/`)).json()) as { data: { challenge: string; difficulty: number } };
+  const nonce = await solve(data.challenge, data.difficulty, async () => undefined);
+  const response = await fetch(`${origin}/serve/api/guest/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: csrf, 'x-xsrf-token': decodeURIComponent(csrf.slice('XSRF-TOKEN='.length)) },
+    body: JSON.stringify({ challenge: data.challenge, nonce }),
+  });
+  const { data: account } = (await response.json()) as { data: { token: string } };
+  return { cookie: `token=${encodeURIComponent(account.token)}` };
+}
+
+// Every visitor has a session from the second page on: their pages are rendered each time.
+const session = await guestSession();
+const sizeOf = async (path: string, headers: Record<string, string> = {}) => (await (await fetch(origin + path, { headers })).arrayBuffer()).byteLength;
+const ARTICLE = '/article/news/1001';
+
+const targets: Array<{ name: string; path: string; bytes: number; headers?: Record<string, string> }> = [
+  { name: 'home page / (no session, page cache)', path: '/', bytes: homeBytes },
+  { name: 'home page / (session)', path: '/', bytes: await sizeOf('/', session), headers: session },
+  { name: `article ${ARTICLE} (session)`, path: ARTICLE, bytes: await sizeOf(ARTICLE, session), headers: session },
   { name: 'GET /serve/api/app/list/', path: '/serve/api/app/list/', bytes: apiBytes },
   { name: `static /assets/${closest.f}`, path: `/assets/${closest.f}`, bytes: closest.size },
 ];
+const ceiling = targets.at(-1)!;
 
 type Sample = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
 const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
 
 // Warm-up: JIT and caches.
-for (const target of targets) await autocannon({ url: origin + target.path, connections, duration: 2 });
+for (const target of targets) await autocannon({ url: origin + target.path, connections, duration: 2, headers: target.headers ?? {} });
 
 for (let round = 1; round <= rounds; round++) {
   for (const target of targets) {
-    const result = await autocannon({ url: origin + target.path, connections, duration });
+    const result = await autocannon({ url: origin + target.path, connections, duration, headers: target.headers ?? {} });
     samples.get(target.name)!.push({
       rps: result.requests.average,
       p50: result.latency.p50,
@@ -94,9 +119,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-const staticRps = median(samples.get(targets[2]!.name)!.map((s) => s.rps));
+const staticRps = median(samples.get(ceiling.name)!.map((s) => s.rps));
 console.log(`\n${rounds} rounds × ${duration} s, ${connections} connections, medians:`);
-console.log('target                                      bytes    req/s   p50 ms   p99 ms  ratio to static  errors');
+console.log(`${'target'.padEnd(42)}  bytes    req/s   p50 ms   p99 ms  ratio to static  errors`);
 for (const target of targets) {
   const list = samples.get(target.name)!;
   const rps = median(list.map((s) => s.rps));

@@ -28,6 +28,7 @@ return 0`;
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
   readonly #prefix: string;
+  #closing: Promise<void> | null = null;
 
   constructor(url: string, options: { prefix?: string } = {}) {
     this.#prefix = `playport:rate:${options.prefix ?? ''}`;
@@ -56,9 +57,14 @@ export class RedisRateLimiter implements RateLimiter {
     await this.#run(() => this.#redis.del(this.#key(rule, subject)));
   }
 
+  /** Closes the connection; closing again is harmless (an instance and its test may both close). */
   async close(): Promise<void> {
-    if (this.#redis.status === 'wait' || this.#redis.status === 'end') this.#redis.disconnect();
-    else await this.#redis.quit();
+    if (this.#closing) return this.#closing;
+    this.#closing =
+      this.#redis.status === 'wait' || this.#redis.status === 'end'
+        ? Promise.resolve(this.#redis.disconnect())
+        : this.#redis.quit().then(() => undefined);
+    return this.#closing;
   }
 
   #key(rule: RateRule, subject: string): string {

@@ -167,7 +167,6 @@ describe('sign-in limits on Redis, two instances', () => {
       second: second.app,
       async close() {
         await second.close();
-        await api.services.rateLimiter.close();
         await api.close();
       },
     };
