@@ -6,6 +6,7 @@ import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { sessionRoutes } from './features/accounts/session.routes.ts';
 import { articlesRoutes } from './features/articles/articles.routes.ts';
 import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
+import { passkeysRoutes } from './features/passkeys/passkeys.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
@@ -88,6 +89,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await accountsRoutes(api, services.accounts);
   catalogueRoutes(api, services.catalogue, services.library);
   articlesRoutes(api, services.articles);
+  passkeysRoutes(api, services.passkeys);
   pagesRoutes(api, services.pages);
 
   const document = buildOpenApiDocument(api.routes, {

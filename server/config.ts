@@ -94,6 +94,18 @@ const EnvSchema = z
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
     BUILD_DIR: z.string().min(1).default('build'),
     UPLOAD_DIR: z.string().min(1).default('data/uploads'),
+    /** Passkeys: the relying party id (a registrable domain of the site); default PUBLIC_ORIGIN's host name. */
+    WEBAUTHN_RP_ID: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/, 'must be a host name such as example.com')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Passkeys: the origins ceremonies may come from, comma-separated; default PUBLIC_ORIGIN. */
+    WEBAUTHN_ORIGINS: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value.split(',').map((o) => o.trim()).filter(Boolean) : []))
+      .pipe(z.array(z.url({ protocol: /^https?$/ }))),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === 'production' && env.APP_SECRET === DEV_SECRET) {
@@ -131,6 +143,8 @@ export interface Config {
   buildDir: string;
   /** Cookies get Secure unless the site is plain http on a host other than localhost. */
   secureCookies: boolean;
+  /** Passkeys: the relying party (id and name shown by authenticators) and the accepted origins. */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
 }
 
 export class ConfigError extends Error {
@@ -168,5 +182,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadDir: env.UPLOAD_DIR,
     buildDir: env.BUILD_DIR,
     secureCookies: origin.protocol === 'https:' || origin.hostname === 'localhost',
+    webauthn: {
+      rpId: env.WEBAUTHN_RP_ID ?? origin.hostname,
+      rpName: env.PRODUCT_NAME,
+      origins: env.WEBAUTHN_ORIGINS.length > 0 ? env.WEBAUTHN_ORIGINS.map((o) => new URL(o).origin) : [origin.origin],
+    },
   };
 }

@@ -24,6 +24,8 @@ import { CatalogueService } from './features/catalogue/catalogue.service.ts';
 import { MemberLibraryRepository } from './features/catalogue/member-library.repository.ts';
 import { MemberLibraryService } from './features/catalogue/member-library.service.ts';
 import { PagesRepository } from './features/pages/pages.repository.ts';
+import { PasskeysRepository } from './features/passkeys/passkeys.repository.ts';
+import { PasskeysService } from './features/passkeys/passkeys.service.ts';
 import { PagesService } from './features/pages/pages.service.ts';
 import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
 import { RedirectsService } from './features/redirects/redirects.service.ts';
@@ -40,6 +42,7 @@ export interface Services {
   uploads: FileStorage;
   /** Sign-in, sign-out, user info (`userInfoForToken` for page loaders) and profile fields. */
   accounts: AccountsService;
+  passkeys: PasskeysService;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
   rateLimiter: RateLimiter;
   catalogue: CatalogueService;
@@ -75,21 +78,30 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
   const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
   const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
+  const accounts = new AccountsService({
+    users: new UsersRepository(db),
+    tokens,
+    hasher: new Argon2PasswordHasher(),
+    passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
+    challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
+    limiter: rateLimiter,
+    avatars: new AvatarsService(uploads),
+    clock,
+    appSecret: config.appSecret,
+  });
   return {
     database,
     clock,
     tokens,
     uploads,
-    accounts: new AccountsService({
-      users: new UsersRepository(db),
+    accounts,
+    passkeys: new PasskeysService({
+      repository: new PasskeysRepository(db),
+      accounts,
       tokens,
-      hasher: new Argon2PasswordHasher(),
-      passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
-      challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
       limiter: rateLimiter,
-      avatars: new AvatarsService(uploads),
       clock,
-      appSecret: config.appSecret,
+      relyingParty: config.webauthn,
     }),
     rateLimiter,
     catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock }),

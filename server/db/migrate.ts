@@ -5,6 +5,7 @@ import { foundation } from './migrations/0001-foundation.ts';
 import { catalogueSearch } from './migrations/0002-catalogue-search.ts';
 import { articleTranslationAuthors } from './migrations/0003-article-translation-authors.ts';
 import { deviceNetwork } from './migrations/0004-device-network.ts';
+import { passkeys } from './migrations/0005-passkeys.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -14,6 +15,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0002-catalogue-search': catalogueSearch(kind),
     '0003-article-translation-authors': articleTranslationAuthors(),
     '0004-device-network': deviceNetwork(),
+    '0005-passkeys': passkeys(),
   };
 }
 

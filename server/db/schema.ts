@@ -24,6 +24,8 @@ export interface UsersTable {
   last_network: string | null;
   /** When a guest was last used (created, signed in, its user info loaded); the clean-up reads it. */
   last_seen_at: Time | null;
+  /** The WebAuthn user handle (base64url of 32 random bytes), made with the first passkey. */
+  webauthn_user_id: string | null;
   is_guest: Flag;
   created_at: Time;
   updated_at: Time;
@@ -60,6 +62,8 @@ export interface WebauthnCredentialsTable {
   device_type: string | null;
   backed_up: Flag;
   name: string | null;
+  /** The authenticator model, when it says (all zeros when it does not). */
+  aaguid: string | null;
   created_at: Time;
   last_used_at: Time | null;
 }

@@ -21,8 +21,9 @@ import {
   UsernameLoginBodySchema,
 } from '#common/api/accounts.schema.ts';
 import { ApiRouter } from '#server/http/api-router.ts';
+import { clientFacts } from '#server/http/client-facts.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
-import type { AccountsService, ClientFacts } from './accounts.service.ts';
+import type { AccountsService } from './accounts.service.ts';
 import { avatarTooLarge } from './avatars.service.ts';
 
 const TAGS = ['accounts'];
@@ -249,11 +250,6 @@ async function readAvatarFile(request: FastifyRequest): Promise<Buffer> {
     }
     throw error;
   }
-}
-
-function clientFacts(request: FastifyRequest): ClientFacts {
-  const agent = request.headers['user-agent'];
-  return { address: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 200) : undefined };
 }
 
 /** The token as the client sent it (the auth hook has already verified it). */

@@ -14,7 +14,7 @@ import {
   USERNAME_PATTERN,
   type UserInfo,
 } from '#common/api/accounts.schema.ts';
-import type { Caller } from '#server/lib/caller.ts';
+import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
@@ -67,11 +67,6 @@ export function deviceNetwork(address: string): string {
 }
 
 /** What the server knows of the client making a call. */
-export interface ClientFacts {
-  address: string;
-  userAgent: string | undefined;
-}
-
 export interface AccountsDependencies {
   users: UsersRepository;
   tokens: AccessTokensService;

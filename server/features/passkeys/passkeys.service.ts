@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { Session, UserInfo } from '#common/api/accounts.schema.ts';
+import type {
+  AuthenticationResponseBody,
+  CeremonyOptions,
+  Passkey,
+  PasskeyCreated,
+  PasskeyDeleted,
+  PasskeyList,
+  RegistrationResponseBody,
+} from '#common/api/passkeys.schema.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import type { Caller, ClientFacts } from '#server/lib/caller.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { clientSubject } from '#server/lib/network.ts';
+import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
+import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import { passkeyName } from './passkey-names.ts';
+import type { ChallengeRow, CredentialRow, PasskeysRepository } from './passkeys.repository.ts';
+
+/** A ceremony must be finished within this time, and its challenge works once (decision 062). */
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** COSE algorithms offered, in order of preference: Ed25519, ES256, RS256. */
+const ALGORITHMS = [-8, -7, -257];
+
+export const PASSKEY_LIMITS = {
+  /** Ceremonies started per client: each stores a challenge until it is used or expires. */
+  optionsAddress: { name: 'passkey-options-address', limit: 120, windowSeconds: 15 * 60 },
+  /** Failed passkey sign-ins per client. */
+  loginAddress: { name: 'passkey-login-address', limit: 30, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateRule>;
+
+export interface PasskeysDependencies {
+  repository: PasskeysRepository;
+  accounts: Pick<AccountsService, 'userInfo'>;
+  tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
+  limiter: RateLimiter;
+  clock: Clock;
+  relyingParty: { rpId: string; rpName: string; origins: string[] };
+}
+
+/**
+ * Passkeys (WebAuthn): registering one for the signed-in account, signing in with one, listing,
+ * renaming and deleting them. Challenges live in the database, so any instance can finish a
+ * ceremony another started; each is bound to the session that started it and works once.
+ */
+export class PasskeysService {
+  readonly #repository: PasskeysRepository;
+  readonly #accounts: Pick<AccountsService, 'userInfo'>;
+  readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
+  readonly #limiter: RateLimiter;
+  readonly #clock: Clock;
+  readonly #rp: { rpId: string; rpName: string; origins: string[] };
+
+  constructor(deps: PasskeysDependencies) {
+    this.#repository = deps.repository;
+    this.#accounts = deps.accounts;
+    this.#tokens = deps.tokens;
+    this.#limiter = deps.limiter;
+    this.#clock = deps.clock;
+    this.#rp = deps.relyingParty;
+  }
+
+  /** Options for navigator.credentials.create(): the account's handle, its passkeys excluded. */
+  async registrationOptions(caller: Caller, client: ClientFacts): Promise<CeremonyOptions> {
+    allowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    const user = await this.#accounts.userInfo(caller.userId);
+    const handle = (await this.#repository.userHandle(caller.userId)) ?? (await this.#repository.ensureUserHandle(caller.userId, newUserHandle()));
+    const existing = await this.#repository.listForUser(caller.userId);
+    const label = user.nickname ?? `ID:${user.uid}`;
+    const options = await generateRegistrationOptions({
+      rpName: this.#rp.rpName,
+      rpID: this.#rp.rpId,
+      userID: Buffer.from(handle, 'base64url'),
+      userName: label,
+      userDisplayName: label,
+      attestationType: 'none',
+      excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: transportsOf(c) })),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      supportedAlgorithmIDs: ALGORITHMS,
+      timeout: CHALLENGE_TTL_MS,
+    });
+    await this.#saveChallenge(options.challenge, 'passkey-create', caller.userId, caller.tokenId);
+    return { data: options as unknown as Record<string, unknown> };
+  }
+
+  /**
+   * Checks the authenticator's answer and stores the passkey. A guest becomes a member in place;
+   * either way the session rotates, as for any new way to sign in: the answer carries the new token.
+   */
+  async register(caller: Caller, body: RegistrationResponseBody, client: ClientFacts): Promise<PasskeyCreated> {
+    const challenge = await this.#takeChallenge(body.response.clientDataJSON, 'passkey-create', caller.userId, caller.tokenId);
+    const verification = await verifyRegistrationResponse({
+      response: body as Parameters<typeof verifyRegistrationResponse>[0]['response'],
+      expectedChallenge: challenge,
+      expectedOrigin: this.#rp.origins,
+      expectedRPID: this.#rp.rpId,
+      requireUserVerification: false,
+      supportedAlgorithmIDs: ALGORITHMS,
+    }).catch((cause: unknown) => {
+      throw refused('passkeys:errors.registrationRefused', cause);
+    });
+    if (!verification.verified) throw refused('passkeys:errors.registrationRefused');
+    const info = verification.registrationInfo;
+    const now = isoNow(this.#clock);
+    const row = await this.#repository.addCredential(
+      caller.userId,
+      {
+        credentialId: info.credential.id,
+        publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
+        counter: info.credential.counter,
+        transports: body.response.transports ?? info.credential.transports ?? [],
+        deviceType: info.credentialDeviceType,
+        backedUp: info.credentialBackedUp,
+        aaguid: info.aaguid,
+        name: passkeyName(info.aaguid, client.userAgent),
+      },
+      now,
+    );
+    if (!row) throw new AppError('conflict', { messageKey: 'passkeys:errors.alreadyRegistered' });
+    const { token } = await this.#tokens.rotate(caller.userId, `passkey ${client.userAgent ?? ''}`.trim());
+    return { token, userInfo: await this.#accounts.userInfo(caller.userId), passkey: toPasskey(row) };
+  }
+
+  /** Options for navigator.credentials.get(): no credentials listed, for a discoverable passkey. */
+  async authenticationOptions(caller: Caller | null, client: ClientFacts): Promise<CeremonyOptions> {
+    allowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    const options = await generateAuthenticationOptions({
+      rpID: this.#rp.rpId,
+      allowCredentials: [],
+      userVerification: 'preferred',
+      timeout: CHALLENGE_TTL_MS,
+    });
+    await this.#saveChallenge(options.challenge, 'passkey-login', null, caller?.tokenId ?? null);
+    return { data: options as unknown as Record<string, unknown> };
+  }
+
+  /**
+   * Signs in with a passkey: the challenge of this session, a registered credential whose
+   * account the user handle names, a valid signature and a counter that did not go backwards.
+   */
+  async signIn(caller: Caller | null, body: AuthenticationResponseBody, client: ClientFacts): Promise<Session> {
+    const where = clientSubject(client.address);
+    allowed(await this.#limiter.peek(PASSKEY_LIMITS.loginAddress, where));
+    try {
+      const challenge = await this.#takeChallenge(body.response.clientDataJSON, 'passkey-login', null, caller?.tokenId ?? null);
+      const credential = await this.#repository.findByCredentialId(body.id);
+      if (!credential) throw refused('passkeys:errors.unknownPasskey');
+      const owner = body.response.userHandle ? await this.#repository.userIdByHandle(body.response.userHandle) : undefined;
+      if (owner !== credential.user_id) throw refused('passkeys:errors.wrongAccount');
+      const verification = await verifyAuthenticationResponse({
+        response: body as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
+        expectedChallenge: challenge,
+        expectedOrigin: this.#rp.origins,
+        expectedRPID: this.#rp.rpId,
+        credential: { id: credential.credential_id, publicKey: Buffer.from(credential.public_key, 'base64url'), counter: credential.counter, transports: transportsOf(credential) },
+        requireUserVerification: false,
+      }).catch((cause: unknown) => {
+        throw refused('passkeys:errors.signInRefused', cause);
+      });
+      if (!verification.verified) throw refused('passkeys:errors.signInRefused');
+      await this.#repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.#clock));
+      const { token } = await this.#tokens.issue(credential.user_id, `passkey ${client.userAgent ?? ''}`.trim());
+      return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'too_many_requests') await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
+      throw error;
+    }
+  }
+
+  async list(caller: Caller): Promise<PasskeyList> {
+    return { items: (await this.#repository.listForUser(caller.userId)).map(toPasskey) };
+  }
+
+  async rename(caller: Caller, id: number, name: string): Promise<Passkey> {
+    if (!(await this.#repository.rename(caller.userId, id, name))) throw notFound();
+    const row = (await this.#repository.listForUser(caller.userId)).find((c) => c.id === id);
+    if (!row) throw notFound();
+    return toPasskey(row);
+  }
+
+  /** Deletes one of the caller's passkeys, unless it is the account's only way to sign in. */
+  async remove(caller: Caller, id: number): Promise<PasskeyDeleted> {
+    const passkeys = await this.#repository.listForUser(caller.userId);
+    if (!passkeys.some((c) => c.id === id)) throw notFound();
+    if (passkeys.length === 1 && !(await this.#repository.hasOtherSignIn(caller.userId))) {
+      throw new AppError('conflict', { messageKey: 'passkeys:errors.lastSignIn' });
+    }
+    if (!(await this.#repository.remove(caller.userId, id))) throw notFound();
+    const userInfo: UserInfo = await this.#accounts.userInfo(caller.userId);
+    return { userInfo };
+  }
+
+  async #saveChallenge(challenge: string, purpose: ChallengeRow['purpose'], userId: number | null, tokenId: number | null): Promise<void> {
+    const now = this.#clock.now();
+    await this.#repository.saveChallenge(
+      { challenge, purpose, userId, tokenId, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString() },
+      now.toISOString(),
+    );
+  }
+
+  /**
+   * The challenge the browser signed, taken out of the store (so it works once), checked to be
+   * unexpired and issued to this account and session. Any failure is the same refusal.
+   */
+  async #takeChallenge(clientDataJSON: string, purpose: ChallengeRow['purpose'], userId: number | null, tokenId: number | null): Promise<string> {
+    const challenge = challengeOf(clientDataJSON);
+    const row = challenge ? await this.#repository.takeChallenge(challenge, purpose) : undefined;
+    const fresh = row && row.expiresAt > isoNow(this.#clock);
+    if (!row || !fresh || row.userId !== userId || row.tokenId !== tokenId) throw refused('passkeys:errors.challenge');
+    return row.challenge;
+  }
+}
+
+/** 32 random bytes (WebAuthn allows 1 to 64): the account's handle, never its uid. */
+function newUserHandle(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The challenge in the browser's client data, or null when it is not the JSON it should be. */
+function challengeOf(clientDataJSON: string): string | null {
+  try {
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
+    return typeof data.challenge === 'string' && /^[A-Za-z0-9_-]{16,128}$/.test(data.challenge) ? data.challenge : null;
+  } catch {
+    return null;
+  }
+}
+
+function transportsOf(row: CredentialRow): Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'> {
+  try {
+    return JSON.parse(row.transports ?? '[]') as Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
+  } catch {
+    return [];
+  }
+}
+
+function toPasskey(row: CredentialRow): Passkey {
+  return { id: row.id, name: row.name ?? 'Passkey', createdAt: row.created_at, lastUsedAt: row.last_used_at, backedUp: row.backed_up === 1 };
+}
+
+function refused(messageKey: string, cause?: unknown): AppError {
+  return new AppError('bad_request', { messageKey, cause });
+}
+
+function notFound(): AppError {
+  return new AppError('not_found', { messageKey: 'passkeys:errors.notFound' });
+}
+
+function allowed(state: RateLimitState): void {
+  if (!state.allowed) throw rateLimitError(state);
+}
