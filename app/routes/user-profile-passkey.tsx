@@ -1,4 +1,5 @@
 import { ProfileSection } from '../features/accounts/profile-pages.tsx';
+import { PasskeyManager } from '../features/passkeys/passkey-manager.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/user-profile-passkey';
@@ -11,5 +12,9 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <ProfileSection title={loaderData.title} />;
+  return (
+    <ProfileSection title={loaderData.title}>
+      <PasskeyManager />
+    </ProfileSection>
+  );
 }

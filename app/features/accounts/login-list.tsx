@@ -9,6 +9,7 @@ import { focusRing } from '../../ui/focus.ts';
 import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
 import { messageOf, useFormErrors } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
+import { PasskeyCreateAccount, PasskeySignIn, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
@@ -21,7 +22,8 @@ type Run = (id: string, action: () => Promise<void>) => void;
  * The login list (spec sections 2 and 4): username and password, this device, and for a guest
  * (or a visitor without a session) the creation of an account that keeps the guest's games.
  * One action at a time: while it runs the other buttons are disabled under a loading overlay.
- * Social and passkey sign-in join the list when they work (decision 028).
+ * Passkeys: a button, and the username field's autofill (decision 062); social sign-in joins the
+ * list when it works (decision 028).
  */
 export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: LoginMode; onDone: (how: LoginMode, userInfo: UserInfo) => void }) {
   const { t } = useTranslation('accounts');
@@ -33,6 +35,7 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
     <>
       <PasswordSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
       <DeviceSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
+      <PasskeySignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
     </>
   );
   return (
@@ -63,6 +66,7 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
           </Tabs.Content>
           <Tabs.Content value="create" className="mt-5 outline-none">
             <CreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
+            <PasskeyCreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
           </Tabs.Content>
         </Tabs.Root>
       )}
@@ -80,6 +84,9 @@ interface ActionProps {
 
 function PasswordSignIn({ run, busy, onDone }: ActionProps) {
   const { t } = useTranslation('accounts');
+  const { isMember } = useSession();
+  // A member switching accounts uses the passkey button; the autofill is for signing in.
+  usePasskeyAutofill(!isMember, onDone);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [show, setShow] = useState(false);
@@ -111,7 +118,7 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="password-sign-in">
-      <TextField label={t('login.username')} name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} value={username} onChange={(e) => setUsername(e.target.value)} disabled={busy} />
+      <TextField label={t('login.username')} name="username" autoComplete="username webauthn" autoCapitalize="none" spellCheck={false} value={username} onChange={(e) => setUsername(e.target.value)} disabled={busy} />
       <TextField
         ref={passwordRef}
         label={t('login.password')}

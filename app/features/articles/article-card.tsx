@@ -5,7 +5,7 @@ import { type ArticleSummary, COVER_HEIGHT, COVER_WIDTH } from '#common/api/arti
 import { type Locale, localePath } from '#common/locales.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { formatDate } from './format.ts';
+import { formatDate } from '../../lib/format-date.ts';
 
 /** One article in a list: cover in a fixed 1200×630 box (nothing shifts while it loads), column, date, title, summary. */
 export function ArticleCard({ article, locale, eager = false, compact = false }: { article: ArticleSummary; locale: Locale; eager?: boolean; compact?: boolean }) {

@@ -7,7 +7,7 @@ import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { ArticleBody } from './article-body.tsx';
 import { ArticleCard } from './article-card.tsx';
-import { formatDate } from './format.ts';
+import { formatDate } from '../../lib/format-date.ts';
 import type { ArticlePageData } from './page-data.ts';
 import { ShareActions } from './share-actions.tsx';
 

@@ -1,8 +1,8 @@
 import { Check, Link as LinkIcon, Share2 } from 'lucide-react';
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, buttonVariants } from '../../ui/button.tsx';
 import { useCopy } from '../../shell/use-copy.ts';
+import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
 
 /** Share targets that take a URL in a query (no scripts of theirs on our pages). */
 const TARGETS = [
@@ -11,7 +11,6 @@ const TARGETS = [
   { name: 'WhatsApp', href: (url: string, title: string) => `https://wa.me/?text=${encodeURIComponent(`${title} ${url}`)}` },
 ] as const;
 
-const subscribeNever = () => () => {};
 const hasShareSheet = () => typeof navigator.share === 'function';
 
 /** Share and copy-link actions for one article. */
@@ -19,7 +18,7 @@ export function ShareActions({ url, title, summary }: { url: string; title: stri
   const { t } = useTranslation('articles');
   const { copy, copied } = useCopy();
   // The system share sheet exists only in some browsers; the server renders without it, so hydration matches.
-  const canShare = useSyncExternalStore(subscribeNever, hasShareSheet, () => false);
+  const canShare = useBrowserCapability(hasShareSheet);
 
   async function share() {
     try {

@@ -160,6 +160,9 @@ describe('passkeys API', () => {
       // Started by another session (a visitor's token), finished without it.
       const guest = await newGuest();
       await expectRefused(await signIn(alice.authenticator.get(await requestOptions(guest.token))), 'This passkey request has expired or was started elsewhere. Please try again.');
+      // Started before the page had a session, finished by the guest session made meanwhile: fine.
+      const late = await signIn(alice.authenticator.get(await requestOptions()), guest.token);
+      expect(late.statusCode, late.body).toBe(200);
       // A passkey nobody registered.
       await expectRefused(await signIn(new SoftAuthenticator().get(await requestOptions(), { userHandle: alice.authenticator.userHandle })), 'This passkey is not registered here.');
       // Alice's passkey claiming to be Bob's account, or no account at all.

@@ -214,7 +214,11 @@ export class PasskeysService {
     const challenge = challengeOf(clientDataJSON);
     const row = challenge ? await this.#repository.takeChallenge(challenge, purpose) : undefined;
     const fresh = row && row.expiresAt > isoNow(this.#clock);
-    if (!row || !fresh || row.userId !== userId || row.tokenId !== tokenId) throw refused('passkeys:errors.challenge');
+    // A sign-in started before the page had a session (the autofill starts at once, the guest
+    // session a moment later) may be finished by the session made meanwhile; one started by a
+    // session only by that session.
+    const sameSession = row && (row.tokenId === tokenId || (purpose === 'passkey-login' && row.tokenId === null));
+    if (!row || !fresh || row.userId !== userId || !sameSession) throw refused('passkeys:errors.challenge');
     return row.challenge;
   }
 }

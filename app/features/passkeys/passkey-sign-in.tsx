@@ -1,0 +1,105 @@
+import { KeyRound } from 'lucide-react';
+import { useEffect, useEffectEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
+import { toast } from '../../shell/toast-store.ts';
+import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
+import { Button } from '../../ui/button.tsx';
+import { cancelPasskeyCeremony, createPasskey, isCeremonyAbort, passkeyFailure, signInWithPasskey, supportsPasskeyAutofill, supportsPasskeys } from './passkey-ceremonies.ts';
+
+/** Whether passkeys work here; false on the server and until the page has hydrated. */
+export function usePasskeySupport(): boolean {
+  return useBrowserCapability(supportsPasskeys);
+}
+
+/**
+ * The login list's passkey button (spec section 4): a browser ceremony, then the token is kept.
+ * Shown only where the browser supports WebAuthn.
+ */
+export function PasskeySignIn({ run, busy, onDone }: { run: (id: string, action: () => Promise<void>) => void; busy: boolean; onDone: (userInfo: UserInfo) => void }) {
+  const { t } = useTranslation('passkeys');
+  const supported = usePasskeySupport();
+  if (!supported) return null;
+  const start = () =>
+    run('passkey', async () => {
+      try {
+        const userInfo = await signInWithPasskey();
+        toast.add({ title: t('signedIn'), color: 'success' });
+        onDone(userInfo);
+      } catch (failure) {
+        const { message, color } = passkeyFailure(failure, 'authentication', t);
+        toast.add({ title: message, color });
+      }
+    });
+  return (
+    <Button variant="secondary" className="mt-3 w-full" onClick={start} disabled={busy} data-testid="passkey-sign-in">
+      <KeyRound aria-hidden />
+      {t('signIn')}
+    </Button>
+  );
+}
+
+/**
+ * Account creation with a passkey instead of a username and password: the guest's account gets
+ * the passkey and becomes a member in place (its games stay), with a new session.
+ */
+export function PasskeyCreateAccount({ run, busy, onDone }: { run: (id: string, action: () => Promise<void>) => void; busy: boolean; onDone: (userInfo: UserInfo) => void }) {
+  const { t } = useTranslation('passkeys');
+  const supported = usePasskeySupport();
+  if (!supported) return null;
+  const start = () =>
+    run('passkey-create', async () => {
+      try {
+        const created = await createPasskey();
+        toast.add({ title: t('manage.added'), color: 'success' });
+        onDone(created.userInfo);
+      } catch (failure) {
+        const { message, color } = passkeyFailure(failure, 'registration', t);
+        toast.add({ title: message, color });
+      }
+    });
+  return (
+    <Button variant="secondary" className="mt-3 w-full" onClick={start} disabled={busy} data-testid="passkey-create-account">
+      <KeyRound aria-hidden />
+      {t('createAccount')}
+    </Button>
+  );
+}
+
+/**
+ * Autofill sign-in (conditional mediation): while the login form is shown to a visitor who is not
+ * signed in as a member, the browser offers the passkeys it holds in the username field's
+ * suggestions; picking one signs in. The field needs `autocomplete="username webauthn"`. One
+ * ceremony per form: a button ceremony replaces it, leaving the form ends it, a failure is told
+ * once and not retried.
+ */
+export function usePasskeyAutofill(enabled: boolean, onDone: (userInfo: UserInfo) => void): void {
+  const { t } = useTranslation('passkeys');
+  const succeeded = useEffectEvent((userInfo: UserInfo) => {
+    toast.add({ title: t('signedIn'), color: 'success' });
+    onDone(userInfo);
+  });
+  const failed = useEffectEvent((failure: unknown) => {
+    const { message, color } = passkeyFailure(failure, 'authentication', t);
+    toast.add({ title: message, color });
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    let active = true;
+    void (async () => {
+      if (!(await supportsPasskeyAutofill()) || !active) return;
+      try {
+        // Told even when the form has just gone: signing in turns the visitor into a member,
+        // which itself ends the autofill (it is for visitors), but the person picked a passkey here.
+        succeeded(await signInWithPasskey({ autofill: true }));
+      } catch (failure) {
+        // Replaced by a button ceremony, or the form went away: nothing happened that needs telling.
+        if (active && !isCeremonyAbort(failure)) failed(failure);
+      }
+    })();
+    return () => {
+      active = false;
+      cancelPasskeyCeremony();
+    };
+  }, [enabled]);
+}
