@@ -29,6 +29,8 @@ export function supportsPasskeyAutofill(): Promise<boolean> {
  * server rotates it: a guest has just become a member).
  */
 export async function createPasskey(): Promise<PasskeyCreated> {
+  // A visitor on their first page may not have their guest session yet: the passkey is its.
+  if (!session.snapshot().token) await session.signInAnonymously();
   const { data } = await api.get<CeremonyOptions>('/webauthn/create/options/');
   const response = await startRegistration({ optionsJSON: data.data as unknown as PublicKeyCredentialCreationOptionsJSON });
   const { data: created } = await api.post<PasskeyCreated>('/webauthn/create/verification/', response);
