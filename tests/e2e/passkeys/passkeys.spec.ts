@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from '@playwright/test';
-import { call } from '../../support/accounts.ts';
-import { browserToken } from '../browser-session.ts';
+import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { browserToken, useSession } from '../browser-session.ts';
 import { afterDebounce, settledUser } from '../accounts/helpers.ts';
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -155,5 +155,22 @@ test.describe('passkeys', { tag: '@db' }, () => {
     await page.getByTestId('passkey-sign-in').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'The passkey did not work. Please try again.' })).toBeVisible({ timeout: 30_000 });
     expect((await settledUser(page, request)).token).toBe(visitor.token);
+  });
+
+  test('a browser without WebAuthn is told so on the bind list, and offered no passkey button', async ({ page, context, request, baseURL }) => {
+    await page.addInitScript(() => {
+      // @ts-expect-error -- a browser without WebAuthn has no PublicKeyCredential
+      delete window.PublicKeyCredential;
+    });
+    const member = await newMember(request, uniqueUsername('nowebauthn'), 'no-passkeys-here-42');
+    await useSession(context, baseURL!, member.token);
+    await page.goto('/user/profile/social');
+    await hydrated(page);
+    await expect(page.getByTestId('passkey-unsupported')).toHaveText('WebAuthn is not supported in this browser');
+    await expect(page.getByTestId('passkey-create')).toHaveCount(0);
+    await page.goto('/login');
+    await hydrated(page);
+    await expect(page.getByTestId('password-sign-in')).toBeVisible();
+    await expect(page.getByTestId('passkey-sign-in')).toHaveCount(0);
   });
 });
