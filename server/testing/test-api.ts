@@ -1,10 +1,17 @@
 import { resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../config.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import type { Services } from '../services.ts';
 import { csrfHeadersFor, openApiInstance } from './api-instance.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
+
+export interface CallOptions {
+  token?: string | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+  address?: string;
+}
 
 export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 
@@ -16,6 +23,11 @@ export interface TestApi {
   database: TestDatabase;
   /** Fetches a CSRF cookie and returns the headers a browser would send with it. */
   csrfHeaders(): Promise<Record<string, string>>;
+  /**
+   * An API call as a browser makes it: `path` below /serve/api, the CSRF cookie and header on
+   * state-changing calls, the bearer token and a client address when given.
+   */
+  call(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options?: CallOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -24,10 +36,21 @@ export async function openTestApi(env: Record<string, string> = {}): Promise<Tes
   const database = await openTestDatabase();
   const instance = await openApiInstance(database, { env });
   await importCatalogue(instance.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+  let csrf: Record<string, string> | null = null;
   return {
     ...instance,
     database,
     csrfHeaders: () => csrfHeadersFor(instance.app),
+    async call(method, path, options = {}) {
+      if (method !== 'GET') csrf ??= await csrfHeadersFor(instance.app);
+      return instance.app.inject({
+        method,
+        url: `/serve/api${path}`,
+        headers: { ...(method === 'GET' ? {} : csrf), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+        ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
+        ...(options.address ? { remoteAddress: options.address } : {}),
+      });
+    },
     async close() {
       await instance.close();
       await database.drop();

@@ -9,7 +9,7 @@ import { focusRing } from '../../ui/focus.ts';
 import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
 import { messageOf, useFormErrors } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
-import { PasskeyCreateAccount, PasskeySignIn, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
+import { PasskeyLoginButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
@@ -35,7 +35,7 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
     <>
       <PasswordSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
       <DeviceSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
-      <PasskeySignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
+      <PasskeyLoginButton action="sign-in" run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
     </>
   );
   return (
@@ -66,7 +66,7 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
           </Tabs.Content>
           <Tabs.Content value="create" className="mt-5 outline-none">
             <CreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
-            <PasskeyCreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
+            <PasskeyLoginButton action="create" run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
           </Tabs.Content>
         </Tabs.Root>
       )}

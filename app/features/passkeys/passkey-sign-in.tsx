@@ -12,56 +12,44 @@ export function usePasskeySupport(): boolean {
   return useBrowserCapability(supportsPasskeys);
 }
 
-/**
- * The login list's passkey button (spec section 4): a browser ceremony, then the token is kept.
- * Shown only where the browser supports WebAuthn.
- */
-export function PasskeySignIn({ run, busy, onDone }: { run: (id: string, action: () => Promise<void>) => void; busy: boolean; onDone: (userInfo: UserInfo) => void }) {
-  const { t } = useTranslation('passkeys');
-  const supported = usePasskeySupport();
-  if (!supported) return null;
-  const start = () =>
-    run('passkey', async () => {
-      try {
-        const userInfo = await signInWithPasskey();
-        toast.add({ title: t('signedIn'), color: 'success' });
-        onDone(userInfo);
-      } catch (failure) {
-        const { message, color } = passkeyFailure(failure, 'authentication', t);
-        toast.add({ title: message, color });
-      }
-    });
-  return (
-    <Button variant="secondary" className="mt-3 w-full" onClick={start} disabled={busy} data-testid="passkey-sign-in">
-      <KeyRound aria-hidden />
-      {t('signIn')}
-    </Button>
-  );
+interface LoginActionProps {
+  run: (id: string, action: () => Promise<void>) => void;
+  busy: boolean;
+  onDone: (userInfo: UserInfo) => void;
 }
 
+/** The two passkey actions of the login list, and what each tells when it worked. */
+const ACTIONS = {
+  'sign-in': { ceremony: 'authentication', label: 'signIn', done: 'signedIn', testId: 'passkey-sign-in', perform: () => signInWithPasskey() },
+  create: { ceremony: 'registration', label: 'createAccount', done: 'manage.added', testId: 'passkey-create-account', perform: async () => (await createPasskey()).userInfo },
+} as const;
+
 /**
- * Account creation with a passkey instead of a username and password: the guest's account gets
- * the passkey and becomes a member in place (its games stay), with a new session.
+ * A passkey button of the login list (spec section 4), shown only where the browser supports
+ * WebAuthn: "sign-in" runs a ceremony and keeps the token; "create" gives the guest's account a
+ * passkey instead of a username and password, and the guest becomes a member in place (its
+ * games stay) on a new session.
  */
-export function PasskeyCreateAccount({ run, busy, onDone }: { run: (id: string, action: () => Promise<void>) => void; busy: boolean; onDone: (userInfo: UserInfo) => void }) {
+export function PasskeyLoginButton({ action, run, busy, onDone }: LoginActionProps & { action: keyof typeof ACTIONS }) {
   const { t } = useTranslation('passkeys');
   const supported = usePasskeySupport();
   if (!supported) return null;
+  const { ceremony, label, done, testId, perform } = ACTIONS[action];
   const start = () =>
-    run('passkey-create', async () => {
+    run(testId, async () => {
       try {
-        const created = await createPasskey();
-        toast.add({ title: t('manage.added'), color: 'success' });
-        onDone(created.userInfo);
+        const userInfo = await perform();
+        toast.add({ title: t(done), color: 'success' });
+        onDone(userInfo);
       } catch (failure) {
-        const { message, color } = passkeyFailure(failure, 'registration', t);
+        const { message, color } = passkeyFailure(failure, ceremony, t);
         toast.add({ title: message, color });
       }
     });
   return (
-    <Button variant="secondary" className="mt-3 w-full" onClick={start} disabled={busy} data-testid="passkey-create-account">
+    <Button variant="secondary" className="mt-3 w-full" onClick={start} disabled={busy} data-testid={testId}>
       <KeyRound aria-hidden />
-      {t('createAccount')}
+      {t(label)}
     </Button>
   );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { type CallOptions, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
 import { clientSubject } from '#server/lib/network.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
@@ -8,11 +8,9 @@ const API = '/serve/api';
 
 describe('accounts API', () => {
   let api: TestApi;
-  let csrf: Record<string, string>;
 
   beforeAll(async () => {
     api = await openTestApi();
-    csrf = await api.csrfHeaders();
   });
   afterAll(() => api.close());
 
@@ -20,19 +18,7 @@ describe('accounts API', () => {
   const count = async (table: 'users' | 'access_tokens') =>
     Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-  function call(method: 'GET' | 'POST' | 'PATCH', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; address?: string } = {}) {
-    return api.app.inject({
-      method,
-      url: `${API}${path}`,
-      headers: {
-        ...(method === 'GET' ? {} : csrf),
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
-      ...(options.address ? { remoteAddress: options.address } : {}),
-    });
-  }
+  const call = (method: 'GET' | 'POST' | 'PATCH', path: string, options: CallOptions = {}) => api.call(method, path, options);
 
   /** Where the test's guests are made: device sign-in works only from the same network. */
   const HOME = '192.0.2.50';

@@ -3,26 +3,16 @@ import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { type CreationOptions, type RequestOptions, SoftAuthenticator } from '#server/testing/soft-authenticator.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 
-const API = '/serve/api';
-
 describe('passkeys API', () => {
   let api: TestApi;
-  let csrf: Record<string, string>;
-
   beforeAll(async () => {
     api = await openTestApi();
-    csrf = await api.csrfHeaders();
   });
   afterAll(() => api.close());
 
-  function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: { token?: string | undefined; body?: unknown } = {}) {
-    return api.app.inject({
-      method,
-      url: `${API}${path}`,
-      headers: { ...(method === 'GET' ? {} : csrf), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' },
-      ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
-    });
-  }
+  const AGENT = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' };
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: { token?: string | undefined; body?: unknown } = {}) =>
+    api.call(method, path, { ...options, headers: AGENT });
 
   async function newGuest() {
     const response = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app) });
