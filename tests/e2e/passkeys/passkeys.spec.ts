@@ -138,8 +138,9 @@ test.describe('passkeys', { tag: '@db' }, () => {
     const guestToken = await browserToken(page.context());
     // The virtual authenticator picks the passkey the moment the page asks, as a person would
     // in the username field's suggestions.
+    // HTML attribute names are case-insensitive; React writes this one as autoComplete.
+    expect(await (await request.get('/login')).text()).toMatch(/autocomplete="username webauthn"/i);
     await page.goto('/login');
-    await expect(page.getByLabel('Username')).toHaveAttribute('autocomplete', 'username webauthn');
     await expect(page.getByTestId('toast').filter({ hasText: 'Signed in with your passkey' })).toBeVisible();
     expect((await settledUser(page, request, guestToken!)).userInfo.uid).toBe(member.userInfo.uid);
   });
