@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
-import { scheduleGuestCleanup } from './features/accounts/guest-cleanup.ts';
+import { scheduleCleanups } from './lib/scheduled-cleanup.ts';
 import { createServices } from './services.ts';
 
 const [major] = process.versions.node.split('.').map(Number);
@@ -49,7 +49,13 @@ const app = await buildPortal({
   clientDir: resolve(config.buildDir, 'client'),
 });
 if (config.seedDemoContent) await seedIfEmpty(services, app.log);
-const stopGuestCleanup = scheduleGuestCleanup(services.accounts, app.log);
+const stopCleanups = scheduleCleanups(
+  [
+    { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
+    { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
+  ],
+  app.log,
+);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -57,7 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    stopGuestCleanup();
+    stopCleanups();
     await app.close();
     await database.close();
     process.exit(0);

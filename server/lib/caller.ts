@@ -9,3 +9,8 @@ export interface ClientFacts {
   address: string;
   userAgent: string | undefined;
 }
+
+/** What a token is called in the user's list of sessions: how it was made and the browser. */
+export function tokenName(method: string, client: ClientFacts): string {
+  return `${method} ${client.userAgent ?? ''}`.trim();
+}

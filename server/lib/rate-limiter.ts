@@ -62,3 +62,10 @@ export function rateLimitError(state: RateLimitState): AppError {
     data: { retryAfter: seconds },
   });
 }
+
+/** Throws 429 for the first counter over its limit, with the longest wait among them. */
+export function assertAllowed(...states: RateLimitState[]): void {
+  const over = states.filter((s) => !s.allowed);
+  if (over.length === 0) return;
+  throw rateLimitError(over.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a)));
+}

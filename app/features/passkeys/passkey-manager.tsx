@@ -1,5 +1,6 @@
 import { KeyRound, Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
@@ -11,12 +12,25 @@ import { formatDate } from '../../lib/format-date.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button, buttonVariants } from '../../ui/button.tsx';
+import { messageOf } from '../accounts/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
 import { session } from '../accounts/session.ts';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
 import { useSession } from '../accounts/use-session.ts';
 import { createPasskey, passkeyFailure } from './passkey-ceremonies.ts';
 import { usePasskeySupport } from './passkey-sign-in.tsx';
+
+/** Registers a passkey for the signed-in account, telling how it went; `after` runs on success. */
+async function createAndTell(t: TFunction, after?: () => void): Promise<void> {
+  try {
+    await createPasskey();
+    toast.add({ title: t('manage.added'), color: 'success' });
+    after?.();
+  } catch (failure) {
+    const { message, color } = passkeyFailure(failure, 'registration', t);
+    toast.add({ title: message, color });
+  }
+}
 
 /**
  * The passkey row of the bind list on /user/profile/social (spec section 4): "Create" when the
@@ -28,16 +42,7 @@ export function PasskeyBindRow() {
   const supported = usePasskeySupport();
   const { userInfo } = useSession();
   const { pending, run } = usePendingAction();
-  const create = () =>
-    run('create', async () => {
-      try {
-        await createPasskey();
-        toast.add({ title: t('manage.added'), color: 'success' });
-      } catch (failure) {
-        const { message, color } = passkeyFailure(failure, 'registration', t);
-        toast.add({ title: message, color });
-      }
-    });
+  const create = () => run('create', () => createAndTell(t));
   return (
     <li className="flex items-center gap-3 px-4 py-3" data-testid="bind-passkey">
       <KeyRound className="size-5 text-zinc-500" aria-hidden />
@@ -75,7 +80,7 @@ export function PasskeyManager() {
     let active = true;
     api.get<PasskeyList>('/webauthn/credential/list/').then(
       ({ data }) => active && setPasskeys(data.items),
-      (failure: unknown) => toast.add({ title: passkeyFailure(failure, 'authentication', t).message, color: 'error' }),
+      (failure: unknown) => toast.add({ title: messageOf(failure, t('failed')), color: 'error' }),
     );
     return () => {
       active = false;
@@ -83,17 +88,7 @@ export function PasskeyManager() {
     // oxlint-disable-next-line react/exhaustive-effect-dependencies -- `version` is the trigger: each change reads the list again
   }, [t, version]);
 
-  const add = () =>
-    run('add', async () => {
-      try {
-        await createPasskey();
-        toast.add({ title: t('manage.added'), color: 'success' });
-        reload();
-      } catch (failure) {
-        const { message, color } = passkeyFailure(failure, 'registration', t);
-        toast.add({ title: message, color });
-      }
-    });
+  const add = () => run('add', () => createAndTell(t, reload));
 
   const remove = (passkey: Passkey) =>
     run(`delete-${passkey.id}`, async () => {
@@ -113,7 +108,7 @@ export function PasskeyManager() {
         toast.add({ title: t('manage.deleted'), color: 'success' });
         reload();
       } catch (failure) {
-        toast.add({ title: passkeyFailure(failure, 'registration', t).message, color: 'error' });
+        toast.add({ title: messageOf(failure, t('failed')), color: 'error' });
       }
     });
 
@@ -186,7 +181,7 @@ function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: (renamed: b
         toast.add({ title: t('manage.renamed'), color: 'success' });
         onDone(true);
       } catch (failure) {
-        setError(passkeyFailure(failure, 'registration', t).message);
+        setError(messageOf(failure, t('failed')));
       }
     });
   };

@@ -14,11 +14,11 @@ import {
   USERNAME_PATTERN,
   type UserInfo,
 } from '#common/api/accounts.schema.ts';
-import type { Caller, ClientFacts } from '#server/lib/caller.ts';
+import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
-import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
@@ -373,13 +373,6 @@ export class AccountsService {
   }
 }
 
-/** Throws 429 for the first counter over its limit, with the longest wait among them. */
-function assertAllowed(...states: RateLimitState[]): void {
-  const over = states.filter((s) => !s.allowed);
-  if (over.length === 0) return;
-  throw rateLimitError(over.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a)));
-}
-
 type Counter = [RateRule, string];
 
 /** The counters a password check is judged by: this username from this client, this username, this client. */
@@ -390,11 +383,6 @@ function passwordCounters(username: string, client: ClientFacts): Counter[] {
     [ACCOUNT_LIMITS.loginAccount, username],
     [ACCOUNT_LIMITS.loginAddress, where],
   ];
-}
-
-/** What a token is called in the user's list of sessions: how it was made and the browser. */
-function tokenName(method: string, client: ClientFacts): string {
-  return `${method} ${client.userAgent ?? ''}`.trim();
 }
 
 function isUsernameShape(value: string): boolean {

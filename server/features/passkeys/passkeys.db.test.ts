@@ -114,6 +114,17 @@ describe('passkeys API', () => {
       expect(stored).toHaveLength(1);
     });
 
+    it('the scheduled clean-up deletes challenges that expired unused, and only those', async () => {
+      const guest = await newGuest();
+      const stale = await creationOptions(guest.token);
+      const fresh = await creationOptions(guest.token);
+      const db = api.services.database.db;
+      await db.updateTable('auth_challenges').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('id', '=', stale.challenge).execute();
+      expect(await api.services.passkeys.removeExpiredChallenges()).toBeGreaterThanOrEqual(1);
+      const left = await db.selectFrom('auth_challenges').select('id').where('id', 'in', [stale.challenge, fresh.challenge]).execute();
+      expect(left.map((r) => r.id)).toEqual([fresh.challenge]);
+    });
+
     it('needs a session', async () => {
       expect((await call('GET', '/webauthn/create/options/')).statusCode).toBe(401);
       expect((await call('POST', '/webauthn/create/verification/', { body: {} })).statusCode).toBe(401);

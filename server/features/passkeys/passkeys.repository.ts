@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebauthnCredentialsTable } from '#server/db/schema.ts';
-import type { Selectable } from 'kysely';
 
 export type CredentialRow = Selectable<WebauthnCredentialsTable>;
 
@@ -91,9 +90,9 @@ export class PasskeysRepository {
     await this.#db.updateTable('webauthn_credentials').set({ counter, last_used_at: now }).where('id', '=', id).execute();
   }
 
-  async rename(userId: number, id: number, name: string): Promise<boolean> {
-    const result = await this.#db.updateTable('webauthn_credentials').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /** The renamed passkey, or undefined when the user has none by that id. */
+  rename(userId: number, id: number, name: string): Promise<CredentialRow | undefined> {
+    return this.#db.updateTable('webauthn_credentials').set({ name }).where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirst();
   }
 
   async remove(userId: number, id: number): Promise<boolean> {
@@ -115,8 +114,6 @@ export class PasskeysRepository {
   }
 
   async saveChallenge(challenge: ChallengeRow, now: string): Promise<void> {
-    // Expired challenges are cleared on the way: they are never used again.
-    await this.#db.deleteFrom('auth_challenges').where('expires_at', '<', now).where('purpose', 'like', 'passkey-%').execute();
     await this.#db
       .insertInto('auth_challenges')
       .values({
@@ -129,6 +126,12 @@ export class PasskeysRepository {
         created_at: now,
       })
       .execute();
+  }
+
+  /** Deletes the passkey challenges that expired unused; answers how many. */
+  async deleteExpiredChallenges(now: string): Promise<number> {
+    const result = await this.#db.deleteFrom('auth_challenges').where('expires_at', '<', now).where('purpose', 'in', ['passkey-create', 'passkey-login']).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Takes a challenge out (single use: a second taker gets nothing), or undefined. */

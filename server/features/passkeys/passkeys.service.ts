@@ -5,7 +5,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type { Session, UserInfo } from '#common/api/accounts.schema.ts';
+import type { Session } from '#common/api/accounts.schema.ts';
 import type {
   AuthenticationResponseBody,
   CeremonyOptions,
@@ -16,10 +16,10 @@ import type {
   RegistrationResponseBody,
 } from '#common/api/passkeys.schema.ts';
 import { AppError } from '#server/lib/app-error.ts';
-import type { Caller, ClientFacts } from '#server/lib/caller.ts';
+import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject } from '#server/lib/network.ts';
-import { type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import { passkeyName } from './passkey-names.ts';
@@ -70,7 +70,7 @@ export class PasskeysService {
 
   /** Options for navigator.credentials.create(): the account's handle, its passkeys excluded. */
   async registrationOptions(caller: Caller, client: ClientFacts): Promise<CeremonyOptions> {
-    allowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    assertAllowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
     const user = await this.#accounts.userInfo(caller.userId);
     const handle = (await this.#repository.userHandle(caller.userId)) ?? (await this.#repository.ensureUserHandle(caller.userId, newUserHandle()));
     const existing = await this.#repository.listForUser(caller.userId);
@@ -125,13 +125,13 @@ export class PasskeysService {
       now,
     );
     if (!row) throw new AppError('conflict', { messageKey: 'passkeys:errors.alreadyRegistered' });
-    const { token } = await this.#tokens.rotate(caller.userId, `passkey ${client.userAgent ?? ''}`.trim());
+    const { token } = await this.#tokens.rotate(caller.userId, tokenName('passkey', client));
     return { token, userInfo: await this.#accounts.userInfo(caller.userId), passkey: toPasskey(row) };
   }
 
   /** Options for navigator.credentials.get(): no credentials listed, for a discoverable passkey. */
   async authenticationOptions(caller: Caller | null, client: ClientFacts): Promise<CeremonyOptions> {
-    allowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    assertAllowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
     const options = await generateAuthenticationOptions({
       rpID: this.#rp.rpId,
       allowCredentials: [],
@@ -148,7 +148,7 @@ export class PasskeysService {
    */
   async signIn(caller: Caller | null, body: AuthenticationResponseBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
-    allowed(await this.#limiter.peek(PASSKEY_LIMITS.loginAddress, where));
+    assertAllowed(await this.#limiter.peek(PASSKEY_LIMITS.loginAddress, where));
     try {
       const challenge = await this.#takeChallenge(body.response.clientDataJSON, 'passkey-login', null, caller?.tokenId ?? null);
       const credential = await this.#repository.findByCredentialId(body.id);
@@ -167,7 +167,7 @@ export class PasskeysService {
       });
       if (!verification.verified) throw refused('passkeys:errors.signInRefused');
       await this.#repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.#clock));
-      const { token } = await this.#tokens.issue(credential.user_id, `passkey ${client.userAgent ?? ''}`.trim());
+      const { token } = await this.#tokens.issue(credential.user_id, tokenName('passkey', client));
       return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
     } catch (error) {
       if (error instanceof AppError && error.code !== 'too_many_requests') await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
@@ -175,13 +175,17 @@ export class PasskeysService {
     }
   }
 
+  /** Deletes ceremony challenges nobody finished; run on a schedule, off the request path. */
+  removeExpiredChallenges(): Promise<number> {
+    return this.#repository.deleteExpiredChallenges(isoNow(this.#clock));
+  }
+
   async list(caller: Caller): Promise<PasskeyList> {
     return { items: (await this.#repository.listForUser(caller.userId)).map(toPasskey) };
   }
 
   async rename(caller: Caller, id: number, name: string): Promise<Passkey> {
-    if (!(await this.#repository.rename(caller.userId, id, name))) throw notFound();
-    const row = (await this.#repository.listForUser(caller.userId)).find((c) => c.id === id);
+    const row = await this.#repository.rename(caller.userId, id, name);
     if (!row) throw notFound();
     return toPasskey(row);
   }
@@ -194,8 +198,7 @@ export class PasskeysService {
       throw new AppError('conflict', { messageKey: 'passkeys:errors.lastSignIn' });
     }
     if (!(await this.#repository.remove(caller.userId, id))) throw notFound();
-    const userInfo: UserInfo = await this.#accounts.userInfo(caller.userId);
-    return { userInfo };
+    return { userInfo: await this.#accounts.userInfo(caller.userId) };
   }
 
   async #saveChallenge(challenge: string, purpose: ChallengeRow['purpose'], userId: number | null, tokenId: number | null): Promise<void> {
@@ -238,9 +241,9 @@ function challengeOf(clientDataJSON: string): string | null {
   }
 }
 
-function transportsOf(row: CredentialRow): Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'> {
+function transportsOf(row: CredentialRow): string[] {
   try {
-    return JSON.parse(row.transports ?? '[]') as Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'>;
+    return JSON.parse(row.transports ?? '[]') as string[];
   } catch {
     return [];
   }
@@ -258,6 +261,3 @@ function notFound(): AppError {
   return new AppError('not_found', { messageKey: 'passkeys:errors.notFound' });
 }
 
-function allowed(state: RateLimitState): void {
-  if (!state.allowed) throw rateLimitError(state);
-}
