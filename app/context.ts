@@ -1,5 +1,6 @@
 import { createContext } from 'react-router';
 import type { Locale } from '#common/locales.ts';
+import type { SocialPlatform } from '#common/social-platforms.ts';
 import type { PageServices } from '#server/services.ts';
 
 /** What the server gives every loader: services (never imported by route modules directly) and request facts. */
@@ -10,6 +11,10 @@ export interface AppLoadContext {
     publicOrigin: string;
     communityChatUrl: string;
     buildId: string;
+    /** The social platforms offered (configured providers, WhatsApp when it has a sender). */
+    socialPlatforms: SocialPlatform[];
+    /** Whether cookies the pages set carry Secure. */
+    secureCookies: boolean;
   };
   request: {
     nonce: string;

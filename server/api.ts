@@ -7,6 +7,7 @@ import { sessionRoutes } from './features/accounts/session.routes.ts';
 import { articlesRoutes } from './features/articles/articles.routes.ts';
 import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
 import { passkeysRoutes } from './features/passkeys/passkeys.routes.ts';
+import { socialRoutes } from './features/social/social.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
@@ -90,6 +91,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   catalogueRoutes(api, services.catalogue, services.library);
   articlesRoutes(api, services.articles);
   passkeysRoutes(api, services.passkeys);
+  socialRoutes(api, services.social);
   pagesRoutes(api, services.pages);
 
   const document = buildOpenApiDocument(api.routes, {

@@ -13,6 +13,7 @@ import { apiPlugin } from './api.ts';
 import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
+import { whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
@@ -106,6 +107,10 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
 
   await app.register(apiPlugin, { prefix: '/serve/api', config, services });
   await app.register(articlePublicRoutes, { config, services });
+  if (services.whatsappInbox) {
+    services.whatsappInbox.log = app.log;
+    whatsappInboxRoute(app, services.whatsappInbox);
+  }
 
   // Hashed build assets never change; anything else from the client folder is revalidated hourly.
   await app.register(fastifyStatic, {
@@ -144,6 +149,8 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     publicOrigin: config.publicOrigin,
     communityChatUrl: config.communityChatUrl,
     buildId: options.buildId,
+    socialPlatforms: services.social.platforms(),
+    secureCookies: config.secureCookies,
   };
   const loaderServices = pageServices(services);
   const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);

@@ -53,6 +53,7 @@ const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
     { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
+    { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
   ],
   app.log,
 );

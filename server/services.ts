@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
+import type { OAuthPlatform } from '#common/social-platforms.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { AccessTokensRepository } from './features/accounts/access-tokens.repository.ts';
@@ -27,6 +28,10 @@ import { PagesRepository } from './features/pages/pages.repository.ts';
 import { PasskeysRepository } from './features/passkeys/passkeys.repository.ts';
 import { PasskeysService } from './features/passkeys/passkeys.service.ts';
 import { PagesService } from './features/pages/pages.service.ts';
+import { OAuthProvider } from './features/social/oauth-providers.ts';
+import { SocialRepository } from './features/social/social.repository.ts';
+import { SocialService } from './features/social/social.service.ts';
+import { CloudApiCodeSender, type CodeSender, DevelopmentInbox } from './features/social/whatsapp-sender.ts';
 import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
 import { RedirectsService } from './features/redirects/redirects.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -43,6 +48,9 @@ export interface Services {
   /** Sign-in, sign-out, user info (`userInfoForToken` for page loaders) and profile fields. */
   accounts: AccountsService;
   passkeys: PasskeysService;
+  social: SocialService;
+  /** The development WhatsApp sender's inbox, when that sender is configured (never in production). */
+  whatsappInbox: DevelopmentInbox | null;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
   rateLimiter: RateLimiter;
   catalogue: CatalogueService;
@@ -63,11 +71,11 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects'>;
+export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social'>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects } = services;
-  return { accounts, articles, catalogue, library, pages, redirects };
+  const { accounts, articles, catalogue, library, pages, redirects, social } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social };
 }
 
 export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
@@ -89,12 +97,28 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
     appSecret: config.appSecret,
   });
+  const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
+  const whatsapp: CodeSender | null = config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox;
+  const providers = Object.fromEntries(
+    Object.entries(config.social.oauth).map(([platform, provider]) => [platform, new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin)]),
+  );
   return {
     database,
     clock,
     tokens,
     uploads,
     accounts,
+    social: new SocialService({
+      repository: new SocialRepository(db),
+      accounts,
+      tokens,
+      limiter: rateLimiter,
+      clock,
+      providers,
+      whatsapp,
+      secret: config.appSecret,
+    }),
+    whatsappInbox,
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
       accounts,

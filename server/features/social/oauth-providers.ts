@@ -1,0 +1,314 @@
+import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client, OAuth2RequestError, OAuth2Tokens } from 'arctic';
+import { createRemoteJWKSet, importPKCS8, jwtVerify, SignJWT } from 'jose';
+import type { OAuthPlatform } from '#common/social-platforms.ts';
+import type { OAuthProviderConfig } from '#server/config.ts';
+
+/** Who the provider says signed in: its stable account id, and the name and email it shares. */
+export interface ProviderProfile {
+  id: string;
+  name: string | null;
+  email: string | null;
+}
+
+/** What one flow keeps between the authorization request and the code exchange. */
+export interface FlowSecrets {
+  codeVerifier: string | null;
+  nonce: string;
+}
+
+interface Endpoints {
+  authorization: string;
+  token: string;
+  /** The profile call of providers without ID tokens (Discord, Facebook, X), or OpenID Connect userinfo. */
+  profile: string | null;
+  jwks: string | null;
+  /** The ID token issuers accepted. */
+  issuers: string[];
+}
+
+interface ProviderSpec {
+  scopes: string[];
+  /** PKCE where the provider documents it (RFC 7636); the others rely on the state and its bindings. */
+  pkce: boolean;
+  /** An OpenID Connect provider: its ID token is verified and names the account. */
+  idToken: boolean;
+  /** Apple answers with a cross-site POST when it is asked for the name or email. */
+  formPost: boolean;
+  /** How the client authenticates at the token endpoint: HTTP Basic, or client_id and client_secret in the body. */
+  clientAuth: 'basic' | 'post';
+  endpoints: Endpoints;
+  /** The account from the profile call's answer (providers without ID tokens). */
+  profileOf?: (body: unknown) => ProviderProfile | null;
+}
+
+const FACEBOOK_GRAPH = 'https://graph.facebook.com/v21.0';
+
+/** Each provider's documented endpoints and ways (decision 063). */
+const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
+  google: {
+    scopes: ['openid', 'profile', 'email'],
+    pkce: true,
+    idToken: true,
+    formPost: false,
+    clientAuth: 'basic',
+    endpoints: {
+      authorization: 'https://accounts.google.com/o/oauth2/v2/auth',
+      token: 'https://oauth2.googleapis.com/token',
+      profile: null,
+      jwks: 'https://www.googleapis.com/oauth2/v3/certs',
+      issuers: ['https://accounts.google.com', 'accounts.google.com'],
+    },
+  },
+  apple: {
+    scopes: ['name', 'email'],
+    pkce: false,
+    idToken: true,
+    formPost: true,
+    clientAuth: 'post',
+    endpoints: {
+      authorization: 'https://appleid.apple.com/auth/authorize',
+      token: 'https://appleid.apple.com/auth/token',
+      profile: null,
+      jwks: 'https://appleid.apple.com/auth/keys',
+      issuers: ['https://appleid.apple.com'],
+    },
+  },
+  discord: {
+    scopes: ['identify', 'email'],
+    pkce: true,
+    idToken: false,
+    formPost: false,
+    clientAuth: 'basic',
+    endpoints: {
+      authorization: 'https://discord.com/oauth2/authorize',
+      token: 'https://discord.com/api/oauth2/token',
+      profile: 'https://discord.com/api/users/@me',
+      jwks: null,
+      issuers: [],
+    },
+    profileOf: (body) => {
+      const user = body as { id?: unknown; username?: unknown; global_name?: unknown; email?: unknown; verified?: unknown };
+      if (typeof user.id !== 'string') return null;
+      return { id: user.id, name: text(user.global_name) ?? text(user.username), email: user.verified === true ? text(user.email) : null };
+    },
+  },
+  facebook: {
+    scopes: ['public_profile', 'email'],
+    pkce: false,
+    idToken: false,
+    formPost: false,
+    clientAuth: 'post',
+    endpoints: {
+      authorization: 'https://www.facebook.com/v21.0/dialog/oauth',
+      token: `${FACEBOOK_GRAPH}/oauth/access_token`,
+      profile: `${FACEBOOK_GRAPH}/me?fields=id,name,email`,
+      jwks: null,
+      issuers: [],
+    },
+    profileOf: (body) => {
+      const user = body as { id?: unknown; name?: unknown; email?: unknown };
+      return typeof user.id === 'string' ? { id: user.id, name: text(user.name), email: text(user.email) } : null;
+    },
+  },
+  x: {
+    scopes: ['users.read', 'tweet.read'],
+    pkce: true,
+    idToken: false,
+    formPost: false,
+    clientAuth: 'basic',
+    endpoints: {
+      authorization: 'https://x.com/i/oauth2/authorize',
+      token: 'https://api.x.com/2/oauth2/token',
+      profile: 'https://api.x.com/2/users/me',
+      jwks: null,
+      issuers: [],
+    },
+    profileOf: (body) => {
+      const user = (body as { data?: { id?: unknown; name?: unknown; username?: unknown } }).data;
+      return user && typeof user.id === 'string' ? { id: user.id, name: text(user.name) ?? text(user.username), email: null } : null;
+    },
+  },
+};
+
+/** Why a provider did not confirm a sign-in: told to the person as one refusal, logged with the cause. */
+export class ProviderRefusal extends Error {
+  override name = 'ProviderRefusal';
+}
+
+const PROVIDER_TIMEOUT_MS = 10_000;
+
+/**
+ * One configured OAuth provider: builds its authorization URL and turns the code it returns into
+ * the account that signed in, checking the ID token (signature by the provider's keys, issuer,
+ * audience, expiry, nonce) where the provider issues one.
+ */
+export class OAuthProvider {
+  readonly platform: OAuthPlatform;
+  readonly #spec: ProviderSpec;
+  readonly #config: OAuthProviderConfig;
+  readonly #redirectUri: string;
+  #endpoints: Promise<Endpoints> | null = null;
+  #jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+
+  constructor(platform: OAuthPlatform, config: OAuthProviderConfig, publicOrigin: string) {
+    this.platform = platform;
+    this.#spec = PROVIDERS[platform];
+    this.#config = config;
+    // Exact: the provider compares it with the registered one character for character.
+    this.#redirectUri = `${publicOrigin}/oauth/${platform}/callback`;
+  }
+
+  get redirectUri(): string {
+    return this.#redirectUri;
+  }
+
+  /** New secrets for a flow: a PKCE verifier where the provider takes one, and the ID token's nonce. */
+  newSecrets(nonce: string): FlowSecrets {
+    return { codeVerifier: this.#spec.pkce ? generateCodeVerifier() : null, nonce };
+  }
+
+  async authorizationUrl(state: string, secrets: FlowSecrets): Promise<string> {
+    const endpoints = await this.#resolveEndpoints();
+    const client = new OAuth2Client(this.#config.clientId, null, this.#redirectUri);
+    const url = secrets.codeVerifier
+      ? client.createAuthorizationURLWithPKCE(endpoints.authorization, state, CodeChallengeMethod.S256, secrets.codeVerifier, this.#spec.scopes)
+      : client.createAuthorizationURL(endpoints.authorization, state, this.#spec.scopes);
+    if (this.#spec.idToken) url.searchParams.set('nonce', secrets.nonce);
+    if (this.#spec.formPost) url.searchParams.set('response_mode', 'form_post');
+    return url.href;
+  }
+
+  /** The account behind an authorization code; throws ProviderRefusal when anything does not hold. */
+  async profile(code: string, secrets: FlowSecrets): Promise<ProviderProfile> {
+    const endpoints = await this.#resolveEndpoints();
+    const tokens = await this.#exchange(endpoints, code, secrets);
+    if (this.#spec.idToken) return this.#verifiedIdToken(endpoints, tokens, secrets.nonce);
+    if (!endpoints.profile || !this.#spec.profileOf) throw new ProviderRefusal(`${this.platform} has no profile endpoint`);
+    const response = await fetch(endpoints.profile, {
+      headers: { authorization: `Bearer ${tokens.accessToken()}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    }).catch((cause: unknown) => {
+      throw new ProviderRefusal(`${this.platform} profile call failed`, { cause });
+    });
+    if (!response.ok) throw new ProviderRefusal(`${this.platform} profile call answered ${response.status}`);
+    const profile = this.#spec.profileOf(await response.json().catch(() => null));
+    if (!profile) throw new ProviderRefusal(`${this.platform} profile has no account id`);
+    return profile;
+  }
+
+  async #exchange(endpoints: Endpoints, code: string, secrets: FlowSecrets): Promise<OAuth2Tokens> {
+    try {
+      if (this.#spec.clientAuth === 'basic') {
+        const client = new OAuth2Client(this.#config.clientId, this.#config.clientSecret, this.#redirectUri);
+        return await client.validateAuthorizationCode(endpoints.token, code, secrets.codeVerifier);
+      }
+      return await this.#postTokenRequest(endpoints.token, code, secrets.codeVerifier);
+    } catch (cause) {
+      if (cause instanceof ProviderRefusal) throw cause;
+      const detail = cause instanceof OAuth2RequestError ? `${cause.code}${cause.description ? `: ${cause.description}` : ''}` : String(cause);
+      throw new ProviderRefusal(`${this.platform} refused the code (${detail})`, { cause });
+    }
+  }
+
+  /** The token request with the client's credentials in the body (Apple and Facebook take no HTTP Basic). */
+  async #postTokenRequest(tokenEndpoint: string, code: string, codeVerifier: string | null): Promise<OAuth2Tokens> {
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: this.#redirectUri,
+      client_id: this.#config.clientId,
+      client_secret: this.#config.apple ? await appleClientSecret(this.#config.clientId, this.#config.apple) : this.#config.clientSecret!,
+    });
+    if (codeVerifier) body.set('code_verifier', codeVerifier);
+    const response = await fetch(tokenEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    });
+    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok || !json || typeof json.access_token !== 'string') {
+      throw new ProviderRefusal(`${this.platform} token endpoint answered ${response.status} ${typeof json?.error === 'string' ? json.error : ''}`.trim());
+    }
+    return new OAuth2Tokens(json);
+  }
+
+  async #verifiedIdToken(endpoints: Endpoints, tokens: OAuth2Tokens, nonce: string): Promise<ProviderProfile> {
+    let idToken: string;
+    try {
+      idToken = tokens.idToken();
+    } catch (cause) {
+      throw new ProviderRefusal(`${this.platform} sent no ID token`, { cause });
+    }
+    this.#jwks ??= createRemoteJWKSet(new URL(endpoints.jwks!), { timeoutDuration: PROVIDER_TIMEOUT_MS });
+    const { payload } = await jwtVerify(idToken, this.#jwks, {
+      issuer: endpoints.issuers,
+      audience: this.#config.clientId,
+      algorithms: ['RS256', 'ES256'],
+      requiredClaims: ['sub', 'exp', 'iat'],
+      clockTolerance: 60,
+    }).catch((cause: unknown) => {
+      throw new ProviderRefusal(`${this.platform} ID token refused: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    });
+    if (payload.nonce !== nonce) throw new ProviderRefusal(`${this.platform} ID token has another nonce`);
+    const claims = payload as { sub: string; name?: unknown; email?: unknown; email_verified?: unknown };
+    const verified = claims.email_verified === true || claims.email_verified === 'true';
+    return { id: claims.sub, name: text(claims.name), email: verified ? text(claims.email) : null };
+  }
+
+  /** The provider's endpoints, or those of the issuer configured in its place (read once from its discovery document). */
+  #resolveEndpoints(): Promise<Endpoints> {
+    if (!this.#config.issuerUrl) return Promise.resolve(this.#spec.endpoints);
+    this.#endpoints ??= discover(this.#config.issuerUrl, this.#spec).catch((cause: unknown) => {
+      this.#endpoints = null;
+      throw new ProviderRefusal(`${this.platform} issuer ${this.#config.issuerUrl} could not be read`, { cause });
+    });
+    return this.#endpoints;
+  }
+}
+
+async function discover(issuerUrl: string, spec: ProviderSpec): Promise<Endpoints> {
+  const response = await fetch(`${issuerUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+  const doc = (await response.json()) as { issuer?: string; authorization_endpoint?: string; token_endpoint?: string; userinfo_endpoint?: string; jwks_uri?: string };
+  if (!doc.issuer || !doc.authorization_endpoint || !doc.token_endpoint) throw new Error('discovery document lacks issuer or endpoints');
+  return {
+    authorization: doc.authorization_endpoint,
+    token: doc.token_endpoint,
+    profile: spec.idToken ? null : (doc.userinfo_endpoint ?? null),
+    jwks: doc.jwks_uri ?? null,
+    issuers: [doc.issuer],
+  };
+}
+
+/**
+ * Apple's client secret: a JWT signed with the team's private key (ES256), issued by the team to
+ * Apple for this client id, valid for 5 minutes (Apple allows up to 6 months; short is safer).
+ */
+export async function appleClientSecret(clientId: string, apple: NonNullable<OAuthProviderConfig['apple']>): Promise<string> {
+  const key = await importPKCS8(apple.privateKey, 'ES256');
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: apple.keyId })
+    .setIssuer(apple.teamId)
+    .setSubject(clientId)
+    .setAudience('https://appleid.apple.com')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(key);
+}
+
+/** The name Apple sends in the callback's `user` field, only on the first sign-in. */
+export function appleUserName(user: string | undefined): string | null {
+  if (!user) return null;
+  try {
+    const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };
+    const name = [text(parsed.name?.firstName), text(parsed.name?.lastName)].filter(Boolean).join(' ');
+    return name || null;
+  } catch {
+    return null;
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}

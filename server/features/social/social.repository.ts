@@ -1,0 +1,247 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+/** A pop-up flow between the authorization request and the code exchange (decision 063). */
+export interface OAuthFlowRow {
+  /** SHA-256 of the state the provider carries: the state itself is never stored. */
+  stateHash: string;
+  platform: string;
+  /** The opening page's flow id: the callback page names it so only that page takes the answer. */
+  flowId: string;
+  /** SHA-256 of the browser's flow cookie: only the browser that started the flow may finish it. */
+  browserHash: string;
+  /** The access token the flow was started with: only that session may finish it. */
+  tokenId: number | null;
+  codeVerifier: string | null;
+  nonce: string;
+  expiresAt: string;
+}
+
+/** A WhatsApp sign-in code: one live code per number, a new one replaces it. */
+export interface PhoneCodeRow {
+  phone: string;
+  /** HMAC of the number and code under the app secret: six digits would be guessed back from a plain hash. */
+  codeHash: string;
+  attempts: number;
+  expiresAt: string;
+}
+
+export interface SocialAccountRow {
+  user_id: number;
+  platform: string;
+  provider_user_id: string;
+}
+
+const FLOW = 'oauth-flow';
+const PHONE_CODE = 'whatsapp-code';
+
+/** Social accounts, the pop-up flows and phone codes (both in the shared one-time challenge table). */
+export class SocialRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async saveFlow(flow: OAuthFlowRow, now: string): Promise<void> {
+    const { stateHash, expiresAt, ...payload } = flow;
+    await this.#db
+      .insertInto('auth_challenges')
+      .values({ id: `${FLOW}:${stateHash}`, purpose: FLOW, challenge: stateHash, user_id: null, payload: JSON.stringify(payload), expires_at: expiresAt, created_at: now })
+      .execute();
+  }
+
+  /** The flow a state names, left in place (the callback page only reads which page to answer). */
+  async peekFlow(stateHash: string): Promise<OAuthFlowRow | undefined> {
+    const row = await this.#db.selectFrom('auth_challenges').selectAll().where('id', '=', `${FLOW}:${stateHash}`).executeTakeFirst();
+    return row ? flowOf(row) : undefined;
+  }
+
+  /** Takes a flow out (single use: a second taker, or a replayed code, gets nothing). */
+  async takeFlow(stateHash: string): Promise<OAuthFlowRow | undefined> {
+    const row = await this.#db.deleteFrom('auth_challenges').where('id', '=', `${FLOW}:${stateHash}`).returningAll().executeTakeFirst();
+    return row ? flowOf(row) : undefined;
+  }
+
+  /** Stores a number's new code in place of any earlier one. */
+  async savePhoneCode(code: PhoneCodeRow, now: string): Promise<void> {
+    const id = `${PHONE_CODE}:${code.phone}`;
+    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: JSON.stringify({ attempts: 0 }), expires_at: code.expiresAt, created_at: now };
+    await this.#db
+      .insertInto('auth_challenges')
+      .values({ id, ...values })
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .execute();
+  }
+
+  async findPhoneCode(phone: string): Promise<PhoneCodeRow | undefined> {
+    const row = await this.#db.selectFrom('auth_challenges').selectAll().where('id', '=', `${PHONE_CODE}:${phone}`).executeTakeFirst();
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload ?? '{}') as { attempts?: number };
+    return { phone, codeHash: row.challenge, attempts: payload.attempts ?? 0, expiresAt: row.expires_at };
+  }
+
+  /** Takes the code out if it is still the one checked: two requests with the right code cannot both use it. */
+  async takePhoneCode(phone: string, codeHash: string): Promise<boolean> {
+    const result = await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).where('challenge', '=', codeHash).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Counts a wrong guess; the code is deleted once it has had `maxAttempts`. */
+  async notePhoneCodeMiss(phone: string, attempts: number, maxAttempts: number): Promise<void> {
+    const id = `${PHONE_CODE}:${phone}`;
+    if (attempts >= maxAttempts) await this.#db.deleteFrom('auth_challenges').where('id', '=', id).execute();
+    else await this.#db.updateTable('auth_challenges').set({ payload: JSON.stringify({ attempts }) }).where('id', '=', id).execute();
+  }
+
+  async deletePhoneCode(phone: string): Promise<void> {
+    await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).execute();
+  }
+
+  /** Deletes flows and codes that expired unused; answers how many. */
+  async deleteExpired(now: string): Promise<number> {
+    const result = await this.#db.deleteFrom('auth_challenges').where('expires_at', '<', now).where('purpose', 'in', [FLOW, PHONE_CODE]).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  findAccount(platform: string, providerUserId: string): Promise<SocialAccountRow | undefined> {
+    return this.#db
+      .selectFrom('social_accounts')
+      .select(['user_id', 'platform', 'provider_user_id'])
+      .where('platform', '=', platform)
+      .where('provider_user_id', '=', providerUserId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Binds a provider account to a user and, in the same transaction, makes a guest a member (same
+   * uid, nothing lost) with the provider's name when the guest has only the generated one. Answers
+   * `taken` when the provider account or the user's slot for this platform is taken meanwhile
+   * (the unique constraints decide, so two instances cannot both bind it).
+   */
+  async bind(
+    userId: number,
+    account: { platform: string; providerUserId: string; displayName: string | null; email: string | null; nickname: string | null },
+    now: string,
+  ): Promise<'bound' | 'taken'> {
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('social_accounts')
+          .values({ user_id: userId, platform: account.platform, provider_user_id: account.providerUserId, display_name: account.displayName, email: account.email, created_at: now })
+          .execute();
+        const user = await trx.selectFrom('users').select(['is_guest']).where('id', '=', userId).executeTakeFirstOrThrow();
+        if (user.is_guest === 1) {
+          await trx
+            .updateTable('users')
+            .set({ is_guest: 0, updated_at: now, ...(account.nickname ? { nickname: account.nickname } : {}) })
+            .where('id', '=', userId)
+            .execute();
+        }
+      });
+      return 'bound';
+    } catch (error) {
+      if (await this.#isBindConflict(userId, account.platform, account.providerUserId)) return 'taken';
+      throw error;
+    }
+  }
+
+  async #isBindConflict(userId: number, platform: string, providerUserId: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('social_accounts')
+      .select('id')
+      .where('platform', '=', platform)
+      .where((eb) => eb.or([eb('provider_user_id', '=', providerUserId), eb('user_id', '=', userId)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** A new member account made by a social sign-in, with the provider account bound. */
+  async insertMember(
+    account: { platform: string; providerUserId: string; displayName: string | null; email: string | null },
+    nickname: string,
+    now: string,
+  ): Promise<number | 'taken'> {
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({ nickname, is_guest: 0, created_at: now, updated_at: now, last_seen_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('social_accounts')
+          .values({ user_id: user.id, platform: account.platform, provider_user_id: account.providerUserId, display_name: account.displayName, email: account.email, created_at: now })
+          .execute();
+        return user.id;
+      });
+    } catch (error) {
+      if (await this.findAccount(account.platform, account.providerUserId)) return 'taken';
+      throw error;
+    }
+  }
+
+  /** The platform's binding of a user, removed unless it is the account's last way to sign in; answers what happened. */
+  async unbind(userId: number, platform: string): Promise<'removed' | 'missing' | 'last'> {
+    return this.#db.transaction().execute(async (trx) => {
+      const ways = await trx
+        .selectFrom('users')
+        .select((eb) => [
+          'users.password_hash',
+          eb.selectFrom('social_accounts').select((e) => e.fn.countAll<number>().as('n')).whereRef('social_accounts.user_id', '=', 'users.id').as('social'),
+          eb.selectFrom('webauthn_credentials').select((e) => e.fn.countAll<number>().as('n')).whereRef('webauthn_credentials.user_id', '=', 'users.id').as('passkeys'),
+        ])
+        .where('users.id', '=', userId)
+        .executeTakeFirst();
+      const bound = await trx.selectFrom('social_accounts').select('id').where('user_id', '=', userId).where('platform', '=', platform).executeTakeFirst();
+      if (!ways || !bound) return 'missing';
+      if (ways.password_hash === null && Number(ways.social) <= 1 && Number(ways.passkeys) === 0) return 'last';
+      await trx.deleteFrom('social_accounts').where('id', '=', bound.id).execute();
+      return 'removed';
+    });
+  }
+
+  /**
+   * Moves a guest's played games and favourites into a member's account and deletes the guest
+   * (its tokens go with it), in one transaction: a guest who signs in to an existing member keeps
+   * what they did as a guest. Plays add up; the earlier first play and the later last play stand.
+   */
+  async mergeGuestInto(guestId: number, memberId: number): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      const guest = await trx.selectFrom('users').select('is_guest').where('id', '=', guestId).executeTakeFirst();
+      if (guest?.is_guest !== 1 || guestId === memberId) return;
+      const plays = await trx.selectFrom('played_games').selectAll().where('user_id', '=', guestId).execute();
+      for (const play of plays) {
+        await trx
+          .insertInto('played_games')
+          .values({ ...play, user_id: memberId })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'app_id']).doUpdateSet({
+              play_count: sql`played_games.play_count + ${play.play_count}`,
+              first_played_at: sql`CASE WHEN played_games.first_played_at < ${play.first_played_at} THEN played_games.first_played_at ELSE ${play.first_played_at} END`,
+              last_played_at: sql`CASE WHEN played_games.last_played_at > ${play.last_played_at} THEN played_games.last_played_at ELSE ${play.last_played_at} END`,
+            }),
+          )
+          .execute();
+      }
+      const favourites = await trx.selectFrom('favourites').selectAll().where('user_id', '=', guestId).execute();
+      for (const favourite of favourites) {
+        await trx
+          .insertInto('favourites')
+          .values({ ...favourite, user_id: memberId })
+          .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
+          .execute();
+      }
+      await trx.deleteFrom('users').where('id', '=', guestId).execute();
+    });
+  }
+
+  async isGuest(userId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('users').select('is_guest').where('id', '=', userId).executeTakeFirst();
+    return row?.is_guest === 1;
+  }
+}
+
+function flowOf(row: { challenge: string; payload: string | null; expires_at: string }): OAuthFlowRow {
+  const payload = JSON.parse(row.payload ?? '{}') as Omit<OAuthFlowRow, 'stateHash' | 'expiresAt'>;
+  return { ...payload, stateHash: row.challenge, expiresAt: row.expires_at };
+}

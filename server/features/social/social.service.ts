@@ -1,0 +1,294 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { NicknameSchema } from '#common/api/accounts.schema.ts';
+import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
+import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { clientSubject } from '#server/lib/network.ts';
+import { sha256Hex } from '#server/lib/random.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import { guestNickname } from '../accounts/guest-nicknames.ts';
+import { appleUserName, type OAuthProvider, type ProviderProfile, ProviderRefusal } from './oauth-providers.ts';
+import type { SocialRepository } from './social.repository.ts';
+import { type CodeSender, CodeSendFailure } from './whatsapp-sender.ts';
+
+/** A pop-up flow must come back within this time (the provider's own sign-in page included). */
+const FLOW_TTL_MS = 10 * 60 * 1000;
+/** WhatsApp codes: six digits, five minutes, single use, five guesses (the issue's rules). */
+const PHONE_CODE_TTL_MS = 5 * 60 * 1000;
+const PHONE_CODE_ATTEMPTS = 5;
+
+export const SOCIAL_LIMITS = {
+  /** Pop-up flows started per client: each stores a row until it is used or expires. */
+  flowAddress: { name: 'social-flow-address', limit: 120, windowSeconds: 15 * 60 },
+  /** Refused sign-ins and bindings per client (a forged state, a refused code). */
+  refusedAddress: { name: 'social-refused-address', limit: 30, windowSeconds: 15 * 60 },
+  /** WhatsApp codes sent to one number: each is a message its owner receives. */
+  codeNumber: { name: 'whatsapp-code-number', limit: 5, windowSeconds: 60 * 60 },
+  /** WhatsApp codes asked for by one client, to any numbers: each message costs money. */
+  codeAddress: { name: 'whatsapp-code-address', limit: 20, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateRule>;
+
+export interface SocialDependencies {
+  repository: SocialRepository;
+  accounts: Pick<AccountsService, 'userInfo'>;
+  tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
+  limiter: RateLimiter;
+  clock: Clock;
+  /** The configured OAuth providers: the others are not offered. */
+  providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
+  /** The WhatsApp code sender, or null when WhatsApp is not offered. */
+  whatsapp: CodeSender | null;
+  /** Keys the WhatsApp code hashes. */
+  secret: string;
+}
+
+/** Where a pop-up flow starts: the flow the page made, the browser's session cookie and its flow cookie. */
+export interface FlowStart {
+  platform: string;
+  flowId: string | null;
+  sessionToken: string | null;
+  browserKey: string;
+}
+
+/**
+ * Social sign-in (decision 063): the pop-up flows of the OAuth providers and WhatsApp codes;
+ * signing in with them, binding them to the account, unbinding. A state works once, only for the
+ * session and browser that started it, and only within 10 minutes.
+ */
+export class SocialService {
+  readonly #repository: SocialRepository;
+  readonly #accounts: Pick<AccountsService, 'userInfo'>;
+  readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
+  readonly #limiter: RateLimiter;
+  readonly #clock: Clock;
+  readonly #providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
+  readonly #whatsapp: CodeSender | null;
+  readonly #secret: string;
+
+  constructor(deps: SocialDependencies) {
+    this.#repository = deps.repository;
+    this.#accounts = deps.accounts;
+    this.#tokens = deps.tokens;
+    this.#limiter = deps.limiter;
+    this.#clock = deps.clock;
+    this.#providers = deps.providers;
+    this.#whatsapp = deps.whatsapp;
+    this.#secret = deps.secret;
+  }
+
+  /** The platforms offered, in the lists' order: configured providers, then WhatsApp when it has a sender. */
+  platforms(): SocialPlatform[] {
+    const oauth: SocialPlatform[] = OAUTH_PLATFORMS.filter((platform) => this.#providers[platform]);
+    return this.#whatsapp ? [...oauth, 'whatsapp'] : oauth;
+  }
+
+  /**
+   * Starts a pop-up flow (the /oauth/{platform}/link page): a state, a PKCE verifier and a nonce
+   * stored with the session and browser that asked; answers the provider's authorization URL.
+   */
+  async startFlow(start: FlowStart, client: ClientFacts): Promise<string> {
+    const provider = isOAuthPlatform(start.platform) ? this.#providers[start.platform] : undefined;
+    if (!provider) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
+    if (!start.flowId || !FLOW_ID_PATTERN.test(start.flowId)) throw new AppError('bad_request', { messageKey: 'social:errors.openFromPortal' });
+    assertAllowed(await this.#limiter.consume(SOCIAL_LIMITS.flowAddress, clientSubject(client.address)));
+    const caller = start.sessionToken ? await this.#tokens.verify(start.sessionToken) : null;
+    const state = randomBytes(32).toString('base64url');
+    const secrets = provider.newSecrets(randomBytes(24).toString('base64url'));
+    const url = await provider.authorizationUrl(state, secrets).catch((cause: unknown) => {
+      throw new AppError('unavailable', { messageKey: 'social:errors.providerDown', cause });
+    });
+    const now = this.#clock.now();
+    await this.#repository.saveFlow(
+      {
+        stateHash: sha256Hex(state),
+        platform: provider.platform,
+        flowId: start.flowId,
+        browserHash: sha256Hex(start.browserKey),
+        tokenId: caller?.tokenId ?? null,
+        codeVerifier: secrets.codeVerifier,
+        nonce: secrets.nonce,
+        expiresAt: new Date(now.getTime() + FLOW_TTL_MS).toISOString(),
+      },
+      now.toISOString(),
+    );
+    return url;
+  }
+
+  /** The flow id of the page that started the flow a state names (the callback page answers it only); null for an unknown state. */
+  async flowIdOf(state: string | null): Promise<string | null> {
+    if (!state || !/^[A-Za-z0-9_-]{16,128}$/.test(state)) return null;
+    const flow = await this.#repository.peekFlow(sha256Hex(state));
+    return flow && flow.expiresAt > isoNow(this.#clock) ? flow.flowId : null;
+  }
+
+  /**
+   * Signs in with a provider account (login "force"). Nobody has it yet: a guest becomes that
+   * member in place (same uid, nothing lost, session rotated); anyone else gets a new member
+   * account. A member has it: the caller is signed in as that member, and a guest's played games
+   * and favourites move into it.
+   */
+  async signIn(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
+    const profile = await this.#confirmed(caller, platform, body, client, browserKey);
+    const now = isoNow(this.#clock);
+    const existing = await this.#repository.findAccount(platform, profile.id);
+    if (existing) {
+      if (caller && caller.userId !== existing.user_id) await this.#repository.mergeGuestInto(caller.userId, existing.user_id);
+      return this.#session(existing.user_id, 'issue', platform, client);
+    }
+    const nickname = nicknameOf(profile);
+    if (caller && (await this.#repository.isGuest(caller.userId))) {
+      const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nickname), now);
+      if (bound === 'bound') return this.#session(caller.userId, 'rotate', platform, client);
+    }
+    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? guestNickname(), now);
+    // Taken meanwhile by a sign-in from another tab: that account is the one.
+    const userId = created === 'taken' ? (await this.#repository.findAccount(platform, profile.id))!.user_id : created;
+    return this.#session(userId, 'issue', platform, client);
+  }
+
+  /**
+   * Binds a provider account to the caller's account. Refused when it is bound to another member
+   * (they sign in with it instead) or the caller has another account of that platform bound. A
+   * guest becomes a member; either way the session rotates, as for any new way to sign in.
+   */
+  async link(caller: Caller, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
+    const profile = await this.#confirmed(caller, platform, body, client, browserKey);
+    const existing = await this.#repository.findAccount(platform, profile.id);
+    if (existing && existing.user_id !== caller.userId) throw new AppError('conflict', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
+    if (!existing) {
+      const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
+      if (bound === 'taken') {
+        const now = await this.#repository.findAccount(platform, profile.id);
+        throw new AppError('conflict', {
+          messageKey: now && now.user_id !== caller.userId ? 'social:errors.boundToOther' : 'social:errors.platformTaken',
+          values: { platform: platformName(platform) },
+        });
+      }
+    }
+    return this.#session(caller.userId, 'rotate', platform, client);
+  }
+
+  /** Removes the caller's binding of a platform, unless it is the account's last way to sign in. */
+  async unbind(caller: Caller, platform: SocialPlatform): Promise<UnbindResult> {
+    const result = await this.#repository.unbind(caller.userId, platform);
+    if (result === 'missing') throw new AppError('not_found', { messageKey: 'social:errors.notBound', values: { platform: platformName(platform) } });
+    if (result === 'last') throw new AppError('conflict', { messageKey: 'social:errors.lastSignIn', values: { platform: platformName(platform) } });
+    return { userInfo: await this.#accounts.userInfo(caller.userId) };
+  }
+
+  /** Sends a 6-digit code to a WhatsApp number; a new code replaces the number's earlier one. */
+  async sendPhoneCode(phone: string, client: ClientFacts): Promise<PhoneCodeSent> {
+    if (!this.#whatsapp) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
+    assertAllowed(
+      await this.#limiter.consume(SOCIAL_LIMITS.codeAddress, clientSubject(client.address)),
+      await this.#limiter.consume(SOCIAL_LIMITS.codeNumber, phone),
+    );
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const now = this.#clock.now();
+    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), attempts: 0, expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
+    try {
+      await this.#whatsapp.send(phone, code);
+    } catch (error) {
+      await this.#repository.deletePhoneCode(phone);
+      throw new AppError('unavailable', { messageKey: 'social:whatsapp.sendFailed', cause: error instanceof CodeSendFailure ? error : undefined });
+    }
+    return { expiresInSeconds: PHONE_CODE_TTL_MS / 1000 };
+  }
+
+  /** Deletes flows and codes that expired unused; run on a schedule, off the request path. */
+  removeExpired(): Promise<number> {
+    return this.#repository.deleteExpired(isoNow(this.#clock));
+  }
+
+  /** The provider account the message proves, or a refusal; refusals count against the client. */
+  async #confirmed(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<ProviderProfile> {
+    if (body.platform !== undefined && body.platform !== platform) throw new AppError('bad_request', { messageKey: 'social:errors.platformMismatch' });
+    const where = clientSubject(client.address);
+    assertAllowed(await this.#limiter.peek(SOCIAL_LIMITS.refusedAddress, where));
+    try {
+      return platform === 'whatsapp' ? await this.#phoneProfile(body) : await this.#providerProfile(caller, platform, body, browserKey);
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'too_many_requests' && error.code !== 'unavailable') await this.#limiter.consume(SOCIAL_LIMITS.refusedAddress, where);
+      throw error;
+    }
+  }
+
+  /**
+   * The state taken out of the store (so it and its code work once), unexpired, for this platform,
+   * this session and this browser; then the provider's confirmation of the code.
+   */
+  async #providerProfile(caller: Caller | null, platform: OAuthPlatform, body: SocialMessage, browserKey: string | null): Promise<ProviderProfile> {
+    const provider = this.#providers[platform];
+    if (!provider) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
+    const flow = body.state ? await this.#repository.takeFlow(sha256Hex(body.state)) : undefined;
+    const valid =
+      flow &&
+      flow.expiresAt > isoNow(this.#clock) &&
+      flow.platform === platform &&
+      flow.tokenId === (caller?.tokenId ?? null) &&
+      browserKey !== null &&
+      safeEqual(flow.browserHash, sha256Hex(browserKey)) &&
+      (body.flow === undefined || body.flow === flow.flowId);
+    if (!valid) throw new AppError('bad_request', { messageKey: 'social:errors.state' });
+    try {
+      const profile = await provider.profile(body.code, { codeVerifier: flow.codeVerifier, nonce: flow.nonce });
+      return platform === 'apple' && !profile.name ? { ...profile, name: appleUserName(body.user) } : profile;
+    } catch (error) {
+      if (error instanceof ProviderRefusal) throw new AppError('bad_request', { messageKey: 'social:errors.providerRefused', values: { platform: platformName(platform) }, cause: error });
+      throw error;
+    }
+  }
+
+  /** The WhatsApp number a right code proves: the code is taken (single use); wrong guesses count. */
+  async #phoneProfile(body: SocialMessage): Promise<ProviderProfile> {
+    if (!this.#whatsapp) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
+    const phone = body.phone;
+    if (!phone) throw new AppError('validation', { messageKey: 'social:whatsapp.phoneMissing' });
+    const code = body.code.trim();
+    const stored = PHONE_CODE_PATTERN.test(code) ? await this.#repository.findPhoneCode(phone) : undefined;
+    if (!stored || stored.expiresAt <= isoNow(this.#clock)) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    const hash = this.#phoneCodeHash(phone, code);
+    if (!safeEqual(stored.codeHash, hash)) {
+      await this.#repository.notePhoneCodeMiss(phone, stored.attempts + 1, PHONE_CODE_ATTEMPTS);
+      throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    }
+    if (!(await this.#repository.takePhoneCode(phone, hash))) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    return { id: phone, name: null, email: null };
+  }
+
+  #phoneCodeHash(phone: string, code: string): string {
+    return createHmac('sha256', this.#secret).update(`whatsapp-code:${phone}:${code}`).digest('hex');
+  }
+
+  async #session(userId: number, how: 'issue' | 'rotate', platform: SocialPlatform, client: ClientFacts): Promise<SocialSession> {
+    const { token } = how === 'rotate' ? await this.#tokens.rotate(userId, tokenName(platform, client)) : await this.#tokens.issue(userId, tokenName(platform, client));
+    return { data: { token, userInfo: await this.#accounts.userInfo(userId) } };
+  }
+}
+
+/** The provider's name as a nickname when it is a valid one. */
+function nicknameOf(profile: ProviderProfile): string | null {
+  if (!profile.name) return null;
+  const parsed = NicknameSchema.safeParse(profile.name.slice(0, 24));
+  return parsed.success && parsed.data ? parsed.data : null;
+}
+
+function bindingOf(platform: SocialPlatform, profile: ProviderProfile, nickname: string | null) {
+  return { platform, providerUserId: profile.id, displayName: profile.name, email: profile.email, nickname };
+}
+
+const PLATFORM_NAMES: Record<SocialPlatform, string> = { google: 'Google', apple: 'Apple', discord: 'Discord', facebook: 'Facebook', x: 'X', whatsapp: 'WhatsApp' };
+
+export function platformName(platform: SocialPlatform): string {
+  return PLATFORM_NAMES[platform];
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
