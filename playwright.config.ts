@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -8,6 +9,25 @@ const runId = process.env.E2E_RUN_ID;
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_SCHEMA = `e2e_${runId}`;
+
+// Social sign-in runs against local stand-ins for the identity providers (decision 063), one per
+// provider on five ports from STAND_IN_BASE_PORT; Apple's client secret is signed with a key made
+// for the run, whose public half the Apple stand-in checks.
+const standInBase = port + 1700;
+export const STAND_IN_ISSUERS = Object.fromEntries(['google', 'apple', 'discord', 'facebook', 'x'].map((platform, index) => [platform, `http://127.0.0.1:${standInBase + index}`]));
+process.env.E2E_APPLE_KEY ??= generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const socialEnv: Record<string, string> = {
+  OAUTH_APPLE_CLIENT_ID: 'playport-test-client',
+  OAUTH_APPLE_TEAM_ID: 'TEAM123456',
+  OAUTH_APPLE_KEY_ID: 'KEY1234567',
+  OAUTH_APPLE_PRIVATE_KEY: process.env.E2E_APPLE_KEY,
+  WHATSAPP_SENDER: 'development',
+};
+for (const [platform, issuer] of Object.entries(STAND_IN_ISSUERS)) {
+  const prefix = `OAUTH_${platform.toUpperCase()}`;
+  socialEnv[`${prefix}_ISSUER_URL`] = issuer;
+  if (platform !== 'apple') Object.assign(socialEnv, { [`${prefix}_CLIENT_ID`]: 'playport-test-client', [`${prefix}_CLIENT_SECRET`]: 'playport-test-secret' });
+}
 
 const chromiumArgs = [
   '--no-sandbox',
@@ -47,25 +67,37 @@ export default defineConfig({
     { name: 'desktop', testDir: 'tests/e2e', grep: browserGrep, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
     ...(onPostgres ? [] : [{ name: 'mobile', testDir: 'tests/e2e', use: { ...devices['Pixel 7'] }, grep: /@mobile/ }]),
   ],
-  webServer: {
-    command: 'npm run start --silent',
-    url: `http://localhost:${port}/readyz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: 'localhost',
-      PUBLIC_ORIGIN: `http://localhost:${port}`,
-      LOG_LEVEL: 'warn',
-      APP_ENV: 'test',
-      // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so rate limits count per
-      // test; the test runner on loopback plays the one trusted proxy in front of the server.
-      TRUST_PROXY: 'loopback',
-      DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
-      ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
-      UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
+  webServer: [
+    {
+      command: 'node scripts/identity-providers.ts',
+      url: `${STAND_IN_ISSUERS.x}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { STAND_IN_BASE_PORT: String(standInBase), OAUTH_APPLE_PRIVATE_KEY: process.env.E2E_APPLE_KEY },
     },
-  },
+    {
+      command: 'npm run start --silent',
+      url: `http://localhost:${port}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: 'localhost',
+        PUBLIC_ORIGIN: `http://localhost:${port}`,
+        LOG_LEVEL: 'warn',
+        APP_ENV: 'test',
+        // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so rate limits count per
+        // test; the test runner on loopback plays the one trusted proxy in front of the server.
+        TRUST_PROXY: 'loopback',
+        DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
+        ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
+        UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
+        ...socialEnv,
+      },
+    },
+  ],
 });

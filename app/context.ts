@@ -1,6 +1,7 @@
 import { createContext } from 'react-router';
 import type { Locale } from '#common/locales.ts';
 import type { SocialPlatform } from '#common/social-platforms.ts';
+import type { ClientFacts } from '#server/lib/caller.ts';
 import type { PageServices } from '#server/services.ts';
 
 /** What the server gives every loader: services (never imported by route modules directly) and request facts. */
@@ -20,6 +21,8 @@ export interface AppLoadContext {
     nonce: string;
     /** The Accept-Language's best supported locale, for the first-visit redirect. */
     preferredLocale: Locale | null;
+    /** The client's address (as the trusted proxies report it) and browser, for per-client limits. */
+    client: ClientFacts;
   };
 }
 

@@ -43,6 +43,7 @@ export async function loader({ url, context }: Route.LoaderArgs): Promise<RootDa
     productName: site.productName,
     publicOrigin: site.publicOrigin,
     communityChatUrl: site.communityChatUrl,
+    socialPlatforms: site.socialPlatforms,
     buildId: site.buildId,
     nonce: facts.nonce,
     session: await pageSessionOf(context),

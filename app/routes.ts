@@ -7,8 +7,8 @@ import { type RouteConfig, index, layout, route } from '@react-router/dev/routes
  */
 export default [
   layout('shell/empty-layout.tsx', { id: 'oauth-layout' }, [
-    route('oauth/:platform/link', 'routes/oauth-popup.tsx', { id: 'oauth-link' }),
-    route('oauth/:platform/callback', 'routes/oauth-popup.tsx', { id: 'oauth-callback' }),
+    route('oauth/:platform/link', 'routes/oauth-link.tsx', { id: 'oauth-link' }),
+    route('oauth/:platform/callback', 'routes/oauth-callback.tsx', { id: 'oauth-callback' }),
   ]),
   route(':lang?', 'routes/locale.tsx', [
     layout('shell/auth-layout.tsx', [route('login', 'routes/login.tsx')]),

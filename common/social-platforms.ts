@@ -26,5 +26,4 @@ export const FLOW_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
  * answer itself (Apple's is a cross-site POST) needs no cookie: the callback page relays it.
  */
 export const OAUTH_BROWSER_COOKIE = 'oauth_browser';
-export const OAUTH_BROWSER_COOKIE_PATH = '/serve/api/oauth/';
 export const OAUTH_BROWSER_COOKIE_SECONDS = 60 * 60;

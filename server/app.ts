@@ -13,7 +13,8 @@ import { apiPlugin } from './api.ts';
 import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
-import { whatsappInboxRoute } from './features/social/social.routes.ts';
+import { clientFacts } from './http/client-facts.ts';
+import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
@@ -107,6 +108,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
 
   await app.register(apiPlugin, { prefix: '/serve/api', config, services });
   await app.register(articlePublicRoutes, { config, services });
+  await formPostCallbackRoute(app);
   if (services.whatsappInbox) {
     services.whatsappInbox.log = app.log;
     whatsappInboxRoute(app, services.whatsappInbox);
@@ -163,7 +165,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       context.set(key, {
         services: loaderServices,
         site,
-        request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']) },
+        request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']), client: clientFacts(request) },
       });
     },
   });

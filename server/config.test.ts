@@ -48,4 +48,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_ORIGIN: 'http://portal.test:8080' }).secureCookies).toBe(false);
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.test' }).secureCookies).toBe(true);
   });
+
+  describe('social sign-in', () => {
+    it('offers a provider only with all its credentials, and names the missing one', () => {
+      expect(loadConfig({}).social.oauth).toEqual({});
+      expect(loadConfig({ OAUTH_GOOGLE_CLIENT_ID: 'id', OAUTH_GOOGLE_CLIENT_SECRET: 'secret' }).social.oauth).toEqual({
+        google: { clientId: 'id', clientSecret: 'secret', apple: null, issuerUrl: null },
+      });
+      expect(() => loadConfig({ OAUTH_DISCORD_CLIENT_ID: 'id' })).toThrow(/OAUTH_DISCORD_CLIENT_SECRET: discord sign-in needs OAUTH_DISCORD_CLIENT_ID, OAUTH_DISCORD_CLIENT_SECRET together/);
+      expect(() => loadConfig({ OAUTH_APPLE_CLIENT_ID: 'id', OAUTH_APPLE_TEAM_ID: 'team' })).toThrow(/OAUTH_APPLE_KEY_ID: apple sign-in needs/);
+      expect(() => loadConfig({ OAUTH_X_CLIENT_ID: 'id', OAUTH_X_CLIENT_SECRET: 's', OAUTH_X_ISSUER_URL: 'ftp://x' })).toThrow(/OAUTH_X_ISSUER_URL: must be an http\(s\) URL/);
+    });
+
+    it('takes Apple\'s key with its newlines written as \\n', () => {
+      const config = loadConfig({ OAUTH_APPLE_CLIENT_ID: 'com.example', OAUTH_APPLE_TEAM_ID: 'T', OAUTH_APPLE_KEY_ID: 'K', OAUTH_APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nAAA\\n-----END PRIVATE KEY-----' });
+      expect(config.social.oauth.apple?.apple?.privateKey).toBe('-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----');
+    });
+
+    it('sends WhatsApp codes through the Cloud API when it has credentials, to the development inbox otherwise, and never there in production', () => {
+      expect(loadConfig({}).social.whatsapp).toEqual({ sender: 'development' });
+      expect(loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40) }).social.whatsapp).toEqual({ sender: 'off' });
+      expect(loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '123', WHATSAPP_ACCESS_TOKEN: 'tok' }).social.whatsapp).toMatchObject({ sender: 'cloud', phoneNumberId: '123', template: 'sign_in_code' });
+      expect(() => loadConfig({ WHATSAPP_SENDER: 'cloud' })).toThrow(/WHATSAPP_SENDER: cloud needs/);
+      expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40), WHATSAPP_SENDER: 'development' })).toThrow(/refused in production/);
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { AccessTokensService } from './features/accounts/access-tokens.service.t
 import { AccountsService } from './features/accounts/accounts.service.ts';
 import { AvatarsService } from './features/accounts/avatars.service.ts';
 import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
+import { guestNickname } from './features/accounts/guest-nicknames.ts';
 import { GuestChallenges } from './features/accounts/guest-challenges.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
@@ -117,6 +118,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       providers,
       whatsapp,
       secret: config.appSecret,
+      newNickname: guestNickname,
     }),
     whatsappInbox,
     passkeys: new PasskeysService({

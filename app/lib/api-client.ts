@@ -26,6 +26,12 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * A call that spends something single-use (a sign-in state or code): never sent again once the
+   * server has seen it, since a retry would find it spent and report the wrong failure. A 419
+   * (refused before anything was read) is still retried with a fresh CSRF cookie.
+   */
+  once?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -142,7 +148,7 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
       if (response?.ok) return (await readJson(response)) as ApiEnvelope<T>;
 
       // No response at all (network down) is retried like a server error.
-      const retryable = response ? RETRY.has(response.status) : true;
+      const retryable = response ? RETRY.has(response.status) && (!init.once || response.status === 419) : !init.once;
       if (retryable && attempt < RETRY_ATTEMPTS) {
         if (response?.status === 419) await refreshCsrf();
         await options.sleep(RETRY_DELAY_MS);

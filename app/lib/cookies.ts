@@ -14,6 +14,8 @@ export interface CookieOptions {
   path?: string;
   secure?: boolean;
   sameSite?: 'Strict' | 'Lax' | 'None';
+  /** Server-set cookies only: out of reach of the page's script. */
+  httpOnly?: boolean;
 }
 
 /** A Set-Cookie / document.cookie string. The value must already be safe (encoded). */
@@ -22,6 +24,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (options.maxAgeDays !== undefined) parts.push(`Max-Age=${Math.round(options.maxAgeDays * 86_400)}`);
   if (options.sameSite) parts.push(`SameSite=${options.sameSite}`);
   if (options.secure) parts.push('Secure');
+  if (options.httpOnly) parts.push('HttpOnly');
   return parts.join('; ');
 }
 

@@ -45,6 +45,16 @@ export function isNotFoundData(value: unknown): value is NotFoundData {
   );
 }
 
+/**
+ * A service's refusal (an AppError) as a page sees it: its code, message key and values. The page
+ * build holds its own copy of the class, so the error is known by its shape, not `instanceof`.
+ */
+export function serviceRefusal(error: unknown): { code: string; messageKey: string; values: Record<string, unknown> } | null {
+  if (!(error instanceof Error) || error.name !== 'AppError') return null;
+  const { code, options } = error as Error & { code?: unknown; options?: { values?: Record<string, unknown> } };
+  return typeof code === 'string' ? { code, messageKey: error.message, values: options?.values ?? {} } : null;
+}
+
 /** Whether a service error is "nothing by that id or slug" (an AppError with code not_found). */
 export function isNotFoundError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'not_found';

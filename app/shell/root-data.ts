@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from 'react-router';
+import type { SocialPlatform } from '#common/social-platforms.ts';
 import type { PageSession } from '../features/accounts/page-session.ts';
 
 /**
@@ -9,6 +10,8 @@ export interface RootData {
   productName: string;
   publicOrigin: string;
   communityChatUrl: string;
+  /** The social platforms offered: configured providers, and WhatsApp when it has a sender. */
+  socialPlatforms: SocialPlatform[];
   buildId: string;
   nonce: string;
   /** The token cookie's user as the server found it, so the first paint shows who is signed in. */

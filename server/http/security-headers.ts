@@ -74,8 +74,9 @@ export const securityHeaders = fp<SecurityHeadersOptions>(async (app: FastifyIns
   });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    // A page may choose its own (the sign-in pop-up pages keep their opener across the provider's pages).
+    if (!reply.hasHeader('Referrer-Policy')) reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    if (!reply.hasHeader('Cross-Origin-Opener-Policy')) reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
     if (options.isProduction) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (!reply.hasHeader('Content-Security-Policy')) {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPublicKey } from 'node:crypto';
 import { jwtVerify } from 'jose';
@@ -44,6 +44,8 @@ export async function startIdentityProviders(options: { host?: string; ports?: P
     await server.issuer.keys.generate('RS256');
     configure(server, platform, options.applePrivateKey);
     await server.start(options.ports?.[platform] ?? 0, host);
+    // The stand-in names itself "localhost"; the host it listens on keeps its cookies apart from the portal's.
+    server.issuer.url = `http://${host}:${server.address().port}`;
     servers.push(server);
     issuers[platform] = server.issuer.url!.replace(/\/$/, '');
   }
@@ -207,6 +209,10 @@ function profileBody(platform: OAuthPlatform, identity: StandInIdentity): Record
   }
 }
 
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -226,9 +232,9 @@ export async function startWhatsAppCloudApi(expected: { phoneNumberId: string; a
   let fail = false;
   const server = createServer((req, res) => {
     let raw = '';
+    const send = (status: number, body: unknown) => sendJson(res, status, body);
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method !== 'POST' || req.url !== `/${expected.phoneNumberId}/messages`) return send(404, { error: { message: 'Unknown path', code: 100 } });
       if (req.headers.authorization !== `Bearer ${expected.accessToken}`) return send(401, { error: { message: 'Invalid OAuth access token', code: 190 } });
       if (fail) {

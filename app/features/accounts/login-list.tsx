@@ -10,6 +10,7 @@ import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword }
 import { messageOf, useFormErrors } from './form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
 import { PasskeyLoginButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
+import { SocialSignIn } from '../social/social-sign-in.tsx';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
 import { useSession } from './use-session.ts';
@@ -22,8 +23,8 @@ type Run = (id: string, action: () => Promise<void>) => void;
  * The login list (spec sections 2 and 4): username and password, this device, and for a guest
  * (or a visitor without a session) the creation of an account that keeps the guest's games.
  * One action at a time: while it runs the other buttons are disabled under a loading overlay.
- * Passkeys: a button, and the username field's autofill (decision 062); social sign-in joins the
- * list when it works (decision 028).
+ * Passkeys: a button, and the username field's autofill (decision 062); then the social
+ * platforms this portal offers (decision 063).
  */
 export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: LoginMode; onDone: (how: LoginMode, userInfo: UserInfo) => void }) {
   const { t } = useTranslation('accounts');
@@ -36,6 +37,7 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
       <PasswordSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
       <DeviceSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
       <PasskeyLoginButton action="sign-in" run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
+      <SocialSignIn run={run} busy={busy} onDone={(userInfo) => onDone('sign-in', userInfo)} />
     </>
   );
   return (
@@ -70,7 +72,6 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
           </Tabs.Content>
         </Tabs.Root>
       )}
-      <p className="mt-6 text-center text-xs text-zinc-500 dark:text-zinc-400">{t('login.otherWays')}</p>
       <LoadingOverlay show={busy} />
     </div>
   );

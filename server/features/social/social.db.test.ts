@@ -5,6 +5,23 @@ import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders, startWhatsAppCloudApi } from '#server/testing/identity-providers.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 
+interface Browser {
+  /** The flow cookie the link page set in this browser. */
+  browserKey: string;
+  /** The browser's session token, or null before it has one. */
+  token: string | null;
+  /** Who is signed in at the providers in this browser. */
+  providerCookies: string;
+}
+
+function browser(token: string | null, who: { sub: string; name?: string; email?: string; audience?: 'wrong' }): Browser {
+  const cookies = [`stand_in_user=${encodeURIComponent(who.sub)}`];
+  if (who.name) cookies.push(`stand_in_name=${encodeURIComponent(who.name)}`);
+  if (who.email) cookies.push(`stand_in_email=${encodeURIComponent(who.email)}`);
+  if (who.audience) cookies.push(`stand_in_audience=${who.audience}`);
+  return { browserKey: randomBytes(24).toString('base64url'), token, providerCookies: cookies.join('; ') };
+}
+
 /*
  * Social sign-in against real local stand-ins on loopback: the identity providers (OpenID Connect
  * and OAuth 2.0, oauth2-mock-server) and the WhatsApp Cloud API's message call. The link page's
@@ -51,23 +68,6 @@ describe('social sign-in API', () => {
     return response.json().data as { token: string; userInfo: { uid: number } };
   }
 
-  interface Browser {
-    /** The flow cookie the link page set in this browser. */
-    browserKey: string;
-    /** The browser's session token, or null before it has one. */
-    token: string | null;
-    /** Who is signed in at the providers in this browser. */
-    providerCookies: string;
-  }
-
-  function browser(token: string | null, who: { sub: string; name?: string; email?: string; audience?: 'wrong' }): Browser {
-    const cookies = [`stand_in_user=${encodeURIComponent(who.sub)}`];
-    if (who.name) cookies.push(`stand_in_name=${encodeURIComponent(who.name)}`);
-    if (who.email) cookies.push(`stand_in_email=${encodeURIComponent(who.email)}`);
-    if (who.audience) cookies.push(`stand_in_audience=${who.audience}`);
-    return { browserKey: randomBytes(24).toString('base64url'), token, providerCookies: cookies.join('; ') };
-  }
-
   /**
    * The pop-up's round trip: the link page starts the flow, the provider signs the browser's
    * account in and answers the callback (a redirect, or Apple's form_post); answers the message
@@ -110,6 +110,8 @@ describe('social sign-in API', () => {
     return response.json().data.data as { token: string; userInfo: { uid: number; nickname: string | null; isGuest: boolean; social_providers: string[] } };
   }
 
+  const sendCode = (number: string, address = '10.2.0.1') => api.call('POST', '/oauth/whatsapp/code/', { body: { phone: number }, address });
+  const lastCode = () => whatsapp.messages.at(-1)!;
   const me = async (token: string) => (await api.call('GET', '/member/info/', { token })).json().data?.userInfo;
 
   it('offers the configured providers and WhatsApp', () => {
@@ -264,8 +266,6 @@ describe('social sign-in API', () => {
 
   describe('WhatsApp', () => {
     const phone = '+447700900123';
-    const sendCode = (number: string, address = '10.2.0.1') => api.call('POST', '/oauth/whatsapp/code/', { body: { phone: number }, address });
-    const lastCode = () => whatsapp.messages.at(-1)!;
 
     it('sends an authentication template and signs in with the code once', async () => {
       const sent = await sendCode('+44 7700 900123');

@@ -10,7 +10,7 @@ import {
 } from '#common/api/social.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
-import { OAUTH_BROWSER_COOKIE } from '#common/social-platforms.ts';
+import { isSocialPlatform, OAUTH_BROWSER_COOKIE } from '#common/social-platforms.ts';
 import type { SocialService } from './social.service.ts';
 import type { DevelopmentInbox } from './whatsapp-sender.ts';
 
@@ -87,6 +87,29 @@ export function socialRoutes(api: ApiRouter, social: SocialService): void {
     },
     ({ body, request }) => social.sendPhoneCode(body.phone, clientFacts(request)),
   );
+}
+
+/** The fields of a provider's answer the callback page reads. */
+const ANSWER_FIELDS = ['code', 'state', 'user', 'error'] as const;
+
+/**
+ * Apple answers with a cross-site form POST to the callback (response_mode=form_post). The answer
+ * becomes the callback page's query (303), so one page serves every provider and the pages keep
+ * refusing cross-site form posts; no cookie is needed on the way (decision 063).
+ */
+export async function formPostCallbackRoute(app: FastifyInstance): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) => done(null, new URLSearchParams(body as string)));
+    scope.post<{ Params: { platform: string } }>('/oauth/:platform/callback', async (request, reply) => {
+      if (!isSocialPlatform(request.params.platform) || !(request.body instanceof URLSearchParams)) return reply.code(404).type('text/plain').send('Not found');
+      const answer = new URLSearchParams();
+      for (const field of ANSWER_FIELDS) {
+        const value = request.body.get(field);
+        if (value && value.length <= 4096) answer.set(field, value);
+      }
+      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(`/oauth/${request.params.platform}/callback?${answer}`, 303);
+    });
+  });
 }
 
 /** The development sender's inbox (never in production: the configuration refuses that sender there). */

@@ -10,7 +10,6 @@ import { sha256Hex } from '#server/lib/random.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
-import { guestNickname } from '../accounts/guest-nicknames.ts';
 import { appleUserName, type OAuthProvider, type ProviderProfile, ProviderRefusal } from './oauth-providers.ts';
 import type { SocialRepository } from './social.repository.ts';
 import { type CodeSender, CodeSendFailure } from './whatsapp-sender.ts';
@@ -44,6 +43,8 @@ export interface SocialDependencies {
   whatsapp: CodeSender | null;
   /** Keys the WhatsApp code hashes. */
   secret: string;
+  /** A nickname for a new member whose provider shares no usable name. */
+  newNickname: () => string;
 }
 
 /** Where a pop-up flow starts: the flow the page made, the browser's session cookie and its flow cookie. */
@@ -68,6 +69,7 @@ export class SocialService {
   readonly #providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
   readonly #whatsapp: CodeSender | null;
   readonly #secret: string;
+  readonly #newNickname: () => string;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
@@ -78,6 +80,7 @@ export class SocialService {
     this.#providers = deps.providers;
     this.#whatsapp = deps.whatsapp;
     this.#secret = deps.secret;
+    this.#newNickname = deps.newNickname;
   }
 
   /** The platforms offered, in the lists' order: configured providers, then WhatsApp when it has a sender. */
@@ -144,7 +147,7 @@ export class SocialService {
       const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nickname), now);
       if (bound === 'bound') return this.#session(caller.userId, 'rotate', platform, client);
     }
-    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? guestNickname(), now);
+    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now);
     // Taken meanwhile by a sign-in from another tab: that account is the one.
     const userId = created === 'taken' ? (await this.#repository.findAccount(platform, profile.id))!.user_id : created;
     return this.#session(userId, 'issue', platform, client);

@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { STAND_IN_ISSUERS } from '../../../playwright.config.ts';
+import { type Account, call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { countApiCalls, useSession } from '../browser-session.ts';
+import { afterDebounce, settledUser } from '../accounts/helpers.ts';
+import { expect as baseExpect, test } from '../fixtures.ts';
+import { hydrated } from '../shell/helpers.ts';
+
+// Each sign-in is a round trip through a pop-up, the stand-in provider and the server.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/**
+ * Who is signed in at the stand-in providers in this browser: a cookie on their origin, as a real
+ * provider remembers its own session. All stand-ins listen on 127.0.0.1, so one cookie serves all.
+ */
+async function signedInAtProviders(context: BrowserContext, sub: string, name: string): Promise<void> {
+  await context.addCookies(
+    Object.values(STAND_IN_ISSUERS).flatMap((url) => [
+      { name: 'stand_in_user', value: sub, url },
+      { name: 'stand_in_name', value: encodeURIComponent(name), url },
+    ]),
+  );
+}
+
+/** Presses a social button and follows the pop-up it opens until the pop-up closes itself. */
+async function throughPopUp(page: Page, button: string): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByTestId(button).click();
+  const popup = await popupOpened;
+  await popup.waitForEvent('close');
+}
+
+async function played(request: APIRequestContext, token: string): Promise<number[]> {
+  return (await call<{ items: { id: number }[] }>(request, 'GET', '/member/played/', { token })).data.items.map((item) => item.id).sort();
+}
+
+async function appIds(request: APIRequestContext): Promise<number[]> {
+  return (await call<{ items: { id: number }[] }>(request, 'GET', '/app/list/?limit=3')).data.items.map((item) => item.id);
+}
+
+test.describe('social sign-in', { tag: '@db' }, () => {
+  test('a guest signs in with Google, links Discord, signs out and back in, a second guest merges, another member is refused, Discord is unlinked', async ({
+    page,
+    request,
+    browser,
+    baseURL,
+    problems,
+  }) => {
+    test.slow();
+    problems.allow('status of 409');
+    const sub = `google-${randomBytes(6).toString('hex')}`;
+    const [gameA, gameB] = await appIds(request);
+    await signedInAtProviders(page.context(), sub, 'Robin Hart');
+
+    // A guest with a game played signs in with a Google account nobody has: the same account, now a member.
+    await page.goto('/login');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await call(request, 'POST', '/member/played/', { token: guest.token, body: { app_id: gameA } });
+    await throughPopUp(page, 'social-login-google');
+    await expect(page.getByTestId('toast').filter({ hasText: 'Signed in with Google' })).toBeVisible();
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false, nickname: 'Robin Hart', social_providers: ['google'] });
+
+    // The bind list links Discord through its pop-up.
+    await page.goto('/user/profile/social');
+    await expect(page.getByTestId('bind-google')).toHaveAttribute('data-bound', 'true');
+    await expect(page.getByTestId('bind-discord')).toHaveAttribute('data-bound', 'false');
+    await throughPopUp(page, 'bind-discord-button');
+    await expect(page.getByTestId('toast').filter({ hasText: 'Discord linked' })).toBeVisible();
+    await expect(page.getByTestId('bind-discord')).toHaveAttribute('data-bound', 'true');
+
+    // The header offers sign-out once a provider is bound; signing out starts a new guest.
+    const linked = await settledUser(page, request, member.token);
+    await page.getByTestId('header-sign-out').click();
+    await expect.poll(async () => (await settledUser(page, request, linked.token)).userInfo.isGuest).toBe(true);
+
+    // Signing in with Google again: the same member, the history kept.
+    await page.goto('/login');
+    await hydrated(page);
+    const signedOut = await settledUser(page, request);
+    await throughPopUp(page, 'social-login-google');
+    const back = await settledUser(page, request, signedOut.token);
+    expect(back.userInfo.uid).toBe(member.userInfo.uid);
+    expect(await played(request, back.token)).toEqual([gameA]);
+
+    // A second guest, in another browser with the same Google account, plays and signs in: merged.
+    const second = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.77.${randomBytes(1)[0]}.${randomBytes(1)[0]}` } });
+    await signedInAtProviders(second, sub, 'Robin Hart');
+    const secondPage = await second.newPage();
+    await secondPage.goto('/login');
+    await hydrated(secondPage);
+    const secondGuest = await settledUser(secondPage, request);
+    await call(request, 'POST', '/member/played/', { token: secondGuest.token, body: { app_id: gameB } });
+    await throughPopUp(secondPage, 'social-login-google');
+    const merged = await settledUser(secondPage, request, secondGuest.token);
+    expect(merged.userInfo.uid).toBe(member.userInfo.uid);
+    expect(await played(request, merged.token)).toEqual([gameA, gameB].sort());
+    expect((await call(request, 'GET', '/member/info/', { token: secondGuest.token })).status).toBe(401);
+    await second.close();
+
+    // Another member may not link the same Google account: told why, nothing bound.
+    const other = await newMember(request, uniqueUsername('soc'), 'Harbour-Lantern-Tricky-9');
+    const third = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.78.${randomBytes(1)[0]}.${randomBytes(1)[0]}` } });
+    await useSession(third, baseURL!, other.token);
+    await signedInAtProviders(third, sub, 'Robin Hart');
+    const thirdPage = await third.newPage();
+    await thirdPage.goto('/user/profile/social');
+    await hydrated(thirdPage);
+    await throughPopUp(thirdPage, 'bind-google-button');
+    await expect(thirdPage.getByTestId('form-alert')).toHaveText('This Google account is already linked to another member. Sign in with it instead, or unlink it there first.');
+    await expect(thirdPage.getByTestId('bind-google')).toHaveAttribute('data-bound', 'false');
+    await third.close();
+
+    // Unlinking asks first, naming the platform; then the row shows it unlinked.
+    await page.goto('/user/profile/social');
+    await hydrated(page);
+    await afterDebounce(page);
+    await page.getByTestId('unbind-discord').click();
+    await expect(page.getByTestId('confirm-dialog')).toContainText('Unlink Discord?');
+    await page.getByTestId('confirm-accept').click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Discord unlinked' })).toBeVisible();
+    await expect(page.getByTestId('bind-discord')).toHaveAttribute('data-bound', 'false');
+    const after = await call<Account>(request, 'GET', '/member/info/', { token: back.token });
+    expect(after.data.userInfo.social_providers).toEqual(['google']);
+  });
+
+  test('Apple answers by a cross-site form post; the name it sends once is kept', async ({ page, request }) => {
+    test.slow();
+    await signedInAtProviders(page.context(), `apple-${randomBytes(6).toString('hex')}`, 'Sam Reyes');
+    await page.goto('/login');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    await throughPopUp(page, 'social-login-apple');
+    await expect(page.getByTestId('toast').filter({ hasText: 'Signed in with Apple' })).toBeVisible();
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, nickname: 'Sam Reyes', social_providers: ['apple'] });
+  });
+
+  test('a guest signs in with a WhatsApp code from the development inbox', async ({ page, request }) => {
+    test.slow();
+    const phone = `+4477009${String(randomBytes(3).readUIntBE(0, 3) % 100_000).padStart(5, '0')}`;
+    await page.goto('/login');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    await page.getByTestId('social-login-whatsapp').click();
+    await page.getByLabel('WhatsApp number').fill(phone);
+    await page.getByTestId('whatsapp-send').click();
+    await expect(page.getByTestId('whatsapp-code-form')).toContainText(`We sent a code to ${phone} on WhatsApp`);
+
+    const inbox = await request.get('/dev/whatsapp-inbox');
+    const html = await inbox.text();
+    const code = new RegExp(`data-testid="inbox-phone">\\${phone}</td><td data-testid="inbox-code">(\\d{6})<`).exec(html)?.[1];
+    expect(code, 'the code in the development inbox').toMatch(/^\d{6}$/);
+    await page.getByLabel('Code').fill(code!);
+    await afterDebounce(page);
+    await page.getByTestId('whatsapp-verify').click();
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false, social_providers: ['whatsapp'] });
+  });
+
+  test('a message from another origin is not taken as the pop-up’s answer', async ({ page, context }) => {
+    // The link page is held, so the flow stays open and its id can be read, as an attacker at best could.
+    let flow = '';
+    await context.route('**/oauth/google/link?**', (route) => {
+      flow = new URL(route.request().url()).searchParams.get('flow') ?? '';
+      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>held</title>' });
+    });
+    await context.route('http://attacker.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>attacker</title>' }));
+    const calls = countApiCalls(page);
+    await page.goto('/login');
+    await hydrated(page);
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByTestId('social-login-google').click();
+    const popup = await popupOpened;
+    await expect.poll(() => flow).not.toBe('');
+
+    // A window of another origin that the page opened posts a well-formed answer for this very flow.
+    const attackerOpened = page.waitForEvent('popup');
+    await page.evaluate(() => window.open('http://attacker.test/', 'attacker'));
+    const attacker = await attackerOpened;
+    await attacker.waitForLoadState();
+    await attacker.evaluate(
+      ({ flow }) => window.opener.postMessage({ action: 'oauth', data: { platform: 'google', flow, code: 'stolen', state: 'A'.repeat(43) } }, '*'),
+      { flow },
+    );
+    await page.waitForTimeout(1000);
+    expect(calls('POST /oauth/login/google')).toBe(0);
+    await expect(page.getByTestId('login-list')).toHaveAttribute('aria-busy', 'true');
+
+    // Closing the pop-up ends the wait; nothing was submitted.
+    await popup.close();
+    await attacker.close();
+    await expect(page.getByTestId('login-list')).toHaveAttribute('aria-busy', 'false');
+    expect(calls('POST /oauth/login/google')).toBe(0);
+  });
+
+  test('the pop-up pages refuse a flow the portal did not start', async ({ request }) => {
+    const link = await request.get('/oauth/google/link');
+    expect(link.status()).toBe(400);
+    expect(await link.text()).toContain('This window opens from the sign-in list');
+    const callback = await request.get(`/oauth/google/callback?code=abc&state=${'B'.repeat(43)}`);
+    expect(callback.status()).toBe(400);
+    expect(callback.headers()['cache-control']).toBe('no-store');
+    expect(await callback.text()).not.toContain('abc');
+  });
+});
