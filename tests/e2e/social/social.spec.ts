@@ -183,8 +183,8 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     const attacker = await attackerOpened;
     await attacker.waitForLoadState();
     await attacker.evaluate(
-      ({ flow }) => window.opener.postMessage({ action: 'oauth', data: { platform: 'google', flow, code: 'stolen', state: 'A'.repeat(43) } }, '*'),
-      { flow },
+      (heldFlow) => window.opener.postMessage({ action: 'oauth', data: { platform: 'google', flow: heldFlow, code: 'stolen', state: 'A'.repeat(43) } }, '*'),
+      flow,
     );
     await page.waitForTimeout(1000);
     expect(calls('POST /oauth/login/google')).toBe(0);
