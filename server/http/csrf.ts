@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { safeEqual } from '../lib/random.ts';
 
 /**
  * Signed double-submit tokens: the XSRF-TOKEN cookie holds `{random}.{hmac}`, and a
@@ -27,10 +28,4 @@ export class CsrfTokens {
   #sign(value: string): string {
     return createHmac('sha256', this.#secret).update(`xsrf:${value}`).digest('base64url').slice(0, 32);
   }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

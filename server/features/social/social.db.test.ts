@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders, startWhatsAppCloudApi } from '#server/testing/identity-providers.ts';
+import { csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 
 interface Browser {
@@ -114,8 +115,17 @@ describe('social sign-in API', () => {
   const lastCode = () => whatsapp.messages.at(-1)!;
   const me = async (token: string) => (await api.call('GET', '/member/info/', { token })).json().data?.userInfo;
 
-  it('offers the configured providers and WhatsApp', () => {
+  it('offers the configured providers and WhatsApp, and hides the others', async () => {
     expect(api.services.social.platforms()).toEqual(['google', 'apple', 'discord', 'facebook', 'x', 'whatsapp']);
+    const fewer = await openApiInstance(api.database, { env: { OAUTH_X_CLIENT_ID: 'id', OAUTH_X_CLIENT_SECRET: 'secret', WHATSAPP_SENDER: 'off' } });
+    try {
+      expect(fewer.services.social.platforms()).toEqual(['x']);
+      const refused = await fewer.app.inject({ method: 'POST', url: '/serve/api/oauth/whatsapp/code/', headers: await csrfHeadersFor(fewer.app), payload: { phone: '+447700900199' } });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json().message).toBe('This sign-in method is not available.');
+    } finally {
+      await fewer.close();
+    }
   });
 
   it('makes a guest the member in place, with the name the provider shares, and rotates the session', async () => {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
 import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
 import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
@@ -6,7 +6,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject } from '#server/lib/network.ts';
-import { sha256Hex } from '#server/lib/random.ts';
+import { safeEqual, sha256Hex } from '#server/lib/random.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
@@ -288,10 +288,4 @@ const PLATFORM_NAMES: Record<SocialPlatform, string> = { google: 'Google', apple
 
 export function platformName(platform: SocialPlatform): string {
   return PLATFORM_NAMES[platform];
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -139,6 +139,24 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, nickname: 'Sam Reyes', social_providers: ['apple'] });
   });
 
+  test('a blocked pop-up is told, and the sign-in goes on in the tab and comes back', async ({ page, request }) => {
+    test.slow();
+    await page.addInitScript(() => {
+      window.open = () => null;
+    });
+    await signedInAtProviders(page.context(), `x-${randomBytes(6).toString('hex')}`, 'Kit Moss');
+    await page.goto('/login?redirect=%2Fabout');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    await page.getByTestId('social-login-x').click();
+    await expect(page.getByTestId('popup-blocked')).toContainText('The sign-in window was blocked');
+    await page.getByRole('button', { name: 'Continue in this tab' }).click();
+    // The provider's round trip in this tab, then back to the page the sign-in started on.
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fabout$/);
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false, nickname: 'Kit Moss', social_providers: ['x'] });
+  });
+
   test('a guest signs in with a WhatsApp code from the development inbox', async ({ page, request }) => {
     test.slow();
     const phone = `+4477009${String(randomBytes(3).readUIntBE(0, 3) % 100_000).padStart(5, '0')}`;
