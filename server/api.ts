@@ -8,6 +8,8 @@ import { articlesRoutes } from './features/articles/articles.routes.ts';
 import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
 import { passkeysRoutes } from './features/passkeys/passkeys.routes.ts';
 import { socialRoutes } from './features/social/social.routes.ts';
+import { gamesRoutes } from './features/games/games.routes.ts';
+import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
@@ -88,10 +90,12 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
 
   sessionRoutes(api);
   await accountsRoutes(api, services.accounts);
-  catalogueRoutes(api, services.catalogue, services.library);
+  catalogueRoutes(api, services.catalogue, services.library, services.payments);
   articlesRoutes(api, services.articles);
   passkeysRoutes(api, services.passkeys);
   socialRoutes(api, services.social);
+  gamesRoutes(api, services.games);
+  await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
 
   const document = buildOpenApiDocument(api.routes, {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { OAUTH_PLATFORMS, type OAuthPlatform } from '#common/social-platforms.ts';
@@ -102,6 +103,10 @@ function checkOAuthEnv(env: OAuthEnv, platform: OAuthPlatform, ctx: z.Refinement
   if (issuer !== undefined && !/^https?:\/\/[^\s]+$/.test(issuer)) ctx.addIssue({ code: 'custom', path: [`${prefix}_ISSUER_URL`], message: 'must be an http(s) URL' });
 }
 
+function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'xsolla' | 'sandbox' | 'off' | undefined; XSOLLA_API_KEY?: string | undefined; APP_ENV: string }) {
+  return env.PAYMENTS_PROVIDER ?? (env.XSOLLA_API_KEY ? 'xsolla' : env.APP_ENV === 'production' ? 'off' : 'sandbox');
+}
+
 function whatsappSenderOf(env: { WHATSAPP_SENDER?: 'cloud' | 'development' | 'off' | undefined; WHATSAPP_ACCESS_TOKEN?: string | undefined; APP_ENV: string }) {
   return env.WHATSAPP_SENDER ?? (env.WHATSAPP_ACCESS_TOKEN ? 'cloud' : env.APP_ENV === 'production' ? 'off' : 'development');
 }
@@ -114,6 +119,19 @@ export interface OAuthProviderConfig {
   apple: { teamId: string; keyId: string; privateKey: string } | null;
   issuerUrl: string | null;
 }
+
+export type PaymentsConfig =
+  | {
+      provider: 'xsolla';
+      projectId: string;
+      apiKey: string;
+      webhookSecret: string;
+      sandbox: boolean;
+      apiUrl: string;
+      payStationUrl: string;
+    }
+  | { provider: 'sandbox'; webhookSecret: string; webhookUrl: string }
+  | { provider: 'off' };
 
 export type WhatsAppConfig =
   | { sender: 'cloud'; apiUrl: string; phoneNumberId: string; accessToken: string; template: string; templateLanguage: string }
@@ -190,6 +208,21 @@ const EnvSchema = z
     WHATSAPP_ACCESS_TOKEN: OptionalText,
     /** An approved authentication template with a copy-code button; its body takes the code as {{1}}. */
     WHATSAPP_TEMPLATE: z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be a template name: lower-case letters, digits and _').default('sign_in_code'),
+    /** Card payments: Xsolla when its credentials are set, the built-in sandbox otherwise (never in production), or none. */
+    PAYMENTS_PROVIDER: z.enum(['xsolla', 'sandbox', 'off']).optional().or(z.literal('').transform(() => undefined)),
+    XSOLLA_PROJECT_ID: z.string().regex(/^\d+$/, 'must be the numeric project id').optional().or(z.literal('').transform(() => undefined)),
+    XSOLLA_API_KEY: OptionalText,
+    /** The project's secret key: webhooks are signed with it. */
+    XSOLLA_WEBHOOK_SECRET: OptionalText,
+    /** Pay Station in sandbox mode (test cards) instead of live payments. */
+    XSOLLA_SANDBOX: booleanFromEnv.default(false),
+    XSOLLA_API_URL: z.url({ protocol: /^https?$/ }).default('https://store.xsolla.com/api'),
+    XSOLLA_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://secure.xsolla.com/paystation4/'),
+    XSOLLA_SANDBOX_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox-secure.xsolla.com/paystation4/'),
+    /** Where the sandbox checkout sends its notifications: this server's webhook. */
+    PAYMENT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+    /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
+    FAULT_INJECTION: z.enum(['webhook-before-commit', 'webhook-after-commit']).optional().or(z.literal('').transform(() => undefined)),
     WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or zh_CN').default('en'),
   })
   .superRefine((env, ctx) => {
@@ -197,6 +230,16 @@ const EnvSchema = z
     const sender = whatsappSenderOf(env);
     if (sender === 'cloud' && (!env.WHATSAPP_PHONE_NUMBER_ID || !env.WHATSAPP_ACCESS_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['WHATSAPP_SENDER'], message: 'cloud needs WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN' });
+    }
+    const payments = paymentsProviderOf(env);
+    if (payments === 'xsolla' && (!env.XSOLLA_PROJECT_ID || !env.XSOLLA_API_KEY || !env.XSOLLA_WEBHOOK_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['PAYMENTS_PROVIDER'], message: 'xsolla needs XSOLLA_PROJECT_ID, XSOLLA_API_KEY and XSOLLA_WEBHOOK_SECRET' });
+    }
+    if (payments === 'sandbox' && env.APP_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['PAYMENTS_PROVIDER'], message: 'the sandbox grants items for test cards; it is refused in production' });
+    }
+    if (env.FAULT_INJECTION && env.APP_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
     }
     if (sender === 'development' && env.APP_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['WHATSAPP_SENDER'], message: 'the development sender shows codes to anyone who can read the log; it is refused in production' });
@@ -240,6 +283,10 @@ export interface Config {
   webauthn: { rpId: string; rpName: string; origins: string[] };
   /** Social sign-in: the configured OAuth providers (the others are not offered) and the WhatsApp code sender. */
   social: { oauth: Partial<Record<OAuthPlatform, OAuthProviderConfig>>; whatsapp: WhatsAppConfig };
+  /** Card payments for in-game items (decision 064). */
+  payments: PaymentsConfig;
+  /** Tests only: where to kill the process while a webhook is handled. */
+  faultInjection: Env['FAULT_INJECTION'];
 }
 
 export class ConfigError extends Error {
@@ -283,6 +330,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origins: env.WEBAUTHN_ORIGINS.length > 0 ? env.WEBAUTHN_ORIGINS.map((o) => new URL(o).origin) : [origin.origin],
     },
     social: { oauth: oauthConfigOf(env), whatsapp: whatsappConfigOf(env) },
+    payments: paymentsConfigOf(env, origin.origin),
+    faultInjection: env.FAULT_INJECTION,
+  };
+}
+
+function paymentsConfigOf(env: Env, origin: string): PaymentsConfig {
+  const provider = paymentsProviderOf(env);
+  if (provider === 'off') return { provider };
+  if (provider === 'sandbox') {
+    // The sandbox signs its notifications as Xsolla would, with a key only this deployment knows.
+    const webhookSecret = createHmac('sha256', env.APP_SECRET).update('sandbox-payments-webhook').digest('hex');
+    return { provider, webhookSecret, webhookUrl: env.PAYMENT_WEBHOOK_URL ?? `${origin}/serve/api/payment/xsolla/webhook/` };
+  }
+  return {
+    provider,
+    projectId: env.XSOLLA_PROJECT_ID!,
+    apiKey: env.XSOLLA_API_KEY!,
+    webhookSecret: env.XSOLLA_WEBHOOK_SECRET!,
+    sandbox: env.XSOLLA_SANDBOX,
+    apiUrl: env.XSOLLA_API_URL.replace(/\/+$/, ''),
+    payStationUrl: env.XSOLLA_SANDBOX ? env.XSOLLA_SANDBOX_PAYSTATION_URL : env.XSOLLA_PAYSTATION_URL,
   };
 }
 

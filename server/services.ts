@@ -29,6 +29,13 @@ import { PagesRepository } from './features/pages/pages.repository.ts';
 import { PasskeysRepository } from './features/passkeys/passkeys.repository.ts';
 import { PasskeysService } from './features/passkeys/passkeys.service.ts';
 import { PagesService } from './features/pages/pages.service.ts';
+import { GameTokens } from './features/games/game-tokens.ts';
+import { GamesRepository } from './features/games/games.repository.ts';
+import { GamesService } from './features/games/games.service.ts';
+import { type CheckoutProvider, SandboxCheckout, SandboxNotifier, XsollaCheckout } from './features/payments/checkout-providers.ts';
+import { PaymentsRepository } from './features/payments/payments.repository.ts';
+import { PaymentsService } from './features/payments/payments.service.ts';
+import { XsollaApi } from './features/payments/xsolla.ts';
 import { OAuthProvider } from './features/social/oauth-providers.ts';
 import { SocialRepository } from './features/social/social.repository.ts';
 import { SocialService } from './features/social/social.service.ts';
@@ -50,6 +57,10 @@ export interface Services {
   accounts: AccountsService;
   passkeys: PasskeysService;
   social: SocialService;
+  /** The game bridge: game sign-in tokens and cloud saves. */
+  games: GamesService;
+  /** Orders of in-game items, their checkout and the provider's notifications. */
+  payments: PaymentsService;
   /** The development WhatsApp sender's inbox, when that sender is configured (never in production). */
   whatsappInbox: DevelopmentInbox | null;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
@@ -72,11 +83,18 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social'>;
+export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments'>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments };
+}
+
+function checkoutProvider(config: Config): CheckoutProvider | null {
+  const payments = config.payments;
+  if (payments.provider === 'off') return null;
+  if (payments.provider === 'sandbox') return new SandboxCheckout();
+  return new XsollaCheckout(new XsollaApi(payments), { sandbox: payments.sandbox, payStationUrl: payments.payStationUrl });
 }
 
 export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
@@ -121,6 +139,16 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       newNickname: guestNickname,
     }),
     whatsappInbox,
+    games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
+    payments: new PaymentsService({
+      repository: new PaymentsRepository(db, database.kind),
+      accounts,
+      clock,
+      provider: checkoutProvider(config),
+      webhookSecret: config.payments.provider === 'off' ? null : config.payments.webhookSecret,
+      sandboxNotifier: config.payments.provider === 'sandbox' ? new SandboxNotifier({ webhookUrl: config.payments.webhookUrl, secret: config.payments.webhookSecret }) : null,
+      fault: config.faultInjection,
+    }),
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
       accounts,

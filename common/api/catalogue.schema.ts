@@ -8,7 +8,7 @@ export type AppSort = z.infer<typeof AppSortSchema>;
 
 export const SlugSchema = z.string().min(1).max(64).regex(SLUG_PATTERN, 'errors:field.invalidFormat');
 /** A numeric app id as it arrives in a path or a query. */
-const AppIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+export const AppIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
 const CursorSchema = z.string().max(200);
 
 /** Most tiles a page asks for at once. */

@@ -4,6 +4,7 @@ import enCatalogue from './locales/en/catalogue.json' with { type: 'json' };
 import enCommon from './locales/en/common.json' with { type: 'json' };
 import enErrors from './locales/en/errors.json' with { type: 'json' };
 import enPasskeys from './locales/en/passkeys.json' with { type: 'json' };
+import enPayments from './locales/en/payments.json' with { type: 'json' };
 import enSocial from './locales/en/social.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
 import zhAccounts from './locales/zh-CN/accounts.json' with { type: 'json' };
@@ -12,6 +13,7 @@ import zhCatalogue from './locales/zh-CN/catalogue.json' with { type: 'json' };
 import zhCommon from './locales/zh-CN/common.json' with { type: 'json' };
 import zhErrors from './locales/zh-CN/errors.json' with { type: 'json' };
 import zhPasskeys from './locales/zh-CN/passkeys.json' with { type: 'json' };
+import zhPayments from './locales/zh-CN/payments.json' with { type: 'json' };
 import zhSocial from './locales/zh-CN/social.json' with { type: 'json' };
 import zhShell from './locales/zh-CN/shell.json' with { type: 'json' };
 import type { Locale } from '../locales.ts';
@@ -21,8 +23,8 @@ import type { Locale } from '../locales.ts';
  * (a unit test compares them). Add a namespace to both locales in one change.
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, catalogue: enCatalogue, articles: enArticles, accounts: enAccounts, passkeys: enPasskeys, social: enSocial, shell: enShell },
-  'zh-CN': { common: zhCommon, errors: zhErrors, catalogue: zhCatalogue, articles: zhArticles, accounts: zhAccounts, passkeys: zhPasskeys, social: zhSocial, shell: zhShell },
+  en: { common: enCommon, errors: enErrors, catalogue: enCatalogue, articles: enArticles, accounts: enAccounts, passkeys: enPasskeys, social: enSocial, payments: enPayments, shell: enShell },
+  'zh-CN': { common: zhCommon, errors: zhErrors, catalogue: zhCatalogue, articles: zhArticles, accounts: zhAccounts, passkeys: zhPasskeys, social: zhSocial, payments: zhPayments, shell: zhShell },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof MESSAGES)['en'];

@@ -6,6 +6,7 @@ import { catalogueSearch } from './migrations/0002-catalogue-search.ts';
 import { articleTranslationAuthors } from './migrations/0003-article-translation-authors.ts';
 import { deviceNetwork } from './migrations/0004-device-network.ts';
 import { passkeys } from './migrations/0005-passkeys.ts';
+import { gameStore } from './migrations/0006-game-store.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -16,6 +17,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0003-article-translation-authors': articleTranslationAuthors(),
     '0004-device-network': deviceNetwork(),
     '0005-passkeys': passkeys(),
+    '0006-game-store': gameStore(kind),
   };
 }
 

@@ -68,6 +68,66 @@ export interface WebauthnCredentialsTable {
   last_used_at: Time | null;
 }
 
+/** What an app sells (decision 064): prices in integer minor units, names per locale as JSON. */
+export interface AppItemsTable {
+  id: Id;
+  app_id: number;
+  sku: string;
+  price_minor: number;
+  currency: string;
+  names: string;
+  /** 0 once the catalogue no longer lists it: kept for the orders that name it. */
+  active: Flag;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export type OrderStatus = 'created' | 'pending' | 'paid' | 'failed' | 'refunded' | 'cancelled';
+
+export interface OrdersTable {
+  id: Id;
+  /** The id shown to members and sent to the provider as the external id. */
+  public_id: string;
+  user_id: number;
+  app_id: number;
+  item_id: number;
+  sku: string;
+  amount_minor: number;
+  currency: string;
+  status: OrderStatus;
+  provider: string;
+  provider_order_id: string | null;
+  provider_transaction_id: string | null;
+  idempotency_key: string;
+  campaign: string | null;
+  created_at: Time;
+  updated_at: Time;
+  paid_at: Time | null;
+  /** When the game was told (the SDK's purchase event): once. */
+  delivered_at: Time | null;
+}
+
+/** Every state change of an order, never updated or deleted. */
+export interface OrderEventsTable {
+  id: Id;
+  order_id: number;
+  type: string;
+  event_key: string;
+  from_status: string | null;
+  to_status: string;
+  payload: string | null;
+  created_at: Time;
+}
+
+export interface GameSavesTable {
+  user_id: number;
+  app_id: number;
+  key: string;
+  value: string;
+  size: number;
+  updated_at: Time;
+}
+
 /** One-time challenges of sign-in ceremonies, shared by every instance. */
 export interface AuthChallengesTable {
   id: string;
@@ -241,6 +301,10 @@ export interface Database {
   social_accounts: SocialAccountsTable;
   webauthn_credentials: WebauthnCredentialsTable;
   auth_challenges: AuthChallengesTable;
+  app_items: AppItemsTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  game_saves: GameSavesTable;
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   category_translations: CategoryTranslationsTable;

@@ -13,6 +13,8 @@ export interface TestDatabase extends DatabaseHandle {
   drop(): Promise<void>;
   /** Another handle (own connections) on the same database, as a second server instance has. */
   reopen(): Promise<DatabaseHandle>;
+  /** How another process reaches this database: DATABASE_URL and, on PostgreSQL, DATABASE_SCHEMA. */
+  env: Record<string, string>;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     return {
       ...handle,
       reopen: () => openDatabase(testDatabaseUrl, { schema, poolSize: 4 }),
+      env: { DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: schema },
       async drop() {
         await handle.close();
         const admin = new pg.Client({ connectionString: testDatabaseUrl });
@@ -43,6 +46,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return {
     ...handle,
     reopen: () => openDatabase(`file:${file}`),
+    env: { DATABASE_URL: `file:${file}` },
     async drop() {
       await handle.close();
       for (const extra of ['', '-wal', '-shm']) rmSync(file + extra, { force: true });

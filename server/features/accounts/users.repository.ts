@@ -50,8 +50,8 @@ export class UsersRepository {
   /**
    * The guest account a device sign-in may reach (decision 052): made with this fingerprint, last
    * used from this network, and holding nothing private or of its own to sign in with: no
-   * password, email, phone, uploaded avatar, social account or passkey. (The payments feature
-   * adds its purchases table here.) The oldest such guest: a later one never shadows it.
+   * password, email, phone, uploaded avatar, social account, passkey or order. The oldest such
+   * guest: a later one never shadows it.
    */
   async findDeviceGuest(fingerprintHash: string, network: string): Promise<number | undefined> {
     const row = await this.#db
@@ -72,6 +72,7 @@ export class UsersRepository {
           eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
         ),
       )
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id'))))
       .orderBy('users.id', 'asc')
       .limit(1)
       .executeTakeFirst();
@@ -96,7 +97,7 @@ export class UsersRepository {
 
   /**
    * Deletes up to `limit` guest accounts nobody has used since `cutoff`: not seen, no token used,
-   * no plays, no favourites, and nothing of their own (no credential, email, phone or avatar).
+   * no plays, favourites, saves or orders, and nothing of their own (no credential, email, phone or avatar).
    * Their tokens go with them (foreign keys cascade). Returns how many were deleted.
    */
   async deleteUnusedGuests(cutoff: string, limit: number): Promise<number> {
@@ -117,6 +118,8 @@ export class UsersRepository {
             eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
             eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
             eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
           ]),
         ),
       )

@@ -32,6 +32,8 @@ export interface ImportedApp {
   categories: string[];
   tags: string[];
   texts: Texts<{ title: string; summary: string; description: string; instructions?: string | undefined }>;
+  /** What the app sells (decision 064): prices in minor units. */
+  items: { sku: string; price: number; currency: string; names: Texts<{ name: string }> }[];
 }
 
 /** Rows inserted per statement when rewriting the search index (well under either database's parameter limit). */
@@ -125,6 +127,23 @@ export class CatalogueImportRepository {
           .execute();
         await replaceLinks(trx, 'app_categories', id, app.categories.map((s) => ({ app_id: id, category_id: categoryIds.get(s)! })));
         await replaceLinks(trx, 'app_tags', id, app.tags.map((s) => ({ app_id: id, tag_id: tagIds.get(s)! })));
+        // Items are updated in place and never deleted: orders name them. One the import no longer lists stops being sold.
+        for (const item of app.items) {
+          const names = JSON.stringify(Object.fromEntries(Object.entries(item.names).map(([locale, t]) => [locale, t?.name])));
+          await trx
+            .insertInto('app_items')
+            .values({ app_id: id, sku: item.sku, price_minor: item.price, currency: item.currency, names, active: 1, created_at: now, updated_at: now })
+            .onConflict((oc) => oc.columns(['app_id', 'sku']).doUpdateSet({ price_minor: item.price, currency: item.currency, names, active: 1, updated_at: now }))
+            .execute();
+        }
+        const listed = app.items.map((item) => item.sku);
+        await trx
+          .updateTable('app_items')
+          .set({ active: 0, updated_at: now })
+          .where('app_id', '=', id)
+          .where('active', '=', 1)
+          .$if(listed.length > 0, (q) => q.where('sku', 'not in', listed))
+          .execute();
       }
 
       await rebuildSearchIndex(trx);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { access, copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
+import { SKU_PATTERN } from '#common/api/game-store.schema.ts';
 import { SLUG_PATTERN } from '#common/constants.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
@@ -37,6 +38,18 @@ const AppFile = z.object({
   thumbnail: z.string().min(1).max(200),
   screenshots: z.array(z.string().max(200)).max(12).default([]),
   published: z.boolean().default(true),
+  items: z
+    .array(
+      z.object({
+        sku: z.string().regex(SKU_PATTERN),
+        /** In minor units (cents). */
+        price: z.number().int().min(1).max(100_000_00),
+        currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+        i18n: localeTexts({ name: z.string().min(1).max(60) }),
+      }),
+    )
+    .max(50)
+    .default([]),
   i18n: localeTexts({
     title: z.coerce.string().pipe(z.string().min(1).max(80)),
     summary: z.string().min(1).max(200),
@@ -151,6 +164,7 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       categories: entry.categories,
       tags: entry.tags,
       texts: entry.i18n,
+      items: entry.items.map((item) => ({ sku: item.sku, price: item.price, currency: item.currency, names: item.i18n })),
     });
   }
   if (!categoriesFile && !tagsFile && appFiles.length === 0) problems.push(`${folder}: (folder): has no categories, tags or apps/ entries`);

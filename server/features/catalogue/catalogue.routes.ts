@@ -18,12 +18,14 @@ import {
   TagListQuerySchema,
   TagListSchema,
 } from '#common/api/catalogue.schema.ts';
+import { GameConfigWithItemsSchema } from '#common/api/game-store.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { MemberLibraryService } from './member-library.service.ts';
 
 /** The catalogue's calls (spec section 7) and the member library of our own design. */
-export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, library: MemberLibraryService): void {
+export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, library: MemberLibraryService, payments: Pick<PaymentsService, 'items'>): void {
   api.route(
     {
       method: 'GET',
@@ -94,12 +96,15 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
       method: 'GET',
       url: '/game/config/:app_id',
       summary: 'What the play page needs to frame a game',
-      description: 'Game URL (with the locale), orientation, iframe sandbox and allow attributes, and the settings of the game-to-portal messages.',
+      description: "Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).",
       tags: ['catalogue'],
       params: GameConfigParamsSchema,
-      response: GameConfigSchema,
+      response: GameConfigWithItemsSchema,
     },
-    ({ locale, params }) => catalogue.gameConfig(locale, { id: params.app_id }),
+    async ({ locale, params, caller }) => ({
+      ...(await catalogue.gameConfig(locale, { id: params.app_id })),
+      items: await payments.items(params.app_id, caller?.userId ?? null, locale),
+    }),
   );
 
   api.route(

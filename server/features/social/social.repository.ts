@@ -201,7 +201,7 @@ export class SocialRepository {
   }
 
   /**
-   * Moves a guest's played games and favourites into a member's account and deletes the guest
+   * Moves a guest's played games, favourites and cloud saves into a member's account and deletes the guest
    * (its tokens go with it), in one transaction: a guest who signs in to an existing member keeps
    * what they did as a guest. Plays add up; the earlier first play and the later last play stand.
    */
@@ -229,6 +229,20 @@ export class SocialRepository {
           .insertInto('favourites')
           .values({ ...favourite, user_id: memberId })
           .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
+          .execute();
+      }
+      // Saves: the member's value of a key stays unless the guest's is newer.
+      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).execute();
+      for (const save of saves) {
+        await trx
+          .insertInto('game_saves')
+          .values({ ...save, user_id: memberId })
+          .onConflict((oc) =>
+            oc
+              .columns(['user_id', 'app_id', 'key'])
+              .doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at })
+              .where('game_saves.updated_at', '<', save.updated_at),
+          )
           .execute();
       }
       await trx.deleteFrom('users').where('id', '=', guestId).execute();

@@ -1,0 +1,64 @@
+import { AppParamsSchema, GameLoginSchema, JwksSchema, SaveBodySchema, SaveParamsSchema, SaveSchema } from '#common/api/game-store.schema.ts';
+import type { ApiRouter } from '#server/http/api-router.ts';
+import type { GamesService } from './games.service.ts';
+
+const TAGS = ['game bridge'];
+
+/** The game bridge (spec section 7; decision 064): the play page calls these for the game in its frame. */
+export function gamesRoutes(api: ApiRouter, games: GamesService): void {
+  api.route(
+    {
+      method: 'POST',
+      url: '/game/login/:app_id',
+      summary: 'A sign-in token for a game',
+      description:
+        'An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. ' +
+        "A game's backend verifies it offline with the keys at /serve/api/game/jwks.json.",
+      tags: TAGS,
+      auth: 'required',
+      params: AppParamsSchema,
+      response: GameLoginSchema,
+    },
+    ({ caller, params }) => games.login(caller!, params.app_id),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/game/jwks.json',
+      summary: 'The keys game tokens are signed with (JWKS)',
+      tags: TAGS,
+      auth: 'none',
+      response: JwksSchema,
+    },
+    ({ reply }) => {
+      reply.header('cache-control', 'public, max-age=3600');
+      return games.jwks();
+    },
+  );
+
+  api.route(
+    { method: 'GET', url: '/game/saves/:app_id/:key', summary: "A value of the caller's cloud save for a game", tags: TAGS, auth: 'required', params: SaveParamsSchema, response: SaveSchema },
+    ({ caller, params }) => games.getSave(caller!, params.app_id, params.key),
+  );
+
+  api.route(
+    {
+      method: 'PUT',
+      url: '/game/saves/:app_id/:key',
+      summary: "Store a value in the caller's cloud save for a game",
+      description: 'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 saying which.',
+      tags: TAGS,
+      auth: 'required',
+      params: SaveParamsSchema,
+      body: SaveBodySchema,
+      response: SaveSchema,
+    },
+    ({ caller, params, body }) => games.putSave(caller!, params.app_id, params.key, body.value),
+  );
+
+  api.route(
+    { method: 'DELETE', url: '/game/saves/:app_id/:key', summary: "Remove a value of the caller's cloud save", tags: TAGS, auth: 'required', params: SaveParamsSchema, response: SaveSchema },
+    ({ caller, params }) => games.deleteSave(caller!, params.app_id, params.key),
+  );
+}

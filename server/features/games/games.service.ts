@@ -1,0 +1,71 @@
+import { type GameLogin, type Save, SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import type { Caller } from '#server/lib/caller.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { GameTokens } from './game-tokens.ts';
+import type { GamesRepository } from './games.repository.ts';
+
+export interface GamesDependencies {
+  repository: GamesRepository;
+  tokens: GameTokens;
+  accounts: Pick<AccountsService, 'userInfo'>;
+  clock: Clock;
+}
+
+/** The game bridge's server side (decision 064): sign-in tokens for games and cloud saves. */
+export class GamesService {
+  readonly #repository: GamesRepository;
+  readonly #tokens: GameTokens;
+  readonly #accounts: Pick<AccountsService, 'userInfo'>;
+  readonly #clock: Clock;
+
+  constructor(deps: GamesDependencies) {
+    this.#repository = deps.repository;
+    this.#tokens = deps.tokens;
+    this.#accounts = deps.accounts;
+    this.#clock = deps.clock;
+  }
+
+  /** A token for one app and the caller, for the game's backend to verify with the published keys. */
+  async login(caller: Caller, appId: number): Promise<GameLogin> {
+    await this.#requireApp(appId);
+    const user = await this.#accounts.userInfo(caller.userId);
+    const { token, expiresAt } = await this.#tokens.issue({ userId: user.uid, appId, nickname: user.nickname, isGuest: user.isGuest }, this.#clock.now());
+    return { token, expiresAt, user: { uid: user.uid, nickname: user.nickname, isGuest: user.isGuest } };
+  }
+
+  jwks() {
+    return this.#tokens.jwks();
+  }
+
+  async getSave(caller: Caller, appId: number, key: string): Promise<Save> {
+    await this.#requireApp(appId);
+    const row = await this.#repository.findSave(caller.userId, appId, key);
+    return { key, value: row ? (JSON.parse(row.value) as unknown) : null, updatedAt: row?.updated_at ?? null };
+  }
+
+  /** Stores a value as JSON text: 64 KB a value, 256 KB for all of an app's keys; past that a 413 that says which. */
+  async putSave(caller: Caller, appId: number, key: string, value: unknown): Promise<Save> {
+    await this.#requireApp(appId);
+    if (value === undefined) throw new AppError('validation', { fields: { value: ['payments:saves.missing'] } });
+    const text = JSON.stringify(value);
+    const size = Buffer.byteLength(text);
+    if (size > SAVE_VALUE_MAX_BYTES) throw new AppError('payload_too_large', { messageKey: 'payments:saves.valueTooLarge', values: { size: Math.ceil(size / 1024), max: SAVE_VALUE_MAX_BYTES / 1024 } });
+    const now = isoNow(this.#clock);
+    if (!(await this.#repository.putSave(caller.userId, appId, key, text, size, SAVES_PER_APP_MAX_BYTES, now))) {
+      throw new AppError('payload_too_large', { messageKey: 'payments:saves.appFull', values: { max: SAVES_PER_APP_MAX_BYTES / 1024 } });
+    }
+    return { key, value, updatedAt: now };
+  }
+
+  async deleteSave(caller: Caller, appId: number, key: string): Promise<Save> {
+    await this.#requireApp(appId);
+    await this.#repository.deleteSave(caller.userId, appId, key);
+    return { key, value: null, updatedAt: null };
+  }
+
+  async #requireApp(appId: number): Promise<void> {
+    if (!(await this.#repository.appExists(appId))) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+  }
+}

@@ -1,0 +1,178 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DatabaseKind } from '#server/db/client.ts';
+import type { Database, OrdersTable, OrderStatus } from '#server/db/schema.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export interface ItemRow {
+  id: number;
+  app_id: number;
+  sku: string;
+  price_minor: number;
+  currency: string;
+  names: string;
+}
+
+/** An order with the names the member's area shows. */
+export interface OrderView extends OrderRow {
+  app_title: string;
+  names: string;
+}
+
+/** A state change to record: the event, and the status it leads to from the order's current one. */
+export interface OrderChange {
+  type: string;
+  /** Two notifications with the same key are the same one: the second changes nothing. */
+  eventKey: string;
+  next: (current: OrderStatus) => OrderStatus;
+  payload: unknown;
+  transactionId?: string | null;
+}
+
+/** Items, orders and their append-only events. */
+export class PaymentsRepository {
+  readonly #db: Kysely<Database>;
+  readonly #kind: DatabaseKind;
+  constructor(db: Kysely<Database>, kind: DatabaseKind) {
+    this.#db = db;
+    this.#kind = kind;
+  }
+
+  activeItems(appId: number): Promise<ItemRow[]> {
+    return this.#db.selectFrom('app_items').select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names']).where('app_id', '=', appId).where('active', '=', 1).orderBy('price_minor').orderBy('sku').execute();
+  }
+
+  findItem(appId: number, sku: string): Promise<ItemRow | undefined> {
+    return this.#db.selectFrom('app_items').select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names']).where('app_id', '=', appId).where('sku', '=', sku).where('active', '=', 1).executeTakeFirst();
+  }
+
+  /** SKUs of an app the user has a paid order of (refunded and cancelled ones no longer count). */
+  async ownedSkus(userId: number, appId: number): Promise<Set<string>> {
+    const rows = await this.#db.selectFrom('orders').select('sku').distinct().where('user_id', '=', userId).where('app_id', '=', appId).where('status', '=', 'paid').execute();
+    return new Set(rows.map((r) => r.sku));
+  }
+
+  /**
+   * A new order, or the one this user's idempotency key made already (a retried request). The
+   * unique (user, key) index decides between two requests at once.
+   */
+  async createOrder(order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id'>): Promise<OrderRow> {
+    const existing = () =>
+      this.#db.selectFrom('orders').selectAll().where('user_id', '=', order.user_id).where('idempotency_key', '=', order.idempotency_key).executeTakeFirst();
+    const found = await existing();
+    if (found) return found;
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('orders')
+          .values({ ...order, updated_at: order.created_at, paid_at: null, delivered_at: null, provider_order_id: null, provider_transaction_id: null })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('order_events')
+          .values({ order_id: row.id, type: 'created', event_key: 'created', from_status: null, to_status: row.status, payload: null, created_at: order.created_at })
+          .execute();
+        return row;
+      });
+    } catch (error) {
+      const raced = await existing();
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  findOrder(publicId: string): Promise<OrderRow | undefined> {
+    return this.#db.selectFrom('orders').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  }
+
+  findByProviderOrder(provider: string, providerOrderId: string): Promise<OrderRow | undefined> {
+    return this.#db.selectFrom('orders').selectAll().where('provider', '=', provider).where('provider_order_id', '=', providerOrderId).executeTakeFirst();
+  }
+
+  /** Notes the provider's order (its checkout) and that the order waits for payment. */
+  async markPending(orderId: number, providerOrderId: string, now: string): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      const order = await trx.selectFrom('orders').select(['status']).where('id', '=', orderId).executeTakeFirstOrThrow();
+      const status: OrderStatus = order.status === 'created' ? 'pending' : order.status;
+      await trx.updateTable('orders').set({ provider_order_id: providerOrderId, status, updated_at: now }).where('id', '=', orderId).execute();
+      await trx
+        .insertInto('order_events')
+        .values({ order_id: orderId, type: 'checkout', event_key: `checkout:${providerOrderId}`, from_status: order.status, to_status: status, payload: null, created_at: now })
+        .onConflict((oc) => oc.columns(['order_id', 'event_key']).doNothing())
+        .execute();
+    });
+  }
+
+  /**
+   * Records a state change once: the event row and the new status in one transaction, the
+   * order's row locked meanwhile (PostgreSQL; SQLite writes one at a time). A change whose key is
+   * recorded already changes nothing and answers `duplicate`. `beforeCommit` runs inside the
+   * transaction, last (the crash tests stop the process there).
+   */
+  async applyChange(orderId: number, change: OrderChange, now: string, beforeCommit?: () => void): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
+    return this.#db.transaction().execute(async (trx) => {
+      const query = trx.selectFrom('orders').selectAll().where('id', '=', orderId);
+      const order = await (this.#kind === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+      const seen = await trx.selectFrom('order_events').select('id').where('order_id', '=', orderId).where('event_key', '=', change.eventKey).executeTakeFirst();
+      if (seen) return { outcome: 'duplicate' as const, order };
+      const status = change.next(order.status);
+      await trx
+        .insertInto('order_events')
+        .values({ order_id: orderId, type: change.type, event_key: change.eventKey, from_status: order.status, to_status: status, payload: JSON.stringify(change.payload), created_at: now })
+        .execute();
+      const updated = await trx
+        .updateTable('orders')
+        .set({
+          status,
+          updated_at: now,
+          ...(status === 'paid' && !order.paid_at ? { paid_at: now } : {}),
+          ...(change.transactionId && !order.provider_transaction_id ? { provider_transaction_id: change.transactionId } : {}),
+        })
+        .where('id', '=', orderId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      beforeCommit?.();
+      return { outcome: 'applied' as const, order: updated };
+    });
+  }
+
+  /** Marks a paid order delivered to the game; true only for the one call that did it. */
+  async markDelivered(orderId: number, now: string): Promise<boolean> {
+    const result = await this.#db.updateTable('orders').set({ delivered_at: now }).where('id', '=', orderId).where('status', '=', 'paid').where('delivered_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  listForUser(userId: number, limit: number): Promise<OrderView[]> {
+    return this.#db
+      .selectFrom('orders')
+      .innerJoin('app_items', 'app_items.id', 'orders.item_id')
+      // English titles always exist; the item names carry every locale.
+      .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
+      .selectAll('orders')
+      .select(['t.title as app_title', 'app_items.names'])
+      .where('orders.user_id', '=', userId)
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async findView(publicId: string): Promise<OrderView | undefined> {
+    return this.#db
+      .selectFrom('orders')
+      .innerJoin('app_items', 'app_items.id', 'orders.item_id')
+      .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
+      .selectAll('orders')
+      .select(['t.title as app_title', 'app_items.names'])
+      .where('orders.public_id', '=', publicId)
+      .executeTakeFirst();
+  }
+
+  async userExists(userId: number): Promise<boolean> {
+    return (await this.#db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+  }
+
+  async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
+    return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
+  }
+}

@@ -1,0 +1,129 @@
+import type { FastifyRequest } from 'fastify';
+import { UTM_FIELDS } from '#common/constants.ts';
+import {
+  AppParamsSchema,
+  CheckoutBodySchema,
+  CheckoutSchema,
+  DeliverySchema,
+  OrderListSchema,
+  OrderParamsSchema,
+  OrderSchema,
+  PayBodySchema,
+  SandboxCheckoutSchema,
+  SandboxPayBodySchema,
+  SandboxPaySchema,
+} from '#common/api/game-store.schema.ts';
+import type { ApiRouter } from '#server/http/api-router.ts';
+import { clientFacts } from '#server/http/client-facts.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+const TAGS = ['payments'];
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/** In-game purchases (spec section 7; decision 064). */
+export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService): Promise<void> {
+  api.route(
+    {
+      method: 'POST',
+      url: '/game/pay/:app_id',
+      summary: 'Create an order for an item of a game',
+      description:
+        "The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. " +
+        '403 for a guest (secure the account first), 404 for an unknown item.',
+      tags: TAGS,
+      auth: 'required',
+      params: AppParamsSchema,
+      body: PayBodySchema,
+      response: OrderSchema,
+      status: 201,
+    },
+    ({ caller, params, body, request, locale }) => payments.createOrder(caller!, params.app_id, body, campaignOf(request), locale),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/payment/xsolla/create/',
+      summary: "Open the checkout of one of the caller's orders",
+      description:
+        "Creates the Xsolla Pay Station token through Xsolla's server API (or, without Xsolla credentials, the built-in sandbox's checkout) and answers the address to open. " +
+        "404 for an order that is not the caller's; 409 for one that is paid, refunded or cancelled; 503 when Xsolla does not answer.",
+      tags: TAGS,
+      auth: 'required',
+      body: CheckoutBodySchema,
+      response: CheckoutSchema,
+    },
+    ({ caller, body, request, locale }) => payments.checkout(caller!, body.order_id, clientFacts(request), locale),
+  );
+
+  api.route(
+    { method: 'GET', url: '/game/orders/:id', summary: "One of the caller's orders", tags: TAGS, auth: 'required', params: OrderParamsSchema, response: OrderSchema },
+    ({ caller, params, locale }) => payments.order(caller!, params.id, locale),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/game/orders/:id/deliver',
+      summary: 'Hand a paid order to the game',
+      description: 'deliveredNow is true for exactly one call per paid order: the play page then sends the purchase event to the game and tracks the purchase.',
+      tags: TAGS,
+      auth: 'required',
+      params: OrderParamsSchema,
+      response: DeliverySchema,
+    },
+    ({ caller, params, locale }) => payments.deliver(caller!, params.id, locale),
+  );
+
+  api.route(
+    { method: 'GET', url: '/member/orders/', summary: "The caller's orders, newest first", tags: TAGS, auth: 'required', response: OrderListSchema },
+    ({ caller, locale }) => payments.list(caller!, locale),
+  );
+
+  api.route(
+    { method: 'GET', url: '/payment/sandbox/checkout/:token', summary: 'The sandbox checkout of an order (no Xsolla credentials)', tags: TAGS, auth: 'none', params: SandboxPayBodySchema.pick({ token: true }), response: SandboxCheckoutSchema },
+    ({ params, locale }) => payments.sandboxCheckout(params.token, locale),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/payment/sandbox/pay/',
+      summary: 'Pay a sandbox order with a test card',
+      description: '4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.',
+      tags: TAGS,
+      auth: 'none',
+      body: SandboxPayBodySchema,
+      response: SandboxPaySchema,
+    },
+    ({ body }) => payments.sandboxPay(body.token, body.card, body.challenge),
+  );
+
+  // Xsolla's webhook: the raw body is signed, so it is read as text; the answer is Xsolla's format, not the envelope.
+  await api.app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    scope.post('/payment/xsolla/webhook/', { config: { auth: 'none', csrf: false } }, async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const answer = await payments.handleNotification(raw, request.headers.authorization);
+      if (answer.status === 204) return reply.code(204).send();
+      request.log.warn({ code: answer.error!.code }, 'payment notification refused');
+      return reply.code(400).send({ error: answer.error });
+    });
+  });
+}
+
+/** The campaign tags the browser sends with every call (Utm-Source …). */
+function campaignOf(request: FastifyRequest): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const field of UTM_FIELDS) {
+    const value = request.headers[`utm-${field}`];
+    if (typeof value !== 'string' || value.length > 200) continue;
+    try {
+      tags[field] = decodeURIComponent(value);
+    } catch {
+      tags[field] = value;
+    }
+  }
+  return tags;
+}

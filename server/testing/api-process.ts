@@ -1,0 +1,15 @@
+// The API alone in its own process, on an existing database, for tests that kill a server
+// mid-request (server/features/payments/payments-crash.db.test.ts). Configured by the environment.
+import Fastify from 'fastify';
+import { registerApiStandalone } from '../api.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { createServices } from '../services.ts';
+
+const config = loadConfig(process.env);
+const database = await openDatabase(config.databaseUrl, { schema: config.databaseSchema, poolSize: 2 });
+const services = createServices(database, config);
+const app = Fastify({ logger: false });
+await registerApiStandalone(app, { config, services });
+await app.listen({ port: config.port, host: '127.0.0.1' });
+console.log(`listening on ${config.port}`);

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { webhookSignature } from '../features/payments/xsolla.ts';
+
+/*
+ * A stand-in for Xsolla on loopback (decision 064): the server API's "create payment token for
+ * purchase" call, checked as Xsolla checks it (Basic auth with project id and API key, the user,
+ * the items, the buyer's address or country), and a webhook sender that signs notifications as
+ * Xsolla does (Authorization: Signature sha1(body + secret)).
+ */
+
+export interface TokenRequest {
+  body: {
+    user?: { id?: { value?: string } };
+    purchase?: { items?: { sku?: string; quantity?: number }[] };
+    settings?: { external_id?: string; currency?: string; mode?: string; language?: string };
+    custom_parameters?: { order_id?: string };
+  };
+  userIp: string | undefined;
+}
+
+export async function startXsollaStandIn(expected: { projectId: string; apiKey: string }) {
+  const requests: TokenRequest[] = [];
+  let nextOrder = 9_000_000;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`) return send(404, { errorCode: 404, errorMessage: 'Not found' });
+      if (req.headers.authorization !== `Basic ${Buffer.from(`${expected.projectId}:${expected.apiKey}`).toString('base64')}`) {
+        return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
+      }
+      let body: TokenRequest['body'];
+      try {
+        body = JSON.parse(raw) as TokenRequest['body'];
+      } catch {
+        return send(422, { errorCode: 1102, errorMessage: 'Invalid JSON' });
+      }
+      const userIp = req.headers['x-user-ip'] as string | undefined;
+      if (!body.user?.id?.value || !body.purchase?.items?.[0]?.sku || (!userIp && !(body.user as { country?: unknown }).country)) {
+        return send(422, { errorCode: 1102, errorMessage: 'user.id, purchase.items and the country or X-User-Ip are required' });
+      }
+      requests.push({ body, userIp });
+      nextOrder += 1;
+      return send(200, { token: randomBytes(24).toString('hex'), order_id: nextOrder });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Sends a notification to a webhook as Xsolla does; answers the status and body. */
+export async function sendNotification(webhookUrl: string, secret: string, notification: object, signature?: string): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify(notification);
+  const response = await fetch(webhookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Signature ${signature ?? webhookSignature(body, secret)}` },
+    body,
+  });
+  return { status: response.status, body: await response.text() };
+}
