@@ -12,4 +12,4 @@ const services = createServices(database, config);
 const app = Fastify({ logger: false });
 await registerApiStandalone(app, { config, services });
 await app.listen({ port: config.port, host: '127.0.0.1' });
-console.log(`listening on ${config.port}`);
+process.stdout.write(`listening on ${config.port}\n`);

@@ -25,9 +25,9 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
   let nextOrder = 9_000_000;
   const server = createServer((req, res) => {
     let raw = '';
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`) return send(404, { errorCode: 404, errorMessage: 'Not found' });
       if (req.headers.authorization !== `Basic ${Buffer.from(`${expected.projectId}:${expected.apiKey}`).toString('base64')}`) {
         return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });

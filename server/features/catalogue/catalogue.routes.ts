@@ -10,7 +10,6 @@ import {
   FavouriteParamsSchema,
   FavouriteStateSchema,
   GameConfigParamsSchema,
-  GameConfigSchema,
   MemberListQuerySchema,
   PlayedBodySchema,
   PlayedListSchema,

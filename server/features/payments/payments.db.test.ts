@@ -6,6 +6,33 @@ import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from './xsolla.ts';
 
+const key = () => randomBytes(12).toString('base64url');
+
+const payment = (o: { id: string }, uid: number, transaction: number, amount = 1.99) => ({
+  notification_type: 'payment',
+  purchase: { total: { currency: 'USD', amount } },
+  user: { id: String(uid) },
+  transaction: { id: transaction, external_id: o.id, dry_run: 1 },
+  custom_parameters: { order_id: o.id },
+});
+
+const orderPaid = (o: { id: string }, uid: number) => ({
+  notification_type: 'order_paid',
+  items: [{ sku: 'alpha-gold-tiles', type: 'virtual_good', quantity: 1, amount: '1.99' }],
+  order: { id: 1, currency: 'USD', amount: '1.99', status: 'paid' },
+  user: { external_id: String(uid) },
+  custom_parameters: { order_id: o.id },
+});
+
+const refund = (o: { id: string }, uid: number, transaction: number) => ({
+  notification_type: 'refund',
+  purchase: { total: { currency: 'USD', amount: 1.99 } },
+  user: { id: String(uid) },
+  transaction: { id: transaction, external_id: o.id },
+  refund_details: { code: 1, reason: 'Requested by the player' },
+  custom_parameters: { order_id: o.id },
+});
+
 /*
  * In-game purchases against a stand-in of Xsolla's server API on loopback; notifications reach the
  * webhook as Xsolla sends them (raw JSON, `Authorization: Signature sha1(body + secret)`).
@@ -46,7 +73,6 @@ describe('payments API', () => {
     return response.json().data as { token: string; userInfo: { uid: number } };
   }
 
-  const key = () => randomBytes(12).toString('base64url');
 
   async function order(token: string, body: Record<string, unknown> = {}) {
     const response = await api.call('POST', `/game/pay/${appId}`, { token, body: { sku: 'alpha-gold-tiles', idempotencyKey: key(), ...body } });
@@ -68,28 +94,6 @@ describe('payments API', () => {
     });
   }
 
-  const payment = (o: { id: string }, uid: number, transaction: number, amount = 1.99) => ({
-    notification_type: 'payment',
-    purchase: { total: { currency: 'USD', amount } },
-    user: { id: String(uid) },
-    transaction: { id: transaction, external_id: o.id, dry_run: 1 },
-    custom_parameters: { order_id: o.id },
-  });
-  const orderPaid = (o: { id: string }, uid: number) => ({
-    notification_type: 'order_paid',
-    items: [{ sku: 'alpha-gold-tiles', type: 'virtual_good', quantity: 1, amount: '1.99' }],
-    order: { id: 1, currency: 'USD', amount: '1.99', status: 'paid' },
-    user: { external_id: String(uid) },
-    custom_parameters: { order_id: o.id },
-  });
-  const refund = (o: { id: string }, uid: number, transaction: number) => ({
-    notification_type: 'refund',
-    purchase: { total: { currency: 'USD', amount: 1.99 } },
-    user: { id: String(uid) },
-    transaction: { id: transaction, external_id: o.id },
-    refund_details: { code: 1, reason: 'Requested by the player' },
-    custom_parameters: { order_id: o.id },
-  });
 
   const status = async (token: string, id: string) => (await api.call('GET', `/game/orders/${id}`, { token })).json().data.status as string;
   const events = async (id: string) => {
