@@ -123,6 +123,16 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       reply.header('Cache-Control', path.includes('/assets/') ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=3600');
     },
   });
+  // The game SDK, versioned by its path (docs/game-sdk.md).
+  await app.register(fastifyStatic, {
+    root: resolve('sdk'),
+    prefix: '/sdk/',
+    decorateReply: false,
+    wildcard: true,
+    setHeaders(reply) {
+      reply.header('Cache-Control', 'public, max-age=3600');
+    },
+  });
   await app.register(fastifyStatic, {
     root: resolve('games'),
     prefix: '/games/',

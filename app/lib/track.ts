@@ -3,6 +3,8 @@ export interface TrackEvents {
   'game-loaded': { name: string };
   /** Spec section 4: a new session token was set; carries the account's uid. */
   login: { uid: number };
+  /** A paid order, once (decision 064): the amount in major units. */
+  purchase: { amount: number; currency: string; order_id: string };
 }
 
 /** The DOM event every tracking call dispatches on `window`; the pixel integration listens to it. */

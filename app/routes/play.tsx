@@ -7,6 +7,7 @@ import { type Locale, localePath } from '#common/locales.ts';
 import { isValidSlug } from '#common/route-rules.ts';
 import { appContext } from '../context.ts';
 import { useSession } from '../features/accounts/use-session.ts';
+import { useGameBridge } from '../features/games/use-game-bridge.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { api } from '../lib/api-client.ts';
 import { pageTitle } from '../lib/meta.ts';
@@ -50,6 +51,7 @@ function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
   const fullscreen = useFullscreen(stage, game.orientation);
   const hint = useOrientationHint(game.orientation);
   usePlayRecord(game.appId);
+  const purchase = useGameBridge(frame, game.appId, locale, ready);
 
   // The frame gets its address only once the listener is in place (after hydration), so the
   // game's "loaded" message cannot be missed.
@@ -130,6 +132,7 @@ function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
           </div>
         )}
       </div>
+      {purchase}
     </div>
   );
 }

@@ -53,9 +53,9 @@ export class SandboxCheckout implements CheckoutProvider {
   readonly name = 'sandbox' as const;
   readonly sandbox = true;
 
-  async create() {
+  async create(_order: OrderRow, buyer: Buyer) {
     const token = randomBytes(24).toString('base64url');
-    return { providerOrderId: token, token, url: `/payment/sandbox?token=${token}` };
+    return { providerOrderId: token, token, url: `${buyer.language === 'zh' ? '/zh-CN' : ''}/payment/sandbox?token=${token}` };
   }
 }
 

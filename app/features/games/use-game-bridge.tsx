@@ -1,0 +1,64 @@
+import { type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Order } from '#common/api/game-store.schema.ts';
+import { useSession } from '../accounts/use-session.ts';
+import { deliverWaitingOrders, PurchaseFlow, type PurchaseResult } from '../payments/purchase-flow.tsx';
+import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+
+/**
+ * Connects the game in the play page's frame to the portal (sdk/v1/playport.js): answers its
+ * calls, runs its purchases, and tells it of paid orders once. Returns what the page shows for a
+ * purchase under way. `loaded` is true once the game said it is ready.
+ */
+export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId: number, locale: string, loaded: boolean): ReactNode {
+  const { t } = useTranslation('errors');
+  const { isMember } = useSession();
+  const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
+  const purchasing = useRef(false);
+
+  const onDelivered = useCallback((order: Order) => postToGame(frame, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }), [frame]);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      const request = bridgeRequestOf(event.data);
+      if (!request) return;
+      if (request.method === 'pay') {
+        const sku = request.params.sku;
+        if (purchasing.current || typeof sku !== 'string') {
+          postToGame(frame, { type: 'playport:response', id: request.id, ok: false, error: { code: purchasing.current ? 'busy' : 'validation', message: t('generic') } });
+          return;
+        }
+        purchasing.current = true;
+        setPurchase({ id: request.id, sku });
+        return;
+      }
+      answerCall(appId, locale, request.method, request.params).then(
+        (result) => postToGame(frame, { type: 'playport:response', id: request.id, ok: true, result }),
+        (failure: unknown) => postToGame(frame, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
+      );
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [appId, locale, frame, t]);
+
+  // Orders paid while the game was closed reach it when it starts.
+  useEffect(() => {
+    if (loaded && isMember) void deliverWaitingOrders(appId, onDelivered).catch(() => undefined);
+  }, [loaded, isMember, appId, onDelivered]);
+
+  if (!purchase) return null;
+  const end = (result: PurchaseResult) => {
+    postToGame(frame, { type: 'playport:response', id: purchase.id, ok: true, result });
+    purchasing.current = false;
+    setPurchase(null);
+    frame.current?.focus();
+  };
+  return <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onDelivered={onDelivered} />;
+}
+
+/** Posts to the game's frame. Its origin is opaque: the window is addressed directly, with no origin to name. */
+function postToGame(frame: RefObject<HTMLIFrameElement | null>, message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown }): void {
+  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- an opaque origin cannot be named; the target is our own frame's window
+  frame.current?.contentWindow?.postMessage(message, '*');
+}

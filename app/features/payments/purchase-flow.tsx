@@ -1,0 +1,157 @@
+import { LoaderCircle } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Checkout, Delivery, Order, OrderList } from '#common/api/game-store.schema.ts';
+import { api } from '../../lib/api-client.ts';
+import { track } from '../../lib/track.ts';
+import { Button } from '../../ui/button.tsx';
+import { DialogPanel } from '../../ui/dialog.tsx';
+import { messageOf } from '../accounts/form-errors.ts';
+import { FormAlert } from '../accounts/form-field.tsx';
+import { LoginList } from '../accounts/login-list.tsx';
+import { useSession } from '../accounts/use-session.ts';
+
+export interface PurchaseResult {
+  status: 'paid' | 'cancelled' | 'declined';
+  orderId: string | null;
+  sku: string;
+}
+
+/** How often the page asks how the order stands while the checkout is open. */
+const POLL_MS = 2000;
+
+/**
+ * A paid order handed to the game: the server says `deliveredNow` for one call per order, so the
+ * game's purchase event and the purchase tracking happen once, whichever tab or visit gets there.
+ */
+export async function deliverOrder(orderId: string, onDelivered: (order: Order) => void): Promise<Order> {
+  const { data } = await api.post<Delivery>(`/game/orders/${encodeURIComponent(orderId)}/deliver`);
+  if (data.deliveredNow) {
+    onDelivered(data.order);
+    track('purchase', { amount: data.order.amount / 100, currency: data.order.currency || 'USD', order_id: data.order.id });
+  }
+  return data.order;
+}
+
+/** Paid orders of this game not yet handed over (paid after the window closed, or in another tab). */
+export async function deliverWaitingOrders(appId: number, onDelivered: (order: Order) => void): Promise<void> {
+  const { data } = await api.get<OrderList>('/member/orders/');
+  for (const order of data.items.filter((o) => o.appId === appId && o.status === 'paid' && !o.delivered)) await deliverOrder(order.id, onDelivered);
+}
+
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+type Stage = { name: 'secure' } | { name: 'working' } | { name: 'blocked'; url: string; orderId: string } | { name: 'waiting'; orderId: string } | { name: 'failed'; message: string };
+
+/**
+ * A purchase the game asked for with `Playport.pay({ sku })` (decision 064). A guest secures the
+ * account first (a purchase must not be lost with a browser), then the order is made at the
+ * server's price and the provider's checkout opens in its own window; the page waits for the
+ * order to be paid, hands it to the game once, and tells the game how it ended.
+ */
+export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number; sku: string; onEnd: (result: PurchaseResult) => void; onDelivered: (order: Order) => void }) {
+  const { t } = useTranslation('payments');
+  const { isMember } = useSession();
+  const [stage, setStage] = useState<Stage>(isMember ? { name: 'working' } : { name: 'secure' });
+  const ended = useRef(false);
+  const checkoutWindow = useRef<Window | null>(null);
+  const idempotencyKey = useRef(newIdempotencyKey());
+
+  const end = (result: Omit<PurchaseResult, 'sku'>) => {
+    if (ended.current) return;
+    ended.current = true;
+    checkoutWindow.current = null;
+    onEnd({ ...result, sku });
+  };
+  // The poll reports through the latest callbacks without restarting when they change.
+  const report = useRef({ end, onDelivered });
+  useEffect(() => {
+    report.current = { end, onDelivered };
+  });
+
+  // Make the order and open its checkout once the buyer is a member.
+  useEffect(() => {
+    if (stage.name !== 'working') return;
+    let active = true;
+    (async () => {
+      try {
+        const { data: order } = await api.post<Order>(`/game/pay/${appId}`, { sku, idempotencyKey: idempotencyKey.current });
+        const { data: checkout } = await api.post<Checkout>('/payment/xsolla/create/', { order_id: order.id });
+        if (!active) return;
+        checkoutWindow.current = window.open(checkout.url, 'playport-checkout', 'popup=yes,width=480,height=720');
+        setStage(checkoutWindow.current ? { name: 'waiting', orderId: order.id } : { name: 'blocked', url: checkout.url, orderId: order.id });
+      } catch (failure) {
+        if (active) setStage({ name: 'failed', message: messageOf(failure, t('buy.failed')) });
+      }
+    })();
+    return () => {
+      active = false;
+    };
+  }, [stage.name, appId, sku, t]);
+
+  // While the checkout is open: how does the order stand? Paid ends it; a closed window ends it as it stands.
+  useEffect(() => {
+    if (stage.name !== 'waiting') return;
+    const { orderId } = stage;
+    let stopped = false;
+    const check = async () => {
+      const closed = checkoutWindow.current?.closed ?? true;
+      try {
+        const { data: order } = await api.get<Order>(`/game/orders/${encodeURIComponent(orderId)}`);
+        if (stopped) return;
+        if (order.status === 'paid') {
+          await deliverOrder(order.id, report.current.onDelivered);
+          checkoutWindow.current?.close();
+          report.current.end({ status: 'paid', orderId: order.id });
+        } else if (closed) {
+          report.current.end({ status: order.status === 'failed' ? 'declined' : 'cancelled', orderId: order.id });
+        }
+      } catch {
+        // A failed check is tried again at the next tick.
+      }
+    };
+    const timer = setInterval(() => void check(), POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [stage]);
+
+  const openHere = () => {
+    if (stage.name !== 'blocked') return;
+    checkoutWindow.current = window.open(stage.url, 'playport-checkout', 'popup=yes,width=480,height=720');
+    if (checkoutWindow.current) setStage({ name: 'waiting', orderId: stage.orderId });
+  };
+
+  const cancel = () => {
+    checkoutWindow.current?.close();
+    end({ status: 'cancelled', orderId: 'orderId' in stage ? stage.orderId : null });
+  };
+
+  if (stage.name === 'secure') {
+    return (
+      <DialogPanel open onOpenChange={(open) => !open && cancel()} title={t('buy.secureTitle')} description={t('buy.secureBody')} closeLabel={t('orders.close')} testId="purchase-secure">
+        <LoginList initialMode="create" onDone={() => setStage({ name: 'working' })} />
+      </DialogPanel>
+    );
+  }
+  return (
+    <DialogPanel open onOpenChange={(open) => !open && cancel()} title={t('buy.waiting')} description={stage.name === 'blocked' ? t('buy.checkoutBlocked') : t('buy.checkoutOpened')} closeLabel={t('orders.close')} testId="purchase-dialog">
+      {stage.name === 'failed' ? (
+        <FormAlert message={stage.message} />
+      ) : stage.name === 'blocked' ? (
+        <Button className="w-full" onClick={openHere} data-testid="purchase-open-checkout">
+          {t('buy.openCheckout')}
+        </Button>
+      ) : (
+        <output className="flex items-center gap-3 text-sm text-zinc-600 dark:text-zinc-300" data-testid="purchase-waiting">
+          <LoaderCircle className="size-5 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden />
+          {t('buy.waiting')}
+        </output>
+      )}
+    </DialogPanel>
+  );
+}

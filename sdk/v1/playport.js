@@ -1,0 +1,79 @@
+// Playport game SDK, version 1 (docs/game-sdk.md). A game framed by the portal's play page
+// loads it from /sdk/v1/playport.js and calls window.Playport. Each call is a message to the play
+// page with its own id; the page performs it (the game's opaque origin has no cookies and no
+// network of the portal) and answers that id. Version 1 keeps its shape: changes come as /sdk/v2/.
+(() => {
+  if (window.Playport) return;
+  // Answers come only from the page that frames the game; requests go only to the portal's origin.
+  const portalOrigin = new URL(document.currentScript ? document.currentScript.src : location.href).origin;
+  const TIMEOUTS = { default: 20_000, pay: 30 * 60_000 };
+  const pending = new Map();
+  const listeners = new Map();
+  let nextId = 1;
+
+  class PlayportError extends Error {
+    constructor(code, message) {
+      super(message);
+      this.name = 'PlayportError';
+      /** 'not_framed', 'timeout', 'cancelled', 'unauthenticated', 'payload_too_large', 'not_found', … */
+      this.code = code;
+    }
+  }
+
+  addEventListener('message', (event) => {
+    if (event.source !== window.parent || window.parent === window) return;
+    const message = event.data;
+    if (!message || typeof message !== 'object') return;
+    if (message.type === 'playport:response' && pending.has(message.id)) {
+      const call = pending.get(message.id);
+      pending.delete(message.id);
+      clearTimeout(call.timer);
+      if (message.ok) call.resolve(message.result);
+      else call.reject(new PlayportError(message.error?.code ?? 'failed', message.error?.message ?? 'The portal could not do that.'));
+    } else if (message.type === 'playport:event' && typeof message.event === 'string') {
+      for (const listener of listeners.get(message.event) ?? []) {
+        try {
+          listener(message.data);
+        } catch (error) {
+          console.error(error);
+        }
+      }
+    }
+  });
+
+  function call(method, params) {
+    if (window.parent === window) return Promise.reject(new PlayportError('not_framed', 'The game is not running inside the portal.'));
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new PlayportError('timeout', `The portal did not answer ${method}.`));
+      }, TIMEOUTS[method] ?? TIMEOUTS.default);
+      pending.set(id, { resolve, reject, timer });
+      window.parent.postMessage({ type: 'playport:request', id, method, params: params ?? {} }, portalOrigin);
+    });
+  }
+
+  window.Playport = Object.freeze({
+    version: '1.0.0',
+    PlayportError,
+    /** The player (a guest or a member) and a 10-minute token for the game's own backend. */
+    login: () => call('login'),
+    /** The game's items with their prices, and which the player owns. */
+    getConfig: () => call('getConfig'),
+    /** Buys an item: resolves { status: 'paid' | 'cancelled' | 'declined', orderId, sku } once the purchase is over. */
+    pay: ({ sku }) => call('pay', { sku }),
+    /** The player's cloud save for this game: JSON values by key (64 KB a value, 256 KB a game). */
+    data: Object.freeze({
+      get: (key) => call('data.get', { key }).then((answer) => answer.value),
+      set: (key, value) => call('data.set', { key, value }),
+      remove: (key) => call('data.remove', { key }),
+    }),
+    /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed. */
+    on(event, listener) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(listener);
+      return () => listeners.get(event).delete(listener);
+    },
+  });
+})();
