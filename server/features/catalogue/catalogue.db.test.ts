@@ -196,6 +196,8 @@ describe('catalogue API', () => {
       sandbox: 'allow-scripts allow-pointer-lock',
       allow: 'fullscreen; autoplay; gamepad',
       sdk: { channel: 'playport', locale: 'zh-CN', portalOrigin: 'http://localhost:3000', loadedMessage: 'playport:game-loaded' },
+      // An app that sells nothing; items and who owns them are payments.db.test.ts's.
+      items: [],
     });
     expect((await get('/game/config/999999')).status).toBe(404);
     for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) expect((await get(`/game/config/${bad}`)).status, bad).toBe(422);
