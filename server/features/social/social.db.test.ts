@@ -147,6 +147,10 @@ describe('social sign-in API', () => {
     await api.call('POST', '/member/played/', { token: second.token, body: { app_id: 1 } });
     await api.call('POST', '/member/played/', { token: second.token, body: { app_id: 2 } });
     expect((await api.call('PUT', '/member/favourite/3', { token: second.token })).statusCode).toBe(200);
+    // Cloud saves: the member's own key stays unless the guest's is newer; the guest's other keys move.
+    await api.call('PUT', '/game/saves/1/settings', { token: member.token, body: { value: { sound: false } } });
+    await api.call('PUT', '/game/saves/1/progress', { token: second.token, body: { value: { level: 7 } } });
+    await api.call('PUT', '/game/saves/1/settings', { token: second.token, body: { value: { sound: true } } });
 
     const again = await signInWith('discord', browser(second.token, { sub: 'discord-bo', name: 'Bo' }));
     expect(again.userInfo.uid).toBe(member.userInfo.uid);
@@ -156,6 +160,8 @@ describe('social sign-in API', () => {
     expect(favourites.map((f) => f.id)).toEqual([3]);
     const counts = await api.services.database.db.selectFrom('played_games').select(['app_id', 'play_count']).where('user_id', '=', member.userInfo.uid).orderBy('app_id').execute();
     expect(counts).toEqual([{ app_id: 1, play_count: 2 }, { app_id: 2, play_count: 1 }]);
+    expect((await api.call('GET', '/game/saves/1/progress', { token: again.token })).json().data.value).toEqual({ level: 7 });
+    expect((await api.call('GET', '/game/saves/1/settings', { token: again.token })).json().data.value).toEqual({ sound: true });
     // The merged guest is gone, with its session.
     expect(await me(second.token)).toBeUndefined();
     expect(await api.services.database.db.selectFrom('users').select('id').where('id', '=', second.userInfo.uid).executeTakeFirst()).toBeUndefined();
