@@ -22,6 +22,8 @@ const socialEnv: Record<string, string> = {
   OAUTH_APPLE_KEY_ID: 'KEY1234567',
   OAUTH_APPLE_PRIVATE_KEY: process.env.E2E_APPLE_KEY,
   WHATSAPP_SENDER: 'development',
+  // A pixel id, so the pixel's rules are tested; its script and beacons are answered inside the browser (tests/e2e/tracking).
+  META_PIXEL_ID: '1234567890',
 };
 for (const [platform, issuer] of Object.entries(STAND_IN_ISSUERS)) {
   const prefix = `OAUTH_${platform.toUpperCase()}`;

@@ -14,6 +14,8 @@ export interface AppLoadContext {
     buildId: string;
     /** The social platforms offered (configured providers, WhatsApp when it has a sender). */
     socialPlatforms: SocialPlatform[];
+    /** The advertising pixel's id, or null when there is none (decision 065). */
+    pixelId: string | null;
     /** Whether cookies the pages set carry Secure. */
     secureCookies: boolean;
   };

@@ -20,6 +20,7 @@ import { ErrorPage, errorStatus } from './shell/error-page.tsx';
 import { RedirectHash } from './shell/redirect-hash.tsx';
 import { type RootData, useRootData } from './shell/root-data.ts';
 import { Toaster } from './shell/toaster.tsx';
+import { TrackingRuntime } from './features/tracking/tracking-runtime.tsx';
 
 /** Global route middleware (spec section 2): session restore, campaign tags, redirect lookup. */
 export const middleware: Route.MiddlewareFunction[] = globalMiddleware;
@@ -44,6 +45,7 @@ export async function loader({ url, context }: Route.LoaderArgs): Promise<RootDa
     publicOrigin: site.publicOrigin,
     communityChatUrl: site.communityChatUrl,
     socialPlatforms: site.socialPlatforms,
+    pixelId: site.pixelId,
     buildId: site.buildId,
     nonce: facts.nonce,
     session: await pageSessionOf(context),
@@ -115,6 +117,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <ConfirmDialog />
       <BuildUpdates buildId={loaderData.buildId} />
       <RedirectHash />
+      <TrackingRuntime />
     </I18nextProvider>
   );
 }

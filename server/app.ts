@@ -74,7 +74,9 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
 
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
-  await app.register(securityHeaders, { isProduction: config.isProduction });
+  // The pixel's origins are allowed only when a pixel is configured (decision 065).
+  const pixelSources = config.pixel ? { 'script-src': ['https://connect.facebook.net'], 'img-src': ['https://www.facebook.com'], 'connect-src': ['https://www.facebook.com', 'https://connect.facebook.net'] } : undefined;
+  await app.register(securityHeaders, { isProduction: config.isProduction, extraSources: pixelSources });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -162,6 +164,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     communityChatUrl: config.communityChatUrl,
     buildId: options.buildId,
     socialPlatforms: services.social.platforms(),
+    pixelId: config.pixel?.id ?? null,
     secureCookies: config.secureCookies,
   };
   const loaderServices = pageServices(services);

@@ -221,6 +221,11 @@ const EnvSchema = z
     XSOLLA_SANDBOX_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox-secure.xsolla.com/paystation4/'),
     /** Where the sandbox checkout sends its notifications: this server's webhook. */
     PAYMENT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+    /** The Meta (Facebook) pixel: loaded for visitors from facebook or meta campaigns who consented; none by default. */
+    META_PIXEL_ID: z.string().regex(/^\d{5,20}$/, 'must be the numeric pixel id').optional().or(z.literal('').transform(() => undefined)),
+    /** Server-side Conversions API: the events the browser sends, sent again from the server with the same event ids. */
+    META_CONVERSIONS_API_TOKEN: OptionalText,
+    META_CONVERSIONS_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
     /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
     FAULT_INJECTION: z.enum(['webhook-before-commit', 'webhook-after-commit']).optional().or(z.literal('').transform(() => undefined)),
     WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or zh_CN').default('en'),
@@ -287,6 +292,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Tests only: where to kill the process while a webhook is handled. */
   faultInjection: Env['FAULT_INJECTION'];
+  /** The advertising pixel (decision 065): off without a pixel id. */
+  pixel: { id: string; conversionsApi: { url: string; token: string } | null } | null;
 }
 
 export class ConfigError extends Error {
@@ -332,6 +339,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     social: { oauth: oauthConfigOf(env), whatsapp: whatsappConfigOf(env) },
     payments: paymentsConfigOf(env, origin.origin),
     faultInjection: env.FAULT_INJECTION,
+    pixel: env.META_PIXEL_ID
+      ? { id: env.META_PIXEL_ID, conversionsApi: env.META_CONVERSIONS_API_TOKEN ? { url: env.META_CONVERSIONS_API_URL.replace(/\/+$/, ''), token: env.META_CONVERSIONS_API_TOKEN } : null }
+      : null,
   };
 }
 

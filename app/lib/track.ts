@@ -5,6 +5,10 @@ export interface TrackEvents {
   login: { uid: number };
   /** A paid order, once (decision 064): the amount in major units. */
   purchase: { amount: number; currency: string; order_id: string };
+  /** A guest became a member (a password, passkey or social account): its uid. */
+  registration: { uid: number };
+  /** The portal was installed as an app. */
+  'pwa-install': Record<string, never>;
 }
 
 /** The DOM event every tracking call dispatches on `window`; the pixel integration listens to it. */

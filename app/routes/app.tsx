@@ -15,8 +15,12 @@ import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
 import { ResponsiveImage } from '../ui/responsive-image.tsx';
+import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/app';
 
+
+/** The named tracking middleware (spec section 2). */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isValidSlug(params.slug)) invalidParameter(request);
   const { locale } = loaderT(request);

@@ -6,8 +6,12 @@ import { CategoryChips } from '../features/catalogue/category-chips.tsx';
 import { RecentlyPlayedRow } from '../features/catalogue/recently-played-row.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/home';
 
+
+/** The named tracking middleware (spec section 2). */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, t } = loaderT(request);
   const { services } = context.get(appContext);

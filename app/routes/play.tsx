@@ -16,6 +16,7 @@ import { track } from '../lib/track.ts';
 import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
+import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/play';
 
 /** After the frame's load event, how long a game may take to say it is ready before the spinner gives way anyway. */
@@ -23,6 +24,9 @@ const READY_GRACE_MS = 4000;
 /** When to say that loading takes longer than usual. */
 const SLOW_MS = 10_000;
 
+
+/** The named tracking middleware (spec section 2). */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isValidSlug(params.slug)) invalidParameter(request);
   const { locale, t } = loaderT(request);

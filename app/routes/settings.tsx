@@ -6,6 +6,7 @@ import { type ColorMode, COLOR_MODES, useColorMode } from '../shell/color-mode.t
 import { useLanguageChoice } from '../shell/language-selector.tsx';
 import { COLOR_MODE_ICONS } from '../shell/color-mode-icons.ts';
 import { RadioCard, RadioCards } from '../ui/radio-cards.tsx';
+import { ConsentSetting } from '../features/tracking/consent-setting.tsx';
 import type { Route } from './+types/settings';
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -15,7 +16,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
-/** Settings (spec section 2): appearance (system, light, dark) and language. */
+/** Settings (spec section 2): appearance (system, light, dark), language, and the advertising-cookies choice. */
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('shell');
   const { mode, setMode } = useColorMode();
@@ -59,6 +60,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           ))}
         </RadioCards>
       </section>
+      <ConsentSetting />
     </div>
   );
 }

@@ -1,4 +1,6 @@
-/** Where the add-to-desktop button goes (installable web app); the install feature fills it in. */
+import { InstallButton } from '../features/install/install-button.tsx';
+
+/** Where the add-to-desktop button goes (installable web app). */
 export function InstallButtonSlot() {
-  return null;
+  return <InstallButton />;
 }

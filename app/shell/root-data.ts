@@ -12,6 +12,8 @@ export interface RootData {
   communityChatUrl: string;
   /** The social platforms offered: configured providers, and WhatsApp when it has a sender. */
   socialPlatforms: SocialPlatform[];
+  /** The advertising pixel's id, or null (decision 065). */
+  pixelId: string | null;
   buildId: string;
   nonce: string;
   /** The token cookie's user as the server found it, so the first paint shows who is signed in. */

@@ -7,6 +7,7 @@ import { articleTranslationAuthors } from './migrations/0003-article-translation
 import { deviceNetwork } from './migrations/0004-device-network.ts';
 import { passkeys } from './migrations/0005-passkeys.ts';
 import { gameStore } from './migrations/0006-game-store.ts';
+import { acquisition } from './migrations/0007-acquisition.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -18,6 +19,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0004-device-network': deviceNetwork(),
     '0005-passkeys': passkeys(),
     '0006-game-store': gameStore(kind),
+    '0007-acquisition': acquisition(),
   };
 }
 

@@ -26,6 +26,8 @@ export interface UsersTable {
   last_seen_at: Time | null;
   /** The WebAuthn user handle (base64url of 32 random bytes), made with the first passkey. */
   webauthn_user_id: string | null;
+  /** JSON: the campaign tags (utm source, medium, campaign, term, content) the account was created with. */
+  campaign: string | null;
   is_guest: Flag;
   created_at: Time;
   updated_at: Time;

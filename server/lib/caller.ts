@@ -8,6 +8,8 @@ export interface Caller {
 export interface ClientFacts {
   address: string;
   userAgent: string | undefined;
+  /** The campaign tags the browser sends with every call (utm source, medium, campaign, term, content). */
+  campaign?: Record<string, string>;
 }
 
 /** What a token is called in the user's list of sessions: how it was made and the browser. */

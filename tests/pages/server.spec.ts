@@ -50,6 +50,27 @@ test.describe('server routes and headers', () => {
     expect(body).toMatchObject({ name: 'Playport', lang: 'zh-CN', start_url: '/zh-CN/pwa', display: 'standalone' });
     expect(body.icons.some((icon: { sizes: string }) => icon.sizes === '512x512')).toBe(true);
     for (const icon of body.icons) expect((await request.get(icon.src)).status(), icon.src).toBe(200);
+    // One app whichever language installed it; start, scope, shortcuts and screenshots in the locale.
+    const en = await (await request.get('/api/manifest/webmanifest.json?locale=en')).json();
+    expect({ id: body.id, scope: body.scope }).toEqual({ id: '/', scope: '/zh-CN' });
+    expect({ id: en.id, scope: en.scope, start_url: en.start_url }).toEqual({ id: '/', scope: '/', start_url: '/pwa' });
+    expect(body.shortcuts.map((s: { name: string; url: string }) => [s.name, s.url])).toEqual([
+      ['分类', '/zh-CN/categories'],
+      ['新闻', '/zh-CN/article/news'],
+      ['最近玩过', '/zh-CN/user'],
+    ]);
+    expect(en.shortcuts.map((s: { url: string }) => s.url)).toEqual(['/categories', '/article/news', '/user']);
+    for (const manifestOf of [body, en]) {
+      expect(manifestOf.screenshots.map((s: { form_factor: string; sizes: string }) => [s.form_factor, s.sizes])).toEqual([
+        ['wide', '1280x800'],
+        ['narrow', '390x844'],
+      ]);
+      for (const shot of manifestOf.screenshots) {
+        const image = await request.get(shot.src);
+        expect(image.status(), shot.src).toBe(200);
+        expect(image.headers()['content-type']).toBe('image/jpeg');
+      }
+    }
 
     const build = await request.get(`/builds/latest.json?t=${Date.now()}`);
     expect(build.headers()['cache-control']).toBe('no-cache');

@@ -99,6 +99,7 @@ class FakeBrowser {
 interface Tab {
   store: SessionStore;
   logins: number[];
+  registrations: number[];
   /** Retries the store scheduled, with their delays: run them with `runLater`. */
   later: Array<{ task: () => void; ms: number }>;
   clock: { now: number };
@@ -106,6 +107,7 @@ interface Tab {
 
 function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean; fingerprint?: string | null } = {}): Tab {
   const logins: number[] = [];
+  const registrations: number[] = [];
   const later: Tab['later'] = [];
   const clock = { now: 1_000_000 };
   const api = createApiClient({
@@ -139,6 +141,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
     isBot: async () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
+    onRegistration: (uid) => registrations.push(uid),
     solveChallenge: async ({ challenge, difficulty }) => solve(challenge, difficulty, async () => undefined),
     later: (task, ms) => later.push({ task, ms }),
     now: () => clock.now,
@@ -153,7 +156,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), logins, later, clock };
+  return { store: new SessionStore(() => environment), logins, registrations, later, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -177,6 +180,18 @@ describe('session rules of spec section 4', () => {
     expect(userInfo).toMatchObject({ isGuest: true });
     expect(server.users.get(userInfo!.uid)!.fingerprint).toBe('a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
     expect(tab.logins).toEqual([userInfo!.uid]);
+  });
+
+  it('a guest who becomes a member of the same account is a registration, once; a rotation of a member is not', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    const guest = tab.store.snapshot().userInfo!;
+    tab.store.adoptRotated({ token: '9|rotated-token-rotated-token-rotated-token-rotated', userInfo: { ...guest, isGuest: false } });
+    tab.store.adoptRotated({ token: '9|again-token-again-token-again-token-again-tokenx', userInfo: { ...guest, isGuest: false } });
+    expect(tab.registrations).toEqual([guest.uid]);
   });
 
   it('a token the server already resolved for the page is used as it is: no calls', async () => {

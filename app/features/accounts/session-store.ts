@@ -36,6 +36,8 @@ export interface SessionEnvironment {
   isBot(): Promise<boolean>;
   /** The login tracking event (spec section 4: setting a different token reports its uid). */
   onLogin(uid: number): void;
+  /** The registration tracking event (spec section 3): a guest became a member of the same account. */
+  onRegistration(uid: number): void;
   /** Solves a guest challenge (decision 054): a nonce for it. */
   solveChallenge(challenge: GuestChallenge): Promise<string>;
   /** Runs a task later (a retry); tests run it themselves. */
@@ -311,10 +313,12 @@ export class SessionStore {
    * tabs; the answer's user info is current, so none is fetched.
    */
   adoptRotated(update: Pick<PasswordUpdate, 'token' | 'userInfo'>): void {
+    const before = this.#state.userInfo;
     this.#generation++;
     this.#e.writeToken(update.token);
     this.#set({ token: update.token, userInfo: update.userInfo, status: 'ready' }, true);
     this.#e.onLogin(update.userInfo.uid);
+    if (before?.isGuest && !update.userInfo.isGuest && before.uid === update.userInfo.uid) this.#e.onRegistration(update.userInfo.uid);
   }
 
   /** Logout (spec section 4): the server call, then always a cleared session, then a new anonymous one. */

@@ -45,6 +45,7 @@ function browserEnvironment(): SessionEnvironment {
       return isbot(navigator.userAgent);
     },
     onLogin: (uid) => track('login', { uid }),
+    onRegistration: (uid) => track('registration', { uid }),
     // Loaded on first use: pages whose visitor already has a session never fetch it.
     solveChallenge: async ({ challenge, difficulty }) => (await import('#common/proof-of-work.ts')).solve(challenge, difficulty),
     later: (task, ms) => {

@@ -135,6 +135,7 @@ export class AccountsService {
       nickname: guestNickname(),
       fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
       network: deviceNetwork(client.address),
+      campaign: client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null,
       now: isoNow(this.#clock),
     });
     return { ...(await this.#signIn(userId, 'guest', client)), created: true };

@@ -13,7 +13,7 @@ export class UsersRepository {
     this.#db = db;
   }
 
-  async insertGuest(row: { nickname: string; fingerprintHash: string | null; network: string; now: string }): Promise<number> {
+  async insertGuest(row: { nickname: string; fingerprintHash: string | null; network: string; campaign: string | null; now: string }): Promise<number> {
     const inserted = await this.#db
       .insertInto('users')
       .values({
@@ -21,6 +21,7 @@ export class UsersRepository {
         fingerprint_hash: row.fingerprintHash,
         last_network: row.network,
         last_seen_at: row.now,
+        campaign: row.campaign,
         is_guest: 1,
         created_at: row.now,
         updated_at: row.now,

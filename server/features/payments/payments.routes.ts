@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import { UTM_FIELDS } from '#common/constants.ts';
 import {
   AppParamsSchema,
   CheckoutBodySchema,
@@ -37,7 +35,7 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       response: OrderSchema,
       status: 201,
     },
-    ({ caller, params, body, request, locale }) => payments.createOrder(caller!, params.app_id, body, campaignOf(request), locale),
+    ({ caller, params, body, request, locale }) => payments.createOrder(caller!, params.app_id, body, clientFacts(request).campaign ?? {}, locale),
   );
 
   api.route(
@@ -111,19 +109,4 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       return reply.code(400).send({ error: answer.error });
     });
   });
-}
-
-/** The campaign tags the browser sends with every call (Utm-Source …). */
-function campaignOf(request: FastifyRequest): Record<string, string> {
-  const tags: Record<string, string> = {};
-  for (const field of UTM_FIELDS) {
-    const value = request.headers[`utm-${field}`];
-    if (typeof value !== 'string' || value.length > 200) continue;
-    try {
-      tags[field] = decodeURIComponent(value);
-    } catch {
-      tags[field] = value;
-    }
-  }
-  return tags;
 }

@@ -160,12 +160,13 @@ export class SocialRepository {
     account: { platform: string; providerUserId: string; displayName: string | null; email: string | null },
     nickname: string,
     now: string,
+    campaign: string | null = null,
   ): Promise<number | 'taken'> {
     try {
       return await this.#db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('users')
-          .values({ nickname, is_guest: 0, created_at: now, updated_at: now, last_seen_at: now })
+          .values({ nickname, is_guest: 0, campaign, created_at: now, updated_at: now, last_seen_at: now })
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx

@@ -147,7 +147,8 @@ export class SocialService {
       const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nickname), now);
       if (bound === 'bound') return this.#session(caller.userId, 'rotate', platform, client);
     }
-    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now);
+    const campaign = client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null;
+    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now, campaign);
     // Taken meanwhile by a sign-in from another tab: that account is the one.
     const userId = created === 'taken' ? (await this.#repository.findAccount(platform, profile.id))!.user_id : created;
     return this.#session(userId, 'issue', platform, client);

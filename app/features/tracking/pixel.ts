@@ -1,0 +1,93 @@
+import { readCookie } from '../../lib/cookies.ts';
+import type { TrackDetail } from '../../lib/track.ts';
+import { session } from '../accounts/session.ts';
+import { consent } from './consent.ts';
+import { hashedId } from './hash.ts';
+
+/** The Meta pixel's script; its origin is in the page CSP only when a pixel id is configured. */
+export const PIXEL_SCRIPT = 'https://connect.facebook.net/en_US/fbevents.js';
+
+type Fbq = ((...args: unknown[]) => void) & { queue?: unknown[]; callMethod?: (...args: unknown[]) => void; loaded?: boolean; version?: string; push?: unknown };
+
+/** Whether the visitor came from a facebook or meta campaign (the utm_source the portal keeps for 365 days). */
+export function fromMetaCampaign(cookies: string): boolean {
+  const source = readCookie('utm_source', cookies);
+  if (!source) return false;
+  let value = source;
+  try {
+    value = decodeURIComponent(source);
+  } catch {
+    // The raw value is compared.
+  }
+  return /^(facebook|meta)$/i.test(value.trim());
+}
+
+/** What a portal tracking event becomes for the pixel (spec section 3); login is tracked as nothing. */
+export function pixelCall(detail: TrackDetail): unknown[] | null {
+  switch (detail.event) {
+    case 'registration': {
+      const { uid } = detail.data as { uid: number };
+      return ['track', 'CompleteRegistration', {}, { eventID: `registration:${uid}` }];
+    }
+    case 'game-loaded':
+      return ['trackCustom', 'GameLoaded', { name: (detail.data as { name: string }).name }];
+    case 'pwa-install':
+      return ['trackCustom', 'PWAInstall', {}];
+    case 'purchase': {
+      const { amount, currency, order_id } = detail.data as { amount: number; currency: string; order_id: string };
+      return ['track', 'Purchase', { value: amount, currency: currency || 'USD', order_id: hashedId(order_id) }, { eventID: `purchase:${order_id}` }];
+    }
+    default:
+      return null;
+  }
+}
+
+let started = false;
+let loaded = false;
+
+/**
+ * Starts the pixel for this page (decision 065): only with a pixel id, for a visitor from a
+ * facebook or meta campaign who accepted, after the page is interactive; never blocking render.
+ * A later acceptance loads it then. Events come from the portal's `playport:track` events.
+ */
+export function startPixel(pixelId: string): void {
+  if (started || typeof window === 'undefined') return;
+  started = true;
+  const load = () => {
+    if (loaded || consent.get() !== 'accepted' || !fromMetaCampaign(document.cookie)) return;
+    loaded = true;
+    const fbq: Fbq = function (...args: unknown[]) {
+      if (fbq.callMethod) fbq.callMethod(...args);
+      else fbq.queue!.push(args);
+    };
+    fbq.queue = [];
+    fbq.loaded = true;
+    fbq.version = '2.0';
+    fbq.push = fbq;
+    const w = window as unknown as { fbq?: Fbq; _fbq?: Fbq };
+    w.fbq = fbq;
+    w._fbq ??= fbq;
+    const uid = session.snapshot().userInfo?.uid;
+    fbq('init', pixelId, uid === undefined ? {} : { external_id: hashedId(uid) });
+    fbq('track', 'PageView');
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = PIXEL_SCRIPT;
+    document.head.append(script);
+  };
+  window.addEventListener('playport:track', (event) => {
+    if (!loaded) return;
+    const call = pixelCall((event as CustomEvent<TrackDetail>).detail);
+    if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
+  });
+  consent.subscribe(load);
+  // After the page is interactive, when the main thread is idle.
+  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, options?: { timeout: number }) => void }).requestIdleCallback;
+  if (idle) idle(load, { timeout: 3000 });
+  else setTimeout(load, 1500);
+}
+
+/** A page view of the tracking middleware's routes (home, app, play) after a client navigation. */
+export function pixelPageView(): void {
+  if (loaded) (window as unknown as { fbq: Fbq }).fbq('track', 'PageView');
+}

@@ -1,0 +1,38 @@
+import { recordTracking } from '../browser-session.ts';
+import { expect, test } from '../fixtures.ts';
+import { hydrated } from '../shell/helpers.ts';
+
+test.describe('installable app and campaign attribution', () => {
+  test('the install button appears only when the browser offers installation, and an install is tracked', async ({ page }) => {
+    const tracked = await recordTracking(page);
+    await page.goto('/');
+    await hydrated(page);
+    await expect(page.getByTestId('install-button')).toHaveCount(0);
+
+    // What Chromium fires when the portal is installable (simulated: a headless browser never offers it).
+    await page.evaluate(() => {
+      const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
+      offer.prompt = async () => {
+        (window as unknown as { prompted: boolean }).prompted = true;
+      };
+      offer.userChoice = Promise.resolve({ outcome: 'accepted' });
+      window.dispatchEvent(offer);
+    });
+    const button = page.getByTestId('install-button');
+    await expect(button).toBeVisible();
+    await expect(button).toHaveAccessibleName('Install app');
+    await button.click();
+    expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+    await expect(button).toHaveCount(0);
+
+    await page.evaluate(() => window.dispatchEvent(new Event('appinstalled')));
+    expect((await tracked()).filter((e) => e.event === 'pwa-install')).toHaveLength(1);
+  });
+
+  test('a first visit from a campaign creates its guest with the campaign tags', async ({ page }) => {
+    const guestCreated = page.waitForRequest((request) => request.url().includes('/serve/api/guest/login/') && request.method() === 'POST');
+    await page.goto('/?utm_source=facebook&utm_medium=paid%20social&utm_campaign=launch');
+    const headers = (await guestCreated).headers();
+    expect({ source: headers['utm-source'], medium: headers['utm-medium'], campaign: headers['utm-campaign'] }).toEqual({ source: 'facebook', medium: 'paid%20social', campaign: 'launch' });
+  });
+});
