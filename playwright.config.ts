@@ -60,6 +60,9 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
+    // The service worker is tested where it is the subject (tests/e2e/install); elsewhere it would
+    // answer requests before the tests' own routes see them.
+    serviceWorkers: 'block',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
   projects: [

@@ -116,13 +116,16 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     whatsappInboxRoute(app, services.whatsappInbox);
   }
 
-  // Hashed build assets never change; anything else from the client folder is revalidated hourly.
+  // Hashed build assets never change; the service worker and its offline pages are checked on every
+  // use (a new build's worker must be found); anything else is revalidated hourly.
   await app.register(fastifyStatic, {
     root: resolve(options.clientDir),
     wildcard: false,
     preCompressed: true,
     setHeaders(reply, path) {
-      reply.header('Cache-Control', path.includes('/assets/') ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=3600');
+      reply.header('Cache-Control', clientFileCaching(path));
+      // The worker's own policy: it fetches the portal's files to keep them (a script's CSP binds its worker).
+      if (SERVICE_WORKER_FILE.test(path)) reply.header('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
     },
   });
   // The game SDK, versioned by its path (docs/game-sdk.md).
@@ -211,4 +214,12 @@ function preferredLocale(header: string | undefined) {
     if (tag.startsWith('en')) return 'en' as const;
   }
   return null;
+}
+
+const SERVICE_WORKER_FILE = /\/sw\.js(\.br|\.gz)?$/;
+
+function clientFileCaching(path: string): string {
+  if (path.includes('/assets/')) return `public, max-age=${ONE_YEAR}, immutable`;
+  if (SERVICE_WORKER_FILE.test(path) || path.includes('/offline/')) return 'no-cache';
+  return 'public, max-age=3600';
 }

@@ -8,7 +8,9 @@ import { isValidSlug } from '#common/route-rules.ts';
 import { appContext } from '../context.ts';
 import { useSession } from '../features/accounts/use-session.ts';
 import { useGameBridge } from '../features/games/use-game-bridge.tsx';
+import { keepGameForOffline, offlineGameDocument } from '../features/install/offline-game.ts';
 import { loaderT } from '../i18n/loader-t.ts';
+import { onIdle } from '../lib/idle.ts';
 import { api } from '../lib/api-client.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { invalidParameter, orPageNotFound } from '../lib/route-errors.ts';
@@ -71,7 +73,13 @@ function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
       frame.current?.focus();
     };
     window.addEventListener('message', onMessage);
-    if (frame.current) frame.current.src = game.url;
+    // Offline, a game kept on this device is rebuilt from the worker's cache (decision 065).
+    if (navigator.onLine) frame.current?.setAttribute('src', game.url);
+    else
+      void offlineGameDocument(game.url).then((document) => {
+        if (document === null) frame.current?.setAttribute('src', game.url);
+        else frame.current?.setAttribute('srcdoc', document);
+      });
     const slowTimer = setTimeout(() => setSlow(true), SLOW_MS);
     return () => {
       window.removeEventListener('message', onMessage);
@@ -79,9 +87,14 @@ function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
     };
   }, [game]);
 
+  // Once the game is up, its files are kept for playing offline.
+  useEffect(() => {
+    if (ready && navigator.onLine) onIdle(() => void keepGameForOffline(game.url));
+  }, [ready, game.url]);
+
   const onFrameLoad = () => {
     // The empty frame of the first render loads too; only the game's own load counts.
-    if (!frame.current?.getAttribute('src')) return;
+    if (!frame.current?.getAttribute('src') && !frame.current?.getAttribute('srcdoc')) return;
     // A game without the loaded message still becomes visible.
     setTimeout(() => setReady(true), READY_GRACE_MS);
   };

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { createPath, useNavigation } from 'react-router';
+import { updateServiceWorker } from '../features/install/service-worker-registration.ts';
 
 /** How often the build manifest is polled, and the shortest gap between checks on tab focus. */
 export const BUILD_POLL_MS = 60 * 60 * 1000;
@@ -39,7 +40,10 @@ export function BuildUpdates({ buildId }: { buildId: string }) {
         const response = await fetch(`/builds/latest.json?t=${Date.now()}`, { cache: 'no-store' });
         if (!response.ok) return;
         const { id } = (await response.json()) as { id?: unknown };
-        if (typeof id === 'string' && id !== buildId) stale.current = true;
+        if (typeof id === 'string' && id !== buildId && !stale.current) {
+          stale.current = true;
+          updateServiceWorker();
+        }
       } catch {
         // Offline or restarting: the next poll asks again.
       }

@@ -2,7 +2,8 @@
 // sandbox without storage, and the "loaded" message the play page waits for. The game SDK
 // (docs/game-sdk.md, when it lands) grows from here.
 window.GameShell = (() => {
-  const zh = /^zh/i.test(new URLSearchParams(location.search).get('locale') || '');
+  // The base address, not location: a game the play page rebuilds offline has its address as base.
+  const zh = /^zh/i.test(new URL(document.baseURI).searchParams.get('locale') || '');
   document.documentElement.lang = zh ? 'zh-CN' : 'en';
   const memory = {};
   return {

@@ -5,7 +5,8 @@
 (() => {
   if (window.Playport) return;
   // Answers come only from the page that frames the game; requests go only to the portal's origin.
-  const portalOrigin = new URL(document.currentScript ? document.currentScript.src : location.href).origin;
+  // (A game rebuilt offline by the play page runs inline, with the game's address as its base.)
+  const portalOrigin = new URL(document.currentScript?.src || document.baseURI).origin;
   const TIMEOUTS = { default: 20_000, pay: 30 * 60_000 };
   const pending = new Map();
   const listeners = new Map();

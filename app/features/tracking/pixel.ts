@@ -1,3 +1,4 @@
+import { onIdle } from '../../lib/idle.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import type { TrackDetail } from '../../lib/track.ts';
 import { session } from '../accounts/session.ts';
@@ -82,9 +83,7 @@ export function startPixel(pixelId: string): void {
   });
   consent.subscribe(load);
   // After the page is interactive, when the main thread is idle.
-  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, options?: { timeout: number }) => void }).requestIdleCallback;
-  if (idle) idle(load, { timeout: 3000 });
-  else setTimeout(load, 1500);
+  onIdle(load);
 }
 
 /** A page view of the tracking middleware's routes (home, app, play) after a client navigation. */

@@ -1,0 +1,69 @@
+/**
+ * Games played offline (decision 065). A sandboxed frame has an opaque origin, and the browser
+ * lets no service worker answer for it, nor shares its HTTP cache across visits; so the play page,
+ * which the worker does control, keeps the game's files in the worker's cache after a game has
+ * loaded, and when the device is offline rebuilds the game as one document from that cache: its
+ * styles and scripts inline, its own address as the base. The frame keeps its sandbox.
+ */
+
+/** The same-origin styles and scripts a game document loads. */
+function gameFiles(doc: Document): Array<{ element: Element; url: string }> {
+  const files: Array<{ element: Element; url: string }> = [];
+  for (const element of doc.querySelectorAll('link[rel="stylesheet"][href], script[src]')) {
+    const url = new URL(element.getAttribute('href') ?? element.getAttribute('src')!, doc.baseURI);
+    if (url.origin === window.location.origin) files.push({ element, url: url.href });
+  }
+  return files;
+}
+
+async function parsedGame(url: string): Promise<Document | null> {
+  const response = await fetch(url);
+  if (!response.ok) return null;
+  const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const base = doc.createElement('base');
+  base.href = new URL(url, window.location.href).href;
+  doc.head.prepend(base);
+  return doc;
+}
+
+/** Whether a service worker answers this page's requests (it keeps what they fetch). */
+export function workerControlsPage(): boolean {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
+}
+
+/** Fetches the game's document and files through the worker, which keeps them. Failures are ignored: it is a copy. */
+export async function keepGameForOffline(url: string): Promise<void> {
+  if (!workerControlsPage()) return;
+  try {
+    const doc = await parsedGame(url);
+    if (doc) await Promise.all(gameFiles(doc).map(({ url: file }) => fetch(file).then((response) => response.arrayBuffer())));
+  } catch {
+    // The next visit online tries again.
+  }
+}
+
+/**
+ * The game as one document from the worker's cache, or null when it was not kept. Its scripts
+ * carry this page's nonce: a srcdoc document lives under the page's content security policy.
+ */
+export async function offlineGameDocument(url: string): Promise<string | null> {
+  if (!workerControlsPage()) return null;
+  try {
+    const doc = await parsedGame(url);
+    if (!doc) return null;
+    for (const { element, url: file } of gameFiles(doc)) {
+      const response = await fetch(file);
+      if (!response.ok) return null;
+      const inline = doc.createElement(element.localName === 'link' ? 'style' : 'script');
+      inline.textContent = await response.text();
+      const media = element.getAttribute('media');
+      if (media) inline.setAttribute('media', media);
+      element.replaceWith(inline);
+    }
+    const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+    for (const script of doc.querySelectorAll('script')) script.setAttribute('nonce', nonce);
+    return `<!doctype html>\n${doc.documentElement.outerHTML}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,31 @@
+import { onIdle } from '../../lib/idle.ts';
+
+/**
+ * Registers the service worker (decision 065) once the page has loaded and the browser is idle,
+ * so it never competes with the first paint. Production builds only; in development only when
+ * asked (localStorage "playport:sw" = "on").
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator) || (!import.meta.env.PROD && !askedInDevelopment())) return;
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}
+
+const whenIdle = () => onIdle(register, 5000);
+
+function register(): void {
+  void navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' }).catch(() => undefined);
+}
+
+function askedInDevelopment(): boolean {
+  try {
+    return localStorage.getItem('playport:sw') === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/** A newer build is out: fetch its worker now, so it takes over with the next (full) navigation. */
+export function updateServiceWorker(): void {
+  if ('serviceWorker' in navigator) void navigator.serviceWorker.getRegistration().then((registration) => registration?.update().catch(() => undefined));
+}

@@ -1,0 +1,56 @@
+// Builds the service worker after the app (decision 065): the offline page of each locale, the
+// worker bundled with Workbox's modules (Vite, as a single script), and the precache list injected
+// by workbox-build (the app's scripts and styles, icons, offline pages, both locales' texts). Output: build/client/sw.js and build/client/offline/{locale}.html.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { injectManifest } from 'workbox-build';
+import { MESSAGES } from '../common/i18n/resources.ts';
+import { LOCALES } from '../common/locales.ts';
+
+const client = resolve(process.env.BUILD_DIR ?? 'build', 'client');
+const productName = process.env.PRODUCT_NAME || 'Playport';
+
+mkdirSync(resolve(client, 'offline'), { recursive: true });
+for (const { code } of LOCALES) {
+  const t = MESSAGES[code].shell.offline;
+  const home = code === 'en' ? '/' : `/${code}`;
+  writeFileSync(
+    resolve(client, 'offline', `${code}.html`),
+    `<!doctype html><html lang="${code}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark">` +
+      `<title>${t.title} | ${productName}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
+      '<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100dvh;display:grid;place-items:center;background:#fafafa;color:#18181b}@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}p{color:#a1a1aa}}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem}p{color:#52525b;line-height:1.5}a{display:inline-block;margin-top:1rem;padding:.6rem 1.1rem;border-radius:.6rem;background:#15803d;color:#fff;text-decoration:none;font-weight:600}</style>' +
+      `</head><body><main data-testid="offline-page"><img src="/favicon.svg" alt="" width="48" height="48"><h1>${t.title}</h1><p>${t.body}</p><a href="${home}">${t.retry}</a></main></body></html>\n`,
+  );
+}
+
+await build({
+  configFile: false,
+  logLevel: 'warn',
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: client,
+    emptyOutDir: false,
+    copyPublicDir: false,
+    minify: true,
+    lib: { entry: resolve('app/features/install/service-worker.js'), formats: ['iife'], name: 'serviceWorker', fileName: () => 'sw.js' },
+  },
+});
+
+// Both locales' interface texts, at the address the pages ask for (versioned by the build).
+const { assets } = (await import(pathToFileURL(resolve(process.env.BUILD_DIR ?? 'build', 'server', 'index.js')).href)) as { assets: { version: string } };
+const messages = LOCALES.map(({ code }) => ({ url: `/${code}/messages.json?v=${encodeURIComponent(assets.version)}`, revision: null }));
+
+const { count, size, warnings } = await injectManifest({
+  additionalManifestEntries: messages,
+  swSrc: resolve(client, 'sw.js'),
+  swDest: resolve(client, 'sw.js'),
+  globDirectory: client,
+  globPatterns: ['assets/**/*.{js,css}', 'offline/*.html', 'icons/*.png', 'favicon.svg'],
+  // Hashed file names need no revision.
+  dontCacheBustURLsMatching: /^assets\//,
+  maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+});
+for (const warning of warnings) console.warn(warning);
+console.log(`service worker: ${count} files precached (${Math.round(size / 1024)} KB)`);

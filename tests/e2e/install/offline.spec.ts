@@ -1,0 +1,77 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures.ts';
+import { hydrated } from '../shell/helpers.ts';
+
+// The service worker is the subject here; the other journeys run without it (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
+/** Waits until the portal's worker is active and controls the page. */
+async function controlledByWorker(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((done) => navigator.serviceWorker.addEventListener('controllerchange', done, { once: true }));
+    return registration.active!.scriptURL;
+  });
+}
+
+test.describe('the installable app offline', () => {
+  test('a page never visited shows the offline page in the visitor’s language', async ({ page, context, problems }) => {
+    // Offline, the browser reports the failed fetches the worker answers for.
+    problems.allow('ERR_INTERNET_DISCONNECTED');
+    problems.allow('Failed to fetch');
+    await page.goto('/zh-CN');
+    await hydrated(page);
+    expect(await controlledByWorker(page)).toMatch(/\/sw\.js$/);
+
+    await context.setOffline(true);
+    await page.goto('/zh-CN/news');
+    await expect(page.getByTestId('offline-page')).toBeVisible();
+    await expect(page).toHaveTitle('你已离线 | Playport');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+
+    await page.goto('/category/puzzle');
+    await expect(page).toHaveTitle('You are offline | Playport');
+    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute('href', '/');
+    await context.setOffline(false);
+  });
+
+  test('a game played before plays again offline, its play page and its files from the device', async ({ page, context, problems }) => {
+    problems.allow('ERR_INTERNET_DISCONNECTED');
+    problems.allow('Failed to fetch');
+    await page.goto('/');
+    await hydrated(page);
+    await controlledByWorker(page);
+
+    // Played once while online, with the worker in control.
+    await page.goto('/play/2048');
+    const game = page.frameLocator('[data-testid="game-frame"]');
+    await expect(game.locator('body')).toHaveAttribute('data-state', /ready|playing/);
+    // Its files are kept on the device once it is up.
+    await expect
+      .poll(() => page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')) && Boolean(await caches.match('/sdk/v1/playport.js'))))
+      .toBe(true);
+
+    await page.goto('/zh-CN');
+    await context.setOffline(true);
+    await page.goto('/play/2048');
+    await expect(page).toHaveTitle('Play 2048 | Playport');
+    await expect(page.getByTestId('game-frame')).toBeVisible();
+    await expect(game.locator('body')).toHaveAttribute('data-state', /ready|playing/);
+    for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) await page.keyboard.press(key);
+    await expect.poll(async () => Number(await game.locator('body').getAttribute('data-moves'))).toBeGreaterThan(0);
+    // Rebuilt from the device's copy, still sandboxed, in the visitor's language.
+    await expect(page.getByTestId('game-frame')).toHaveAttribute('sandbox', 'allow-scripts allow-pointer-lock');
+    await expect(page.getByTestId('game-frame')).toHaveAttribute('srcdoc', /<base href="http:\/\/localhost:\d+\/games\/2048\/index\.html\?locale=en">/);
+    await expect(game.locator('html')).toHaveAttribute('lang', 'en');
+    await context.setOffline(false);
+  });
+
+  test('the worker and its offline pages are revalidated on every use', async ({ request }) => {
+    const worker = await request.get('/sw.js');
+    expect(worker.status()).toBe(200);
+    expect(worker.headers()['cache-control']).toBe('no-cache');
+    const precached = [...(await worker.text()).matchAll(/"url":"([^"]+\.html)"/g)].map((match) => match[1]);
+    expect(precached.sort()).toEqual(['offline/en.html', 'offline/zh-CN.html']);
+    expect((await request.get('/offline/en.html')).headers()['cache-control']).toBe('no-cache');
+  });
+});
