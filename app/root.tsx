@@ -12,6 +12,7 @@ import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from 
 import { localeOfPath, stripLocale } from './lib/locale.ts';
 import { canonicalPathOf } from './lib/meta.ts';
 import { globalMiddleware } from './middleware/global.ts';
+import { ViewportPrefetch } from './shell/viewport-prefetch.tsx';
 import { BuildUpdates } from './shell/build-updates.tsx';
 import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
 import { ConfirmDialog } from './shell/confirm-dialog.tsx';
@@ -116,6 +117,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <Toaster />
       <ConfirmDialog />
       <BuildUpdates buildId={loaderData.buildId} />
+      <ViewportPrefetch />
       <RedirectHash />
       <TrackingRuntime />
     </I18nextProvider>

@@ -6,7 +6,7 @@ interface NetworkInformation extends EventTarget {
 }
 
 /** Spec section 9: no link prefetching on slow connections (2g) or with data saver on. */
-function isSlowConnection(connection: Pick<NetworkInformation, 'saveData' | 'effectiveType'> | undefined): boolean {
+export function isSlowConnection(connection: Pick<NetworkInformation, 'saveData' | 'effectiveType'> | undefined): boolean {
   return Boolean(connection && (connection.saveData || connection.effectiveType?.includes('2g')));
 }
 

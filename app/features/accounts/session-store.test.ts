@@ -17,7 +17,9 @@ class FakeAccounts {
   tokens = new Map<string, number>();
   calls: string[] = [];
   failGuest: { status: number; message: string; data?: unknown } | null = null;
-  failInfo: 'network' | null = null;
+  failInfo: 'network' | 'server' | null = null;
+  /** The one token whose user info fails, or null for every token. */
+  failInfoOf: string | null = null;
   failLogout = false;
   #next = 100;
 
@@ -57,7 +59,10 @@ class FakeAccounts {
         return ok({ token, userInfo: info(uid), created: true }, 201);
       }
       case 'GET /member/info/':
-        if (this.failInfo === 'network') throw new TypeError('Failed to fetch');
+        if (this.failInfoOf === null || this.failInfoOf === bearer) {
+          if (this.failInfo === 'network') throw new TypeError('Failed to fetch');
+          if (this.failInfo === 'server') return fail(503, 'The server is busy.');
+        }
         return caller === undefined ? fail(401, 'Token is missing or invalid.') : ok({ token: bearer, userInfo: info(caller) });
       case 'POST /username/login/': {
         const user = [...this.users.values()].find((u) => u.username === body.username);
@@ -80,6 +85,7 @@ class FakeAccounts {
 
 /** One browser: the cookie jar and the channel are shared by its tabs. */
 class FakeBrowser {
+  online = true;
   cookie: string | null = null;
   /** The token the server verified from a page's URL, waiting for the page (session_offer cookie). */
   offer: string | null = null;
@@ -145,6 +151,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     solveChallenge: async ({ challenge, difficulty }) => solve(challenge, difficulty, async () => undefined),
     later: (task, ms) => later.push({ task, ms }),
     now: () => clock.now,
+    online: () => browser.online,
     takeTokenOffer: () => {
       const offer = browser.offer;
       browser.offer = null;
@@ -231,18 +238,51 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
   });
 
-  it('user info that cannot be reached keeps the token; the next navigation fetches it silently', async () => {
+  it('user info that cannot be reached, after the client\'s retries, clears the session and starts a new anonymous one', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const uid = server.member('bea', 'secret-password');
     const token = server.issue(uid);
     browser.cookie = token;
     server.failInfo = 'network';
+    server.failInfoOf = token;
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'unknown', userInfo: null });
+    await until(() => tab.store.snapshot().status === 'ready');
+    // Three tries of the member's token (the client's rules), then a guest of its own.
+    expect(server.calls.slice(0, 3)).toEqual(['GET /member/info/', 'GET /member/info/', 'GET /member/info/']);
+    expect(server.calls.slice(3, 5)).toEqual(['GET /guest/challenge/', 'POST /guest/login/']);
+    expect(tab.store.snapshot().token).not.toBe(token);
+    expect(tab.store.snapshot().userInfo?.isGuest).toBe(true);
+  });
+
+  it('a server error loading user info clears the session too', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const token = server.issue(server.member('bea', 'secret-password'));
+    browser.cookie = token;
+    server.failInfo = 'server';
+    server.failInfoOf = token;
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'unknown', userInfo: null });
+    await until(() => server.calls.includes('POST /guest/login/'));
+    expect(server.calls.filter((call) => call === 'GET /member/info/').length).toBeGreaterThanOrEqual(3);
+    expect(tab.store.snapshot().token).not.toBe(token);
+  });
+
+  it('an offline device keeps its session; the next navigation online fetches the user info silently', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('bea', 'secret-password');
+    const token = server.issue(uid);
+    browser.cookie = token;
+    browser.online = false;
+    server.failInfo = 'network';
     const tab = openTab(server, browser);
     tab.store.start({ state: 'unknown', userInfo: null });
     await until(() => tab.store.snapshot().status === 'idle' && server.calls.length === 3);
     expect(tab.store.snapshot()).toEqual({ token, userInfo: null, status: 'idle' });
-    expect(server.calls.every((call) => call === 'GET /member/info/')).toBe(true);
+    browser.online = true;
     server.failInfo = null;
     tab.store.refreshIfIncomplete();
     await until(() => tab.store.snapshot().status === 'ready');

@@ -43,6 +43,8 @@ export interface SessionEnvironment {
   /** Runs a task later (a retry); tests run it themselves. */
   later(task: () => void, ms: number): void;
   now(): number;
+  /** Whether the device has a network at all (navigator.onLine): offline, no call is a verdict on the session. */
+  online(): boolean;
   /** Reads and forgets the token the server verified from the page's URL (decision 054), or null. */
   takeTokenOffer(): string | null;
   /** Asks a signed-in member whether to switch to the offered account; true only on confirm. */
@@ -58,20 +60,10 @@ const MAX_RETRY_MS = 10 * 60_000;
 const EMPTY: SessionSnapshot = { token: null, userInfo: null, status: 'idle' };
 
 /**
- * Whether a failure means the server rejected the session. A call that got no answer, or a
- * temporary one (rate limit, server error), says nothing about the token: it is kept, and the
- * user info is fetched again on the next navigation (spec section 4).
- */
-function rejectsSession(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  return error.status !== 0 && error.status !== 429 && error.status < 500;
-}
-
-/**
  * The session in the browser, following spec section 4: a visitor without a token gets an
  * anonymous account; a stored token's user info is loaded, and a new anonymous sign-in follows
- * when the server rejects it; setting another token loads its user info and reports a login;
- * rejected calls clear the session; logout always clears it; every settled change is sent to
+ * when that fails; setting another token loads its user info and reports a login; a failed
+ * user-info load clears the session (after the API client's retries, decision 065); logout always clears it; every settled change is sent to
  * the other tabs, which adopt it.
  */
 export class SessionStore {
@@ -180,8 +172,8 @@ export class SessionStore {
     }
     try {
       return await this.loadUserInfo();
-    } catch (error) {
-      return rejectsSession(error) ? null : 'unknown';
+    } catch {
+      return this.#state.token ? 'unknown' : null;
     }
   }
 
@@ -224,8 +216,11 @@ export class SessionStore {
       if (generation === this.#generation) this.#set({ userInfo: data.userInfo, status: 'ready' }, true);
       return data.userInfo;
     } catch (error) {
+      // Spec section 4: any failure clears the session, once the API client's retries are spent
+      // (network errors, 429 and 5xx are retried). A device without a network keeps its session
+      // for when it is back (decision 065): an offline game must not cost a member the sign-in.
       if (generation === this.#generation) {
-        if (rejectsSession(error)) this.#clear();
+        if (this.#e.online()) this.#clear();
         else this.#set({ status: 'idle' });
       }
       throw error;
@@ -347,9 +342,9 @@ export class SessionStore {
   async #restore(): Promise<void> {
     try {
       await this.loadUserInfo();
-    } catch (error) {
+    } catch {
       // Spec section 4: a stored token whose user info fails leads to a new anonymous sign-in.
-      if (rejectsSession(error)) await this.signInAnonymously();
+      if (!this.#state.token) await this.signInAnonymously();
     }
   }
 

@@ -52,6 +52,7 @@ function browserEnvironment(): SessionEnvironment {
       setTimeout(task, ms);
     },
     now: () => Date.now(),
+    online: () => navigator.onLine,
     takeTokenOffer() {
       const offer = decodeTokenCookie(readCookie(TOKEN_OFFER_COOKIE, document.cookie));
       if (offer) writeBrowserCookie(TOKEN_OFFER_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });

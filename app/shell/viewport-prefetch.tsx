@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { PrefetchPageLinks, useLocation } from 'react-router';
+import { usePrefetch } from './use-prefetch.ts';
+
+/** Spec section 9: a link's payload is prefetched once it has been visible this long. */
+export const VIEWPORT_PREFETCH_DELAY_MS = 1000;
+/** At most this many pages per page view: a long list must not prefetch the whole catalogue. */
+const MAX_PAGES = 12;
+/** The portal's own page links (React Router marks them for route discovery); never sign-in or payment pages. */
+const PAGE_LINKS = 'a[data-discover][href^="/"]:not([target]):not([download])';
+const NOT_PREFETCHED = /^\/(serve|oauth|payment|api)\//;
+
+/**
+ * Payload prefetch on sight (spec section 9): a page link that stays in view for about a second
+ * gets its route's data and modules prefetched, as hover and focus already do; nothing on 2g or
+ * with data saver. The pages go to React Router's own prefetch links.
+ */
+export function ViewportPrefetch() {
+  const enabled = usePrefetch() === 'intent';
+  const { pathname, search } = useLocation();
+  const [pages, setPages] = useState<string[]>([]);
+
+  useEffect(() => {
+    setPages([]);
+    if (!enabled || typeof IntersectionObserver === 'undefined') return;
+    const current = pathname + search;
+    const chosen = new Set<string>();
+    const timers = new Map<Element, ReturnType<typeof setTimeout>>();
+    const visibility = new IntersectionObserver((entries) => {
+      for (const { target, isIntersecting } of entries) {
+        clearTimeout(timers.get(target));
+        timers.delete(target);
+        if (!isIntersecting) continue;
+        timers.set(
+          target,
+          setTimeout(() => {
+            visibility.unobserve(target);
+            const url = new URL((target as HTMLAnchorElement).href);
+            const page = url.pathname + url.search;
+            if (url.origin !== window.location.origin || page === current || NOT_PREFETCHED.test(url.pathname) || chosen.has(page) || chosen.size >= MAX_PAGES) return;
+            chosen.add(page);
+            setPages([...chosen]);
+          }, VIEWPORT_PREFETCH_DELAY_MS),
+        );
+      }
+    });
+    let scheduled = false;
+    const observeLinks = () => {
+      scheduled = false;
+      for (const link of document.querySelectorAll(PAGE_LINKS)) visibility.observe(link);
+    };
+    // Links rendered later (load more, menus) are watched too; one pass per frame.
+    const additions = new MutationObserver(() => {
+      if (!scheduled) {
+        scheduled = true;
+        requestAnimationFrame(observeLinks);
+      }
+    });
+    observeLinks();
+    additions.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      additions.disconnect();
+      visibility.disconnect();
+      for (const timer of timers.values()) clearTimeout(timer);
+    };
+  }, [enabled, pathname, search]);
+
+  return pages.map((page) => <PrefetchPageLinks key={page} page={page} />);
+}
