@@ -12,6 +12,7 @@ import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from 
 import { localeOfPath, stripLocale } from './lib/locale.ts';
 import { canonicalPathOf } from './lib/meta.ts';
 import { globalMiddleware } from './middleware/global.ts';
+import { PageSettle } from './shell/page-settle.tsx';
 import { ViewportPrefetch } from './shell/viewport-prefetch.tsx';
 import { BuildUpdates } from './shell/build-updates.tsx';
 import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
@@ -118,6 +119,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <ConfirmDialog />
       <BuildUpdates buildId={loaderData.buildId} />
       <ViewportPrefetch />
+      <PageSettle />
       <RedirectHash />
       <TrackingRuntime />
     </I18nextProvider>

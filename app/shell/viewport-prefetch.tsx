@@ -18,12 +18,12 @@ const NOT_PREFETCHED = /^\/(serve|oauth|payment|api)\//;
 export function ViewportPrefetch() {
   const enabled = usePrefetch() === 'intent';
   const { pathname, search } = useLocation();
-  const [pages, setPages] = useState<string[]>([]);
+  const current = pathname + search;
+  // The pages chosen on the current page view (another view starts with none).
+  const [chosenOn, setChosenOn] = useState<{ view: string; pages: string[] }>({ view: current, pages: [] });
 
   useEffect(() => {
-    setPages([]);
     if (!enabled || typeof IntersectionObserver === 'undefined') return;
-    const current = pathname + search;
     const chosen = new Set<string>();
     const timers = new Map<Element, ReturnType<typeof setTimeout>>();
     const visibility = new IntersectionObserver((entries) => {
@@ -39,7 +39,7 @@ export function ViewportPrefetch() {
             const page = url.pathname + url.search;
             if (url.origin !== window.location.origin || page === current || NOT_PREFETCHED.test(url.pathname) || chosen.has(page) || chosen.size >= MAX_PAGES) return;
             chosen.add(page);
-            setPages([...chosen]);
+            setChosenOn({ view: current, pages: [...chosen] });
           }, VIEWPORT_PREFETCH_DELAY_MS),
         );
       }
@@ -63,7 +63,7 @@ export function ViewportPrefetch() {
       visibility.disconnect();
       for (const timer of timers.values()) clearTimeout(timer);
     };
-  }, [enabled, pathname, search]);
+  }, [enabled, current]);
 
-  return pages.map((page) => <PrefetchPageLinks key={page} page={page} />);
+  return chosenOn.view === current ? chosenOn.pages.map((page) => <PrefetchPageLinks key={page} page={page} />) : null;
 }
