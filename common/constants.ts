@@ -12,3 +12,6 @@ export const TOKEN_MIN_URL_LENGTH = 50;
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const ARTICLE_SEGMENT_PATTERN = /^[A-Za-z]{3,20}$/;
 export const DIGITS_PATTERN = /^\d+$/;
+
+/** The visitor's choice about advertising measurement ('accepted' or 'declined'), kept 365 days (decision 065). */
+export const AD_CONSENT_COOKIE = 'ad_consent';

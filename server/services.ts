@@ -1,3 +1,5 @@
+import { ConversionsService } from './features/tracking/conversions.service.ts';
+import { MetaConversionsApi } from './features/tracking/meta-conversions-api.ts';
 import { resolve } from 'node:path';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
@@ -61,6 +63,8 @@ export interface Services {
   games: GamesService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
+  /** The Conversions API sender when configured (its logger is set by the app), else null. */
+  conversionsApi: MetaConversionsApi | null;
   /** The development WhatsApp sender's inbox, when that sender is configured (never in production). */
   whatsappInbox: DevelopmentInbox | null;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
@@ -105,6 +109,10 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
   const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
   const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
+  const conversionsApi = config.pixel?.conversionsApi
+    ? new MetaConversionsApi({ pixelId: config.pixel.id, url: config.pixel.conversionsApi.url, token: config.pixel.conversionsApi.token, publicOrigin: config.publicOrigin })
+    : null;
+  const conversions = new ConversionsService(conversionsApi);
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
@@ -115,6 +123,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     avatars: new AvatarsService(uploads),
     clock,
     appSecret: config.appSecret,
+    conversions,
   });
   const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
   const whatsapp: CodeSender | null = config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox;
@@ -137,7 +146,9 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       whatsapp,
       secret: config.appSecret,
       newNickname: guestNickname,
+      conversions,
     }),
+    conversionsApi,
     whatsappInbox,
     games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
     payments: new PaymentsService({
@@ -148,6 +159,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       webhookSecret: config.payments.provider === 'off' ? null : config.payments.webhookSecret,
       sandboxNotifier: config.payments.provider === 'sandbox' ? new SandboxNotifier({ webhookUrl: config.payments.webhookUrl, secret: config.payments.webhookSecret }) : null,
       fault: config.faultInjection,
+      conversions,
     }),
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
@@ -156,6 +168,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       limiter: rateLimiter,
       clock,
       relyingParty: config.webauthn,
+      conversions,
     }),
     rateLimiter,
     catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock }),

@@ -1,11 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import { UTM_FIELDS } from '#common/constants.ts';
+import { AD_CONSENT_COOKIE, UTM_FIELDS } from '#common/constants.ts';
 import type { ClientFacts } from '../lib/caller.ts';
 
 /** The client facts of a request; the user agent is cut to 200 characters (it names tokens). */
 export function clientFacts(request: FastifyRequest): ClientFacts {
   const agent = request.headers['user-agent'];
-  return { address: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 200) : undefined, campaign: campaignOf(request) };
+  return {
+    address: request.ip,
+    userAgent: typeof agent === 'string' ? agent.slice(0, 200) : undefined,
+    campaign: campaignOf(request),
+    adConsent: request.cookies?.[AD_CONSENT_COOKIE] === 'accepted',
+  };
 }
 
 /** The campaign tags of the Utm-* headers the API client sends (URL-encoded values, at most 200 characters each). */

@@ -10,6 +10,8 @@ export interface ClientFacts {
   userAgent: string | undefined;
   /** The campaign tags the browser sends with every call (utm source, medium, campaign, term, content). */
   campaign?: Record<string, string>;
+  /** Whether the visitor accepted advertising measurement (the consent cookie). */
+  adConsent?: boolean;
 }
 
 /** What a token is called in the user's list of sessions: how it was made and the browser. */

@@ -1,8 +1,8 @@
-import { COOKIE_MAX_AGE_DAYS } from '#common/constants.ts';
+import { AD_CONSENT_COOKIE, COOKIE_MAX_AGE_DAYS } from '#common/constants.ts';
 import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
 
 /** The visitor's choice about advertising measurement (decision 065), kept 365 days. */
-export const CONSENT_COOKIE = 'ad_consent';
+export const CONSENT_COOKIE = AD_CONSENT_COOKIE;
 export type Consent = 'accepted' | 'declined';
 
 type Listener = () => void;

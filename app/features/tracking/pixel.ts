@@ -3,7 +3,7 @@ import { readCookie } from '../../lib/cookies.ts';
 import type { TrackDetail } from '../../lib/track.ts';
 import { session } from '../accounts/session.ts';
 import { consent } from './consent.ts';
-import { hashedId } from './hash.ts';
+import { hashedId } from '#common/hashed-id.ts';
 
 /** The Meta pixel's script; its origin is in the page CSP only when a pixel id is configured. */
 export const PIXEL_SCRIPT = 'https://connect.facebook.net/en_US/fbevents.js';

@@ -26,6 +26,7 @@ import type { PasswordHasher } from './password-hasher.ts';
 import type { GuestChallenges } from './guest-challenges.ts';
 import type { PasswordPolicy } from './password-policy.ts';
 import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
+import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
 export const ACCOUNT_LIMITS = {
@@ -78,6 +79,8 @@ export interface AccountsDependencies {
   clock: Clock;
   /** Keys the fingerprint hashes, so a leaked table cannot be matched against fingerprints. */
   appSecret: string;
+  /** The server's copy of advertising conversions (decision 065); none when not configured. */
+  conversions?: Pick<ConversionsService, 'registration'>;
 }
 
 /** A password change; `becameMember` is true when a guest just became a member (registration). */
@@ -99,6 +102,7 @@ export class AccountsService {
   readonly #avatars: AvatarsService;
   readonly #clock: Clock;
   readonly #appSecret: string;
+  readonly #conversions: Pick<ConversionsService, 'registration'> | null;
   #dummyHash: Promise<string> | undefined;
 
   constructor(deps: AccountsDependencies) {
@@ -111,6 +115,7 @@ export class AccountsService {
     this.#avatars = deps.avatars;
     this.#clock = deps.clock;
     this.#appSecret = deps.appSecret;
+    this.#conversions = deps.conversions ?? null;
   }
 
   /** A proof-of-work challenge for a new guest account. */
@@ -289,6 +294,7 @@ export class AccountsService {
     const saved = await this.#users.setCredentials(user.id, { username, usernameNormalized: normalized, passwordHash, now: isoNow(this.#clock) });
     if (!saved) throw usernameTaken();
     const { token } = await this.#tokens.rotate(user.id, tokenName('password', client));
+    if (user.is_guest === 1) this.#conversions?.registration(user.id, client);
     return { ...(await this.#memberUpdate(user.id)), token, becameMember: user.is_guest === 1 };
   }
 

@@ -24,6 +24,7 @@ import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import { passkeyName } from './passkey-names.ts';
 import type { ChallengeRow, CredentialRow, PasskeysRepository } from './passkeys.repository.ts';
+import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** A ceremony must be finished within this time, and its challenge works once (decision 062). */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -44,6 +45,8 @@ export interface PasskeysDependencies {
   limiter: RateLimiter;
   clock: Clock;
   relyingParty: { rpId: string; rpName: string; origins: string[] };
+  /** The server's copy of advertising conversions (decision 065); none when not configured. */
+  conversions?: Pick<ConversionsService, 'registration'>;
 }
 
 /**
@@ -58,6 +61,7 @@ export class PasskeysService {
   readonly #limiter: RateLimiter;
   readonly #clock: Clock;
   readonly #rp: { rpId: string; rpName: string; origins: string[] };
+  readonly #conversions: Pick<ConversionsService, 'registration'> | null;
 
   constructor(deps: PasskeysDependencies) {
     this.#repository = deps.repository;
@@ -66,6 +70,7 @@ export class PasskeysService {
     this.#limiter = deps.limiter;
     this.#clock = deps.clock;
     this.#rp = deps.relyingParty;
+    this.#conversions = deps.conversions ?? null;
   }
 
   /** Options for navigator.credentials.create(): the account's handle, its passkeys excluded. */
@@ -110,6 +115,8 @@ export class PasskeysService {
     if (!verification.verified) throw refused('passkeys:errors.registrationRefused');
     const info = verification.registrationInfo;
     const now = isoNow(this.#clock);
+    // A guest's first passkey makes it a member (a registration).
+    const wasGuest = this.#conversions !== null && (await this.#accounts.userInfo(caller.userId)).isGuest;
     const row = await this.#repository.addCredential(
       caller.userId,
       {
@@ -126,6 +133,7 @@ export class PasskeysService {
     );
     if (!row) throw new AppError('conflict', { messageKey: 'passkeys:errors.alreadyRegistered' });
     const { token } = await this.#tokens.rotate(caller.userId, tokenName('passkey', client));
+    if (wasGuest) this.#conversions?.registration(caller.userId, client);
     return { token, userInfo: await this.#accounts.userInfo(caller.userId), passkey: toPasskey(row) };
   }
 

@@ -70,7 +70,7 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       params: OrderParamsSchema,
       response: DeliverySchema,
     },
-    ({ caller, params, locale }) => payments.deliver(caller!, params.id, locale),
+    ({ caller, params, locale, request }) => payments.deliver(caller!, params.id, locale, clientFacts(request)),
   );
 
   api.route(

@@ -20,6 +20,7 @@ import {
   userIdOf,
 } from './webhook-notifications.ts';
 import { hasValidSignature, XsollaRefusal } from './xsolla.ts';
+import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** Xsolla's answer to a notification: 204, or 400 with one of its error codes. */
 export interface WebhookAnswer {
@@ -39,6 +40,8 @@ export interface PaymentsDependencies {
   webhookSecret: string | null;
   sandboxNotifier: SandboxNotifier | null;
   fault?: WebhookFault;
+  /** The server's copy of advertising conversions (decision 065); none when not configured. */
+  conversions?: Pick<ConversionsService, 'purchase'>;
 }
 
 /**
@@ -53,6 +56,7 @@ export class PaymentsService {
   readonly #webhookSecret: string | null;
   readonly #notifier: SandboxNotifier | null;
   readonly #fault: WebhookFault;
+  readonly #conversions: Pick<ConversionsService, 'purchase'> | null;
 
   constructor(deps: PaymentsDependencies) {
     this.#repository = deps.repository;
@@ -62,6 +66,7 @@ export class PaymentsService {
     this.#webhookSecret = deps.webhookSecret;
     this.#notifier = deps.sandboxNotifier;
     this.#fault = deps.fault;
+    this.#conversions = deps.conversions ?? null;
   }
 
   /** An app's items with their prices, and which of them the caller owns. */
@@ -119,9 +124,11 @@ export class PaymentsService {
   }
 
   /** Hands a paid order to the game: `deliveredNow` is true for exactly one call per order. */
-  async deliver(caller: Caller, orderId: string, locale: Locale): Promise<Delivery> {
+  async deliver(caller: Caller, orderId: string, locale: Locale, client?: ClientFacts): Promise<Delivery> {
     const order = await this.#ownOrder(caller, orderId);
     const deliveredNow = order.status === 'paid' && (await this.#repository.markDelivered(order.id, isoNow(this.#clock)));
+    // The purchase the play page now tracks, with the same event id (pixel and server counted once).
+    if (deliveredNow && client) this.#conversions?.purchase(caller.userId, { id: order.public_id, amount: order.amount_minor, currency: order.currency }, client);
     return { order: await this.#view(order.public_id, locale), deliveredNow };
   }
 

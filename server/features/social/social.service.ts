@@ -13,6 +13,7 @@ import type { AccountsService } from '../accounts/accounts.service.ts';
 import { appleUserName, type OAuthProvider, type ProviderProfile, ProviderRefusal } from './oauth-providers.ts';
 import type { SocialRepository } from './social.repository.ts';
 import { type CodeSender, CodeSendFailure } from './whatsapp-sender.ts';
+import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** A pop-up flow must come back within this time (the provider's own sign-in page included). */
 const FLOW_TTL_MS = 10 * 60 * 1000;
@@ -45,6 +46,8 @@ export interface SocialDependencies {
   secret: string;
   /** A nickname for a new member whose provider shares no usable name. */
   newNickname: () => string;
+  /** The server's copy of advertising conversions (decision 065); none when not configured. */
+  conversions?: Pick<ConversionsService, 'registration'>;
 }
 
 /** Where a pop-up flow starts: the flow the page made, the browser's session cookie and its flow cookie. */
@@ -71,6 +74,8 @@ export class SocialService {
   readonly #secret: string;
   readonly #newNickname: () => string;
 
+  readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
     this.#accounts = deps.accounts;
@@ -81,6 +86,7 @@ export class SocialService {
     this.#whatsapp = deps.whatsapp;
     this.#secret = deps.secret;
     this.#newNickname = deps.newNickname;
+    this.#conversions = deps.conversions ?? null;
   }
 
   /** The platforms offered, in the lists' order: configured providers, then WhatsApp when it has a sender. */
@@ -145,7 +151,10 @@ export class SocialService {
     const nickname = nicknameOf(profile);
     if (caller && (await this.#repository.isGuest(caller.userId))) {
       const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nickname), now);
-      if (bound === 'bound') return this.#session(caller.userId, 'rotate', platform, client);
+      if (bound === 'bound') {
+        this.#conversions?.registration(caller.userId, client);
+        return this.#session(caller.userId, 'rotate', platform, client);
+      }
     }
     const campaign = client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null;
     const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now, campaign);

@@ -1,0 +1,49 @@
+import { hashedId } from '#common/hashed-id.ts';
+import type { ClientFacts } from '#server/lib/caller.ts';
+
+/**
+ * The server's copy of the advertising events (decision 065): Meta's Conversions API, an option
+ * next to the pixel. The same rules as the pixel (a visitor from a facebook or meta campaign who
+ * accepted advertising measurement), the same hashed ids, and the pixel's event ids
+ * (`registration:{uid}`, `purchase:{order id}`), so Meta counts each action once.
+ * https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event
+ * https://developers.facebook.com/docs/marketing-api/conversions-api/deduplicate-pixel-and-server-events
+ */
+export interface ConversionEvent {
+  name: 'CompleteRegistration' | 'Purchase';
+  id: string;
+  uid: number;
+  client: ClientFacts;
+  /** Purchase only: the amount in major units, its currency, the hashed order id (as the pixel sends them). */
+  custom?: { value: number; currency: string; order_id: string };
+}
+
+/** Sends a conversion somewhere; never throws, never delays the request that caused it. */
+export interface ConversionSender {
+  send(event: ConversionEvent): void;
+}
+
+/** Whether a request's visitor may be measured: a facebook or meta campaign, and consent given. */
+export function measurable(client: ClientFacts): boolean {
+  return client.adConsent === true && /^(facebook|meta)$/i.test(client.campaign?.source?.trim() ?? '');
+}
+
+export class ConversionsService {
+  readonly #sender: ConversionSender | null;
+
+  constructor(sender: ConversionSender | null) {
+    this.#sender = sender;
+  }
+
+  /** A guest became a member of the same account. */
+  registration(uid: number, client: ClientFacts): void {
+    if (this.#sender && measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: `registration:${uid}`, uid, client });
+  }
+
+  /** A paid order was handed to its game (once per order). */
+  purchase(uid: number, order: { id: string; amount: number; currency: string }, client: ClientFacts): void {
+    if (!this.#sender || !measurable(client)) return;
+    const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: hashedId(order.id) };
+    this.#sender.send({ name: 'Purchase', id: `purchase:${order.id}`, uid, client, custom });
+  }
+}

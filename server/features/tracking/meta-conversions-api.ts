@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { hashedId } from '#common/hashed-id.ts';
+import type { ConversionEvent, ConversionSender } from './conversions.service.ts';
+
+/** The Conversions API over HTTPS: POST {api}/{pixel id}/events, the access token in the body. */
+export class MetaConversionsApi implements ConversionSender {
+  readonly #endpoint: string;
+  readonly #token: string;
+  readonly #origin: string;
+  /** The server's logger, set when the app starts (failures are logged, never thrown). */
+  log: Pick<FastifyBaseLogger, 'warn'> = { warn: () => undefined };
+
+  constructor(options: { pixelId: string; url: string; token: string; publicOrigin: string }) {
+    this.#endpoint = `${options.url}/${encodeURIComponent(options.pixelId)}/events`;
+    this.#token = options.token;
+    this.#origin = options.publicOrigin;
+  }
+
+  /** The request body for one event, without the token. */
+  body(event: ConversionEvent, now = Date.now()): Record<string, unknown> {
+    return {
+      data: [
+        {
+          event_name: event.name,
+          event_time: Math.floor(now / 1000),
+          event_id: event.id,
+          action_source: 'website',
+          event_source_url: this.#origin,
+          // External ids are hashed like the pixel's; address and browser are sent as they are (Meta's rules).
+          user_data: { external_id: [hashedId(event.uid)], client_ip_address: event.client.address, client_user_agent: event.client.userAgent },
+          ...(event.custom ? { custom_data: event.custom } : {}),
+        },
+      ],
+    };
+  }
+
+  send(event: ConversionEvent): void {
+    void fetch(this.#endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...this.body(event), access_token: this.#token }),
+      signal: AbortSignal.timeout(5000),
+    })
+      .then(async (response) => {
+        if (!response.ok) this.log.warn({ status: response.status, event: event.name }, 'conversions API refused an event');
+        await response.body?.cancel();
+      })
+      .catch((error: unknown) => this.log.warn({ err: error, event: event.name }, 'conversions API unreachable'));
+  }
+}
