@@ -29,6 +29,20 @@ test.describe('installable app and campaign attribution', () => {
     expect((await tracked()).filter((e) => e.event === 'pwa-install')).toHaveLength(1);
   });
 
+  test('Chromium finds the portal installable in both locales (what Lighthouse is asked too: npm run lighthouse)', async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    // The test's browser context is incognito, which Chromium names too: it is not the page's doing.
+    const errors = async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito');
+    for (const path of ['/', '/zh-CN']) {
+      await page.goto(path);
+      await hydrated(page);
+      await expect.poll(errors).toEqual([]);
+    }
+    // A page without the manifest is not (the check can fail).
+    await page.goto('/offline/en.html');
+    await expect.poll(errors).toContain('no-manifest');
+  });
+
   test('a first visit from a campaign creates its guest with the campaign tags', async ({ page }) => {
     const guestCreated = page.waitForRequest((request) => request.url().includes('/serve/api/guest/login/') && request.method() === 'POST');
     await page.goto('/?utm_source=facebook&utm_medium=paid%20social&utm_campaign=launch');
