@@ -11,9 +11,9 @@ interface InstallabilityError {
 }
 
 class Installability extends Gatherer {
-  meta = { supportedModes: ['navigation' as const] };
+  override meta: Gatherer['meta'] = { supportedModes: ['navigation'] };
 
-  async getArtifact(context: { driver: { defaultSession: { sendCommand(method: 'Page.getInstallabilityErrors'): Promise<{ installabilityErrors: InstallabilityError[] }> } } }) {
+  override async getArtifact(context: Parameters<Gatherer['getArtifact']>[0]) {
     // The manifest is fetched after load; ask until the answer is settled (about a second at most).
     let errors: InstallabilityError[] = [];
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -21,7 +21,8 @@ class Installability extends Gatherer {
       if (errors.length === 0) break;
       await new Promise((done) => setTimeout(done, 200));
     }
-    return errors;
+    // Lighthouse's artifact types list only its own artifacts; this one is read back by the audit below.
+    return errors as never;
   }
 }
 
@@ -36,8 +37,8 @@ class InstallableApp extends Audit {
     } as unknown as typeof Audit.meta;
   }
 
-  static override audit(artifacts: Record<string, unknown>) {
-    const errors = artifacts.Installability as InstallabilityError[];
+  static override audit(artifacts: Parameters<typeof Audit.audit>[0]) {
+    const errors = (artifacts as unknown as { Installability: InstallabilityError[] }).Installability;
     return { score: errors.length === 0 ? 1 : 0, displayValue: errors.map((e) => e.errorId).join(', ') || 'installable' };
   }
 }
