@@ -33,11 +33,25 @@ test.describe('installable app and campaign attribution', () => {
     const cdp = await page.context().newCDPSession(page);
     // The test's browser context is incognito, which Chromium names too: it is not the page's doing.
     const errors = async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito');
-    for (const path of ['/', '/zh-CN']) {
+    const ids = new Set<string>();
+    for (const [path, locale] of [['/', 'en'], ['/zh-CN', 'zh-CN']] as const) {
       await page.goto(path);
       await hydrated(page);
       await expect.poll(errors).toEqual([]);
+      // The manifest as Chromium read it: this locale's, without errors, complete.
+      const { url, errors: manifestErrors, manifest, data } = await cdp.send('Page.getAppManifest', {});
+      expect(new URL(url).searchParams.get('locale')).toBe(locale);
+      expect(manifestErrors).toEqual([]);
+      expect(new URL(manifest.startUrl!).pathname).toBe(locale === 'en' ? '/pwa' : '/zh-CN/pwa');
+      expect(new URL(manifest.scope!).pathname).toMatch(locale === 'en' ? /^\/$/ : /^\/zh-CN\/?$/);
+      expect(manifest.shortcuts?.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(manifest.screenshots?.map((shot) => shot.formFactor))).toEqual(new Set(['kWide', 'kNarrow'])); // Chromium's names for wide and narrow
+      // Chromium does not report icon purposes: the manifest's own text does.
+      expect((JSON.parse(data!) as { icons: Array<{ purpose?: string }> }).icons.some((icon) => icon.purpose?.includes('maskable'))).toBe(true);
+      ids.add(manifest.id!);
     }
+    // One app in both languages.
+    expect(ids.size).toBe(1);
     // A page without the manifest is not (the check can fail).
     await page.goto('/offline/en.html');
     await expect.poll(errors).toContain('no-manifest');
