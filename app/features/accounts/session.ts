@@ -1,3 +1,4 @@
+import { forgetPersonalPages } from '../install/service-worker-registration.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
 import { emptyI18n, loadedI18n } from '../../i18n/i18n.ts';
 import { api } from '../../lib/api-client.ts';
@@ -36,7 +37,10 @@ function browserEnvironment(): SessionEnvironment {
   return {
     api,
     readToken: () => decodeTokenCookie(readCookie(TOKEN_COOKIE, document.cookie)),
-    writeToken: (token) => writeBrowserCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure())),
+    writeToken: (token) => {
+      if (token !== decodeTokenCookie(readCookie(TOKEN_COOKIE, document.cookie))) forgetPersonalPages();
+      writeBrowserCookie(TOKEN_COOKIE, token === null ? '' : encodeTokenCookie(token), tokenCookieOptions(token, secure()));
+    },
     channel: broadcastChannel(),
     exclusive: (task) => (navigator.locks ? navigator.locks.request(SESSION_LOCK, task) : task()),
     fingerprint: (purpose) => deviceFingerprint(FINGERPRINT_WAIT_MS[purpose]),

@@ -1,4 +1,5 @@
 import { onIdle } from '../../lib/idle.ts';
+import { PERSONAL_CACHES } from './cache-names.ts';
 
 /**
  * Registers the service worker (decision 065) once the page has loaded and the browser is idle,
@@ -28,4 +29,13 @@ function askedInDevelopment(): boolean {
 /** A newer build is out: fetch its worker now, so it takes over with the next (full) navigation. */
 export function updateServiceWorker(): void {
   if ('serviceWorker' in navigator) void navigator.serviceWorker.getRegistration().then((registration) => registration?.update().catch(() => undefined));
+}
+
+/**
+ * Another session on this device (sign-out, another account): the pages kept for offline use
+ * showed the previous visitor's nickname and library, so they go. Games and images stay.
+ */
+export function forgetPersonalPages(): void {
+  if (typeof caches === 'undefined') return;
+  for (const name of PERSONAL_CACHES) void caches.delete(name).catch(() => undefined);
 }

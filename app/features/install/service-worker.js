@@ -1,6 +1,7 @@
 // The portal's service worker (decision 065), bundled by scripts/build-service-worker.ts with
 // Workbox's modules; workbox-build injects the precache list in place of self.__WB_MANIFEST.
 // Plain JavaScript: it runs in a worker, whose types the app's DOM build does not share.
+import { CACHE_NAMES } from './cache-names.ts';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
@@ -18,27 +19,27 @@ cleanupOutdatedCaches();
 // The play page of a game played before is among them, so the game can be played again offline.
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/serve/') && !url.pathname.startsWith('/oauth/') && !url.pathname.startsWith('/payment/'),
-  new NetworkFirst({ cacheName: 'pages', networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
+  new NetworkFirst({ cacheName: CACHE_NAMES.pages, networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
 );
 // The data of client navigations (React Router's .data requests), likewise.
 registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === self.location.origin && url.pathname.endsWith('.data'),
-  new NetworkFirst({ cacheName: 'page-data', networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
+  new NetworkFirst({ cacheName: CACHE_NAMES.pageData, networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
 );
 // Interface texts per locale and build.
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.endsWith('/messages.json'),
-  new StaleWhileRevalidate({ cacheName: 'messages', plugins: [ok, new ExpirationPlugin({ maxEntries: 6, maxAgeSeconds: 30 * DAY })] }),
+  new StaleWhileRevalidate({ cacheName: CACHE_NAMES.messages, plugins: [ok, new ExpirationPlugin({ maxEntries: 6, maxAgeSeconds: 30 * DAY })] }),
 );
 // Games and the SDK: a game played once plays again offline (its responses keep their sandbox policy).
 registerRoute(
   ({ url }) => url.origin === self.location.origin && (url.pathname.startsWith('/games/') || url.pathname.startsWith('/sdk/')),
-  new StaleWhileRevalidate({ cacheName: 'games', plugins: [ok, new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
+  new StaleWhileRevalidate({ cacheName: CACHE_NAMES.games, plugins: [ok, new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
 );
 // Images: resized covers and thumbnails, uploads, icons.
 registerRoute(
   ({ request, url }) => url.origin === self.location.origin && (request.destination === 'image' || url.pathname.startsWith('/_img/') || url.pathname.startsWith('/uploads/')),
-  new CacheFirst({ cacheName: 'images', plugins: [ok, new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
+  new CacheFirst({ cacheName: CACHE_NAMES.images, plugins: [ok, new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
 );
 
 // Offline and never visited: the offline page in the visitor's language.

@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
+import { newMember } from '../../support/accounts.ts';
+import { useSession } from '../browser-session.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // The service worker is the subject here; the other journeys run without it (playwright.config.ts).
@@ -64,6 +66,23 @@ test.describe('the installable app offline', () => {
     await expect(page.getByTestId('game-frame')).toHaveAttribute('srcdoc', /<base href="http:\/\/localhost:\d+\/games\/2048\/index\.html\?locale=en">/);
     await expect(game.locator('html')).toHaveAttribute('lang', 'en');
     await context.setOffline(false);
+  });
+
+  test('signing out forgets the pages kept for offline use (they show the member), not the games', async ({ page, context, request, baseURL }) => {
+    const member = await newMember(request, `off${Date.now().toString(36)}`, 'Harbour-Lantern-Tricky-9');
+    await useSession(context, baseURL!, member.token);
+    await page.goto('/');
+    await hydrated(page);
+    await controlledByWorker(page);
+    await page.goto('/play/2048');
+    await expect.poll(() => page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')))).toBe(true);
+    await page.goto('/user/profile');
+    await hydrated(page);
+    await expect.poll(() => page.evaluate(async () => (await (await caches.open('pages')).keys()).map((r) => new URL(r.url).pathname))).toContain('/user/profile');
+
+    await page.locator('main').getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.evaluate(() => caches.has('pages'))).toBe(false);
+    expect(await page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')))).toBe(true);
   });
 
   test('the worker and its offline pages are revalidated on every use', async ({ request }) => {
