@@ -1,16 +1,20 @@
 // Starts the production server on a scratch database and measures, interleaved over several
-// rounds: the home page (anonymous, from the page cache, and with a session, rendered every time),
-// an article page with a session, GET /serve/api/app/list/, and a static file of similar size (the
-// ceiling).
-// Prints requests/s and p50/p99 latency medians and each target's ratio to the static file.
-// Options: --rounds N (3), --duration S (5), --connections N (10), --port N (3200).
+// rounds: the home page and an app page for an anonymous visitor (page cache) and for a visitor
+// with a guest session (a real token cookie, rendered every time), an article with a session,
+// GET /serve/api/app/list/, and a static file of similar size (the ceiling). Then Lighthouse
+// (mobile preset) on home, an app page, a play page and an article.
+// Prints requests/s and p50/p99 latency medians, each target's ratio to the static file and the
+// Lighthouse figures; writes them as JSON (--json, default data/bench-latest.json, the previous
+// run kept as data/bench-previous.json) and exits 1 when a budget (docs/performance.md) is crossed.
+// Options: --rounds N (3), --duration S (5), --connections N (10), --port N (3200), --no-lighthouse.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { solve } from '../common/proof-of-work.ts';
+import { describeFigures, type LighthouseFigures, runLighthouse } from './lib/lighthouse-runner.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +22,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     port: { type: 'string', default: '3200' },
+    json: { type: 'string', default: 'data/bench-latest.json' },
+    'no-lighthouse': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -83,12 +89,15 @@ async function guestSession(): Promise<Record<string, string>> {
 const session = await guestSession();
 const sizeOf = async (path: string, headers: Record<string, string> = {}) => (await (await fetch(origin + path, { headers })).arrayBuffer()).byteLength;
 const ARTICLE = '/article/news/1001';
+const APP = '/app/2048';
 
-const targets: Array<{ name: string; path: string; bytes: number; headers?: Record<string, string> }> = [
+const targets: Array<{ name: string; path: string; bytes: number; headers?: Record<string, string>; budget?: number }> = [
   { name: 'home page / (no session, page cache)', path: '/', bytes: homeBytes },
-  { name: 'home page / (session)', path: '/', bytes: await sizeOf('/', session), headers: session },
+  { name: 'home page / (session)', path: '/', bytes: await sizeOf('/', session), headers: session, budget: 0.4 },
+  { name: `app page ${APP} (no session)`, path: APP, bytes: await sizeOf(APP) },
+  { name: `app page ${APP} (session)`, path: APP, bytes: await sizeOf(APP, session), headers: session, budget: 0.4 },
   { name: `article ${ARTICLE} (session)`, path: ARTICLE, bytes: await sizeOf(ARTICLE, session), headers: session },
-  { name: 'GET /serve/api/app/list/', path: '/serve/api/app/list/', bytes: apiBytes },
+  { name: 'GET /serve/api/app/list/', path: '/serve/api/app/list/', bytes: apiBytes, budget: 0.7 },
   { name: `static /assets/${closest.f}`, path: `/assets/${closest.f}`, bytes: closest.size },
 ];
 const ceiling = targets.at(-1)!;
@@ -120,15 +129,60 @@ const median = (xs: number[]) => {
 };
 
 const staticRps = median(samples.get(ceiling.name)!.map((s) => s.rps));
-console.log(`\n${rounds} rounds × ${duration} s, ${connections} connections, medians:`);
-console.log(`${'target'.padEnd(42)}  bytes    req/s   p50 ms   p99 ms  ratio to static  errors`);
-for (const target of targets) {
+const problems: string[] = [];
+const http = targets.map((target) => {
   const list = samples.get(target.name)!;
   const rps = median(list.map((s) => s.rps));
-  const errors = list.reduce((n, s) => n + s.errors + s.non2xx, 0);
-  console.log(
-    `${target.name.padEnd(42)} ${String(target.bytes).padStart(6)} ${rps.toFixed(0).padStart(8)} ${median(list.map((s) => s.p50)).toFixed(1).padStart(8)} ${median(list.map((s) => s.p99)).toFixed(1).padStart(8)} ${(rps / staticRps).toFixed(2).padStart(16)} ${String(errors).padStart(7)}`,
-  );
+  const figures = {
+    name: target.name,
+    bytes: target.bytes,
+    rps: Math.round(rps),
+    p50: median(list.map((s) => s.p50)),
+    p99: median(list.map((s) => s.p99)),
+    ratio: Number((rps / staticRps).toFixed(3)),
+    errors: list.reduce((n, s) => n + s.errors + s.non2xx, 0),
+  };
+  // Budgets (issue: speed for every visitor): a ratio to the static file, p99 under 100 ms for pages with a session.
+  if (target.budget !== undefined && figures.ratio < target.budget) problems.push(`${target.name}: ${figures.ratio} of the static file's requests/s, budget ${target.budget}`);
+  if (target.headers && target.budget !== undefined && figures.p99 >= 100) problems.push(`${target.name}: p99 ${figures.p99} ms, budget 100 ms`);
+  if (figures.errors > 0) problems.push(`${target.name}: ${figures.errors} errors`);
+  return figures;
+});
+console.log(`\n${rounds} rounds × ${duration} s, ${connections} connections, medians:`);
+console.log(`${'target'.padEnd(42)}  bytes    req/s   p50 ms   p99 ms  ratio to static  errors`);
+for (const f of http) {
+  console.log(`${f.name.padEnd(42)} ${String(f.bytes).padStart(6)} ${String(f.rps).padStart(8)} ${f.p50.toFixed(1).padStart(8)} ${f.p99.toFixed(1).padStart(8)} ${f.ratio.toFixed(2).padStart(16)} ${String(f.errors).padStart(7)}`);
+}
+
+// Lighthouse, mobile preset, on the pages a visitor meets (the play page's game loads there too).
+let lighthouseFigures: LighthouseFigures[] = [];
+if (!values['no-lighthouse']) {
+  lighthouseFigures = await runLighthouse(origin, ['/', APP, '/play/2048', ARTICLE]);
+  console.log('\nLighthouse (mobile):');
+  for (const page of lighthouseFigures) {
+    console.log(describeFigures(page));
+    const performanceBudget = page.path.startsWith('/play/') ? 80 : 90;
+    if ((page.scores.performance ?? 0) < performanceBudget) problems.push(`${page.path}: performance ${page.scores.performance}, budget ${performanceBudget}`);
+    for (const category of ['accessibility', 'best-practices', 'seo']) {
+      // The play page is noindex on purpose (the app page is the one to index): its SEO score is not held to the budget.
+      if (category === 'seo' && page.path.startsWith('/play/')) continue;
+      if ((page.scores[category] ?? 0) < 95) problems.push(`${page.path}: ${category} ${page.scores[category]}, budget 95`);
+    }
+    if (page.tbtMs >= 200) problems.push(`${page.path}: TBT ${page.tbtMs} ms, budget 200 ms`);
+    if (page.cls >= 0.05) problems.push(`${page.path}: CLS ${page.cls}, budget 0.05`);
+  }
+  const homeFigures = lighthouseFigures[0]!;
+  if (homeFigures.scriptBytes > 120 * 1024) problems.push(`/: ${Math.round(homeFigures.scriptBytes / 1024)} KB of JavaScript, budget 120 KB`);
+  if (homeFigures.stylesheetBytes > 30 * 1024) problems.push(`/: ${Math.round(homeFigures.stylesheetBytes / 1024)} KB of CSS, budget 30 KB`);
+}
+
+mkdirSync(dirname(values.json), { recursive: true });
+if (existsSync(values.json)) copyFileSync(values.json, values.json.replace(/latest\.json$/, 'previous.json'));
+writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), rounds, duration, connections, http, lighthouse: lighthouseFigures, problems }, null, 2)}\n`);
+console.log(`\nfigures written to ${values.json}`);
+if (problems.length > 0) {
+  console.log(`\n${problems.length} budget${problems.length === 1 ? '' : 's'} crossed:`);
+  for (const problem of problems) console.log(`  ${problem}`);
 }
 stop();
-process.exit(0);
+process.exit(problems.length > 0 ? 1 : 0);

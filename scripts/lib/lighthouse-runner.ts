@@ -1,0 +1,97 @@
+// Lighthouse 13 on the running portal, shared by `npm run lighthouse` and `npm run bench`.
+// Lighthouse 12 removed the PWA audits, so the installability check is added here: Chromium's
+// own verdict (Page.getInstallabilityErrors, what the former installable-manifest audit read).
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { Audit, Gatherer } from 'lighthouse';
+
+interface InstallabilityError {
+  errorId: string;
+}
+
+class Installability extends Gatherer {
+  override meta: Gatherer['meta'] = { supportedModes: ['navigation'] };
+
+  override async getArtifact(context: Parameters<Gatherer['getArtifact']>[0]) {
+    // The manifest is fetched after load; ask until the answer is settled (about two seconds at most).
+    let errors: InstallabilityError[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      ({ installabilityErrors: errors } = await context.driver.defaultSession.sendCommand('Page.getInstallabilityErrors'));
+      if (errors.length === 0) break;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    // Lighthouse's artifact types list only its own artifacts; this one is read back by the audit below.
+    return errors as never;
+  }
+}
+
+class InstallableApp extends Audit {
+  static override get meta() {
+    return {
+      id: 'installable-app',
+      title: 'The browser offers to install the app',
+      failureTitle: 'The browser does not offer to install the app',
+      description: "Chromium's installability check: manifest, icons, start URL and scope.",
+      requiredArtifacts: ['Installability'],
+    } as unknown as typeof Audit.meta;
+  }
+
+  static override audit(artifacts: Parameters<typeof Audit.audit>[0]) {
+    const errors = (artifacts as unknown as { Installability: InstallabilityError[] }).Installability;
+    return { score: errors.length === 0 ? 1 : 0, displayValue: errors.map((e) => e.errorId).join(', ') || 'installable' };
+  }
+}
+
+const CONFIG = {
+  extends: 'lighthouse:default',
+  artifacts: [{ id: 'Installability', gatherer: { implementation: Installability } }],
+  audits: [{ implementation: InstallableApp }],
+  categories: { installable: { title: 'Installable', auditRefs: [{ id: 'installable-app', weight: 1 }] } },
+  settings: { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo', 'installable'] },
+};
+
+/** One page's figures: category scores (0–100), metrics in ms, transfer sizes in bytes. */
+export interface LighthouseFigures {
+  path: string;
+  scores: Record<string, number>;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  scriptBytes: number;
+  stylesheetBytes: number;
+  installability: string;
+}
+
+/** Runs Lighthouse (mobile preset unless `desktop`) on each path of `origin`, one Chromium for all. */
+export async function runLighthouse(origin: string, paths: string[], options: { desktop?: boolean } = {}): Promise<LighthouseFigures[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  try {
+    const figures: LighthouseFigures[] = [];
+    for (const path of paths) {
+      const flags = { port: chrome.port, output: 'json' as const, logLevel: 'error' as const, ...(options.desktop ? { formFactor: 'desktop' as const, screenEmulation: { disabled: true } } : {}) };
+      const { lhr } = (await lighthouse(new URL(path, origin).href, flags, CONFIG as never))!;
+      const transfer = (lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
+      figures.push({
+        path,
+        scores: Object.fromEntries(Object.values(lhr.categories).map((category) => [category.id, Math.round((category.score ?? 0) * 100)])),
+        lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+        tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+        scriptBytes: transfer.find((item) => item.resourceType === 'script')?.transferSize ?? 0,
+        stylesheetBytes: transfer.find((item) => item.resourceType === 'stylesheet')?.transferSize ?? 0,
+        installability: String(lhr.audits['installable-app']?.displayValue ?? ''),
+      });
+    }
+    return figures;
+  } finally {
+    chrome.kill();
+  }
+}
+
+/** One line per page, for the terminal. */
+export function describeFigures(figures: LighthouseFigures): string {
+  const scores = Object.entries(figures.scores).map(([id, score]) => `${id} ${score}`);
+  return `${figures.path}: ${scores.join(' · ')} · LCP ${figures.lcpMs} ms · CLS ${figures.cls.toFixed(3)} · TBT ${figures.tbtMs} ms · JS ${Math.round(figures.scriptBytes / 1024)} KB · CSS ${Math.round(figures.stylesheetBytes / 1024)} KB · ${figures.installability}`;
+}
