@@ -85,6 +85,36 @@ test.describe('the installable app offline', () => {
     expect(await page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')))).toBe(true);
   });
 
+  test('when the build polling sees a new build, the worker is asked for its update; the next navigation is a full load', async ({ page }) => {
+    // The browser fetches the worker's script itself (not through the page's network), so the
+    // page's request for it is what is observed: the new worker then takes over (skipWaiting, clients.claim).
+    await page.addInitScript(() => {
+      const update = ServiceWorkerRegistration.prototype.update;
+      (window as unknown as { __updates: number }).__updates = 0;
+      ServiceWorkerRegistration.prototype.update = function (this: ServiceWorkerRegistration) {
+        (window as unknown as { __updates: number }).__updates++;
+        return update.call(this);
+      };
+    });
+    await page.clock.install();
+    await page.goto('/about');
+    await hydrated(page);
+    await controlledByWorker(page);
+    await page.evaluate(() => ((window as unknown as { __marker: boolean }).__marker = true));
+    expect(await page.evaluate(() => (window as unknown as { __updates: number }).__updates)).toBe(0);
+    await page.route('**/builds/latest.json*', (route) => route.fulfill({ json: { id: 'a-newer-build' } }));
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(60 * 60 * 1000 + 1000);
+        return page.evaluate(() => (window as unknown as { __updates: number }).__updates);
+      })
+      .toBe(1);
+    await page.locator('footer a[href="/terms"]').click();
+    await expect(page).toHaveURL('/terms');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __marker?: boolean }).__marker ?? false).catch(() => 'reloading')).toBe(false);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  });
+
   test('the worker and its offline pages are revalidated on every use', async ({ request }) => {
     const worker = await request.get('/sw.js');
     expect(worker.status()).toBe(200);
