@@ -34,6 +34,8 @@ export function ViewportPrefetch() {
         timers.set(
           target,
           setTimeout(() => {
+            // Offline, a prefetch can only fail; the link is watched again on the next page view.
+            if (!navigator.onLine) return;
             visibility.unobserve(target);
             const url = new URL((target as HTMLAnchorElement).href);
             const page = url.pathname + url.search;

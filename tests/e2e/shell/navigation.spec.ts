@@ -52,6 +52,19 @@ test.describe('payload prefetch', () => {
     expect(payloads.requests.find((r) => r.path === target)!.at - scrolled).toBeGreaterThanOrEqual(700);
   });
 
+  test('nothing is prefetched while the device is offline', async ({ page, context, problems }) => {
+    // The first visit's guest sign-in may still be under way when the network goes.
+    problems.allow('ERR_INTERNET_DISCONNECTED');
+    problems.allow('Failed to fetch');
+    const payloads = recordPayloads(page);
+    await page.goto('/');
+    await hydrated(page);
+    await context.setOffline(true);
+    await page.waitForTimeout(2500);
+    expect(payloads.requests).toEqual([]);
+    await context.setOffline(false);
+  });
+
   test('nothing is prefetched on a 2g connection or with data saver on', async ({ page }) => {
     await onSlowConnection(page);
     const payloads = recordPayloads(page);
