@@ -15,3 +15,9 @@ export const DIGITS_PATTERN = /^\d+$/;
 
 /** The visitor's choice about advertising measurement ('accepted' or 'declined'), kept 365 days (decision 065). */
 export const AD_CONSENT_COOKIE = 'ad_consent';
+
+/**
+ * What a device fingerprint looks like: FingerprintJS visitor ids are 32 hex characters, other
+ * libraries' ids fit too. Here, not in the schemas, so the browser's session code needs no zod.
+ */
+export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;

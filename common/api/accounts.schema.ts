@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FINGERPRINT_PATTERN } from '../constants.ts';
 
 /*
  * Schemas of the accounts calls, shared by the browser (form validation) and the server
@@ -19,8 +20,6 @@ const NICKNAME_PATTERN = /^[\p{L}\p{M}\p{Nd} _.-]+$/u;
 const EMAIL_MAX = 254;
 /** E.164: a plus sign, then 7 to 15 digits, the first not 0. */
 const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
-/** FingerprintJS visitor ids are 32 hex characters; other libraries' ids fit this too. */
-export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 /** Shortest and longest side accepted, in pixels. */
 export const AVATAR_MIN_PIXELS = 32;

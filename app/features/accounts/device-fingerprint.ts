@@ -1,4 +1,4 @@
-import { FINGERPRINT_PATTERN } from '#common/api/accounts.schema.ts';
+import { FINGERPRINT_PATTERN } from '#common/constants.ts';
 
 /**
  * How long a sign-in waits for the fingerprint. An automatic anonymous sign-in goes ahead

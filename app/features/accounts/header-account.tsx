@@ -1,12 +1,12 @@
-import { LogIn, LogOut, Repeat } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { LoaderCircle, LogIn, LogOut, Repeat } from 'lucide-react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMenuState } from '../../shell/use-menu-state.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
 import { displayName } from './display-name.ts';
-import { type LoginMode, LoginList } from './login-list.tsx';
+import type { LoginMode } from './login-list.tsx';
 import { useSession } from './use-session.ts';
 import { useSignOut } from './use-sign-out.ts';
 
@@ -44,6 +44,12 @@ function SignOutButton() {
   );
 }
 
+// The login list (forms, their validation, passkeys, providers) is loaded when it is wanted: on the
+// button's hover, focus or touch, or when the modal opens; never with the page (its first load).
+const loadLoginList = () => import('./login-list.tsx');
+const LoginList = lazy(async () => ({ default: (await loadLoginList()).LoginList }));
+const preloadLoginList = () => void loadLoginList();
+
 /** A button that opens the login list in a modal; the modal closes once someone signs in, and on navigation. */
 function LoginDialog({ title, testId, primary = false, children }: { title: string; testId: string; primary?: boolean; children: ReactNode }) {
   const { t } = useTranslation('accounts');
@@ -62,12 +68,22 @@ function LoginDialog({ title, testId, primary = false, children }: { title: stri
       closeLabel={t('header.close')}
       testId="login-dialog"
       trigger={
-        <Button variant={primary ? 'primary' : 'ghost'} size="sm" className="max-sm:size-9 max-sm:px-0" data-testid={testId}>
+        <Button
+          variant={primary ? 'primary' : 'ghost'}
+          size="sm"
+          className="max-sm:size-9 max-sm:px-0"
+          data-testid={testId}
+          onPointerEnter={preloadLoginList}
+          onFocus={preloadLoginList}
+          onTouchStart={preloadLoginList}
+        >
           {children}
         </Button>
       }
     >
-      <LoginList onDone={done} />
+      <Suspense fallback={<LoaderCircle className="mx-auto my-8 size-6 animate-spin text-green-600 motion-reduce:animate-none" aria-label={t('common:loading')} />}>
+        <LoginList onDone={done} />
+      </Suspense>
     </DialogPanel>
   );
 }

@@ -3,7 +3,6 @@ import { readCookie } from '../../lib/cookies.ts';
 import type { TrackDetail } from '../../lib/track.ts';
 import { session } from '../accounts/session.ts';
 import { consent } from './consent.ts';
-import { hashedId } from '#common/hashed-id.ts';
 
 /** The Meta pixel's script; its origin is in the page CSP only when a pixel id is configured. */
 export const PIXEL_SCRIPT = 'https://connect.facebook.net/en_US/fbevents.js';
@@ -23,8 +22,11 @@ export function fromMetaCampaign(cookies: string): boolean {
   return /^(facebook|meta)$/i.test(value.trim());
 }
 
-/** What a portal tracking event becomes for the pixel (spec section 3); login is tracked as nothing. */
-export function pixelCall(detail: TrackDetail): unknown[] | null {
+/**
+ * What a portal tracking event becomes for the pixel (spec section 3); login is tracked as nothing.
+ * `hashedId` is common/hashed-id.ts, loaded with the pixel (not with the page).
+ */
+export function pixelCall(detail: TrackDetail, hashedId: (value: string | number) => string): unknown[] | null {
   switch (detail.event) {
     case 'registration': {
       const { uid } = detail.data as { uid: number };
@@ -44,7 +46,9 @@ export function pixelCall(detail: TrackDetail): unknown[] | null {
 }
 
 let started = false;
+let loading = false;
 let loaded = false;
+let hash: ((value: string | number) => string) | null = null;
 
 /**
  * Starts the pixel for this page (decision 065): only with a pixel id, for a visitor from a
@@ -54,8 +58,11 @@ let loaded = false;
 export function startPixel(pixelId: string): void {
   if (started || typeof window === 'undefined') return;
   started = true;
-  const load = () => {
-    if (loaded || consent.get() !== 'accepted' || !fromMetaCampaign(document.cookie)) return;
+  const load = async () => {
+    if (loading || consent.get() !== 'accepted' || !fromMetaCampaign(document.cookie)) return;
+    loading = true;
+    const { hashedId } = await import('#common/hashed-id.ts');
+    hash = hashedId;
     loaded = true;
     const fbq: Fbq = function (...args: unknown[]) {
       if (fbq.callMethod) fbq.callMethod(...args);
@@ -77,13 +84,13 @@ export function startPixel(pixelId: string): void {
     document.head.append(script);
   };
   window.addEventListener('playport:track', (event) => {
-    if (!loaded) return;
-    const call = pixelCall((event as CustomEvent<TrackDetail>).detail);
+    if (!loaded || !hash) return;
+    const call = pixelCall((event as CustomEvent<TrackDetail>).detail, hash);
     if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
   });
-  consent.subscribe(load);
+  consent.subscribe(() => void load());
   // After the page is interactive, when the main thread is idle.
-  onIdle(load);
+  onIdle(() => void load());
 }
 
 /** A page view of the tracking middleware's routes (home, app, play) after a client navigation. */

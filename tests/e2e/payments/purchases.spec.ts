@@ -49,7 +49,8 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await checkout.getByLabel('Code').fill('1234');
     const closed = checkout.waitForEvent('close');
     await checkout.getByRole('button', { name: 'Confirm' }).click();
-    await expect(checkout.getByTestId('sandbox-paid')).toBeVisible();
+    // The window closes itself once paid, or the play page closes it as soon as its poll sees the
+    // order paid, whichever comes first (so its "paid" view may never be seen here).
     await closed;
 
     // The game gets the item; the purchase is tracked once.
