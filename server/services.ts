@@ -112,7 +112,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const conversionsApi = config.pixel?.conversionsApi
     ? new MetaConversionsApi({ pixelId: config.pixel.id, url: config.pixel.conversionsApi.url, token: config.pixel.conversionsApi.token, publicOrigin: config.publicOrigin })
     : null;
-  const conversions = new ConversionsService(conversionsApi);
+  // Without the Conversions API the services get none (and skip the work of preparing events).
+  const conversions = conversionsApi ? new ConversionsService(conversionsApi) : undefined;
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,

@@ -8,6 +8,29 @@ export function RadioCards({ className, ...props }: ComponentProps<typeof RadioP
   return <RadioPrimitive.Root className={cn('grid gap-2 sm:grid-cols-3', className)} {...props} />;
 }
 
+/**
+ * A titled choice among cards (the settings page's shape): heading, hint and the cards, named by
+ * the heading; `id` is also the cards' test id.
+ */
+export function RadioCardsSection({
+  id,
+  title,
+  hint,
+  sectionClassName = 'mt-10',
+  className,
+  ...props
+}: ComponentProps<typeof RadioPrimitive.Root> & { id: string; title: string; hint: string; sectionClassName?: string }) {
+  return (
+    <section aria-labelledby={id} className={sectionClassName}>
+      <h2 id={id} className="text-base font-semibold">
+        {title}
+      </h2>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{hint}</p>
+      <RadioCards aria-labelledby={id} className={cn('mt-4', className)} data-testid={id} {...props} />
+    </section>
+  );
+}
+
 export function RadioCard({ className, icon, label, hint, ...props }: ComponentProps<typeof RadioPrimitive.Item> & { icon?: ReactNode; label: string; hint?: string }) {
   return (
     <RadioPrimitive.Item

@@ -49,6 +49,14 @@ let started = false;
 let loading = false;
 let loaded = false;
 let hash: ((value: string | number) => string) | null = null;
+/** Events of this page before the pixel loaded (a game may load first); sent once it has, never otherwise. */
+const waiting: TrackDetail[] = [];
+const MAX_WAITING = 20;
+
+function sendToPixel(detail: TrackDetail): void {
+  const call = pixelCall(detail, hash!);
+  if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
+}
 
 /**
  * Starts the pixel for this page (decision 065): only with a pixel id, for a visitor from a
@@ -82,11 +90,12 @@ export function startPixel(pixelId: string): void {
     script.async = true;
     script.src = PIXEL_SCRIPT;
     document.head.append(script);
+    for (const detail of waiting.splice(0)) sendToPixel(detail);
   };
   window.addEventListener('playport:track', (event) => {
-    if (!loaded || !hash) return;
-    const call = pixelCall((event as CustomEvent<TrackDetail>).detail, hash);
-    if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
+    const detail = (event as CustomEvent<TrackDetail>).detail;
+    if (loaded) sendToPixel(detail);
+    else if (waiting.length < MAX_WAITING) waiting.push(detail);
   });
   consent.subscribe(() => void load());
   // After the page is interactive, when the main thread is idle.

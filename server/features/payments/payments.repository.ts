@@ -142,14 +142,21 @@ export class PaymentsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Orders with their app's title and item names, as views show them. */
+  #views() {
+    return (
+      this.#db
+        .selectFrom('orders')
+        .innerJoin('app_items', 'app_items.id', 'orders.item_id')
+        // English titles always exist; the item names carry every locale.
+        .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
+        .selectAll('orders')
+        .select(['t.title as app_title', 'app_items.names'])
+    );
+  }
+
   listForUser(userId: number, limit: number): Promise<OrderView[]> {
-    return this.#db
-      .selectFrom('orders')
-      .innerJoin('app_items', 'app_items.id', 'orders.item_id')
-      // English titles always exist; the item names carry every locale.
-      .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
-      .selectAll('orders')
-      .select(['t.title as app_title', 'app_items.names'])
+    return this.#views()
       .where('orders.user_id', '=', userId)
       .orderBy('orders.created_at', 'desc')
       .orderBy('orders.id', 'desc')
@@ -158,12 +165,7 @@ export class PaymentsRepository {
   }
 
   async findView(publicId: string): Promise<OrderView | undefined> {
-    return this.#db
-      .selectFrom('orders')
-      .innerJoin('app_items', 'app_items.id', 'orders.item_id')
-      .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
-      .selectAll('orders')
-      .select(['t.title as app_title', 'app_items.names'])
+    return this.#views()
       .where('orders.public_id', '=', publicId)
       .executeTakeFirst();
   }

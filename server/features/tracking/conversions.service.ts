@@ -29,20 +29,20 @@ export function measurable(client: ClientFacts): boolean {
 }
 
 export class ConversionsService {
-  readonly #sender: ConversionSender | null;
+  readonly #sender: ConversionSender;
 
-  constructor(sender: ConversionSender | null) {
+  constructor(sender: ConversionSender) {
     this.#sender = sender;
   }
 
   /** A guest became a member of the same account. */
   registration(uid: number, client: ClientFacts): void {
-    if (this.#sender && measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: `registration:${uid}`, uid, client });
+    if (measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: `registration:${uid}`, uid, client });
   }
 
   /** A paid order was handed to its game (once per order). */
   purchase(uid: number, order: { id: string; amount: number; currency: string }, client: ClientFacts): void {
-    if (!this.#sender || !measurable(client)) return;
+    if (!measurable(client)) return;
     const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: hashedId(order.id) };
     this.#sender.send({ name: 'Purchase', id: `purchase:${order.id}`, uid, client, custom });
   }
