@@ -4,7 +4,7 @@ import { HydratedRouter } from 'react-router/dom';
 import { installPrompt } from './features/install/install-prompt.ts';
 import { registerServiceWorker } from './features/install/service-worker-registration.ts';
 import { loadLocaleMessages } from './i18n/i18n.ts';
-import { localeOfPath } from './lib/locale.ts';
+import { localeOfPath } from '#common/locales.ts';
 
 // The install offer may fire before hydration: it is kept from the first script on.
 installPrompt.listen(window);

@@ -1,7 +1,7 @@
 import { I18nextProvider } from 'react-i18next';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunction, useLocation, useMatches } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
-import { type Locale, LOCALE_CODES, localeDefinition, localePath } from '#common/locales.ts';
+import { type Locale, LOCALE_CODES, localeDefinition, localeOfPath, localePath, stripLocale } from '#common/locales.ts';
 import type { Route } from './+types/root';
 import './app.css';
 import { appContext } from './context.ts';
@@ -9,7 +9,6 @@ import { pageSessionOf } from './features/accounts/page-session.ts';
 import { SessionRuntime } from './features/accounts/session-runtime.tsx';
 import { browserSessionRestore } from './features/accounts/session-navigation.ts';
 import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from './i18n/i18n.ts';
-import { localeOfPath, stripLocale } from './lib/locale.ts';
 import { canonicalPathOf } from './lib/meta.ts';
 import { globalMiddleware } from './middleware/global.ts';
 import { PageSettle } from './shell/page-settle.tsx';

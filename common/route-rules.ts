@@ -1,4 +1,5 @@
 import { ARTICLE_SEGMENT_PATTERN, DIGITS_PATTERN, SLUG_PATTERN } from './constants.ts';
+import { stripLocale } from './locales.ts';
 
 /** Slugs of /app, /play and /categories: letters, digits, hyphen and underscore (spec section 5). */
 export function isValidSlug(value: string | undefined): boolean {
@@ -47,4 +48,16 @@ export function articleTarget(segments: string[]): ArticleTarget | null {
   }
   // Three segments: only column/sub-column/id is meaningful.
   return DIGITS_PATTERN.test(c!) ? { kind: 'article', column: a, subColumn: b!, id: Number(c) } : null;
+}
+
+/** Pages whose server render depends on who asks: My area and the profile pages, and the login page. */
+const PERSONAL_PAGE = /^\/(user|login)(\/|$)/;
+
+/**
+ * Whether a page is rendered for the visitor's session (decision 066). Every other page is the
+ * same for everybody: rendered without reading the session, so it can be cached for all, and the
+ * browser fills in who is signed in after it hydrates.
+ */
+export function isPersonalPage(pathname: string): boolean {
+  return PERSONAL_PAGE.test(stripLocale(pathname));
 }

@@ -176,7 +176,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   await app.register(reactRouterPlugin, {
     getBuild: options.getBuild,
     mode: options.mode,
-    pageCache: { cache: pageCache, keyFor: anonymousPageKey },
+    pageCache: { cache: pageCache, keyFor: pageKey },
     fillContext(request, context, build) {
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {
@@ -195,10 +195,10 @@ export function redactTokenInUrl(url: string | undefined): string {
 }
 
 /**
- * Pages for visitors without a session look the same for everyone with the same URL, language
- * preference and locale cookie, so they may be cached briefly. Anything with a session is not.
+ * Pages other than the personal ones look the same for everyone with the same URL, language
+ * preference and locale cookie (decision 066), so they may be cached briefly.
  */
-function anonymousPageKey(request: FastifyRequest): string | null {
+function pageKey(request: FastifyRequest): string | null {
   return pageCacheKey({
     url: request.url,
     hasSession: Boolean(request.cookies[TOKEN_COOKIE] || request.headers.authorization),

@@ -1,6 +1,6 @@
 import { MESSAGES } from '#common/i18n/resources.ts';
-import { localeOfPath } from '../lib/locale.ts';
 import { i18nFor } from './i18n.ts';
+import { localeOfPath } from '#common/locales.ts';
 
 /** The locale of a request and a translator for it, for loaders (titles, meta). */
 export function loaderT(request: Request) {

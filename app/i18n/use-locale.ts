@@ -1,9 +1,8 @@
 import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { COOKIE_MAX_AGE_DAYS } from '#common/constants.ts';
-import { type Locale, LOCALE_COOKIE, localePath } from '#common/locales.ts';
+import { type Locale, LOCALE_COOKIE, localeOfPath, localePath, stripLocale } from '#common/locales.ts';
 import { writeBrowserCookie } from '../lib/cookies.ts';
-import { localeOfPath, stripLocale } from '../lib/locale.ts';
 import { loadLocaleMessages } from './i18n.ts';
 
 /** The locale of the current page, read from its path (the one source of truth). */

@@ -1,9 +1,8 @@
 import type { ApiEnvelope } from '#common/api/envelope.ts';
 import { API_BASE, RETRY_ATTEMPTS, RETRY_DELAY_MS, RETRY_STATUSES, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
-import type { Locale } from '#common/locales.ts';
+import { type Locale, localeOfPath } from '#common/locales.ts';
 import { loadedI18n } from '../i18n/i18n.ts';
 import { readCookie } from './cookies.ts';
-import { localeOfPath } from './locale.ts';
 
 /** A failed API call: `status` is the envelope's code (else the HTTP status, 0 without a response). */
 export class ApiError extends Error {

@@ -1,8 +1,7 @@
 import { type MiddlewareFunction, redirect, redirectDocument } from 'react-router';
-import { type Locale, localePath } from '#common/locales.ts';
+import { type Locale, localeOfPath, localePath, stripLocale } from '#common/locales.ts';
 import { sameOriginPath } from '#common/same-origin-path.ts';
 import { type AppLoadContext, appContext } from '../context.ts';
-import { localeOfPath, stripLocale } from '../lib/locale.ts';
 
 export interface FoundRedirect {
   destination: string;

@@ -1,6 +1,7 @@
 import { type MiddlewareFunction, redirect } from 'react-router';
+import { isPersonalPage } from '#common/route-rules.ts';
 import { appContext } from '../context.ts';
-import { lookUpPageSession, pageSessionContext } from '../features/accounts/page-session.ts';
+import { lookUpPageSession, pageSessionContext, sharedPageSession } from '../features/accounts/page-session.ts';
 import { tokenFromUrl, tokenOfferCookie, urlWithoutToken } from '../features/accounts/session-token.ts';
 import { secureCookiesFor } from './campaign-tags.ts';
 import { isDocumentRequest } from './locale-redirect.ts';
@@ -26,6 +27,12 @@ export const sessionRestore: MiddlewareFunction<Response> = async ({ request, ur
     throw redirect(urlWithoutToken(url), { status: 302, headers });
   }
   const cookieHeader = request.headers.get('cookie');
+  if (!isPersonalPage(url.pathname)) {
+    // A page shared by everyone never reads the session (decision 066): the browser asks for it.
+    const shared = sharedPageSession(cookieHeader);
+    context.set(pageSessionContext, async () => shared);
+    return next();
+  }
   let lookup: Promise<Awaited<ReturnType<typeof lookUpPageSession>>> | null = null;
   context.set(pageSessionContext, () => (lookup ??= lookUpPageSession(services.accounts, cookieHeader)));
   return next();

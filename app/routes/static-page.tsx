@@ -1,10 +1,9 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { localeDefinition } from '#common/locales.ts';
+import { localeDefinition, localeOfPath, stripLocale } from '#common/locales.ts';
 import { appContext } from '../context.ts';
 import { loaderT } from '../i18n/loader-t.ts';
-import { localeOfPath, stripLocale } from '../lib/locale.ts';
 import { localiseLinks } from '../lib/localise-links.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { pageNotFound } from '../lib/route-errors.ts';

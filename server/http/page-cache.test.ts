@@ -38,11 +38,22 @@ describe('pageCacheKey', () => {
     expect(key('/categories/puzzle?type=game&sort=newest')).toBe(key('/categories/puzzle?sort=newest&type=game'));
     expect(key('/about')).not.toBe(key('/about', { preferredLocale: 'zh-CN' }));
     expect(key('/about')).not.toBe(key('/about', { localeCookie: 'en' }));
-    expect(key('/search?tag=puzzle')).toBe('/search?tag=puzzle|-|-');
+    expect(key('/search?tag=puzzle')).toBe('/search?tag=puzzle|-|-|-');
   });
 
-  it('keeps nothing for a session, and nothing that random query strings could multiply', () => {
-    expect(key('/about', { hasSession: true })).toBeNull();
+  it('keeps the pages shared by everyone for visitors with a session too, apart from those without', () => {
+    expect(key('/about', { hasSession: true })).toBe('/about?|-|-|session');
+    expect(key('/zh-CN/app/2048', { hasSession: true })).not.toBe(key('/zh-CN/app/2048'));
+  });
+
+  it('never keeps a personal page, with or without a session', () => {
+    for (const url of ['/user', '/user/', '/user/profile/nickname', '/zh-CN/user/profile', '/login', '/zh-CN/login?mode=create', '/login/']) {
+      expect(key(url), url).toBeNull();
+      expect(key(url, { hasSession: true }), url).toBeNull();
+    }
+  });
+
+  it('keeps nothing that random query strings could multiply', () => {
     for (const url of ['/about?x=1', '/?token=1%7Cabc', '/search?q=snake', '/article/news?cursor=eyJ2IjoxfQ', '/login?redirect=%2Fuser', '/categories?sort=random', '/search?type=x', '/search?tag=a&tag=b', '/search?tag=bad!']) {
       expect(key(url), url).toBeNull();
     }

@@ -1,8 +1,11 @@
 import { AppSortSchema, AppTypeSchema, SlugSchema } from '#common/api/catalogue.schema.ts';
+import { isPersonalPage } from '#common/route-rules.ts';
 
 /**
- * A short-lived in-memory cache of whole pages for visitors without a session cookie
- * (first visits, crawlers, link previews). A cached page is stored with the nonce it was
+ * A short-lived in-memory cache of whole pages. Every page but the personal ones (My area, the
+ * profile pages, login) is rendered the same for everybody (decision 066), so visitors with and
+ * without a session are served from it; the two are kept apart only because the page tells the
+ * browser whether the server saw a token cookie. A cached page is stored with the nonce it was
  * rendered with; each hit swaps in the nonce of the new response.
  */
 export interface CachedPage {
@@ -60,19 +63,19 @@ const CACHEABLE_PARAMETERS: Record<string, (value: string) => boolean> = {
   sort: (value) => AppSortSchema.safeParse(value).success,
   type: (value) => AppTypeSchema.safeParse(value).success,
   tag: (value) => SlugSchema.safeParse(value).success,
-  mode: (value) => value === 'create',
 };
 
 /**
- * The cache key of a page for a visitor without a session, or null when the page must not be
- * kept: the path, the allowed query parameters in a fixed order, and what decides the language.
+ * The cache key of a page, or null when the page must not be kept (a personal page, or a query
+ * outside the known parameters): the path, the allowed query parameters in a fixed order, what
+ * decides the language, and whether the visitor has a session.
  */
 export function pageCacheKey(request: { url: string; hasSession: boolean; preferredLocale: string | null; localeCookie: string | undefined }): string | null {
-  if (request.hasSession) return null;
   const [path, query = ''] = request.url.split('?', 2) as [string, string?];
+  if (isPersonalPage(path)) return null;
   const parameters = [...new URLSearchParams(query)];
   if (parameters.some(([name, value]) => !CACHEABLE_PARAMETERS[name]?.(value))) return null;
   if (new Set(parameters.map(([name]) => name)).size !== parameters.length) return null;
   const normalised = parameters.sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => `${name}=${value}`).join('&');
-  return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}`;
+  return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}|${request.hasSession ? 'session' : '-'}`;
 }

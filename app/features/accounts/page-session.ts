@@ -7,7 +7,8 @@ import { readCookie } from '../../lib/cookies.ts';
 /**
  * What the server found for the token cookie of a request:
  * `none` no cookie; `valid` the token's user; `invalid` a token the server does not know
- * (revoked, or its user deleted); `unknown` the lookup itself failed.
+ * (revoked, or its user deleted); `unknown` the lookup failed, or a page shared by everyone did
+ * not look (decision 066): the browser then asks itself.
  */
 export type PageSessionState = 'none' | 'valid' | 'invalid' | 'unknown';
 
@@ -25,6 +26,11 @@ export async function lookUpPageSession(accounts: Pick<AccountsService, 'userInf
   if (!token) return { state: 'none', userInfo: null };
   const session = await accounts.userInfoForToken(token);
   return session ? { state: 'valid', userInfo: session.userInfo } : { state: 'invalid', userInfo: null };
+}
+
+/** The session a page shared by everyone is rendered with: only whether there is a token cookie. */
+export function sharedPageSession(cookieHeader: string | null): PageSession {
+  return { state: readCookie(TOKEN_COOKIE, cookieHeader) ? 'unknown' : 'none', userInfo: null };
 }
 
 /** The request's session for a loader; a failed lookup is `unknown` (the browser then asks itself). */

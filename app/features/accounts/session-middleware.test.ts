@@ -81,6 +81,19 @@ describe('session restore on the server', () => {
     }
   });
 
+  it('a page shared by everyone never looks the session up, whatever the cookie (decision 066)', async () => {
+    const lookups: string[] = [];
+    for (const path of ['/', '/zh-CN/app/2048', '/article/news/1001', '/search', '/settings']) {
+      const withToken = contextWith(lookups);
+      await sessionRestore(args(`https://p.example${path}`, withToken, { cookie: `token=${encodeURIComponent(`6|${'g'.repeat(48)}`)}` }), next);
+      expect(await pageSessionOf(withToken), path).toEqual({ state: 'unknown', userInfo: null });
+      const without = contextWith(lookups);
+      await sessionRestore(args(`https://p.example${path}`, without), next);
+      expect(await pageSessionOf(without), path).toEqual({ state: 'none', userInfo: null });
+    }
+    expect(lookups).toEqual([]);
+  });
+
   it('looks the cookie up once, only when asked; no cookie is no lookup', async () => {
     const lookups: string[] = [];
     const context = contextWith(lookups);

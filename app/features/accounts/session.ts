@@ -3,7 +3,6 @@ import { TOKEN_COOKIE } from '#common/constants.ts';
 import { emptyI18n, loadedI18n } from '../../i18n/i18n.ts';
 import { api } from '../../lib/api-client.ts';
 import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
-import { localeOfPath } from '../../lib/locale.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
@@ -11,6 +10,7 @@ import { type SessionChannel, type SessionEnvironment, type SessionMessage, Sess
 import { confirm } from '../../shell/confirm-store.ts';
 import { displayName } from './display-name.ts';
 import { decodeTokenCookie, encodeTokenCookie, TOKEN_OFFER_COOKIE, tokenCookieOptions } from './session-token.ts';
+import { localeOfPath } from '#common/locales.ts';
 
 /** The named channel the tabs share session changes on (spec section 4). */
 const SESSION_CHANNEL = 'playport:session';

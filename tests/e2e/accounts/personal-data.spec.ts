@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '../fixtures.ts';
+import { type Account, call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { useSession } from '../browser-session.ts';
+
+// Pages other than the personal ones are rendered once for everybody and cached (decision 066);
+// who is signed in is filled in by the browser. One visitor must never see another's data.
+test.describe('pages shared by everyone', { tag: '@db' }, () => {
+  test('two signed-in visitors get the same cached page, and each sees only their own nickname and recently played', async ({ browser, request, baseURL }) => {
+    test.slow();
+    const apps = (await call<{ items: Array<{ id: number; title: string }> }>(request, 'GET', '/app/list/?limit=2')).data.items;
+    const visitors: Array<{ account: Account; nickname: string; played: string }> = [];
+    for (const [index, name] of ['Alice', 'Bruno'].entries()) {
+      const account = await newMember(request, uniqueUsername(name.toLowerCase()), `personal-data-${name}-1`);
+      const nickname = `${name} ${randomBytes(3).toString('hex')}`;
+      expect((await call(request, 'PATCH', '/member/nickname/', { token: account.token, body: { nickname } })).status).toBe(200);
+      expect((await call(request, 'POST', '/member/played/', { token: account.token, body: { app_id: apps[index]!.id } })).status).toBe(200);
+      visitors.push({ account, nickname, played: apps[index]!.title });
+    }
+
+    // Both open the home page one right after the other (the cache keeps a page for a few seconds).
+    const opened = [];
+    for (const visitor of visitors) {
+      const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+      await useSession(context, baseURL!, visitor.account.token);
+      const page = await context.newPage();
+      const response = (await page.goto('/'))!;
+      opened.push({ context, page, cache: response.headers()['x-page-cache'], html: await response.text() });
+    }
+    for (const [index, visitor] of visitors.entries()) {
+      const other = visitors[1 - index]!;
+      const { context, page, html } = opened[index]!;
+      // The HTML is the same for everybody: nobody's name is in it.
+      expect(html).not.toContain(visitor.nickname);
+      expect(html).not.toContain(other.nickname);
+      await expect(page.getByTestId('header-user-name')).toHaveText(visitor.nickname);
+      const recent = page.getByTestId('row-recently-played');
+      await expect(recent).toContainText(visitor.played);
+      await expect(recent).not.toContainText(other.played);
+      await page.getByTestId('user-menu-trigger').click();
+      await expect(page.getByTestId('user-name')).toHaveText(visitor.nickname);
+      await expect(page.getByText(other.nickname)).toHaveCount(0);
+      await context.close();
+    }
+    // The second visitor was served the page cached for the first.
+    expect(opened[1]!.cache).toBe('hit');
+  });
+});
