@@ -34,9 +34,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <CategoryChips categories={categories} locale={locale} />
       </div>
       <AppRow id="featured" title={t('home.featured')} apps={featured} locale={locale} priority withSummary />
-      <RecentlyPlayedRow locale={locale} />
       <AppRow id="popular" title={t('home.popular')} apps={popular} locale={locale} seeAll={localePath(locale, '/categories?sort=popular')} priority={featured.length === 0} />
       <AppRow id="newest" title={t('home.newest')} apps={newest} locale={locale} seeAll={localePath(locale, '/categories?sort=newest')} />
+      {/* Last: it is filled in by the browser for the visitor (decision 066), so it moves nothing already on screen. */}
+      <RecentlyPlayedRow locale={locale} />
     </div>
   );
 }

@@ -23,6 +23,12 @@ test.describe('pages shared by everyone', { tag: '@db' }, () => {
     for (const visitor of visitors) {
       const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
       await useSession(context, baseURL!, visitor.account.token);
+      await context.addInitScript(() => {
+        const shifts: number[] = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) shifts.push(entry.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
       const page = await context.newPage();
       const response = (await page.goto('/'))!;
       opened.push({ context, page, cache: response.headers()['x-page-cache'], html: await response.text() });
@@ -37,6 +43,9 @@ test.describe('pages shared by everyone', { tag: '@db' }, () => {
       const recent = page.getByTestId('row-recently-played');
       await expect(recent).toContainText(visitor.played);
       await expect(recent).not.toContainText(other.played);
+      // Filling them in moved nothing on screen (before any input).
+      const shifted = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0));
+      expect(shifted).toBeLessThan(0.01);
       await page.getByTestId('user-menu-trigger').click();
       await expect(page.getByTestId('user-name')).toHaveText(visitor.nickname);
       await expect(page.getByText(other.nickname)).toHaveCount(0);
