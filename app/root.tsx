@@ -15,12 +15,11 @@ import { PageSettle } from './shell/page-settle.tsx';
 import { ViewportPrefetch } from './shell/viewport-prefetch.tsx';
 import { BuildUpdates } from './shell/build-updates.tsx';
 import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
-import { ConfirmDialog } from './shell/confirm-dialog.tsx';
 import { DefaultShell } from './shell/default-shell.tsx';
 import { ErrorPage, errorStatus } from './shell/error-page.tsx';
+import { ConfirmDialogOnDemand, ToasterOnDemand } from './shell/on-demand.tsx';
 import { RedirectHash } from './shell/redirect-hash.tsx';
 import { type RootData, useRootData } from './shell/root-data.ts';
-import { Toaster } from './shell/toaster.tsx';
 import { TrackingRuntime } from './features/tracking/tracking-runtime.tsx';
 
 /** Global route middleware (spec section 2): session restore, campaign tags, redirect lookup. */
@@ -114,8 +113,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <I18nextProvider i18n={i18n}>
       <SessionRuntime />
       <Outlet />
-      <Toaster />
-      <ConfirmDialog />
+      <ToasterOnDemand />
+      <ConfirmDialogOnDemand />
       <BuildUpdates buildId={loaderData.buildId} />
       <ViewportPrefetch />
       <PageSettle />
@@ -132,7 +131,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <DefaultShell>
         <ErrorPage error={error} />
       </DefaultShell>
-      <Toaster />
+      <ToasterOnDemand />
     </I18nextProvider>
   );
 }

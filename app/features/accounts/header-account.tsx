@@ -1,10 +1,10 @@
-import { LoaderCircle, LogIn, LogOut, Repeat } from 'lucide-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { LogIn, LogOut, Repeat } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMenuState } from '../../shell/use-menu-state.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { DialogPanel } from '../../ui/dialog.tsx';
+import { deferred } from '../../ui/deferred.tsx';
 import { displayName } from './display-name.ts';
 import type { LoginMode } from './login-list.tsx';
 import { useSession } from './use-session.ts';
@@ -44,11 +44,9 @@ function SignOutButton() {
   );
 }
 
-// The login list (forms, their validation, passkeys, providers) is loaded when it is wanted: on the
-// button's hover, focus or touch, or when the modal opens; never with the page (its first load).
-const loadLoginList = () => import('./login-list.tsx');
-const LoginList = lazy(async () => ({ default: (await loadLoginList()).LoginList }));
-const preloadLoginList = () => void loadLoginList();
+// The login modal and its list (forms, their validation, passkeys, providers) load when wanted: on
+// the button's hover, focus or touch, or when it is pressed; never with the page (its first load).
+const LoginDialogPanel = deferred(async () => (await import('./login-dialog.tsx')).default);
 
 /** A button that opens the login list in a modal; the modal closes once someone signs in, and on navigation. */
 function LoginDialog({ title, testId, primary = false, children }: { title: string; testId: string; primary?: boolean; children: ReactNode }) {
@@ -60,30 +58,16 @@ function LoginDialog({ title, testId, primary = false, children }: { title: stri
     toast.add({ title: how === 'create' ? t('login.created', { name }) : t('login.signedIn', { name }), color: 'success' });
   };
   return (
-    <DialogPanel
+    <LoginDialogPanel
       open={open}
       onOpenChange={setOpen}
       title={title}
-      description={t('header.dialogDescription')}
-      closeLabel={t('header.close')}
-      testId="login-dialog"
+      onDone={done}
       trigger={
-        <Button
-          variant={primary ? 'primary' : 'ghost'}
-          size="sm"
-          className="max-sm:size-9 max-sm:px-0"
-          data-testid={testId}
-          onPointerEnter={preloadLoginList}
-          onFocus={preloadLoginList}
-          onTouchStart={preloadLoginList}
-        >
+        <Button variant={primary ? 'primary' : 'ghost'} size="sm" className="max-sm:size-9 max-sm:px-0" aria-haspopup="dialog" aria-expanded={open} data-testid={testId}>
           {children}
         </Button>
       }
-    >
-      <Suspense fallback={<LoaderCircle className="mx-auto my-8 size-6 animate-spin text-green-600 motion-reduce:animate-none" aria-label={t('common:loading')} />}>
-        <LoginList onDone={done} />
-      </Suspense>
-    </DialogPanel>
+    />
   );
 }
