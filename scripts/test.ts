@@ -1,5 +1,6 @@
 // Everything CI runs: lint, typecheck, build, unit, database (SQLite, and PostgreSQL when
-// DATABASE_URL is postgres://…) and end-to-end tests. Ends with one "N passed, N failed" line.
+// DATABASE_URL is postgres://…) and end-to-end tests, then the short bench with its speed
+// budgets (on SQLite). Ends with one "N passed, N failed" line.
 // `npm test -- unit db` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -68,6 +69,12 @@ if (wanted('e2e')) {
     run(`e2e (${postgresUrl ? 'PostgreSQL' : 'SQLite'})`, 'npm', npx(['playwright', 'test']), { PLAYWRIGHT_JSON_OUTPUT_NAME: file, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
     countPlaywright(file);
   }
+}
+
+// The speed budgets (docs/performance.md): ratios to a static file measured in the same run, so
+// a slower machine does not fail them but a slower page does. Needs the build of the e2e step.
+if (wanted('bench') && !postgresUrl) {
+  if (existsSync('build/server/index.js') || run('build', 'npm', ['run', 'build', '--silent'])) run('bench (short)', 'npm', ['run', 'bench', '--silent', '--', '--short']);
 }
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');

@@ -1,0 +1,23 @@
+import { chromium } from '@playwright/test';
+const url = process.argv[2] ?? 'http://localhost:3400/';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const ctx = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+const page = await ctx.newPage();
+const cdp = await ctx.newCDPSession(page);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+await cdp.send('Profiler.start');
+await page.goto(url, { waitUntil: 'load' });
+await page.waitForTimeout(4000);
+const { profile } = await cdp.send('Profiler.stop');
+const byId = new Map(profile.nodes.map((n: any) => [n.id, n]));
+const self = new Map<number, number>();
+const dt = profile.timeDeltas; 
+for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+const agg = new Map<string, number>(); const byUrl = new Map<string, number>();
+for (const [id, t] of self) { const n: any = byId.get(id); const cf = n.callFrame; const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}`; agg.set(key, (agg.get(key) ?? 0) + t); const u = cf.url.split('/').pop() || cf.functionName; byUrl.set(u, (byUrl.get(u) ?? 0) + t); }
+const top = [...agg].sort((a, b) => b[1] - a[1]).slice(0, 30);
+for (const [k, t] of top) console.log((t / 1000).toFixed(1).padStart(7), 'ms', k);
+console.log('--- by url');
+for (const [k, t] of [...byUrl].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log((t / 1000).toFixed(1).padStart(7), 'ms', k);
+await browser.close();
