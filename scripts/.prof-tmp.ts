@@ -1,14 +1,15 @@
 import { chromium } from '@playwright/test';
 const url = process.argv[2] ?? 'http://localhost:3400/';
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
-const ctx = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+const ctx = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, userAgent: 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36' });
 const page = await ctx.newPage();
 const cdp = await ctx.newCDPSession(page);
+await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
 await cdp.send('Profiler.start');
 await page.goto(url, { waitUntil: 'load' });
-await page.waitForTimeout(4000);
+await page.waitForTimeout(12000);
 const { profile } = await cdp.send('Profiler.stop');
 const byId = new Map(profile.nodes.map((n: any) => [n.id, n]));
 const self = new Map<number, number>();

@@ -101,7 +101,7 @@ const APP = '/app/2048';
 const RENDERED = '/?bench=render';
 /** Pages with a session: at least this share of the static file's requests/s, with p99 under 100 ms. */
 const PAGE_BUDGET = 0.4;
-const bearer = { authorization: `Bearer ${decodeURIComponent(session.cookie.slice('token='.length))}` };
+const bearer = { authorization: `Bearer ${decodeURIComponent(session.cookie!.slice('token='.length))}` };
 const targets: Array<{ name: string; path: string; bytes: number; headers?: Record<string, string>; budget?: number }> = [
   { name: 'home page / (no session, page cache)', path: '/', bytes: homeBytes },
   { name: 'home page / (session)', path: '/', bytes: await sizeOf('/', session), headers: session, budget: PAGE_BUDGET },

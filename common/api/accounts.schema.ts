@@ -102,6 +102,14 @@ export type UsernameLoginBody = z.output<typeof UsernameLoginBodySchema>;
 export const FingerprintLoginBodySchema = z.object({ fingerprint: FingerprintSchema });
 export type FingerprintLoginBody = z.output<typeof FingerprintLoginBodySchema>;
 
+/** POST /guest/device/ body: the guest's device fingerprint, recorded once the page is idle. */
+export const GuestDeviceBodySchema = z.object({ fingerprint: FingerprintSchema });
+
+/** POST /guest/device/ answer. */
+export const GuestDeviceSchema = z.object({
+  recorded: z.boolean().meta({ description: 'false when the account already had one, or is not a guest: nothing changed' }),
+});
+
 /** PATCH /member/nickname/ body. */
 export const NicknameBodySchema = z.object({ nickname: NicknameSchema });
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -39,12 +39,36 @@ function openSqlite(path: string): DatabaseHandle {
   connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     kind: 'sqlite',
     description: `sqlite ${file}`,
     close: () => db.destroy(),
+  };
+}
+
+/** How many distinct SQL texts keep their prepared statement (a list's `IN (?, ?)` varies in length). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, with each SQL text prepared once: Kysely prepares every query
+ * again, which took about a tenth of a page render (docs/performance.md). Safe because queries run
+ * one at a time to completion (all/run); nothing here streams rows with iterate().
+ */
+function withStatementCache(connection: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(query: string) {
+      let statement = statements.get(query);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statement = connection.prepare(query);
+        statements.set(query, statement);
+      }
+      return statement;
+    },
   };
 }
 

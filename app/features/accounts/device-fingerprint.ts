@@ -1,11 +1,7 @@
 import { FINGERPRINT_PATTERN } from '#common/constants.ts';
 
-/**
- * How long a sign-in waits for the fingerprint. An automatic anonymous sign-in goes ahead
- * without it after a few seconds; a device sign-in, which the person asked for and cannot work
- * without it, waits longer (the computation is heavy on slow devices).
- */
-export const FINGERPRINT_WAIT_MS = { anonymous: 3000, device: 15_000 } as const;
+/** How long a device sign-in or a device recording waits for the fingerprint (heavy on slow devices). */
+export const FINGERPRINT_WAIT_MS = 15_000;
 
 let cached: Promise<string | null> | null = null;
 

@@ -58,6 +58,13 @@ class FakeAccounts {
         const token = this.issue(uid);
         return ok({ token, userInfo: info(uid), created: true }, 201);
       }
+      case 'POST /guest/device/': {
+        if (caller === undefined) return fail(401, 'Token is missing or invalid.');
+        const user = this.users.get(caller)!;
+        const recorded = user.isGuest && !user.fingerprint;
+        if (recorded) user.fingerprint = body.fingerprint;
+        return ok({ recorded });
+      }
       case 'GET /member/info/':
         if (this.failInfoOf === null || this.failInfoOf === bearer) {
           if (this.failInfo === 'network') throw new TypeError('Failed to fetch');
@@ -93,6 +100,8 @@ class FakeBrowser {
   confirmAnswer = false;
   readonly questions: Array<{ offered: number; current: number | null }> = [];
   readonly tabs: Array<(message: SessionMessage) => void> = [];
+  /** Guests whose device this browser recorded (localStorage). */
+  readonly recordedDevices = new Set<number>();
   #lock: Promise<unknown> = Promise.resolve();
 
   exclusive = <T,>(task: () => Promise<T>): Promise<T> => {
@@ -108,6 +117,8 @@ interface Tab {
   registrations: number[];
   /** Retries the store scheduled, with their delays: run them with `runLater`. */
   later: Array<{ task: () => void; ms: number }>;
+  /** Work the store left for a quiet moment (the device recording). */
+  quiet: Array<() => void>;
   clock: { now: number };
 }
 
@@ -115,6 +126,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
   const logins: number[] = [];
   const registrations: number[] = [];
   const later: Tab['later'] = [];
+  const quiet: Tab['quiet'] = [];
   const clock = { now: 1_000_000 };
   const api = createApiClient({
     base: '/serve/api',
@@ -145,6 +157,8 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     exclusive: browser.exclusive,
     fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
+    whenQuiet: (task) => quiet.push(task),
+    recordedDevices: browser.recordedDevices,
     isBot: async () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
     onRegistration: (uid) => registrations.push(uid),
@@ -163,7 +177,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), logins, registrations, later, clock };
+  return { store: new SessionStore(() => environment), logins, registrations, later, quiet, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -175,7 +189,7 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('session rules of spec section 4', () => {
-  it('no token: an anonymous sign-in with the fingerprint, the token stored, then the user info once and a login event', async () => {
+  it('no token: an anonymous sign-in, the token stored, then the user info once and a login event; the device later, once', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const tab = openTab(server, browser);
@@ -185,8 +199,32 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
     expect(browser.cookie).toBe(token);
     expect(userInfo).toMatchObject({ isGuest: true });
-    expect(server.users.get(userInfo!.uid)!.fingerprint).toBe('a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
     expect(tab.logins).toEqual([userInfo!.uid]);
+    // The fingerprint is not computed while the page loads (decision 066) but once it is quiet.
+    expect(server.users.get(userInfo!.uid)!.fingerprint).toBeUndefined();
+    expect(tab.quiet).toHaveLength(1);
+    tab.quiet.shift()!();
+    await until(() => server.users.get(userInfo!.uid)!.fingerprint !== undefined);
+    expect(server.users.get(userInfo!.uid)!.fingerprint).toBe('a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
+    // The next page of the same browser does not record it again.
+    const next = openTab(server, browser);
+    next.store.start({ state: 'unknown', userInfo: null });
+    await until(() => next.store.snapshot().status === 'ready');
+    expect(next.quiet).toHaveLength(0);
+    expect(server.calls.filter((call) => call === 'POST /guest/device/')).toHaveLength(1);
+  });
+
+  it('a member records no device, and a guest who signed in as a member before the quiet moment sends none', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    const guest = tab.store.snapshot().userInfo!;
+    tab.store.adoptRotated({ token: '9|rotated-token-rotated-token-rotated-token-rotated', userInfo: { ...guest, isGuest: false } });
+    for (const task of tab.quiet.splice(0)) task();
+    await settle();
+    expect(server.calls).not.toContain('POST /guest/device/');
   });
 
   it('a guest who becomes a member of the same account is a registration, once; a rotation of a member is not', async () => {

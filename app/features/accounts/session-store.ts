@@ -31,8 +31,12 @@ export interface SessionEnvironment {
   channel: SessionChannel | null;
   /** Runs `task` while no other tab of the site runs one (Web Locks), or at once without them. */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
-  /** The device fingerprint, or null; an anonymous sign-in waits for it less than a device sign-in. */
-  fingerprint(purpose: 'anonymous' | 'device'): Promise<string | null>;
+  /** The device fingerprint, or null when it cannot be had in time. */
+  fingerprint(): Promise<string | null>;
+  /** Runs a task once the page has been quiet for a while (decision 066); tests run it themselves. */
+  whenQuiet(task: () => void): void;
+  /** The guests whose device this browser has recorded (POST /guest/device/), so it is sent once. */
+  recordedDevices: { has(uid: number): boolean; add(uid: number): void };
   isBot(): Promise<boolean>;
   /** The login tracking event (spec section 4: setting a different token reports its uid). */
   onLogin(uid: number): void;
@@ -78,6 +82,8 @@ export class SessionStore {
   /** Failed anonymous sign-ins in a row, and when the next may be tried (decision 054). */
   #anonymousFailures = 0;
   #anonymousRetryAt = 0;
+  /** The guest whose device recording is scheduled on this page. */
+  #deviceScheduledFor: number | null = null;
   readonly #listeners = new Set<() => void>();
 
   constructor(environment: () => SessionEnvironment) {
@@ -228,8 +234,8 @@ export class SessionStore {
   }
 
   /**
-   * Anonymous sign-in (POST /guest/login/ with the solved challenge and the device fingerprint),
-   * then the user info. One tab at a time: a tab that waited adopts the token another tab stored
+   * Anonymous sign-in (POST /guest/login/ with the solved challenge), then the user info; the
+   * device fingerprint follows once the page is quiet (decision 066). One tab at a time: a tab that waited adopts the token another tab stored
    * meanwhile. Crawlers get no account. A failure shows nothing (decision 054): the visitor plays
    * on without an account and is tried again later (after the server's Retry-After, else 30 s,
    * doubling up to 10 minutes), on a timer and on the next navigation.
@@ -254,8 +260,7 @@ export class SessionStore {
           return;
         }
         this.#set({ status: 'loading' });
-        const [fingerprint, solution] = await Promise.all([this.#e.fingerprint('anonymous'), this.#solvedChallenge()]);
-        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', { ...solution, ...(fingerprint ? { fingerprint } : {}) });
+        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', await this.#solvedChallenge());
         await this.setToken(data.token);
       });
     } catch (error) {
@@ -288,7 +293,7 @@ export class SessionStore {
 
   /** Device sign-in: back into the guest account this device's fingerprint created. */
   async signInWithDevice(): Promise<UserInfo> {
-    const fingerprint = await this.#e.fingerprint('device');
+    const fingerprint = await this.#e.fingerprint();
     if (!fingerprint) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
     const { data } = await this.#e.api.post<Session>('/fingerprint/login/', { fingerprint });
     return this.setToken(data.token);
@@ -371,5 +376,28 @@ export class SessionStore {
     this.#state = { ...this.#state, ...next };
     if (broadcast) this.#e.channel?.post({ token: this.#state.token, userInfo: this.#state.userInfo });
     for (const listener of this.#listeners) listener();
+    if (this.#started && this.#state.userInfo?.isGuest) this.#recordDeviceLater(this.#state.userInfo.uid);
+  }
+
+  /**
+   * Links a guest to this device for a later device sign-in (decision 066). The fingerprint is
+   * heavy to compute on a slow phone, so it is not done while the page loads but once it has been
+   * quiet for a while, and only once per guest and browser; a page left sooner leaves it to the next.
+   */
+  #recordDeviceLater(uid: number): void {
+    if (this.#deviceScheduledFor === uid || this.#e.recordedDevices.has(uid)) return;
+    this.#deviceScheduledFor = uid;
+    this.#e.whenQuiet(async () => {
+      const still = () => this.#state.token !== null && this.#state.userInfo?.uid === uid && this.#state.userInfo.isGuest;
+      if (!still()) return;
+      const fingerprint = await this.#e.fingerprint();
+      if (!fingerprint || !still()) return;
+      try {
+        await this.#e.api.post('/guest/device/', { fingerprint });
+        this.#e.recordedDevices.add(uid);
+      } catch {
+        // Not recorded: the next page load tries again.
+      }
+    });
   }
 }

@@ -3,6 +3,7 @@ import { TOKEN_COOKIE } from '#common/constants.ts';
 import { emptyI18n, loadedI18n } from '../../i18n/i18n.ts';
 import { api } from '../../lib/api-client.ts';
 import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
+import { onIdle, yieldToPage } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
@@ -16,6 +17,29 @@ import { localeOfPath } from '#common/locales.ts';
 const SESSION_CHANNEL = 'playport:session';
 /** The Web Lock that lets one tab at a time create an anonymous account. */
 const SESSION_LOCK = 'playport:session';
+/** How long after a guest's page settles its device is recorded (decision 066): after the first seconds a visitor spends on the page. */
+const DEVICE_RECORDING_DELAY_MS = 6000;
+/** Hashes per slice of the guest challenge's proof of work. */
+const PROOF_OF_WORK_SLICE = 256;
+/** localStorage key prefix of the guests whose device this browser recorded. */
+const DEVICE_RECORDED_KEY = 'playport:device:';
+
+/** A flag kept in localStorage; storage may be unavailable (private modes), then nothing is kept. */
+function storedFlag(key: string): boolean {
+  try {
+    return localStorage.getItem(key) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function storeFlag(key: string): void {
+  try {
+    localStorage.setItem(key, '1');
+  } catch {
+    // Unavailable storage: the device is recorded again on a later page, which changes nothing.
+  }
+}
 
 function broadcastChannel(): SessionChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;
@@ -43,7 +67,15 @@ function browserEnvironment(): SessionEnvironment {
     },
     channel: broadcastChannel(),
     exclusive: (task) => (navigator.locks ? navigator.locks.request(SESSION_LOCK, task) : task()),
-    fingerprint: (purpose) => deviceFingerprint(FINGERPRINT_WAIT_MS[purpose]),
+    fingerprint: () => deviceFingerprint(FINGERPRINT_WAIT_MS),
+    // Well after the page has loaded and settled, at an idle moment (decision 066).
+    whenQuiet: (task) => {
+      setTimeout(() => onIdle(task, 10_000), DEVICE_RECORDING_DELAY_MS);
+    },
+    recordedDevices: {
+      has: (uid) => storedFlag(`${DEVICE_RECORDED_KEY}${uid}`),
+      add: (uid) => storeFlag(`${DEVICE_RECORDED_KEY}${uid}`),
+    },
     async isBot() {
       const { isbot } = await import('isbot');
       return isbot(navigator.userAgent);
@@ -51,7 +83,8 @@ function browserEnvironment(): SessionEnvironment {
     onLogin: (uid) => track('login', { uid }),
     onRegistration: (uid) => track('registration', { uid }),
     // Loaded on first use: pages whose visitor already has a session never fetch it.
-    solveChallenge: async ({ challenge, difficulty }) => (await import('#common/proof-of-work.ts')).solve(challenge, difficulty),
+    // Small slices (a few milliseconds each on a slow phone), so solving never blocks the page.
+    solveChallenge: async ({ challenge, difficulty }) => (await import('#common/proof-of-work.ts')).solve(challenge, difficulty, yieldToPage, PROOF_OF_WORK_SLICE),
     later: (task, ms) => {
       setTimeout(task, ms);
     },

@@ -443,6 +443,37 @@ describe('accounts API', () => {
       expect(response.json().data.userInfo.uid).toBe(first.userInfo.uid);
     });
 
+    it('a guest records its device later, once; device sign-in then finds it; a member or a second fingerprint changes nothing', async () => {
+      const device = 'abababababababababababababababa1';
+      const guest = await newGuest();
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME })).statusCode).toBe(404);
+      const recorded = await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: device }, address: HOME });
+      expect(recorded.statusCode, recorded.body).toBe(200);
+      expect(recorded.json().data).toEqual({ recorded: true });
+      const signIn = await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME });
+      expect(signIn.json().data.userInfo.uid).toBe(guest.userInfo.uid);
+      // Once recorded, another fingerprint cannot replace it.
+      expect((await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: 'abababababababababababababababa2' }, address: HOME })).json().data).toEqual({ recorded: false });
+      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: 'abababababababababababababababa2' }, address: HOME })).statusCode).toBe(404);
+      // A member records nothing; without a session, or with a bad fingerprint, it is refused.
+      const member = await newMember(`device_${Date.now().toString(36)}`, 'device-member-pass-1');
+      expect((await call('POST', '/guest/device/', { token: member.token, body: { fingerprint: 'abababababababababababababababa3' }, address: HOME })).json().data).toEqual({ recorded: false });
+      expect((await call('POST', '/guest/device/', { body: { fingerprint: 'abababababababababababababababa4' }, address: HOME })).statusCode).toBe(401);
+      expect((await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: 'not a fingerprint' }, address: HOME })).statusCode).toBe(422);
+    });
+
+    it('a guest that records a fingerprint after another guest did never shadows it, even if it was created first', async () => {
+      const shared = 'cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdc1';
+      const older = await newGuest();
+      const victim = await newGuest();
+      expect((await call('POST', '/guest/device/', { token: victim.token, body: { fingerprint: shared }, address: HOME })).json().data).toEqual({ recorded: true });
+      // The older guest copies the victim's fingerprint afterwards (a moment later: times are kept to the millisecond).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await call('POST', '/guest/device/', { token: older.token, body: { fingerprint: shared }, address: HOME })).json().data).toEqual({ recorded: true });
+      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: shared }, address: HOME });
+      expect(response.json().data.userInfo.uid).toBe(victim.userInfo.uid);
+    });
+
     it('limits attempts per fingerprint across addresses, and per client', async () => {
       const target = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeee1';
       const { limit } = ACCOUNT_LIMITS.deviceFingerprint;

@@ -7,6 +7,8 @@ import {
   AvatarUploadSchema,
   EmailBodySchema,
   FingerprintLoginBodySchema,
+  GuestDeviceBodySchema,
+  GuestDeviceSchema,
   GuestChallengeSchema,
   GuestLoginBodySchema,
   GuestSessionSchema,
@@ -85,10 +87,27 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
   api.route(
     {
       method: 'POST',
+      url: '/guest/device/',
+      summary: "Record the guest's device fingerprint",
+      description:
+        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/). The browser sends it once the page has been idle ' +
+        'for a while rather than with /guest/login/, because computing it is heavy on slow phones (decision 066). Recorded once: an account that has one, ' +
+        'or is no longer a guest, is left as it is (recorded: false).',
+      tags: TAGS,
+      auth: 'required',
+      body: GuestDeviceBodySchema,
+      response: GuestDeviceSchema,
+    },
+    ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body.fingerprint),
+  );
+
+  api.route(
+    {
+      method: 'POST',
       url: '/fingerprint/login/',
       summary: 'Sign in with the device fingerprint',
       description:
-        'Signs into the oldest guest account created with this fingerprint (see /guest/login/) that was last used from the caller\'s network ' +
+        'Signs into the guest account that recorded this fingerprint first (see /guest/login/ and /guest/device/) that was last used from the caller\'s network ' +
         '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. ' +
         'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
         `Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. ${RATE_LIMITED}`,

@@ -146,6 +146,11 @@ export class AccountsService {
     return { ...(await this.#signIn(userId, 'guest', client)), created: true };
   }
 
+  /** Records a guest's device fingerprint for device sign-in, once (decision 066). */
+  async recordGuestDevice(userId: number, fingerprint: string): Promise<{ recorded: boolean }> {
+    return { recorded: await this.#users.recordGuestDevice(userId, this.fingerprintHash(fingerprint), isoNow(this.#clock)) };
+  }
+
   /**
    * Username and password sign-in; every mistake gets the same answer, whether the username
    * exists or not. Only failures are counted, and checked before the next attempt (decision 052).

@@ -19,6 +19,7 @@ export class UsersRepository {
       .values({
         nickname: row.nickname,
         fingerprint_hash: row.fingerprintHash,
+        fingerprint_at: row.fingerprintHash ? row.now : null,
         last_network: row.network,
         last_seen_at: row.now,
         campaign: row.campaign,
@@ -29,6 +30,21 @@ export class UsersRepository {
       .returning('id')
       .executeTakeFirstOrThrow();
     return inserted.id;
+  }
+
+  /**
+   * Records a guest's device fingerprint once: a guest that has one, or an account that is no
+   * longer a guest, is left as it is. True when it was recorded.
+   */
+  async recordGuestDevice(id: number, fingerprintHash: string, now: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('users')
+      .set({ fingerprint_hash: fingerprintHash, fingerprint_at: now })
+      .where('id', '=', id)
+      .where('is_guest', '=', 1)
+      .where('fingerprint_hash', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async findById(id: number): Promise<UserWithPasskey | undefined> {
@@ -51,8 +67,8 @@ export class UsersRepository {
   /**
    * The guest account a device sign-in may reach (decision 052): made with this fingerprint, last
    * used from this network, and holding nothing private or of its own to sign in with: no
-   * password, email, phone, uploaded avatar, social account, passkey or order. The oldest such
-   * guest: a later one never shadows it.
+   * password, email, phone, uploaded avatar, social account, passkey or order. The guest that
+   * recorded the fingerprint first: a later one never shadows it.
    */
   async findDeviceGuest(fingerprintHash: string, network: string): Promise<number | undefined> {
     const row = await this.#db
@@ -74,6 +90,7 @@ export class UsersRepository {
         ),
       )
       .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id'))))
+      .orderBy('users.fingerprint_at', 'asc')
       .orderBy('users.id', 'asc')
       .limit(1)
       .executeTakeFirst();

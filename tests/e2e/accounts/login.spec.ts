@@ -89,9 +89,12 @@ test.describe('signing in (spec sections 2 and 4)', { tag: '@db' }, () => {
     // Every test runs in the same browser, so all compute the same fingerprint: this test gives
     // its guest and its device sign-in a device of their own.
     const device = `device${randomBytes(12).toString('hex')}`;
-    await page.route(/\/serve\/api\/(guest|fingerprint)\/login\//, (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), fingerprint: device }) }));
+    await page.route(/\/serve\/api\/(guest\/device|fingerprint\/login)\//, (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), fingerprint: device }) }));
+    // The guest's device is recorded once the page has been quiet for a few seconds (decision 066).
+    const recorded = page.waitForResponse((response) => response.url().endsWith('/serve/api/guest/device/'), { timeout: 30_000 });
     await page.goto('/user');
     const guest = await settledUser(page, request);
+    expect((await (await recorded).json()).data).toEqual({ recorded: true });
     // Another account takes over this browser (a token from elsewhere) ...
     const other = await newGuest(request);
     await useSession(context, baseURL!, other.token);
