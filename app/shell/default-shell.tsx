@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { BottomBar } from './bottom-bar.tsx';
 import { useRootData } from './root-data.ts';
 import { SideMenu } from './side-menu.tsx';
@@ -16,14 +16,18 @@ export function DefaultShell({ children }: { children: ReactNode }) {
       <SiteHeader productName={productName} />
       <div className="mx-auto flex w-full max-w-7xl flex-1 gap-8 px-4">
         <aside className="sticky top-14 hidden max-h-[calc(100dvh-3.5rem)] w-52 shrink-0 self-start overflow-y-auto py-6 xl:block">
-          <SideMenu />
+          <Suspense>
+            <SideMenu />
+          </Suspense>
         </aside>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 pt-6 pb-24 outline-none md:pb-12">
-          {children}
+          <Suspense>{children}</Suspense>
         </main>
       </div>
-      <SiteFooter productName={productName} communityChatUrl={root?.communityChatUrl ?? ''} />
-      <BottomBar />
+      <Suspense>
+        <SiteFooter productName={productName} communityChatUrl={root?.communityChatUrl ?? ''} />
+        <BottomBar />
+      </Suspense>
     </div>
   );
 }

@@ -13,6 +13,9 @@ window.GameShell = (() => {
     applyTexts(texts) {
       document.querySelectorAll('[data-t]').forEach((element) => (element.textContent = texts[element.dataset.t]));
       document.title = texts.title;
+      // Every game's head hides its body until this (an inline style, so it holds before any stylesheet has
+      // loaded): the texts, and the styles that arrive before them, then move nothing (a layout shift).
+      document.documentElement.dataset.texts = '';
     },
     /** localStorage, or memory where the sandbox gives the game none (its origin is opaque). */
     store: {

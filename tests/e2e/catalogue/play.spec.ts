@@ -140,6 +140,13 @@ test.describe('demo games', () => {
     const apps = await apiData<{ items: Array<{ slug: string }> }>(request, '/app/list/?limit=48');
     expect(apps.items.length).toBeGreaterThanOrEqual(14);
     const tracked = await recordTracking(page);
+    // Layout shifts in every frame, the game's included (Lighthouse counts them too).
+    await page.context().addInitScript(() => {
+      const shifts: number[] = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
     for (const [index, { slug }] of apps.items.entries()) {
       const locale = index % 2 === 0 ? 'en' : 'zh-CN';
       await page.goto(locale === 'en' ? `/play/${slug}` : `/zh-CN/play/${slug}`);
@@ -148,6 +155,11 @@ test.describe('demo games', () => {
       const game = page.frameLocator('[data-testid="game-frame"]');
       await expect(game.locator('html'), slug).toHaveAttribute('lang', locale);
       await expect(game.locator('h1, [data-t="title"]').first(), slug).not.toBeEmpty();
+      let shifted = 0;
+      const gameFrame = page.frames().find((frame) => frame.url().includes(`/games/${slug}/`));
+      expect(gameFrame, slug).toBeDefined();
+      for (const frame of [page.mainFrame(), gameFrame!]) shifted += await frame.evaluate(() => ((window as unknown as { layoutShifts?: number[] }).layoutShifts ?? []).reduce((sum, value) => sum + value, 0));
+      expect(shifted, `${slug}: layout shift while loading`).toBeLessThan(0.05);
     }
   });
 });
