@@ -10,6 +10,17 @@ const envelope = (data: Record<string, unknown>) => ({
   properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
 });
 
+/** `GET /article/info/:id` → `getArticleInfoById`: stable, unique per method and path. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? `by_${segment.slice(1)}` : segment))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
 /** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests. */
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: string; version: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -26,16 +37,33 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
       }
     }
     parameters.push({ name: 'Locale', in: 'header', required: false, schema: { type: 'string', enum: ['en', 'zh-CN'] } });
-    const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: {
-        description: 'Success',
-        content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}) } },
-      },
-      '422': { description: 'Invalid input: data.errors maps each field to its messages', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
-    };
-    if (route.auth === 'required') responses['401'] = { description: 'Token is missing or invalid', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
-    if (route.method !== 'GET' && route.csrf !== false) responses['419'] = { description: 'XSRF token missing or mismatched: fetch /csrf and retry', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    const responses: Record<string, unknown> = route.rawResponses
+      ? Object.fromEntries(
+          Object.entries(route.rawResponses).map(([status, raw]) => [
+            status,
+            {
+              description: raw.description,
+              ...(raw.schema ? { content: { [raw.contentType ?? 'application/json']: { schema: jsonSchema(raw.schema, 'output') } } } : {}),
+            },
+          ]),
+        )
+      : {
+          [String(route.status ?? 200)]: {
+            description: 'Success',
+            content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : { type: 'null' }) } },
+          },
+        };
+    const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+    if (!route.rawResponses) {
+      // Every envelope route can refuse malformed JSON, a body over the limit, or too many calls.
+      responses['400'] = refusal(route.method === 'GET' ? 'Malformed request URL' : 'Malformed request URL or JSON body');
+      if (route.params || route.query || route.body || route.multipart) responses['422'] = refusal('Invalid input: data.errors maps each field to its messages');
+      if (route.method !== 'GET') responses['413'] = refusal('Body larger than the limit');
+      if (route.auth === 'required') responses['401'] = refusal('Token is missing or invalid');
+      if (route.method !== 'GET' && route.csrf !== false) responses['419'] = refusal('XSRF token missing or mismatched: fetch /csrf and retry');
+    }
     (paths[path] ??= {})[route.method.toLowerCase()] = {
+      operationId: operationIdOf(route.method, route.url),
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
@@ -51,7 +79,12 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: 'Every answer is the envelope `{ code, message, data }`: `code` repeats the HTTP status, `message` is translated from the `Locale` header, `data` is described per operation.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
