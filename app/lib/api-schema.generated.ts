@@ -124,7 +124,7 @@ export interface paths {
     /** One category by slug (its apps come from /app/list/?category=) */
     get: operations["getAppCategoryInfo"];
   };
-  [path: `/game/config/${number}`]: {
+  "/game/config/{app_id}": {
     /**
      * What the play page needs to frame a game
      * @description Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).
@@ -144,7 +144,7 @@ export interface paths {
     /** The caller's favourite apps, newest first */
     get: operations["getMemberFavourite"];
   };
-  [path: `/member/favourite/${number}`]: {
+  "/member/favourite/{app_id}": {
     /** Whether the caller marked an app as a favourite */
     get: operations["getMemberFavouriteByAppId"];
     /** Mark an app as a favourite (again is a no-op) */
@@ -152,18 +152,18 @@ export interface paths {
     /** Remove an app from the favourites (when absent, a no-op) */
     delete: operations["deleteMemberFavouriteByAppId"];
   };
-  [path: `/article/column/info/${string}`]: {
+  "/article/column/info/{column}": {
     /** A column or sub-column: title, description, cover, parent and sub-columns */
     get: operations["getArticleColumnInfoByColumn"];
   };
-  [path: `/article/list/${string}`]: {
+  "/article/list/{column}": {
     /**
      * A column's published articles, newest first
      * @description Includes the articles of the column's sub-columns. Page with the returned cursor.
      */
     get: operations["getArticleListByColumn"];
   };
-  [path: `/article/info/${string}`]: {
+  "/article/info/{id}": {
     /** A published article: texts, rendered body, tags, related articles, previous and next in its column */
     get: operations["getArticleInfoById"];
   };
@@ -199,7 +199,7 @@ export interface paths {
     /** The signed-in account's passkeys */
     get: operations["getWebauthnCredentialList"];
   };
-  [path: `/webauthn/credential/${number}`]: {
+  "/webauthn/credential/{id}": {
     /**
      * Delete a passkey
      * @description 409 when it is the account's only way to sign in (no password, no social account); 404 for a passkey that is not the caller's.
@@ -211,21 +211,21 @@ export interface paths {
      */
     patch: operations["patchWebauthnCredentialById"];
   };
-  [path: `/oauth/login/${"google" | "apple" | "discord" | "facebook" | "x" | "whatsapp"}`]: {
+  "/oauth/login/{platform}": {
     /**
      * Sign in with a social account
      * @description The pop-up message's data with login "force"; the session is in data.data. OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. A provider account a member has: signs in as that member, and a guest caller's played games and favourites move into it.
      */
     post: operations["postOauthLoginByPlatform"];
   };
-  [path: `/oauth/link/${"google" | "apple" | "discord" | "facebook" | "x" | "whatsapp"}`]: {
+  "/oauth/link/{platform}": {
     /**
      * Bind a social account to the signed-in account
      * @description The pop-up message's data; the new session is in data.data (binding rotates the session: every earlier token of the account stops working). OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. 409 when the provider account is bound to another member, or the account has another account of that platform bound.
      */
     post: operations["postOauthLinkByPlatform"];
   };
-  [path: `/member/social/unbind/${"google" | "apple" | "discord" | "facebook" | "x" | "whatsapp"}`]: {
+  "/member/social/unbind/{platform}": {
     /**
      * Unbind a social account
      * @description 404 when the platform is not bound; 409 when it is the account's last way to sign in (no password, passkey or other social account).
@@ -239,7 +239,7 @@ export interface paths {
      */
     post: operations["postOauthWhatsappCode"];
   };
-  [path: `/game/login/${number}`]: {
+  "/game/login/{app_id}": {
     /**
      * A sign-in token for a game
      * @description An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. A game's backend verifies it offline with the keys at /serve/api/game/jwks.json.
@@ -250,7 +250,7 @@ export interface paths {
     /** The keys game tokens are signed with (JWKS) */
     get: operations["getGameJwksJson"];
   };
-  [path: `/game/saves/${number}/${string}`]: {
+  "/game/saves/{app_id}/{key}": {
     /** A value of the caller's cloud save for a game */
     get: operations["getGameSavesByAppIdByKey"];
     /**
@@ -261,7 +261,7 @@ export interface paths {
     /** Remove a value of the caller's cloud save */
     delete: operations["deleteGameSavesByAppIdByKey"];
   };
-  [path: `/game/pay/${number}`]: {
+  "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
      * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 for a guest (secure the account first), 404 for an unknown item.
@@ -275,11 +275,11 @@ export interface paths {
      */
     post: operations["postPaymentXsollaCreate"];
   };
-  [path: `/game/orders/${string}`]: {
+  "/game/orders/{id}": {
     /** One of the caller's orders */
     get: operations["getGameOrdersById"];
   };
-  [path: `/game/orders/${string}/deliver`]: {
+  "/game/orders/{id}/deliver": {
     /**
      * Hand a paid order to the game
      * @description deliveredNow is true for exactly one call per paid order: the play page then sends the purchase event to the game and tracks the purchase.
@@ -290,7 +290,7 @@ export interface paths {
     /** The caller's orders, newest first */
     get: operations["getMemberOrders"];
   };
-  [path: `/payment/sandbox/checkout/${string}`]: {
+  "/payment/sandbox/checkout/{token}": {
     /** The sandbox checkout of an order (no Xsolla credentials) */
     get: operations["getPaymentSandboxCheckoutByToken"];
   };
@@ -348,6 +348,9 @@ export interface operations {
   /** Issue the XSRF-TOKEN cookie */
   getCsrf: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -374,6 +377,9 @@ export interface operations {
   /** Tell whether the bearer token is valid */
   postSessionCheck: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -418,6 +424,9 @@ export interface operations {
    */
   getGuestChallenge: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -450,6 +459,9 @@ export interface operations {
    */
   postGuestLogin: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -525,6 +537,9 @@ export interface operations {
    */
   postUsernameLogin: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -596,6 +611,9 @@ export interface operations {
    */
   postFingerprintLogin: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -667,6 +685,9 @@ export interface operations {
    */
   postLogout: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -711,6 +732,9 @@ export interface operations {
    */
   getMemberInfo: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -762,6 +786,9 @@ export interface operations {
    */
   getMemberProfile: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -813,6 +840,9 @@ export interface operations {
    */
   patchMemberNickname: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -905,6 +935,9 @@ export interface operations {
    */
   patchMemberPassword: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1005,6 +1038,9 @@ export interface operations {
    */
   patchMemberEmail: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1097,6 +1133,9 @@ export interface operations {
    */
   patchMemberPhone: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1192,6 +1231,9 @@ export interface operations {
    */
   postMemberAvatar: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1305,6 +1347,7 @@ export interface operations {
         featured?: "1" | "true";
         limit?: number;
         cursor?: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1361,6 +1404,7 @@ export interface operations {
     parameters: {
       query: {
         slug: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1441,6 +1485,7 @@ export interface operations {
     parameters: {
       query?: {
         type?: "game" | "app";
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1481,6 +1526,9 @@ export interface operations {
   /** Categories in display order with their number of published apps */
   getAppCategory: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1518,6 +1566,7 @@ export interface operations {
     parameters: {
       query: {
         slug: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1561,6 +1610,9 @@ export interface operations {
    */
   getGameConfigByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1629,6 +1681,7 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1691,6 +1744,9 @@ export interface operations {
    */
   postMemberPlayed: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1755,6 +1811,7 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -1813,6 +1870,9 @@ export interface operations {
   /** Whether the caller marked an app as a favourite */
   getMemberFavouriteByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1857,6 +1917,9 @@ export interface operations {
   /** Mark an app as a favourite (again is a no-op) */
   putMemberFavouriteByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1913,6 +1976,9 @@ export interface operations {
   /** Remove an app from the favourites (when absent, a no-op) */
   deleteMemberFavouriteByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -1969,6 +2035,9 @@ export interface operations {
   /** A column or sub-column: title, description, cover, parent and sub-columns */
   getArticleColumnInfoByColumn: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2024,6 +2093,7 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -2078,6 +2148,9 @@ export interface operations {
   /** A published article: texts, rendered body, tags, related articles, previous and next in its column */
   getArticleInfoById: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2164,6 +2237,9 @@ export interface operations {
    */
   getWebauthnCreateOptions: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2204,6 +2280,9 @@ export interface operations {
    */
   postWebauthnCreateVerification: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2304,6 +2383,9 @@ export interface operations {
    */
   getWebauthnLoginOptions: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2338,6 +2420,9 @@ export interface operations {
    */
   postWebauthnLoginVerification: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2419,6 +2504,9 @@ export interface operations {
   /** The signed-in account's passkeys */
   getWebauthnCredentialList: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2463,6 +2551,9 @@ export interface operations {
    */
   deleteWebauthnCredentialById: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2533,6 +2624,9 @@ export interface operations {
    */
   patchWebauthnCredentialById: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2603,6 +2697,9 @@ export interface operations {
    */
   postOauthLoginByPlatform: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2700,6 +2797,9 @@ export interface operations {
    */
   postOauthLinkByPlatform: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2803,6 +2903,9 @@ export interface operations {
    */
   patchMemberSocialUnbindByPlatform: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2881,6 +2984,9 @@ export interface operations {
    */
   postOauthWhatsappCode: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -2942,6 +3048,9 @@ export interface operations {
    */
   postGameLoginByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3005,6 +3114,9 @@ export interface operations {
   /** The keys game tokens are signed with (JWKS) */
   getGameJwksJson: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3035,6 +3147,9 @@ export interface operations {
   /** A value of the caller's cloud save for a game */
   getGameSavesByAppIdByKey: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3085,6 +3200,9 @@ export interface operations {
    */
   putGameSavesByAppIdByKey: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3152,6 +3270,9 @@ export interface operations {
   /** Remove a value of the caller's cloud save */
   deleteGameSavesByAppIdByKey: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3214,6 +3335,9 @@ export interface operations {
    */
   postGamePayByAppId: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3295,6 +3419,9 @@ export interface operations {
    */
   postPaymentXsollaCreate: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3359,6 +3486,9 @@ export interface operations {
   /** One of the caller's orders */
   getGameOrdersById: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3419,6 +3549,9 @@ export interface operations {
    */
   postGameOrdersByIdDeliver: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3491,6 +3624,9 @@ export interface operations {
   /** The caller's orders, newest first */
   getMemberOrders: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3541,6 +3677,9 @@ export interface operations {
   /** The sandbox checkout of an order (no Xsolla credentials) */
   getPaymentSandboxCheckoutByToken: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3587,6 +3726,9 @@ export interface operations {
    */
   postPaymentSandboxPay: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3647,6 +3789,9 @@ export interface operations {
    */
   postPaymentXsollaWebhook: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };
@@ -3712,6 +3857,7 @@ export interface operations {
     parameters: {
       query: {
         slug: string;
+        locale?: "en" | "zh-CN";
       };
       header?: {
         Locale?: "en" | "zh-CN";
@@ -3752,6 +3898,9 @@ export interface operations {
   /** This OpenAPI document */
   getOpenapiJson: {
     parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
       header?: {
         Locale?: "en" | "zh-CN";
       };

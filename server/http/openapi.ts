@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '#common/locales.ts';
 import type { RegisteredRoute } from './api-router.ts';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -9,6 +10,9 @@ const envelope = (data: Record<string, unknown>) => ({
   required: ['code', 'message', 'data'],
   properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
 });
+
+/** A refusal in the envelope. */
+const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
 
 /** `GET /article/info/:id` → `getArticleInfoById`: stable, unique per method and path. */
 export function operationIdOf(method: string, url: string): string {
@@ -36,7 +40,12 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
         parameters.push({ name, in: location, required: location === 'path' || required.has(name), schema: propSchema });
       }
     }
-    parameters.push({ name: 'Locale', in: 'header', required: false, schema: { type: 'string', enum: ['en', 'zh-CN'] } });
+    // The message's language: the Locale header, else the locale query (the browser sends both on GET).
+    const locales = { type: 'string', enum: LOCALES.map((locale) => locale.code) };
+    parameters.push({ name: 'Locale', in: 'header', required: false, schema: locales });
+    if (!parameters.some((p) => (p as { in: string; name: string }).in === 'query' && (p as { name: string }).name === 'locale')) {
+      parameters.push({ name: 'locale', in: 'query', required: false, schema: locales });
+    }
     const responses: Record<string, unknown> = route.rawResponses
       ? Object.fromEntries(
           Object.entries(route.rawResponses).map(([status, raw]) => [
@@ -53,7 +62,6 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
             content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : { type: 'null' }) } },
           },
         };
-    const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
     if (!route.rawResponses) {
       // Every envelope route can refuse malformed JSON, a body over the limit, or too many calls.
       responses['400'] = refusal(route.method === 'GET' ? 'Malformed request URL' : 'Malformed request URL or JSON body');
