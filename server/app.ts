@@ -14,6 +14,7 @@ import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { clientFacts } from './http/client-facts.ts';
+import { answerFrameworkError } from './http/errors.ts';
 import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
@@ -62,6 +63,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     // One line per request costs throughput; request logs are on at debug level.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: 1_048_576,
+    frameworkErrors: answerFrameworkError,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
