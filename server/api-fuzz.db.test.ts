@@ -230,7 +230,10 @@ describe('the API under hostile input', () => {
   }
 
   const operations = () =>
-    Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })));
+    Object.entries(paths)
+      // Path items with their own servers are the portal's, outside this plugin.
+      .filter(([, item]) => !('servers' in item))
+      .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })));
 
   it('answers every operation below 500, without a stack trace, refusing in the envelope', { timeout: 120_000 }, async () => {
     const failures: string[] = [];

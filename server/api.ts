@@ -17,6 +17,7 @@ import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
 import { AppError } from './lib/app-error.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
+import { PORTAL_ENDPOINTS } from './http/portal-endpoints.ts';
 import { requestLocale } from './i18n.ts';
 import type { Services } from './services.ts';
 
@@ -115,7 +116,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
     version: VERSION,
     // Relative to the document's own address, so it is right behind any origin or proxy.
     serverUrl: '/serve/api',
-  });
+  }, PORTAL_ENDPOINTS);
   app.get('/openapi.json', { config: { auth: 'none', csrf: false } }, async () => document);
 };
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory, LogController, type RouteOptions } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
@@ -34,6 +34,8 @@ export interface PortalOptions {
   /** Folder of the built browser assets. */
   clientDir: string;
   serverFactory?: FastifyServerFactory;
+  /** Told of every route as it is registered (the OpenAPI coverage test). */
+  onRoute?: (route: RouteOptions) => void;
   logger?: boolean;
 }
 
@@ -67,6 +69,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -33,6 +33,8 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
   /** Success status (201 for creations). */
   status?: number;
   description?: string;
+  /** Schema of an application/x-www-form-urlencoded body, for the OpenAPI document only. */
+  formBody?: z.ZodType;
   /** Responses other than the envelope (a provider's own format), for the OpenAPI document. */
   rawResponses?: Record<string, { description: string; schema?: z.ZodType; contentType?: string }>;
 }

@@ -26,9 +26,15 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 /** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests. */
-export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: string; version: string; serverUrl: string }) {
+export function buildOpenApiDocument(
+  routes: RegisteredRoute[],
+  info: { title: string; version: string; serverUrl: string },
+  /** Endpoints of the portal outside the API, served from the origin's root. */
+  portalRoutes: RegisteredRoute[] = [],
+) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  const portalPaths = new Set(portalRoutes.map((route) => route.url));
+  for (const route of [...routes, ...portalRoutes]) {
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
     for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
@@ -70,6 +76,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
       if (route.auth === 'required') responses['401'] = refusal('Token is missing or invalid');
       if (route.method !== 'GET' && route.csrf !== false) responses['419'] = refusal('XSRF token missing or mismatched: fetch /csrf and retry');
     }
+    // A path item's own servers override the document's: the portal's endpoints sit at the root.
+    if (portalPaths.has(route.url)) (paths[path] ??= {}).servers = [{ url: '/', description: 'The portal, outside the API' }];
     (paths[path] ??= {})[route.method.toLowerCase()] = {
       operationId: operationIdOf(route.method, route.url),
       summary: route.summary,
@@ -80,7 +88,9 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
         : route.multipart
           ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: jsonSchema(route.multipart, 'input') } } } }
-          : {}),
+          : route.formBody
+            ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.formBody, 'input') } } } }
+            : {}),
       responses,
       ...(route.auth === 'required' ? { security: [{ bearer: [] }] } : route.auth === 'none' ? { security: [] } : { security: [{}, { bearer: [] }] }),
     };
