@@ -155,15 +155,20 @@ const rawBody = fc.oneof(
 type TokenKind = 'none' | 'valid' | 'revoked' | 'forged' | 'garbage' | 'huge' | 'basic' | 'empty-bearer';
 type CsrfKind = 'valid' | 'none' | 'header-only' | 'cookie-only' | 'mismatch' | 'forged';
 
+/** `usual` most of the time (so input gets past the gates to the handlers), else one of `others`. */
+const mostly = <T,>(usual: T, ...others: T[]) => fc.oneof({ arbitrary: fc.constant(usual), weight: 3 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
+
 const requestShape = fc.record({
-  token: fc.constantFrom<TokenKind>('none', 'valid', 'valid', 'revoked', 'forged', 'garbage', 'huge', 'basic', 'empty-bearer'),
-  csrf: fc.constantFrom<CsrfKind>('valid', 'valid', 'valid', 'none', 'header-only', 'cookie-only', 'mismatch', 'forged'),
+  token: fc.oneof(fc.constant<TokenKind>('valid'), mostly<TokenKind>('none', 'revoked', 'forged', 'garbage', 'huge', 'basic', 'empty-bearer')),
+  csrf: mostly<CsrfKind>('valid', 'none', 'header-only', 'cookie-only', 'mismatch', 'forged'),
   locale: fc.option(fc.oneof(fc.constantFrom('en', 'zh-CN', 'xx', '../en', '__proto__'), hostileString.filter((s) => s.length < 200)), { nil: undefined }),
-  contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', undefined),
+  contentType: mostly<string | undefined>('application/json', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', undefined),
   extraCookie: fc.option(fc.tuple(fc.constantFrom('token', 'utm_source', '__proto__'), fc.string({ maxLength: 50 })), { nil: undefined }),
   raw: fc.boolean(),
+  // Campaign tags travel as headers and are stored with new accounts and orders.
+  campaign: fc.dictionary(fc.constantFrom('utm-source', 'utm-medium', 'utm-campaign', 'utm-term', 'utm-content'), hostileString, { maxKeys: 3 }),
   // A parameter with broken percent-encoding, as a hand-made link may carry.
-  badEscape: fc.option(fc.constantFrom('%', '%E0%A4%A', '%ff', '%zz', '%C0%AF'), { freq: 4, nil: undefined }),
+  badEscape: mostly<string | undefined>(undefined, '%', '%E0%A4%A', '%ff', '%zz', '%C0%AF'),
 });
 
 describe('the API under hostile input', () => {
@@ -237,18 +242,33 @@ describe('the API under hostile input', () => {
 
   it('answers every operation below 500, without a stack trace, refusing in the envelope', { timeout: 120_000 }, async () => {
     const failures: string[] = [];
+    // `API_FUZZ_REPORT=1` prints how each operation answered, to see how deep the input got.
+    const statuses = new Map<string, Map<number, number>>();
     for (const { path, method, operation } of operations()) {
       const parameters = operation.parameters ?? [];
       const bodySchema = operation.requestBody?.content['application/json']?.schema;
       const multipart = operation.requestBody?.content['multipart/form-data'] !== undefined;
+      const queryParameters = parameters.filter((p) => p.in === 'query' && p.name !== 'locale');
       // Envelope answers everywhere but the provider's webhook and the document itself.
       const envelope = !('204' in operation.responses) && operation.operationId !== 'getOpenapiJson';
       const input = fc.record({
         path: fc.record(Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof(plausible(p.schema), hostileString).map(String)]))),
-        query: fc.dictionary(
-          fc.oneof(fc.constantFrom(...parameters.filter((p) => p.in === 'query').map((p) => p.name), '__proto__', 'constructor[prototype][x]'), fc.string({ maxLength: 6 })),
-          fc.oneof(hostileString.map(String), fc.array(fc.string({ maxLength: 6 }), { minLength: 2, maxLength: 3 })),
-          { maxKeys: 4 },
+        // The operation's own parameters: all plausible, or plausible and hostile with a few strangers (repeated keys too).
+        query: fc.oneof(
+          fc.record(Object.fromEntries(queryParameters.map((p) => [p.name, plausible(p.schema).map(String)])), { requiredKeys: [] }),
+          fc
+          .tuple(
+            fc.record(
+              Object.fromEntries(queryParameters.map((p) => [p.name, fc.oneof(plausible(p.schema).map(String), hostileString)])),
+              { requiredKeys: [] },
+            ),
+            fc.dictionary(
+              fc.oneof(fc.constantFrom('__proto__', 'constructor[prototype][x]', 'locale'), fc.string({ maxLength: 6 })),
+              fc.oneof(hostileString, fc.array(fc.string({ maxLength: 6 }), { minLength: 2, maxLength: 3 })),
+              { maxKeys: 2 },
+            ),
+          )
+          .map(([own, strangers]) => ({ ...own, ...strangers }) as Record<string, string | string[]>),
         ),
         body: mutated(bodySchema),
         rawBody,
@@ -263,6 +283,7 @@ describe('the API under hostile input', () => {
           const authorization = await tokenFor(shape.token);
           if (authorization) headers.authorization = authorization;
           if (shape.locale !== undefined) headers.locale = encode(shape.locale);
+          for (const [name, value] of Object.entries(shape.campaign)) headers[name] = encode(value);
           if (shape.extraCookie) headers.cookie = [headers.cookie, `${shape.extraCookie[0]}=${encode(shape.extraCookie[1])}`].filter(Boolean).join('; ');
           const withBody = method !== 'GET' && method !== 'DELETE';
           if (withBody && shape.contentType) headers['content-type'] = shape.contentType;
@@ -274,6 +295,8 @@ describe('the API under hostile input', () => {
             headers,
             ...(withBody ? { payload: shape.raw ? raw : JSON.stringify(body) ?? 'null' } : {}),
           });
+          const seen = statuses.get(`${method} ${path}`) ?? new Map<number, number>();
+          statuses.set(`${method} ${path}`, seen.set(response.statusCode, (seen.get(response.statusCode) ?? 0) + 1));
           const problem = checkAnswer(response.statusCode, response.body, envelope);
           if (problem) failures.push(`${method} ${path} → ${response.statusCode} ${problem}: ${response.body.slice(0, 300)}`);
           return problem === null;
@@ -284,6 +307,7 @@ describe('the API under hostile input', () => {
         if (!failures.some((f) => f.startsWith(`${method} ${path} `))) failures.push(`${method} ${path}: ${`${String(error).slice(0, 1500)} ${String((error as Error).cause)}`}`);
       });
     }
+    if (process.env.API_FUZZ_REPORT) for (const [operation, seen] of statuses) console.log(operation, Object.fromEntries(seen));
     expect(failures).toEqual([]);
     // No parsed body reached the prototypes.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
