@@ -278,7 +278,7 @@ describe('the API under hostile input', () => {
         fc.asyncProperty(input, async ({ path: pathValues, query, body, rawBody: raw, shape }) => {
           const url = path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => shape.badEscape ?? encode(pathValues[name] ?? ''));
           const search = new URLSearchParams();
-          for (const [key, value] of Object.entries(query)) for (const v of [value].flat()) search.append(key, v);
+          for (const [key, value] of Object.entries(query)) for (const v of [value ?? []].flat()) search.append(key, v);
           const headers: Record<string, string> = { ...csrfHeaders(shape.csrf) };
           const authorization = await tokenFor(shape.token);
           if (authorization) headers.authorization = authorization;
