@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { XSRF_COOKIE, XSRF_HEADER } from '#common/constants.ts';
 import type { Config } from './config.ts';
@@ -16,6 +17,7 @@ import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
 import { AppError } from './lib/app-error.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
+import { PORTAL_ENDPOINTS } from './http/portal-endpoints.ts';
 import { requestLocale } from './i18n.ts';
 import type { Services } from './services.ts';
 
@@ -98,11 +100,23 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
 
+  api.documented({
+    method: 'GET',
+    url: '/openapi.json',
+    summary: 'This OpenAPI document',
+    tags: ['meta'],
+    auth: 'none',
+    rawResponses: {
+      '200': { description: 'The OpenAPI 3.1 document (not in the envelope)', schema: z.object({ openapi: z.string() }).loose() },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
+  });
   const document = buildOpenApiDocument(api.routes, {
     title: `${config.productName} API`,
     version: VERSION,
-    serverUrl: `${config.publicOrigin}/serve/api`,
-  });
+    // Relative to the document's own address, so it is right behind any origin or proxy.
+    serverUrl: '/serve/api',
+  }, PORTAL_ENDPOINTS);
   app.get('/openapi.json', { config: { auth: 'none', csrf: false } }, async () => document);
 };
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory, LogController, type RouteOptions } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
@@ -14,6 +14,7 @@ import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { clientFacts } from './http/client-facts.ts';
+import { answerFrameworkError } from './http/errors.ts';
 import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
@@ -33,6 +34,8 @@ export interface PortalOptions {
   /** Folder of the built browser assets. */
   clientDir: string;
   serverFactory?: FastifyServerFactory;
+  /** Told of every route as it is registered (the OpenAPI coverage test). */
+  onRoute?: (route: RouteOptions) => void;
   logger?: boolean;
 }
 
@@ -62,9 +65,11 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     // One line per request costs throughput; request logs are on at debug level.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: 1_048_576,
+    frameworkErrors: answerFrameworkError,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -73,7 +73,7 @@ describe('API client', () => {
 
   it('sends no Authorization header without a token, and keeps an explicit locale query', async () => {
     const api = client([{ status: 200, body: { code: 200, message: 'OK', data: null } }]);
-    await api.get('/page/info/?slug=about&locale=en');
+    await api.request('GET', '/page/info/?slug=about&locale=en');
     expect(server.calls[0]!.url).toBe('/serve/api/page/info/?slug=about&locale=en');
     expect(server.calls[0]!.headers.has('authorization')).toBe(false);
   });
@@ -81,7 +81,7 @@ describe('API client', () => {
   it('POST, PUT and PATCH send an empty JSON body by default; DELETE sends none; no locale query', async () => {
     const api = client([]);
     await api.post('/logout/');
-    await api.put('/x');
+    await api.request('PUT', '/x');
     await api.patch('/member/nickname/', { nickname: 'Ada' });
     await api.delete('/webauthn/credential/3');
     expect(server.calls.map((c) => [c.method, c.url, c.body])).toEqual([
@@ -121,7 +121,7 @@ describe('API client', () => {
   it('does not retry other statuses', async () => {
     for (const status of [400, 401, 403, 404, 422]) {
       const api = client([{ status, body: { code: status, message: 'nope', data: { errors: { name: ['bad'] } } } }]);
-      const error = (await api.get('/x').catch((e: unknown) => e)) as ApiError;
+      const error = (await api.request('GET', '/x').catch((e: unknown) => e)) as ApiError;
       expect(server.calls, String(status)).toHaveLength(1);
       expect(error.status).toBe(status);
       expect(error.data).toEqual({ errors: { name: ['bad'] } });
@@ -131,7 +131,7 @@ describe('API client', () => {
 
   it('on 419 fetches a fresh CSRF cookie, then retries with the new token', async () => {
     const api = client([{ status: 419, body: { code: 419, message: 'expired', data: null } }, { status: 200, body: { code: 200, message: 'OK', data: 'ok' } }]);
-    const result = await api.post('/username/login/', { username: 'a' });
+    const result = await api.post('/username/login/', { username: 'a', password: 'b' });
     expect(result.data).toBe('ok');
     expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /serve/api/username/login/', 'GET /serve/api/csrf', 'POST /serve/api/username/login/']);
     expect(server.calls[0]!.headers.get('x-xsrf-token')).toBe('tok=1');
@@ -162,14 +162,14 @@ describe('API client', () => {
       { status: 403, body: '<html>proxy page</html>' },
       { status: 404, body: { code: 404, message: '', data: null } },
     ]);
-    await expect(api.get('/a')).rejects.toMatchObject({ status: 4001, message: 'Custom failure' });
-    await expect(api.get('/b')).rejects.toMatchObject({ status: 403, message: 'Generic error text' });
-    await expect(api.get('/c')).rejects.toMatchObject({ status: 404, message: 'Generic error text' });
+    await expect(api.request('GET', '/a')).rejects.toMatchObject({ status: 4001, message: 'Custom failure' });
+    await expect(api.request('GET', '/b')).rejects.toMatchObject({ status: 403, message: 'Generic error text' });
+    await expect(api.request('GET', '/c')).rejects.toMatchObject({ status: 404, message: 'Generic error text' });
   });
 
   it('a network failure is retried like a server error, then fails with status 0 and the generic text', async () => {
     const api = client(['network-error', 'network-error', 'network-error']);
-    const error = await api.get('/x').catch((e: unknown) => e);
+    const error = await api.request('GET', '/x').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ApiError', status: 0, message: 'Generic error text' });
     expect(server.calls).toHaveLength(3);
   });
@@ -182,7 +182,7 @@ describe('API client', () => {
         throw new DOMException('aborted', 'AbortError');
       }) as typeof fetch,
     });
-    await expect(api.get('/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.request('GET', '/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(sleeps).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { ApiEnvelope } from '#common/api/envelope.ts';
 import { API_BASE, RETRY_ATTEMPTS, RETRY_DELAY_MS, RETRY_STATUSES, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
 import { type Locale, localeOfPath } from '#common/locales.ts';
 import { loadedI18n } from '../i18n/i18n.ts';
+import type { ApiPath, BodyOf, DataOf, Method, OperationOf, QueryOf } from './api-contract.ts';
 import { readCookie } from './cookies.ts';
 
 /** A failed API call: `status` is the envelope's code (else the HTTP status, 0 without a response). */
@@ -19,8 +20,8 @@ export class ApiError extends Error {
 
 export type QueryValue = string | number | boolean | null | undefined;
 
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
+export interface RequestOptions<Query = Record<string, QueryValue>> {
+  query?: Query;
   /** JSON-serialisable value or FormData. POST, PUT and PATCH send `{}` when it is left out. */
   body?: unknown;
   headers?: Record<string, string>;
@@ -46,19 +47,31 @@ export interface ApiClientOptions {
   genericError: () => string;
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { Method };
+
+/** Options of a typed call: its query parameters are the operation's own. */
+type CallOptions<Operation> = Omit<RequestOptions, 'query' | 'body'> & { query?: QueryOf<Operation> };
+/** The body may be left out when the operation takes none or every field of it is optional. */
+type BodyArgs<Operation> = {} extends BodyOf<Operation>
+  ? [body?: BodyOf<Operation>, options?: CallOptions<Operation>]
+  : [body: BodyOf<Operation>, options?: CallOptions<Operation>];
+type Answer<P extends string, M extends Method> = Promise<ApiEnvelope<DataOf<OperationOf<P, M>>>>;
 
 const RETRY = new Set<number>(RETRY_STATUSES);
 const WITH_BODY = new Set<Method>(['POST', 'PUT', 'PATCH']);
 
-/** The one client every page uses for /serve/api (spec sections 7 and 8). */
+/**
+ * The one client every page uses for /serve/api (spec sections 7 and 8). Its shorthands are typed
+ * from the OpenAPI document (api-contract.ts): paths, bodies, queries and response data.
+ */
 export interface ApiClient {
+  /** An untyped call (the client's own CSRF refresh and tests of the client itself). */
   request<T = unknown>(method: Method, path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
-  get<T = unknown>(path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
-  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
-  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
-  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiEnvelope<T>>;
-  delete<T = unknown>(path: string, options?: RequestOptions): Promise<ApiEnvelope<T>>;
+  get<P extends ApiPath<'GET'>>(path: P, options?: CallOptions<OperationOf<P, 'GET'>>): Answer<P, 'GET'>;
+  post<P extends ApiPath<'POST'>>(path: P, ...args: BodyArgs<OperationOf<P, 'POST'>>): Answer<P, 'POST'>;
+  put<P extends ApiPath<'PUT'>>(path: P, ...args: BodyArgs<OperationOf<P, 'PUT'>>): Answer<P, 'PUT'>;
+  patch<P extends ApiPath<'PATCH'>>(path: P, ...args: BodyArgs<OperationOf<P, 'PATCH'>>): Answer<P, 'PATCH'>;
+  delete<P extends ApiPath<'DELETE'>>(path: P, options?: CallOptions<OperationOf<P, 'DELETE'>>): Answer<P, 'DELETE'>;
   /** Replaces some of the client's sources (the session store sets `token`). */
   configure(options: Partial<ApiClientOptions>): void;
 }
@@ -161,13 +174,15 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
     }
   }
 
+  // The shorthands' types come from the document; at run time they are one untyped request.
+  const call = (method: Method) => (path: string, body?: unknown, init?: RequestOptions) => request(method, path, { ...init, body } as RequestOptions);
   return {
     request,
-    get: (path, init) => request('GET', path, init),
-    post: (path, body, init) => request('POST', path, { ...init, body }),
-    put: (path, body, init) => request('PUT', path, { ...init, body }),
-    patch: (path, body, init) => request('PATCH', path, { ...init, body }),
-    delete: (path, init) => request('DELETE', path, init),
+    get: (path, init) => request('GET', path, init as RequestOptions) as never,
+    post: call('POST') as ApiClient['post'],
+    put: call('PUT') as ApiClient['put'],
+    patch: call('PATCH') as ApiClient['patch'],
+    delete: (path, init) => request('DELETE', path, init as RequestOptions) as never,
     configure(next) {
       Object.assign(options, next);
     },

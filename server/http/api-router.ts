@@ -33,6 +33,10 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
   /** Success status (201 for creations). */
   status?: number;
   description?: string;
+  /** Schema of an application/x-www-form-urlencoded body, for the OpenAPI document only. */
+  formBody?: z.ZodType;
+  /** Responses other than the envelope (a provider's own format), for the OpenAPI document. */
+  rawResponses?: Record<string, { description: string; schema?: z.ZodType; contentType?: string }>;
 }
 
 export interface RouteContext<B extends Schema, Q extends Schema, P extends Schema> {
@@ -65,6 +69,14 @@ export class ApiRouter {
 
   constructor(app: FastifyInstance) {
     this.app = app;
+  }
+
+  /**
+   * Documents a route that is registered on Fastify directly (it reads its raw body, or answers in
+   * a provider's own format), so that the OpenAPI document still lists it.
+   */
+  documented(definition: RegisteredRoute): void {
+    this.routes.push(definition);
   }
 
   route<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(

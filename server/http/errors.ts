@@ -1,7 +1,8 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '#common/locales.ts';
 import type { ApiEnvelope } from '#common/api/envelope.ts';
-import { type AppError, type ErrorCode, MESSAGE_KEY } from '../lib/app-error.ts';
-import { translator } from '../i18n.ts';
+import { AppError, type ErrorCode, MESSAGE_KEY } from '../lib/app-error.ts';
+import { requestLocale, translator } from '../i18n.ts';
 
 /** The one table from error codes to HTTP statuses. */
 const STATUS: Record<ErrorCode, number> = {
@@ -48,4 +49,14 @@ export function codeForStatus(status: number): ErrorCode {
   const entry = (Object.entries(STATUS) as Array<[ErrorCode, number]>).find(([, s]) => s === status);
   if (entry) return entry[0];
   return status >= 500 ? 'internal' : 'bad_request';
+}
+
+/**
+ * Fastify's `frameworkErrors`: refusals made before any route runs (a URL with broken
+ * percent-encoding, a parameter too long) in the envelope too, without echoing the URL.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code = codeForStatus(typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
+  request.log.info({ code: error.code }, 'request rejected');
+  void reply.code(statusOf(code)).send(errorEnvelope(new AppError(code), requestLocale(request.headers.locale, null)));
 }

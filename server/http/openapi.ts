@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '#common/locales.ts';
 import type { RegisteredRoute } from './api-router.ts';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -10,10 +11,30 @@ const envelope = (data: Record<string, unknown>) => ({
   properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
 });
 
+/** A refusal in the envelope. */
+const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+
+/** `GET /article/info/:id` → `getArticleInfoById`: stable, unique per method and path. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? `by_${segment.slice(1)}` : segment))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
 /** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests. */
-export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: string; version: string; serverUrl: string }) {
+export function buildOpenApiDocument(
+  routes: RegisteredRoute[],
+  info: { title: string; version: string; serverUrl: string },
+  /** Endpoints of the portal outside the API, served from the origin's root. */
+  portalRoutes: RegisteredRoute[] = [],
+) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  const portalPaths = new Set(portalRoutes.map((route) => route.url));
+  for (const route of [...routes, ...portalRoutes]) {
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
     for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
@@ -25,17 +46,40 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
         parameters.push({ name, in: location, required: location === 'path' || required.has(name), schema: propSchema });
       }
     }
-    parameters.push({ name: 'Locale', in: 'header', required: false, schema: { type: 'string', enum: ['en', 'zh-CN'] } });
-    const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: {
-        description: 'Success',
-        content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}) } },
-      },
-      '422': { description: 'Invalid input: data.errors maps each field to its messages', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
-    };
-    if (route.auth === 'required') responses['401'] = { description: 'Token is missing or invalid', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
-    if (route.method !== 'GET' && route.csrf !== false) responses['419'] = { description: 'XSRF token missing or mismatched: fetch /csrf and retry', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    // The message's language: the Locale header, else the locale query (the browser sends both on GET).
+    const locales = { type: 'string', enum: LOCALES.map((locale) => locale.code) };
+    parameters.push({ name: 'Locale', in: 'header', required: false, schema: locales });
+    if (!parameters.some((p) => (p as { in: string; name: string }).in === 'query' && (p as { name: string }).name === 'locale')) {
+      parameters.push({ name: 'locale', in: 'query', required: false, schema: locales });
+    }
+    const responses: Record<string, unknown> = route.rawResponses
+      ? Object.fromEntries(
+          Object.entries(route.rawResponses).map(([status, raw]) => [
+            status,
+            {
+              description: raw.description,
+              ...(raw.schema ? { content: { [raw.contentType ?? 'application/json']: { schema: jsonSchema(raw.schema, 'output') } } } : {}),
+            },
+          ]),
+        )
+      : {
+          [String(route.status ?? 200)]: {
+            description: 'Success',
+            content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : { type: 'null' }) } },
+          },
+        };
+    if (!route.rawResponses) {
+      // Every envelope route can refuse malformed JSON, a body over the limit, or too many calls.
+      responses['400'] = refusal(route.method === 'GET' ? 'Malformed request URL' : 'Malformed request URL or JSON body');
+      if (route.params || route.query || route.body || route.multipart) responses['422'] = refusal('Invalid input: data.errors maps each field to its messages');
+      if (route.method !== 'GET') responses['413'] = refusal('Body larger than the limit');
+      if (route.auth === 'required') responses['401'] = refusal('Token is missing or invalid');
+      if (route.method !== 'GET' && route.csrf !== false) responses['419'] = refusal('XSRF token missing or mismatched: fetch /csrf and retry');
+    }
+    // A path item's own servers override the document's: the portal's endpoints sit at the root.
+    if (portalPaths.has(route.url)) (paths[path] ??= {}).servers = [{ url: '/', description: 'The portal, outside the API' }];
     (paths[path] ??= {})[route.method.toLowerCase()] = {
+      operationId: operationIdOf(route.method, route.url),
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
@@ -44,14 +88,21 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: { title: s
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
         : route.multipart
           ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: jsonSchema(route.multipart, 'input') } } } }
-          : {}),
+          : route.formBody
+            ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.formBody, 'input') } } } }
+            : {}),
       responses,
       ...(route.auth === 'required' ? { security: [{ bearer: [] }] } : route.auth === 'none' ? { security: [] } : { security: [{}, { bearer: [] }] }),
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: 'Every answer is the envelope `{ code, message, data }`: `code` repeats the HTTP status, `message` is translated from the `Locale` header, `data` is described per operation.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerApiStandalone } from '../api.ts';
+import { answerFrameworkError } from '../http/errors.ts';
 import { type Config, loadConfig, trustProxyOption } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createServices, type Services } from '../services.ts';
@@ -21,7 +22,7 @@ export async function openApiInstance(
 ): Promise<ApiInstance> {
   const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
   const services = createServices(database, config);
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: trustProxyOption(config.trustProxy) });
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: trustProxyOption(config.trustProxy), frameworkErrors: answerFrameworkError });
   await registerApiStandalone(app, { config, services });
   await app.ready();
   return {

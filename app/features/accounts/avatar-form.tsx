@@ -1,7 +1,7 @@
 import { ImageUp } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AVATAR_FIELD, AVATAR_MAX_BYTES, type AvatarUploadResult } from '#common/api/accounts.schema.ts';
+import { AVATAR_FIELD, AVATAR_MAX_BYTES } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Avatar } from '../../ui/avatar.tsx';
@@ -68,7 +68,7 @@ export function AvatarForm() {
       const form = new FormData();
       form.append(AVATAR_FIELD, file);
       try {
-        const { data } = await api.post<AvatarUploadResult>('/member/avatar/', form);
+        const { data } = await api.post('/member/avatar/', form);
         apply(data);
         choose(null);
         toast.add({ title: t('profile.avatarSaved'), color: 'success' });

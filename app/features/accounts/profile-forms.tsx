@@ -1,7 +1,7 @@
 import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { EmailSchema, type MemberUpdate, NicknameSchema, type PasswordUpdate, PhoneSchema } from '#common/api/accounts.schema.ts';
+import { EmailSchema, NicknameSchema, PhoneSchema } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
@@ -46,7 +46,7 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
     if (!check(local ? { [field]: local } : {})) return;
     run('save', async () => {
       try {
-        const { data } = await api.patch<MemberUpdate>(`/member/${field}/`, { [field]: value });
+        const { data } = await api.patch(`/member/${field}/`, { [field]: value } as Record<typeof field, string>);
         apply(data);
         setValue(data.profile[field] ?? '');
         const removed = spec.removable && data.profile[field] === null;
@@ -104,7 +104,7 @@ export function PasswordForm() {
     run('save', async () => {
       try {
         const body = { password, ...(needsUsername ? { username: username.trim() } : {}), ...(profile.hasPassword ? { currentPassword: current } : {}) };
-        const { data } = await api.patch<PasswordUpdate>('/member/password/', body);
+        const { data } = await api.patch('/member/password/', body);
         // The session is rotated: the token this page used stops working.
         session.adoptRotated(data);
         apply(data);

@@ -1,4 +1,4 @@
-import type { GuestChallenge, GuestSession, PasswordUpdate, Session, UserInfo } from '#common/api/accounts.schema.ts';
+import type { GuestChallenge, PasswordUpdate, UserInfo } from '#common/api/accounts.schema.ts';
 import { type ApiClient, ApiError } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 
@@ -160,7 +160,7 @@ export class SessionStore {
   /** The user info of a token other than the session's, or null when the server refuses it. */
   async #userInfoOf(token: string): Promise<UserInfo | null> {
     try {
-      const { data } = await this.#e.api.get<Session>('/member/info/', { headers: { Authorization: `Bearer ${token}` } });
+      const { data } = await this.#e.api.get('/member/info/', { headers: { Authorization: `Bearer ${token}` } });
       return data.userInfo;
     } catch {
       return null;
@@ -218,7 +218,7 @@ export class SessionStore {
     const generation = this.#generation;
     this.#set({ status: 'loading' });
     try {
-      const { data } = await this.#e.api.get<Session>('/member/info/');
+      const { data } = await this.#e.api.get('/member/info/');
       if (generation === this.#generation) this.#set({ userInfo: data.userInfo, status: 'ready' }, true);
       return data.userInfo;
     } catch (error) {
@@ -260,7 +260,7 @@ export class SessionStore {
           return;
         }
         this.#set({ status: 'loading' });
-        const { data } = await this.#e.api.post<GuestSession>('/guest/login/', await this.#solvedChallenge());
+        const { data } = await this.#e.api.post('/guest/login/', await this.#solvedChallenge());
         await this.setToken(data.token);
       });
     } catch (error) {
@@ -270,7 +270,7 @@ export class SessionStore {
   }
 
   async #solvedChallenge(): Promise<{ challenge: string; nonce: string }> {
-    const { data } = await this.#e.api.get<GuestChallenge>('/guest/challenge/');
+    const { data } = await this.#e.api.get('/guest/challenge/');
     return { challenge: data.challenge, nonce: await this.#e.solveChallenge(data) };
   }
 
@@ -287,7 +287,7 @@ export class SessionStore {
 
   /** Username and password sign-in. A refused attempt keeps the current session (see decision 027). */
   async signInWithPassword(username: string, password: string): Promise<UserInfo> {
-    const { data } = await this.#e.api.post<Session>('/username/login/', { username, password });
+    const { data } = await this.#e.api.post('/username/login/', { username, password });
     return this.setToken(data.token);
   }
 
@@ -295,14 +295,14 @@ export class SessionStore {
   async signInWithDevice(): Promise<UserInfo> {
     const fingerprint = await this.#e.fingerprint();
     if (!fingerprint) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
-    const { data } = await this.#e.api.post<Session>('/fingerprint/login/', { fingerprint });
+    const { data } = await this.#e.api.post('/fingerprint/login/', { fingerprint });
     return this.setToken(data.token);
   }
 
   /** A guest chooses a username and password and becomes a member of the same account. */
   async becomeMember(username: string, password: string): Promise<PasswordUpdate> {
     if (!this.#state.token) await this.signInAnonymously();
-    const { data } = await this.#e.api.patch<PasswordUpdate>('/member/password/', { username, password });
+    const { data } = await this.#e.api.patch('/member/password/', { username, password });
     this.adoptRotated(data);
     return data;
   }

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ARTICLE_PAGE_SIZE, type ArticleList, type ArticleSummary } from '#common/api/articles.schema.ts';
+import { ARTICLE_PAGE_SIZE, type ArticleSummary } from '#common/api/articles.schema.ts';
 import { localePath } from '#common/locales.ts';
 import { api } from '../../lib/api-client.ts';
 import { buttonVariants } from '../../ui/button.tsx';
@@ -32,7 +32,7 @@ export function ColumnView({ data }: { data: ColumnPageData }) {
     if (!cursor || status === 'loading') return;
     setStatus('loading');
     try {
-      const { data: page } = await api.get<ArticleList>(`/article/list/${column.slug}`, { query: { cursor, limit: ARTICLE_PAGE_SIZE } });
+      const { data: page } = await api.get(`/article/list/${column.slug}`, { query: { cursor, limit: ARTICLE_PAGE_SIZE } });
       flushSync(() => {
         setExtra((current) => [...current, ...page.items]);
         setCursor(page.nextCursor);

@@ -1,7 +1,6 @@
 import { Heart } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FavouriteState } from '#common/api/catalogue.schema.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
@@ -27,7 +26,7 @@ export function FavouriteButton({ appId }: { appId: number }) {
     if (!key) return;
     const controller = new AbortController();
     api
-      .get<FavouriteState>(`/member/favourite/${appId}`, { signal: controller.signal })
+      .get(`/member/favourite/${appId}`, { signal: controller.signal })
       .then((response) => setState({ key, favourite: response.data.favourite }))
       .catch(() => undefined);
     return () => controller.abort();

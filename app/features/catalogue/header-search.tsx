@@ -2,7 +2,7 @@ import { Search, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useLocation, useNavigate } from 'react-router';
-import type { AppList, AppSummary } from '#common/api/catalogue.schema.ts';
+import type { AppSummary } from '#common/api/catalogue.schema.ts';
 import { localePath } from '#common/locales.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
@@ -47,7 +47,7 @@ export function HeaderSearch() {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       api
-        .get<AppList>('/app/list/', { query: { q: trimmed, limit: SUGGESTIONS }, signal: controller.signal })
+        .get('/app/list/', { query: { q: trimmed, limit: SUGGESTIONS }, signal: controller.signal })
         .then((response) => {
           setAnswer({ query: trimmed, status: 'ready', items: response.data.items });
           setActive(-1);

@@ -25,7 +25,7 @@ export function useMemberLibrary<K extends keyof Lists>(list: K, locale: Locale,
     if (!key) return;
     const controller = new AbortController();
     api
-      .get<Lists[K]>(`/member/${list}/`, { query: { limit, locale }, signal: controller.signal })
+      .get(`/member/${list as keyof Lists}/`, { query: { limit, locale }, signal: controller.signal })
       .then((response) => setLoaded({ key, status: 'ready', items: response.data.items as LibraryItem<K>[] }))
       .catch(() => {
         if (!controller.signal.aborted) setLoaded({ key, status: 'failed', items: [] });

@@ -1,4 +1,3 @@
-import type { GameLogin, Item, Save } from '#common/api/game-store.schema.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 
@@ -60,22 +59,22 @@ function keyOf(params: Record<string, unknown>): string {
 export async function answerCall(appId: number, locale: string, method: string, params: Record<string, unknown>): Promise<unknown> {
   // Every visitor has a session from the second page on; a game opened first makes it now.
   if (!session.snapshot().token) await session.signInAnonymously();
-  const save = (key: string) => `/game/saves/${appId}/${encodeURIComponent(key)}`;
+  const save = (key: string) => `/game/saves/${appId}/${encodeURIComponent(key)}` as const;
   switch (method) {
     case 'login':
-      return (await api.post<GameLogin>(`/game/login/${appId}`)).data;
+      return (await api.post(`/game/login/${appId}`)).data;
     case 'getConfig': {
-      const { data } = await api.get<{ items: Item[] }>(`/game/config/${appId}`);
+      const { data } = await api.get(`/game/config/${appId}`);
       return { appId, locale, items: data.items };
     }
     case 'data.get':
-      return (await api.get<Save>(save(keyOf(params)))).data;
+      return (await api.get(save(keyOf(params)))).data;
     case 'data.set': {
-      const { data } = await api.put<Save>(save(keyOf(params)), { value: params.value ?? null });
+      const { data } = await api.put(save(keyOf(params)), { value: params.value ?? null });
       return { key: data.key, updatedAt: data.updatedAt };
     }
     case 'data.remove':
-      await api.delete<Save>(save(keyOf(params)));
+      await api.delete(save(keyOf(params)));
       return { key: params.key };
     default:
       throw new BridgeRefusal('unknown_method', `The portal has no "${method}".`);

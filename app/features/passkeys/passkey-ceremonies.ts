@@ -9,8 +9,8 @@ import {
   WebAuthnError,
 } from '@simplewebauthn/browser';
 import type { TFunction } from 'i18next';
-import type { Session, UserInfo } from '#common/api/accounts.schema.ts';
-import type { CeremonyOptions, PasskeyCreated } from '#common/api/passkeys.schema.ts';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
+import type { PasskeyCreated } from '#common/api/passkeys.schema.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 
@@ -31,9 +31,9 @@ export function supportsPasskeyAutofill(): Promise<boolean> {
 export async function createPasskey(): Promise<PasskeyCreated> {
   // A visitor on their first page may not have their guest session yet: the passkey is its.
   if (!session.snapshot().token) await session.signInAnonymously();
-  const { data } = await api.get<CeremonyOptions>('/webauthn/create/options/');
+  const { data } = await api.get('/webauthn/create/options/');
   const response = await startRegistration({ optionsJSON: data.data as unknown as PublicKeyCredentialCreationOptionsJSON });
-  const { data: created } = await api.post<PasskeyCreated>('/webauthn/create/verification/', response);
+  const { data: created } = await api.post('/webauthn/create/verification/', { ...response, clientExtensionResults: { ...response.clientExtensionResults } });
   session.adoptRotated(created);
   return created;
 }
@@ -44,12 +44,12 @@ export async function createPasskey(): Promise<PasskeyCreated> {
  * is under way (the library keeps one at a time).
  */
 export async function signInWithPasskey(options: { autofill?: boolean } = {}): Promise<UserInfo> {
-  const { data } = await api.get<CeremonyOptions>('/webauthn/login/options/');
+  const { data } = await api.get('/webauthn/login/options/');
   const response = await startAuthentication({
     optionsJSON: data.data as unknown as PublicKeyCredentialRequestOptionsJSON,
     useBrowserAutofill: options.autofill ?? false,
   });
-  const { data: signedIn } = await api.post<Session>('/webauthn/login/verification/', response);
+  const { data: signedIn } = await api.post('/webauthn/login/verification/', { ...response, clientExtensionResults: { ...response.clientExtensionResults } });
   return session.setToken(signedIn.token);
 }
 

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
-import type { Passkey, PasskeyDeleted, PasskeyList } from '#common/api/passkeys.schema.ts';
+import type { Passkey } from '#common/api/passkeys.schema.ts';
 import { PASSKEY_NAME_MAX } from '#common/api/passkeys.schema.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
@@ -78,7 +78,7 @@ export function PasskeyManager() {
   const reload = () => setVersion((n) => n + 1);
   useEffect(() => {
     let active = true;
-    api.get<PasskeyList>('/webauthn/credential/list/').then(
+    api.get('/webauthn/credential/list/').then(
       ({ data }) => active && setPasskeys(data.items),
       (failure: unknown) => toast.add({ title: messageOf(failure, t('failed')), color: 'error' }),
     );
@@ -103,7 +103,7 @@ export function PasskeyManager() {
       });
       if (!confirmed) return;
       try {
-        const { data } = await api.delete<PasskeyDeleted>(`/webauthn/credential/${passkey.id}`);
+        const { data } = await api.delete(`/webauthn/credential/${passkey.id}`);
         session.updateUserInfo(data.userInfo);
         toast.add({ title: t('manage.deleted'), color: 'success' });
         reload();

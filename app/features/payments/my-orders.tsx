@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Order, OrderList } from '#common/api/game-store.schema.ts';
+import type { Order } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { api } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format-date.ts';
@@ -27,7 +27,7 @@ export function MyOrders({ locale }: { locale: Locale }) {
   useEffect(() => {
     if (!isMember) return;
     let active = true;
-    api.get<OrderList>('/member/orders/').then(
+    api.get('/member/orders/').then(
       ({ data }) => active && setOrders(data.items),
       () => active && setFailed(true),
     );

@@ -1,7 +1,7 @@
 import { LoaderCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Checkout, Delivery, Order, OrderList } from '#common/api/game-store.schema.ts';
+import type { Order } from '#common/api/game-store.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { track } from '../../lib/track.ts';
 import { Button } from '../../ui/button.tsx';
@@ -25,7 +25,7 @@ const POLL_MS = 2000;
  * game's purchase event and the purchase tracking happen once, whichever tab or visit gets there.
  */
 export async function deliverOrder(orderId: string, onDelivered: (order: Order) => void): Promise<Order> {
-  const { data } = await api.post<Delivery>(`/game/orders/${encodeURIComponent(orderId)}/deliver`);
+  const { data } = await api.post(`/game/orders/${encodeURIComponent(orderId)}/deliver`);
   if (data.deliveredNow) {
     onDelivered(data.order);
     track('purchase', { amount: data.order.amount / 100, currency: data.order.currency || 'USD', order_id: data.order.id });
@@ -35,7 +35,7 @@ export async function deliverOrder(orderId: string, onDelivered: (order: Order) 
 
 /** Paid orders of this game not yet handed over (paid after the window closed, or in another tab). */
 export async function deliverWaitingOrders(appId: number, onDelivered: (order: Order) => void): Promise<void> {
-  const { data } = await api.get<OrderList>('/member/orders/');
+  const { data } = await api.get('/member/orders/');
   for (const order of data.items.filter((o) => o.appId === appId && o.status === 'paid' && !o.delivered)) await deliverOrder(order.id, onDelivered);
 }
 
@@ -78,8 +78,8 @@ export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number
     let active = true;
     (async () => {
       try {
-        const { data: order } = await api.post<Order>(`/game/pay/${appId}`, { sku, idempotencyKey: idempotencyKey.current });
-        const { data: checkout } = await api.post<Checkout>('/payment/xsolla/create/', { order_id: order.id });
+        const { data: order } = await api.post(`/game/pay/${appId}`, { sku, idempotencyKey: idempotencyKey.current });
+        const { data: checkout } = await api.post('/payment/xsolla/create/', { order_id: order.id });
         if (!active) return;
         checkoutWindow.current = window.open(checkout.url, 'playport-checkout', 'popup=yes,width=480,height=720');
         setStage(checkoutWindow.current ? { name: 'waiting', orderId: order.id } : { name: 'blocked', url: checkout.url, orderId: order.id });
@@ -100,7 +100,7 @@ export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number
     const check = async () => {
       const closed = checkoutWindow.current?.closed ?? true;
       try {
-        const { data: order } = await api.get<Order>(`/game/orders/${encodeURIComponent(orderId)}`);
+        const { data: order } = await api.get(`/game/orders/${encodeURIComponent(orderId)}`);
         if (stopped) return;
         if (order.status === 'paid') {
           await deliverOrder(order.id, report.current.onDelivered);

@@ -1,7 +1,7 @@
 import { CreditCard } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
+import type { SandboxCheckout } from '#common/api/game-store.schema.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
@@ -29,7 +29,7 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.post<SandboxPay>('/payment/sandbox/pay/', { token, card, ...(challenge === undefined ? {} : { challenge }) }, { once: true });
+      const { data } = await api.post('/payment/sandbox/pay/', { token, card, ...(challenge === undefined ? {} : { challenge }) }, { once: true });
       if (data.outcome === 'paid') {
         setStep('paid');
         setTimeout(() => window.close(), 1500);

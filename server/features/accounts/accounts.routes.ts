@@ -267,7 +267,8 @@ async function readAvatarFile(request: FastifyRequest): Promise<Buffer> {
     if (error instanceof errors.FilesLimitError || error instanceof errors.PartsLimitError || error instanceof errors.FieldsLimitError) {
       throw new AppError('bad_request', { cause: error });
     }
-    throw error;
+    // Anything else here is the parser failing on the body the client sent (no boundary, a form cut short).
+    throw new AppError('bad_request', { cause: error });
   }
 }
 

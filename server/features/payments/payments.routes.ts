@@ -11,12 +11,29 @@ import {
   SandboxPayBodySchema,
   SandboxPaySchema,
 } from '#common/api/game-store.schema.ts';
+import { z } from 'zod';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const TAGS = ['payments'];
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/** The notification fields the portal reads (webhook-notifications.ts); Xsolla sends more, kept as they are. */
+const XsollaNotificationSchema = z
+  .object({
+    notification_type: z.string(),
+    user: z.object({ id: z.string().optional(), external_id: z.string().optional() }).optional(),
+    transaction: z.object({ id: z.union([z.string(), z.number()]).optional(), external_id: z.string().optional() }).optional(),
+    order: z.object({ id: z.union([z.string(), z.number()]).optional(), amount: z.union([z.string(), z.number()]).optional(), currency: z.string().optional(), status: z.string().optional() }).optional(),
+    purchase: z.object({ total: z.object({ amount: z.number().optional(), currency: z.string().optional() }).optional() }).optional(),
+    refund_details: z.object({ amount: z.number().optional() }).optional(),
+    custom_parameters: z.object({ order_id: z.string().optional() }).optional(),
+  })
+  .loose();
+const XsollaRefusalSchema = z.object({
+  error: z.object({ code: z.enum(['INVALID_SIGNATURE', 'INVALID_USER', 'INVALID_PARAMETER', 'INCORRECT_AMOUNT']), message: z.string() }),
+});
 
 /** In-game purchases (spec section 7; decision 064). */
 export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService): Promise<void> {
@@ -97,6 +114,21 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
     ({ body }) => payments.sandboxPay(body.token, body.card, body.challenge),
   );
 
+  api.documented({
+    method: 'POST',
+    url: '/payment/xsolla/webhook/',
+    summary: "Xsolla's payment notifications",
+    description:
+      'Signed by Xsolla: `Authorization: Signature sha1(body + secret)`. No XSRF token and no envelope: the answer is what Xsolla expects (204, or 400 with its error codes). Bodies over 256 KB are refused with 413.',
+    tags: TAGS,
+    auth: 'none',
+    csrf: false,
+    body: XsollaNotificationSchema,
+    rawResponses: {
+      '204': { description: 'Handled (or a type the portal does not act on)' },
+      '400': { description: "Refused, in Xsolla's format", schema: XsollaRefusalSchema },
+    },
+  });
   // Xsolla's webhook: the raw body is signed, so it is read as text; the answer is Xsolla's format, not the envelope.
   await api.app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
