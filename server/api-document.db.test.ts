@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerApiStandalone } from './api.ts';
@@ -79,7 +82,8 @@ describe('the OpenAPI document', () => {
       getBuild: () => Promise.reject(new Error('no pages in this test')),
       buildId: 'test',
       mode: 'production',
-      clientDir: 'build/client',
+      // An empty folder: a build's files are routes of their own, one per file, and no interface.
+      clientDir: mkdtempSync(join(tmpdir(), 'playport-client-')),
       logger: false,
       onRoute: (route) => {
         for (const method of [route.method].flat()) portalRoutes.push(`${method} ${route.url.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
