@@ -96,7 +96,7 @@ test.describe('server routes and headers', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/app/list/', '/csrf', '/session/check']));
   });
 
-  test('anonymous pages are cached briefly with a fresh nonce; pages with a session or an unknown query are not', async ({ request }) => {
+  test('shared pages are cached briefly with a fresh nonce, for visitors with and without a session; personal pages and unknown queries are not', async ({ request }) => {
     const url = '/terms';
     const first = await request.get(url);
     expect(['miss', 'hit']).toContain(first.headers()['x-page-cache']);
@@ -108,8 +108,14 @@ test.describe('server routes and headers', () => {
     const html = await second.text();
     expect(html).toContain(`nonce="${nonce}"`);
     expect(html).not.toContain(firstNonce);
-    const withSession = await request.get(url, { headers: { cookie: 'token=1%7Cabc' } });
-    expect(withSession.headers()['x-page-cache']).toBeUndefined();
+    // A session gets the same shared page, from its own entry (the page says a token cookie was seen), and no name in it (decision 066).
+    const session = { cookie: 'token=1%7Cabc' };
+    expect(['miss', 'hit']).toContain((await request.get(url, { headers: session })).headers()['x-page-cache']);
+    expect((await request.get(url, { headers: session })).headers()['x-page-cache']).toBe('hit');
+    for (const personal of ['/user', '/zh-CN/user/profile', '/login']) {
+      expect((await request.get(personal, { headers: session })).headers()['x-page-cache'], personal).toBeUndefined();
+      expect((await request.get(personal)).headers()['x-page-cache'], personal).toBeUndefined();
+    }
     // Made-up query strings are rendered fresh and never fill the cache.
     for (const probe of [`${url}?probe=${Date.now()}`, `${url}?probe=${Date.now()}`]) {
       expect((await request.get(probe)).headers()['x-page-cache'], probe).toBeUndefined();
