@@ -9,11 +9,24 @@ import { defineConfig } from 'vite';
  */
 const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|i18next|react-i18next|clsx|tailwind-merge|class-variance-authority|@radix-ui[\\/]react-(slot|compose-refs))[\\/]/;
 
+/**
+ * The shared infrastructure of every page (shell, primitives, helpers, i18n, middleware, common) in
+ * one chunk too, for the same reason; features keep their own chunks. Kept out: the API schemas
+ * (they would bring zod) and the widgets that load on demand (decision 066), which would
+ * otherwise load with it.
+ */
+const SHELL = /[\\/](app[\\/](shell|ui|lib|i18n|middleware)|common)[\\/]/;
+const ON_DEMAND = /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
+const isShellModule = (id: string) => SHELL.test(id) && !ON_DEMAND.test(id) && !/[\\/]common[\\/]api[\\/]/.test(id);
+
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   build: {
     assetsInlineLimit: 0,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: [
+          { name: 'framework', test: FRAMEWORK },
+          { name: 'shell', test: isShellModule },
+        ] } } },
   },
   server: { hmr: { port: 24678 } },
 });
