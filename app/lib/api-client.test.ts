@@ -185,4 +185,26 @@ describe('API client', () => {
     await expect(api.request('GET', '/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(sleeps).toEqual([]);
   });
+
+  it('settled() waits for every call in flight, failed ones included, and is immediate when none is', async () => {
+    const answers: Array<(response: Response) => void> = [];
+    const api = client([], {
+      fetch: (() => new Promise<Response>((resolve) => answers.push(resolve))) as typeof fetch,
+    });
+    let settled = false;
+    await api.settled();
+    const first = api.request('GET', '/a');
+    const second = api.request('GET', '/b', { once: true }).catch(() => 'refused');
+    void api.settled().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    answers[0]!(new Response(JSON.stringify({ code: 200, message: 'OK', data: 1 }), { status: 200 }));
+    await first;
+    expect(settled).toBe(false);
+    answers[1]!(new Response(JSON.stringify({ code: 401, message: 'No', data: null }), { status: 401 }));
+    expect(await second).toBe('refused');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(settled).toBe(true);
+  });
 });

@@ -74,6 +74,8 @@ export interface ApiClient {
   delete<P extends ApiPath<'DELETE'>>(path: P, options?: CallOptions<OperationOf<P, 'DELETE'>>): Answer<P, 'DELETE'>;
   /** Replaces some of the client's sources (the session store sets `token`). */
   configure(options: Partial<ApiClientOptions>): void;
+  /** Resolves once no call is in flight: a call sent then does not race one that rotates the session. */
+  settled(): Promise<void>;
 }
 
 const browserCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
@@ -135,7 +137,26 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
     return headers;
   }
 
+  let inFlight = 0;
+  let whenSettled: (() => void)[] = [];
   async function request<T>(method: Method, path: string, init: RequestOptions = {}): Promise<ApiEnvelope<T>> {
+    inFlight++;
+    try {
+      return await send<T>(method, path, init);
+    } finally {
+      inFlight--;
+      // A task later, so the code awaiting the call that ended (a sign-in storing its new token)
+      // runs first; a call started meanwhile is waited for too.
+      setTimeout(() => {
+        if (inFlight > 0) return;
+        const waiting = whenSettled;
+        whenSettled = [];
+        waiting.forEach((resolve) => resolve());
+      }, 0);
+    }
+  }
+
+  async function send<T>(method: Method, path: string, init: RequestOptions): Promise<ApiEnvelope<T>> {
     const locale = options.locale();
     const url = buildUrl(method, path, init.query, locale);
     const body = init.body === undefined && WITH_BODY.has(method) ? {} : init.body;
@@ -186,6 +207,7 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
     configure(next) {
       Object.assign(options, next);
     },
+    settled: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenSettled.push(resolve))),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type ReactNode, Suspense } from 'react';
+import type { ReactNode } from 'react';
 import { BottomBar } from './bottom-bar.tsx';
 import { useRootData } from './root-data.ts';
 import { SideMenu } from './side-menu.tsx';
@@ -16,18 +16,17 @@ export function DefaultShell({ children }: { children: ReactNode }) {
       <SiteHeader productName={productName} />
       <div className="mx-auto flex w-full max-w-7xl flex-1 gap-8 px-4">
         <aside className="sticky top-14 hidden max-h-[calc(100dvh-3.5rem)] w-52 shrink-0 self-start overflow-y-auto py-6 xl:block">
-          <Suspense>
-            <SideMenu />
-          </Suspense>
+          <SideMenu />
         </aside>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 pt-6 pb-24 outline-none md:pb-12">
-          <Suspense>{children}</Suspense>
+          {children}
         </main>
       </div>
-      <Suspense>
-        <SiteFooter productName={productName} communityChatUrl={root?.communityChatUrl ?? ''} />
-        <BottomBar />
-      </Suspense>
+      {/* No Suspense boundaries in the shell: React's server render may send a large boundary's
+          content after the shell, to be put in place by a script, and a page read without scripts
+          would stay empty. */}
+      <SiteFooter productName={productName} communityChatUrl={root?.communityChatUrl ?? ''} />
+      <BottomBar />
     </div>
   );
 }

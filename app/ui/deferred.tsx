@@ -65,12 +65,21 @@ export function deferred<P extends DeferredWidgetProps>(load: () => Promise<Comp
 export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): { Component: ComponentType<P>; preload: () => Promise<unknown> } {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
-  const preload = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return { default: component };
+  const attempt = () =>
+    (loading ??= load().then(
+      (component) => {
+        // A failed chunk may resolve to nothing when the page handles the preload error itself.
+        if (!component) throw new Error('The component did not load');
+        loaded = component;
+        return { default: component };
+      },
+    ).catch((error: unknown) => {
+      loading = null;
+      throw error;
     }));
-  const Lazy = lazy(preload);
+  // A failed preload (offline, a new build) is not an error of the page: the next use tries again.
+  const preload = () => attempt().catch(() => undefined);
+  const Lazy = lazy(attempt);
   function Component(props: P) {
     const Loaded = loaded;
     return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;

@@ -21,6 +21,8 @@ class FakeAccounts {
   /** The one token whose user info fails, or null for every token. */
   failInfoOf: string | null = null;
   failLogout = false;
+  /** While set, a password sign-in waits for it: a call still in flight. */
+  holdSignIn: Promise<void> | null = null;
   #next = 100;
 
   member(username: string, password: string): number {
@@ -72,6 +74,7 @@ class FakeAccounts {
         }
         return caller === undefined ? fail(401, 'Token is missing or invalid.') : ok({ token: bearer, userInfo: info(caller) });
       case 'POST /username/login/': {
+        await this.holdSignIn;
         const user = [...this.users.values()].find((u) => u.username === body.username);
         if (!user || user.password !== body.password) return fail(401, 'The username or password is incorrect.');
         return ok({ token: this.issue(user.uid), userInfo: info(user.uid) });
@@ -224,6 +227,25 @@ describe('session rules of spec section 4', () => {
     tab.store.adoptRotated({ token: '9|rotated-token-rotated-token-rotated-token-rotated', userInfo: { ...guest, isGuest: false } });
     for (const task of tab.quiet.splice(0)) task();
     await settle();
+    expect(server.calls).not.toContain('POST /guest/device/');
+  });
+
+  it('a sign-in in flight when the fingerprint is ready goes first: the guest it replaces sends no device (it would be refused)', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().status === 'ready');
+    server.member('sam', 'secret-password');
+    let answer!: () => void;
+    server.holdSignIn = new Promise((resolve) => (answer = resolve));
+    const signIn = tab.store.signInWithPassword('sam', 'secret-password');
+    for (const task of tab.quiet.splice(0)) task();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(server.calls).not.toContain('POST /guest/device/');
+    answer();
+    expect(await signIn).toMatchObject({ nickname: 'sam', isGuest: false });
+    for (let i = 0; i < 5; i++) await settle();
     expect(server.calls).not.toContain('POST /guest/device/');
   });
 

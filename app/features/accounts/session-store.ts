@@ -24,7 +24,7 @@ export interface SessionChannel {
 
 /** Everything the store needs from the browser; tests give it their own. */
 export interface SessionEnvironment {
-  api: Pick<ApiClient, 'get' | 'post' | 'patch'>;
+  api: Pick<ApiClient, 'get' | 'post' | 'patch' | 'settled'>;
   /** The token cookie, the one place the token is kept (shared by the site's tabs). */
   readToken(): string | null;
   writeToken(token: string | null): void;
@@ -391,6 +391,8 @@ export class SessionStore {
       const still = () => this.#state.token !== null && this.#state.userInfo?.uid === uid && this.#state.userInfo.isGuest;
       if (!still()) return;
       const fingerprint = await this.#e.fingerprint();
+      // After the calls in flight: one of them may be a sign-in that retires this guest's token.
+      await this.#e.api.settled();
       if (!fingerprint || !still()) return;
       try {
         await this.#e.api.post('/guest/device/', { fingerprint });
