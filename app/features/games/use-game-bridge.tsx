@@ -1,9 +1,14 @@
-import { type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '#common/api/game-store.schema.ts';
 import { useSession } from '../accounts/use-session.ts';
-import { deliverWaitingOrders, PurchaseFlow, type PurchaseResult } from '../payments/purchase-flow.tsx';
+import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts';
+import { onIdle } from '../../lib/idle.ts';
+import { onDemand } from '../../ui/deferred.tsx';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+
+/** The purchase dialog (with the sign-in it may ask for) loads once the game is up, not with the page. */
+const { Component: PurchaseFlow, preload: preloadPurchaseFlow } = onDemand(async () => (await import('../payments/purchase-flow.tsx')).PurchaseFlow);
 
 /**
  * Connects the game in the play page's frame to the portal (sdk/v1/playport.js): answers its
@@ -42,6 +47,10 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
     return () => window.removeEventListener('message', onMessage);
   }, [appId, locale, frame, t]);
 
+  useEffect(() => {
+    if (loaded) onIdle(() => void preloadPurchaseFlow());
+  }, [loaded]);
+
   // Orders paid while the game was closed reach it when it starts.
   useEffect(() => {
     if (loaded && isMember) void deliverWaitingOrders(appId, onDelivered).catch(() => undefined);
@@ -54,7 +63,11 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
     setPurchase(null);
     frame.current?.focus();
   };
-  return <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onDelivered={onDelivered} />;
+  return (
+    <Suspense fallback={null}>
+      <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onDelivered={onDelivered} />
+    </Suspense>
+  );
 }
 
 /** Posts to the game's frame. Its origin is opaque: the window is addressed directly, with no origin to name. */

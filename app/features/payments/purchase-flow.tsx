@@ -3,41 +3,16 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '#common/api/game-store.schema.ts';
 import { api } from '../../lib/api-client.ts';
-import { track } from '../../lib/track.ts';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
 import { messageOf } from '../accounts/form-errors.ts';
 import { FormAlert } from '../accounts/form-field.tsx';
 import { LoginList } from '../accounts/login-list.tsx';
 import { useSession } from '../accounts/use-session.ts';
-
-export interface PurchaseResult {
-  status: 'paid' | 'cancelled' | 'declined';
-  orderId: string | null;
-  sku: string;
-}
+import { deliverOrder, type PurchaseResult } from './orders.ts';
 
 /** How often the page asks how the order stands while the checkout is open. */
 const POLL_MS = 2000;
-
-/**
- * A paid order handed to the game: the server says `deliveredNow` for one call per order, so the
- * game's purchase event and the purchase tracking happen once, whichever tab or visit gets there.
- */
-export async function deliverOrder(orderId: string, onDelivered: (order: Order) => void): Promise<Order> {
-  const { data } = await api.post(`/game/orders/${encodeURIComponent(orderId)}/deliver`);
-  if (data.deliveredNow) {
-    onDelivered(data.order);
-    track('purchase', { amount: data.order.amount / 100, currency: data.order.currency || 'USD', order_id: data.order.id });
-  }
-  return data.order;
-}
-
-/** Paid orders of this game not yet handed over (paid after the window closed, or in another tab). */
-export async function deliverWaitingOrders(appId: number, onDelivered: (order: Order) => void): Promise<void> {
-  const { data } = await api.get('/member/orders/');
-  for (const order of data.items.filter((o) => o.appId === appId && o.status === 'paid' && !o.delivered)) await deliverOrder(order.id, onDelivered);
-}
 
 function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
