@@ -5,7 +5,7 @@ import type { ServerBuild } from 'react-router';
 import { buildPortal } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, whileHoldingStartupLock } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
 import { scheduleCleanups } from './lib/scheduled-cleanup.ts';
 import { createServices } from './services.ts';
@@ -48,7 +48,13 @@ const app = await buildPortal({
   mode: 'production',
   clientDir: resolve(config.buildDir, 'client'),
 });
-if (config.seedDemoContent) await seedIfEmpty(services, app.log);
+if (config.seedDemoContent) {
+  // Instances starting together on an empty PostgreSQL database fill it once: the others wait for
+  // the lock and then find it filled. The lock holds one connection; the import needs another.
+  const seed = () => seedIfEmpty(services, app.log);
+  await (config.databasePoolSize > 1 ? whileHoldingStartupLock(database.db, database.kind, seed) : seed());
+}
+await services.contentChanges.listen();
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
@@ -66,6 +72,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     stopCleanups();
     await app.close();
+    await services.contentChanges.close();
     await database.close();
     process.exit(0);
   });
