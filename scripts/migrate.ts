@@ -1,20 +1,11 @@
 // `npm run migrate`: brings the database named by DATABASE_URL (and DATABASE_SCHEMA) to the latest
 // version and exits. Deployments run it once before starting or replacing instances; instances
 // also migrate at start, one at a time under a lock, so running it is optional (decision 076).
-import { ConfigError, loadConfig } from '../server/config.ts';
+import { loadConfigOrExit } from '../server/config.ts';
 import { connectDatabase } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 const database = await connectDatabase(config.databaseUrl, {
   poolSize: 2,
   schema: config.databaseSchema,

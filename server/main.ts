@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { buildPortal } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest, whileHoldingStartupLock } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
@@ -16,16 +16,7 @@ if ((major ?? 0) < 24) {
   process.exit(1);
 }
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const database = await connectDatabase(config.databaseUrl, {
   poolSize: config.databasePoolSize,
