@@ -13,7 +13,6 @@ import { createServices } from './services.ts';
 import { freePort } from './testing/free-port.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders } from './testing/identity-providers.ts';
 import { type CreationOptions, type RequestOptions, SoftAuthenticator } from './testing/soft-authenticator.ts';
-import { FIXTURES } from './testing/test-api.ts';
 import { openTestDatabase, type TestDatabase } from './testing/test-database.ts';
 import { sendNotification } from './testing/xsolla-stand-in.ts';
 
@@ -71,8 +70,9 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   }
 }
 
-/** The news column's page (page cache, column tree cache). */
+/** The news column's page (page cache, column tree cache) and a game's page (page cache). */
 const columnPage = async (instance: Instance) => (await fetch(`${instance.base}/article/news`)).text();
+const gamePage = async (instance: Instance) => (await fetch(`${instance.base}/app/2048`)).text();
 
 const runnable = Boolean(postgresUrl) && built && (await redisAnswers());
 
@@ -150,11 +150,11 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
       XSOLLA_API_KEY: 'xsolla-test-key',
       XSOLLA_WEBHOOK_SECRET: XSOLLA_SECRET,
     });
-    // The fixture catalogue and the demo articles, imported before the instances start.
+    // The demo catalogue and articles, imported before the instances start; the copy is what the content command imports later.
     const services = createServices(database, loadConfig({ ...env, REDIS_URL: '' }));
-    await importCatalogue(services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
-    cpSync(resolve('content/articles'), join(work, 'articles'), { recursive: true });
-    await importArticles(services.articlesImport, { folder: join(work, 'articles') });
+    for (const part of ['catalogue', 'articles']) cpSync(resolve('content', part), join(work, 'content', part), { recursive: true });
+    await importCatalogue(services.catalogueImport, { folder: join(work, 'content/catalogue'), gamesFolder: resolve('games'), uploadDir: env.UPLOAD_DIR });
+    await importArticles(services.articlesImport, { folder: join(work, 'content/articles') });
     [a, b] = [await startInstance('A', env), await startInstance('B', env)];
     const response = await fetch(`${a.base}/serve/api/csrf`);
     const value = /XSRF-TOKEN=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')![1]!;
@@ -230,8 +230,8 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
 
   it('apply a payment notification delivered to both once', async () => {
     const buyer = await member(b);
-    const app = await database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow();
-    const ordered = await call(a, 'POST', `/game/pay/${app.id}`, { token: buyer.token, body: { sku: 'alpha-gold-tiles', idempotencyKey: randomBytes(12).toString('base64url') } });
+    const app = await database.db.selectFrom('apps').select('id').where('slug', '=', 'solitaire').executeTakeFirstOrThrow();
+    const ordered = await call(a, 'POST', `/game/pay/${app.id}`, { token: buyer.token, body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') } });
     expect(ordered.status, ordered.text).toBe(201);
     const order = ordered.json().data as { id: string };
     const payment = {
@@ -252,27 +252,32 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
   it('serve imported content at once on both, not the pages and column tree they kept', async () => {
     const before = await Promise.all([columnPage(a), columnPage(b)]);
     for (const html of before) expect(html).toContain('Announcements, milestones');
+    for (const html of await Promise.all([gamePage(a), gamePage(b)])) expect(html).not.toContain('2048 Across Instances');
     // A change behind the instances' backs (no announcement): both keep serving what they cached.
     await database.db.updateTable('article_column_translations').set({ description: 'Changed without telling anyone.' }).where('locale', '=', 'en').execute();
     for (const html of await Promise.all([columnPage(a), columnPage(b)])) expect(html).toContain('Announcements, milestones');
 
-    // The content command (a third process) renames the column's description and adds an article.
-    const folder = join(work, 'articles');
+    // The content command (a third process) edits a game's title and the column's description, and adds an article.
+    const game = join(work, 'content/catalogue/apps/2048.yaml');
+    writeFileSync(game, readFileSync(game, 'utf8').replace('title: "2048"', 'title: "2048 Across Instances"'));
+    const folder = join(work, 'content/articles');
     const columns = join(folder, 'columns.yaml');
     writeFileSync(columns, readFileSync(columns, 'utf8').replace('Announcements, milestones and stories', 'Fresh announcements and stories'));
     writeFileSync(
       join(folder, 'news', '1999-two-instances.en.md'),
       ['---', 'id: 1999', 'column: news', 'slug: two-instances', 'locale: en', 'title: "Two instances, one story"', 'summary: "Imported while two instances served."', 'author: "Ops"', 'published_at: "2026-11-01T09:00:00Z"', 'tags: [ops]', '---', '', 'Served fresh by both.', ''].join('\n'),
     );
-    const command = spawn(process.execPath, [resolve('scripts/content.ts'), 'import', folder], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const command = spawn(process.execPath, [resolve('scripts/content.ts'), 'import', join(work, 'content')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
     expect(await new Promise((done) => command.once('exit', done))).toBe(0);
     const imported = performance.now();
-    const after = await Promise.all([columnPage(a), columnPage(b)]);
+    const after = await Promise.all([columnPage(a), columnPage(b), gamePage(a), gamePage(b)]);
     const fresh = performance.now() - imported;
-    for (const html of after) {
+    for (const html of after.slice(0, 2)) {
       expect(html).toContain('Fresh announcements and stories');
       expect(html).toContain('Two instances, one story');
     }
+    for (const html of after.slice(2)) expect(html).toContain('2048 Across Instances');
     console.log(`both instances served the import ${fresh.toFixed(0)} ms after the content command exited`);
-  });
+    // The content command starts a process and imports the whole demo catalogue.
+  }, 60_000);
 });
