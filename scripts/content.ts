@@ -50,6 +50,9 @@ try {
     const report = await importRedirects(services.redirectsImport, redirectsFile, services.clock);
     console.log(`imported into ${database.description}: ${report.redirects} redirects`);
   }
+  // Running instances drop their caches now instead of when they expire (with REDIS_URL).
+  await services.contentChanges.announce();
+  await services.contentChanges.close();
 } catch (error) {
   if (error instanceof ContentError) {
     console.error(error.message);

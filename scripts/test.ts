@@ -55,6 +55,8 @@ if (wanted('db')) {
   run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), { DATABASE_URL: '' });
   countVitest(sqlite);
   if (postgresUrl) {
+    // server/instances.db.test.ts runs two instances of the built server; the SQLite pass has usually built already.
+    if (!existsSync('build/server/index.js')) run('build', 'npm', ['run', 'build', '--silent']);
     const pgReport = join(reports, 'db-postgres.json');
     run('db (PostgreSQL)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]), { DATABASE_URL: postgresUrl });
     countVitest(pgReport);

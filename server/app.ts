@@ -178,6 +178,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   };
   const loaderServices = pageServices(services);
   const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);
+  services.contentChanges.onChange(() => pageCache.clear());
   await app.register(reactRouterPlugin, {
     getBuild: options.getBuild,
     mode: options.mode,

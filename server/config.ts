@@ -376,3 +376,16 @@ function whatsappConfigOf(env: Env): WhatsAppConfig {
     templateLanguage: env.WHATSAPP_TEMPLATE_LANGUAGE,
   };
 }
+
+/** The configuration for a command or the server: a bad value prints its message and exits with status 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { buildPortal } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, whileHoldingStartupLock } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
 import { scheduleCleanups } from './lib/scheduled-cleanup.ts';
 import { createServices } from './services.ts';
@@ -16,16 +16,7 @@ if ((major ?? 0) < 24) {
   process.exit(1);
 }
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const database = await connectDatabase(config.databaseUrl, {
   poolSize: config.databasePoolSize,
@@ -48,7 +39,13 @@ const app = await buildPortal({
   mode: 'production',
   clientDir: resolve(config.buildDir, 'client'),
 });
-if (config.seedDemoContent) await seedIfEmpty(services, app.log);
+if (config.seedDemoContent) {
+  // Instances starting together on an empty PostgreSQL database fill it once: the others wait for
+  // the lock and then find it filled. The lock holds one connection; the import needs another.
+  const seed = () => seedIfEmpty(services, app.log);
+  await (config.databasePoolSize > 1 ? whileHoldingStartupLock(database.db, database.kind, seed) : seed());
+}
+await services.contentChanges.listen();
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
@@ -66,6 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     stopCleanups();
     await app.close();
+    await services.contentChanges.close();
     await database.close();
     process.exit(0);
   });

@@ -16,9 +16,8 @@ async function importDemoContent(services: Services, root = process.cwd(), parts
     : null;
   const articles = parts.articles ? await importArticles(services.articlesImport, { folder: resolve(root, 'content/articles') }) : null;
   const pages = parts.pages ? await importDemoPages(services, root) : null;
-  // What the services derived from the old content is forgotten at once in this process.
-  services.catalogue.invalidate();
-  services.articles.invalidate();
+  // What was derived from the old content is forgotten at once, here and in the other instances.
+  await services.contentChanges.announce();
   return { catalogue, articles, pages };
 }
 
@@ -26,7 +25,6 @@ async function importDemoContent(services: Services, root = process.cwd(), parts
 async function importDemoPages(services: Services, root: string) {
   const pages = await importPages(services.pagesImport, resolve(root, 'content/pages'));
   const redirects = await importRedirects(services.redirectsImport, resolve(root, 'content/redirects.yaml'), services.clock);
-  services.redirects.invalidate();
   return { ...pages, ...redirects };
 }
 

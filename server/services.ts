@@ -1,6 +1,8 @@
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { MetaConversionsApi } from './features/tracking/meta-conversions-api.ts';
 import { resolve } from 'node:path';
+import { type ContentChanges, LocalContentChanges } from './adapters/content-changes/content-changes.ts';
+import { RedisContentChanges } from './adapters/content-changes/redis-content-changes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
@@ -69,6 +71,8 @@ export interface Services {
   whatsappInbox: DevelopmentInbox | null;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
   rateLimiter: RateLimiter;
+  /** Announces imports to every instance (Redis pub/sub when REDIS_URL is set); caches listen to it. */
+  contentChanges: ContentChanges;
   catalogue: CatalogueService;
   catalogueImport: CatalogueImportRepository;
   /** A member's played games and favourites. */
@@ -101,6 +105,14 @@ function checkoutProvider(config: Config): CheckoutProvider | null {
   return new XsollaCheckout(new XsollaApi(payments), { sandbox: payments.sandbox, payStationUrl: payments.payStationUrl });
 }
 
+function contentChangesFor(config: Config): ContentChanges {
+  if (!config.redisUrl) return new LocalContentChanges();
+  return new RedisContentChanges(config.redisUrl, {
+    prefix: config.redisPrefix,
+    onError: (error) => console.error(`Content changes could not be shared through Redis (${error instanceof Error ? error.message : String(error)}); other instances see them when their caches expire.`),
+  });
+}
+
 export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
   const { db } = database;
   const articles = new ArticlesService(new ArticlesRepository(db), clock);
@@ -131,6 +143,14 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const providers = Object.fromEntries(
     Object.entries(config.social.oauth).map(([platform, provider]) => [platform, new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin)]),
   );
+  const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock });
+  const redirects = new RedirectsService(redirectsRepository, clock);
+  const contentChanges = contentChangesFor(config);
+  contentChanges.onChange(() => {
+    catalogue.invalidate();
+    articles.invalidate();
+    redirects.invalidate();
+  });
   return {
     database,
     clock,
@@ -172,7 +192,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       conversions,
     }),
     rateLimiter,
-    catalogue: new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock }),
+    contentChanges,
+    catalogue,
     catalogueImport: new CatalogueImportRepository(db, clock),
     library: new MemberLibraryService(new MemberLibraryRepository(db), clock),
     articles,
@@ -183,7 +204,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     sitemap: new SitemapService(new SitemapRepository(db), articles),
     pages: new PagesService(pagesRepository),
     pagesImport: pagesRepository,
-    redirects: new RedirectsService(redirectsRepository, clock),
+    redirects,
     redirectsImport: redirectsRepository,
   };
 }

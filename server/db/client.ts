@@ -78,8 +78,16 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await admin.end();
+    try {
+      // IF NOT EXISTS is not safe against a concurrent create (instances starting together):
+      // the transaction-scoped lock makes the second wait and then find the schema.
+      await admin.query('BEGIN');
+      await admin.query(`SELECT pg_advisory_xact_lock(hashtext('playport:create-schema'))`);
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await admin.query('COMMIT');
+    } finally {
+      await admin.end();
+    }
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -50,12 +50,36 @@ class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-/** Brings the database to the latest version; safe to run from several instances at once (Kysely locks). */
+/**
+ * Runs `work` while no other process runs start-up work on the same PostgreSQL schema: a session
+ * advisory lock held by one connection, which `work` is given (so a pool of one does not wait on
+ * itself). On SQLite, which has one writer, `work` runs as it is.
+ */
+export async function whileHoldingStartupLock<T>(db: Kysely<Database>, kind: DatabaseKind, work: (locked: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (kind !== 'postgres') return work(db);
+  return db.connection().execute(async (connection) => {
+    const key = sql`hashtext('playport:startup:' || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(connection);
+    try {
+      return await work(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
+}
+
+/**
+ * Brings the database to the latest version; safe to run from several instances at once: on
+ * PostgreSQL one applies the migrations under an advisory lock while the others wait, then find
+ * nothing to do (creating Kysely's own tables and lock row raced without it).
+ */
 export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(kind), ...(await migrationTableSchema(db, kind)) });
-  const { error, results = [] } = await migrator.migrateToLatest();
-  if (error) throw new MigrationError(`migration failed: ${String(error)}`, { cause: error });
-  return results;
+  return whileHoldingStartupLock(db, kind, async (locked) => {
+    const migrator = new Migrator({ db: locked, provider: new StaticMigrationProvider(kind), ...(await migrationTableSchema(locked, kind)) });
+    const { error, results = [] } = await migrator.migrateToLatest();
+    if (error) throw new MigrationError(`migration failed: ${String(error)}`, { cause: error });
+    return results;
+  });
 }
 
 /** Reverts every migration (tests use it to prove `down` works). */

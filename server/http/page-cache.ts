@@ -47,6 +47,11 @@ export class PageCache {
     this.#entries.set(key, { ...page, expiresAt: now + this.#ttlMs });
   }
 
+  /** Forgets every page (content changed). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** The body with the cached nonce replaced by this response's. */
   static withNonce(page: CachedPage, nonce: string): string {
     return page.body.replaceAll(page.nonce, nonce);
