@@ -84,8 +84,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // While PostgreSQL is away a request fails within seconds (503) instead of waiting for a connection.
+    connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection that PostgreSQL closes (restart, failover) is an 'error' event on the pool;
+  // unheard, it would end the process (decision 077). The pool drops that connection and opens a new one when
+  // next needed, so service returns by itself once the database does.
+  pool.on('error', () => undefined);
+  // The same for a connection in use: pg reports its loss to the query too (which fails with a 503),
+  // but also as an 'error' event on the connection, which would otherwise end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {
