@@ -23,6 +23,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['tests/faults/**/*.test.ts'],
+          globalSetup: ['tests/faults/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

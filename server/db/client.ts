@@ -48,6 +48,9 @@ function openSqlite(path: string): DatabaseHandle {
   };
 }
 
+/** Stands in for ROLLBACK when SQLite has already rolled the transaction back. */
+const ROLLED_BACK_ALREADY = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
+
 /** How many distinct SQL texts keep their prepared statement (a list's `IN (?, ?)` varies in length). */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -61,6 +64,9 @@ function withStatementCache(connection: SQLite.Database): SqliteDatabase {
   return {
     close: () => connection.close(),
     prepare(query: string) {
+      // SQLite itself rolls a transaction back when the disk is full or an I/O error strikes; the
+      // ROLLBACK that follows would fail with "no transaction is active" and hide that cause.
+      if (query === 'rollback' && !connection.inTransaction) return ROLLED_BACK_ALREADY;
       let statement = statements.get(query);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);

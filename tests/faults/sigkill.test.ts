@@ -1,25 +1,21 @@
 // A server killed with SIGKILL in the middle of a burst of writes loses none that it acknowledged:
 // every 2xx play, favourite, cloud save, nickname, order and payment notification is found after a
 // restart, on SQLite (WAL, synchronous=FULL) and on a private PostgreSQL (decision 077).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { sendNotification } from '#server/testing/xsolla-stand-in.ts';
-import { Client, createPostgres, killServers, type PrivatePostgres, sleep, startServer } from './support.ts';
+import { Client, freshPostgresDatabase, freshSqliteDatabase, killServers, postgresAt, sleep, startServer } from './support.ts';
 
 const SECRET = 'xsolla-webhook-secret';
 const XSOLLA_ENV = { XSOLLA_PROJECT_ID: '301234', XSOLLA_API_KEY: 'xsolla-test-key', XSOLLA_WEBHOOK_SECRET: SECRET };
-const BURST_MS = 3000;
+const BURST_MS = 2000;
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-let postgres: PrivatePostgres | undefined;
 const folders: string[] = [];
-afterAll(() => {
-  killServers();
-  postgres?.remove();
+afterAll(async () => {
+  await killServers();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -39,14 +35,14 @@ interface Acknowledged {
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`SIGKILL during a burst of writes (${kind})`, () => {
     it('loses no acknowledged write', async () => {
+      const { postgresDir, postgresPort, sqliteTemplate } = inject('faults');
       let databaseUrl: string;
       if (kind === 'sqlite') {
-        const folder = mkdtempSync(join(tmpdir(), 'playport-faults-kill-'));
-        folders.push(folder);
-        databaseUrl = `file:${join(folder, 'playport.sqlite')}`;
+        const sqlite = freshSqliteDatabase(sqliteTemplate);
+        folders.push(sqlite.folder);
+        databaseUrl = sqlite.url;
       } else {
-        postgres = createPostgres();
-        databaseUrl = postgres.url;
+        databaseUrl = await freshPostgresDatabase(postgresAt(postgresDir, postgresPort));
       }
       const env = { DATABASE_URL: databaseUrl, ...XSOLLA_ENV };
       const first = await startServer(env);

@@ -1,9 +1,11 @@
 // Processes for the fault tests: the built server (server/main.ts, as `npm start` runs it), a
 // private PostgreSQL and a private Redis on ports of their own, never the shared ones.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { solve } from '../../common/proof-of-work.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -16,9 +18,15 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Kills every server a test started and did not stop (for afterAll). */
-export function killServers(): void {
-  for (const child of running) child.kill('SIGKILL');
+/** Kills every server a test started and did not stop, and waits for them to end (for afterAll). */
+export async function killServers(): Promise<void> {
+  await Promise.all(
+    [...running].map((child) => {
+      const ended = new Promise((done) => child.once('exit', done));
+      child.kill('SIGKILL');
+      return ended;
+    }),
+  );
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -75,7 +83,7 @@ export async function startServer(env: Record<string, string>, port = nextServer
     ended = true;
     running.delete(child);
     // A server that ends without being told to is a failure to explain: show what it printed.
-    if (!stopping && signal !== 'SIGKILL') console.error(`server on ${port} ended (${code ?? signal}):\n${output}`);
+    if (!stopping && signal === null && code !== 0) console.error(`server on ${port} ended (${code ?? signal}):\n${output}`);
   });
   const origin = `http://127.0.0.1:${port}`;
   await waitFor('the server to listen', async () => {
@@ -108,27 +116,36 @@ function postgresCommand(binary: string, args: string[]): void {
 }
 
 export interface PrivatePostgres {
+  /** URL of the cluster's `postgres` database. */
   url: string;
   port: number;
+  dir: string;
   start: () => void;
   /** `fast` closes connections cleanly; `immediate` is a crash (recovery from the WAL on start). */
   stop: (mode?: 'fast' | 'immediate') => void;
   remove: () => void;
 }
 
-/** A PostgreSQL cluster of its own in a temporary folder, listening on loopback only. */
+/** A new PostgreSQL cluster in a temporary folder, listening on loopback only, started. */
 export function createPostgres(port = PORT_BASE + 50): PrivatePostgres {
   const dir = mkdtempSync(join(tmpdir(), 'playport-faults-pg-'));
   chmodSync(dir, 0o777);
-  const data = join(dir, 'data');
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
-  postgresCommand('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  postgresCommand('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const postgres = postgresAt(dir, port);
+  postgres.start();
+  return postgres;
+}
+
+/** The cluster that createPostgres made in `dir` (from another process: the global set-up's). */
+export function postgresAt(dir: string, port: number): PrivatePostgres {
+  const data = join(dir, 'data');
   const start = () => postgresCommand('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
   const stop = (mode: 'fast' | 'immediate' = 'fast') => postgresCommand('pg_ctl', ['-D', data, '-w', '-m', mode, 'stop']);
-  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dir,
     start,
     stop,
     remove: () => {
@@ -140,6 +157,29 @@ export function createPostgres(port = PORT_BASE + 50): PrivatePostgres {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Name of the database the global set-up filled with the demo content once. */
+export const TEMPLATE_DATABASE = 'playport_template';
+
+/** A new database copied from the seeded template (seeding takes far longer than copying). */
+export async function freshPostgresDatabase(postgres: PrivatePostgres): Promise<string> {
+  const name = `faults_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  return postgres.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A new SQLite database copied from the seeded template, in a folder of its own. */
+export function freshSqliteDatabase(template: string): { url: string; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'playport-faults-sqlite-'));
+  copyFileSync(template, join(folder, 'playport.sqlite'));
+  return { url: `file:${join(folder, 'playport.sqlite')}`, folder };
 }
 
 export interface PrivateRedis {
@@ -183,7 +223,7 @@ export class Client {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (method !== 'GET') {
-      this.#xsrf ??= await this.#csrf();
+      this.#xsrf ??= await this.csrfToken();
       headers.cookie = `XSRF-TOKEN=${this.#xsrf}`;
       headers['x-xsrf-token'] = decodeURIComponent(this.#xsrf);
       headers['content-type'] = 'application/json';
@@ -199,7 +239,8 @@ export class Client {
     return { status: response.status, headers: response.headers, code: json.code, message: json.message, data: json.data as T };
   }
 
-  async #csrf(): Promise<string> {
+  /** A fresh XSRF-TOKEN cookie value (echo it, URI-decoded, in X-XSRF-TOKEN). */
+  async csrfToken(): Promise<string> {
     const response = await fetch(`${this.origin}/serve/api/csrf`);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='));
     if (!cookie) throw new Error('no XSRF-TOKEN cookie');
