@@ -44,7 +44,7 @@ function fillDisk(path: string): void {
 it.skipIf(!mounted)('answers 503 while the disk is full and keeps the database intact', async () => {
   const file = join(disk, 'playport.sqlite');
   copyFileSync(inject('faults').sqliteTemplate, file);
-  const server = await startServer({ DATABASE_URL: `file:${file}`, UPLOAD_DIR: join(tmpdir(), 'playport-faults-uploads') });
+  const server = await startServer({ DATABASE_URL: `file:${file}` });
   const client = new Client(server.origin);
   const member = await client.newMember(`disk_${randomBytes(4).toString('hex')}`);
   const apps = (await client.call<{ items: Array<{ id: number }> }>('GET', '/app/list/')).data.items;

@@ -12,10 +12,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** First of the ports these tests use: servers from here, PostgreSQL at +50, Redis at +60. */
 export const PORT_BASE = Number(process.env.FAULTS_PORT ?? 3800);
 let nextServerPort = PORT_BASE;
+/** Avatars the servers of one test file store, outside the working tree. */
+const uploads = mkdtempSync(join(tmpdir(), 'playport-faults-uploads-'));
 const running = new Set<ChildProcess>();
 // A test that fails half-way leaves no server behind to answer the next one on its port.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
+  rmSync(uploads, { recursive: true, force: true });
 });
 
 /** Kills every server a test started and did not stop, and waits for them to end (for afterAll). */
@@ -68,6 +71,7 @@ export async function startServer(env: Record<string, string>, port = nextServer
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       DATABASE_CONNECT_TIMEOUT_SECONDS: '20',
       PAGE_CACHE_SECONDS: '0',
+      UPLOAD_DIR: uploads,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
