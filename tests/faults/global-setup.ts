@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createPostgres, PORT_BASE, startServer, TEMPLATE_DATABASE } from './support.ts';
+import { createPostgres, killServers, PORT_BASE, startServer, TEMPLATE_DATABASE } from './support.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +27,7 @@ export default async function setup(project: TestProject) {
     startServer({ DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${TEMPLATE_DATABASE}`) }, PORT_BASE + 41),
   ]);
   await Promise.all(servers.map((server) => server.stop()));
+  await killServers();
   project.provide('faults', { postgresDir: postgres.dir, postgresPort: postgres.port, sqliteTemplate });
   return () => {
     postgres.remove();

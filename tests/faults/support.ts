@@ -12,16 +12,15 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** First of the ports these tests use: servers from here, PostgreSQL at +50, Redis at +60. */
 export const PORT_BASE = Number(process.env.FAULTS_PORT ?? 3800);
 let nextServerPort = PORT_BASE;
-/** Avatars the servers of one test file store, outside the working tree. */
-const uploads = mkdtempSync(join(tmpdir(), 'playport-faults-uploads-'));
+/** Avatars the servers of one test file store, outside the working tree (made on first use). */
+let uploads: string | null = null;
 const running = new Set<ChildProcess>();
 // A test that fails half-way leaves no server behind to answer the next one on its port.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
-  rmSync(uploads, { recursive: true, force: true });
 });
 
-/** Kills every server a test started and did not stop, and waits for them to end (for afterAll). */
+/** Kills every server the test file started and did not stop, waits for them to end and removes their uploads (for afterAll). */
 export async function killServers(): Promise<void> {
   await Promise.all(
     [...running].map((child) => {
@@ -30,6 +29,8 @@ export async function killServers(): Promise<void> {
       return ended;
     }),
   );
+  if (uploads) rmSync(uploads, { recursive: true, force: true });
+  uploads = null;
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -71,7 +72,7 @@ export async function startServer(env: Record<string, string>, port = nextServer
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       DATABASE_CONNECT_TIMEOUT_SECONDS: '20',
       PAGE_CACHE_SECONDS: '0',
-      UPLOAD_DIR: uploads,
+      UPLOAD_DIR: (uploads ??= mkdtempSync(join(tmpdir(), 'playport-faults-uploads-'))),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
