@@ -18,6 +18,17 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // Processes stopped and killed on purpose (tests/faults): one file at a time, on the build.
+        test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.test.ts'],
+          globalSetup: ['tests/faults/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,6 @@
 // Everything CI runs: lint, typecheck, build, unit, database (SQLite, and PostgreSQL when
-// DATABASE_URL is postgres://…) and end-to-end tests, then the short bench with its speed
-// budgets (on SQLite). Ends with one "N passed, N failed" line.
+// DATABASE_URL is postgres://…) and end-to-end tests, the fault tests and the short bench with
+// its speed budgets (both on SQLite). Ends with one "N passed, N failed" line.
 // `npm test -- unit db` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -70,6 +70,17 @@ if (wanted('e2e')) {
     const file = join(reports, 'e2e.json');
     run(`e2e (${postgresUrl ? 'PostgreSQL' : 'SQLite'})`, 'npm', npx(['playwright', 'test']), { PLAYWRIGHT_JSON_OUTPUT_NAME: file, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
     countPlaywright(file);
+  }
+}
+
+// The fault tests (tests/faults, decision 077): PostgreSQL and Redis stopped under load, SIGKILL
+// during writes, SIGTERM draining, a full disk. They start their own PostgreSQL and Redis and
+// the built server, whichever database the pass uses, so they run once: in the SQLite pass.
+if (wanted('faults') && !postgresUrl) {
+  if (existsSync('build/server/index.js') || run('build', 'npm', ['run', 'build', '--silent'])) {
+    const file = join(reports, 'faults.json');
+    run('faults', 'npm', npx(['vitest', 'run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    countVitest(file);
   }
 }
 

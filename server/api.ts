@@ -16,6 +16,7 @@ import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
 import { AppError } from './lib/app-error.ts';
+import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS, outageError } from './lib/service-outage.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { PORTAL_ENDPOINTS } from './http/portal-endpoints.ts';
 import { requestLocale } from './i18n.ts';
@@ -61,12 +62,16 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
     }
   });
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
     const locale = request.locale ?? 'en';
+    // A database or Redis that is away is a 503 the client may retry, not a 500 (decision 077).
+    const error = !(thrown instanceof AppError) && isServiceOutage(thrown) ? outageError(thrown) : thrown;
     if (error instanceof AppError) {
       if (error.options.headers) reply.headers(error.options.headers);
       const status = statusOf(error.code);
-      if (status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
+      if (status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      if (error.code === 'unavailable') request.log.warn({ err: error.cause ?? error }, 'service unavailable');
+      else if (status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
       return reply.code(status).send(errorEnvelope(error, locale));
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;

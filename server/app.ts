@@ -14,7 +14,9 @@ import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { clientFacts } from './http/client-facts.ts';
-import { answerFrameworkError } from './http/errors.ts';
+import { answerFrameworkError, errorEnvelope } from './http/errors.ts';
+import { requestLocale } from './i18n.ts';
+import { isServiceOutage, outageError } from './lib/service-outage.ts';
 import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
@@ -69,6 +71,13 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
+  // Routes outside the API (feeds, sitemap, images) answer 503 too while the database is away.
+  app.setErrorHandler((error, request, reply) => {
+    if (!isServiceOutage(error)) throw error;
+    request.log.warn({ err: error }, 'service unavailable');
+    const outage = outageError(error);
+    return reply.code(503).headers(outage.options.headers ?? {}).send(errorEnvelope(outage, requestLocale(request.headers.locale, request.query)));
+  });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -183,6 +192,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     getBuild: options.getBuild,
     mode: options.mode,
     pageCache: { cache: pageCache, keyFor: pageKey },
+    isServiceAway: () => pingDatabase(services.database.db).then(() => false, () => true),
     fillContext(request, context, build) {
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {

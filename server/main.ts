@@ -55,6 +55,8 @@ const stopCleanups = scheduleCleanups(
   app.log,
 );
 
+/** How long SIGTERM waits for requests in flight (a container platform's grace period is 30 s). */
+const DRAIN_SECONDS = 25;
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
@@ -62,8 +64,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     stopCleanups();
+    // Past the drain time a stuck request must not keep the instance from stopping.
+    setTimeout(() => {
+      app.log.warn({ seconds: DRAIN_SECONDS }, 'requests still in flight at the end of the drain; exiting');
+      process.exit(1);
+    }, DRAIN_SECONDS * 1000).unref();
+    // close() stops listening and answers new requests on open connections with 503, lets the
+    // requests in flight finish, then the database closes after the last one (decision 077).
     await app.close();
     await services.contentChanges.close();
+    await services.rateLimiter.close().catch(() => undefined);
     await database.close();
     process.exit(0);
   });

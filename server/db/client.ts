@@ -48,6 +48,9 @@ function openSqlite(path: string): DatabaseHandle {
   };
 }
 
+/** Stands in for ROLLBACK when SQLite has already rolled the transaction back. */
+const ROLLED_BACK_ALREADY = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
+
 /** How many distinct SQL texts keep their prepared statement (a list's `IN (?, ?)` varies in length). */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -61,6 +64,9 @@ function withStatementCache(connection: SQLite.Database): SqliteDatabase {
   return {
     close: () => connection.close(),
     prepare(query: string) {
+      // SQLite itself rolls a transaction back when the disk is full or an I/O error strikes; the
+      // ROLLBACK that follows would fail with "no transaction is active" and hide that cause.
+      if (query === 'rollback' && !connection.inTransaction) return ROLLED_BACK_ALREADY;
       let statement = statements.get(query);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
@@ -92,8 +98,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // While PostgreSQL is away a request fails within seconds (503) instead of waiting for a connection.
+    connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection that PostgreSQL closes (restart, failover) is an 'error' event on the pool;
+  // unheard, it would end the process (decision 077). The pool drops that connection and opens a new one when
+  // next needed, so service returns by itself once the database does.
+  pool.on('error', () => undefined);
+  // The same for a connection in use: pg reports its loss to the query too (which fails with a 503),
+  // but also as an 'error' event on the connection, which would otherwise end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {

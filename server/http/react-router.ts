@@ -1,6 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
+import { isLocale } from '#common/locales.ts';
+import { translator } from '../i18n.ts';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../lib/service-outage.ts';
 import { PageCache } from './page-cache.ts';
 
 export interface ReactRouterOptions {
@@ -11,6 +14,8 @@ export interface ReactRouterOptions {
   fillContext: (request: FastifyRequest, context: RouterContextProvider, build: ServerBuild) => void;
   /** Caches whole pages for requests this returns a key for (anonymous GETs). */
   pageCache?: { cache: PageCache; keyFor: (request: FastifyRequest) => string | null };
+  /** Asked when a page failed with a 5xx: true when a service it needs (the database) is away. */
+  isServiceAway?: () => Promise<boolean>;
 }
 
 /**
@@ -42,6 +47,10 @@ export const reactRouterPlugin: FastifyPluginAsync<ReactRouterOptions> = async (
     const context = new RouterContextProvider();
     options.fillContext(request, context, build);
     const response = await handler(toWebRequest(request, reply), context);
+    if (response.status >= 500 && options.isServiceAway && (await options.isServiceAway())) {
+      await response.body?.cancel();
+      return sendServiceAwayPage(request, reply);
+    }
     reply.code(response.status);
     for (const [name, value] of response.headers) {
       if (name === 'set-cookie') continue;
@@ -60,6 +69,25 @@ export const reactRouterPlugin: FastifyPluginAsync<ReactRouterOptions> = async (
     return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
   });
 };
+
+/**
+ * The page for a request that failed while the database is away: 503 with Retry-After, never
+ * cached, in the locale of the path. Plain HTML without scripts, as the app's shell needs the
+ * loaders that just failed (decision 077).
+ */
+function sendServiceAwayPage(request: FastifyRequest, reply: FastifyReply) {
+  const first = request.url.split(/[/?]/)[1] ?? '';
+  const locale = isLocale(first) ? first : 'en';
+  const t = translator(locale);
+  const title = escapeHtml(t('errors:unavailable'));
+  const hint = escapeHtml(t('errors:retryLater', { seconds: OUTAGE_RETRY_AFTER_SECONDS }));
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${hint}</p></main></body></html>`;
+  return reply.code(503).header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS)).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
 
 function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
   const origin = `${request.protocol}://${request.host}`;

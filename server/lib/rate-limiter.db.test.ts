@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import type { Clock } from './clock.ts';
 import { type RateLimiter, type RateRule, rateLimitError } from './rate-limiter.ts';
+import { AppError } from './app-error.ts';
+import { FALLBACK_HOLD_MS, FallbackRateLimiter } from './fallback-rate-limiter.ts';
 import { DatabaseRateLimiter } from './rate-limits.repository.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
 
@@ -147,6 +149,51 @@ describe('RedisRateLimiter (local Redis)', () => {
     const away = new RedisRateLimiter('redis://127.0.0.1:1', { prefix });
     await expect(away.consume(rule(1), 'x')).rejects.toMatchObject({ code: 'unavailable' });
     await away.close();
+  });
+});
+
+describe('FallbackRateLimiter (Redis away, then back)', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await openTestDatabase();
+  });
+  afterAll(() => test?.drop());
+
+  it('counts in the database while Redis does not answer, with the limit still enforced', async () => {
+    const clock = new ManualClock();
+    const switches: string[] = [];
+    const away = new RedisRateLimiter('redis://127.0.0.1:1', { prefix: 'fallback-test:' });
+    const limiter = new FallbackRateLimiter(away, new DatabaseRateLimiter(test.db, clock), { clock, onSwitch: (to) => switches.push(to) });
+    const limit = rule(2);
+    const states = [];
+    for (let n = 0; n < 3; n++) states.push(await limiter.consume(limit, 'subject'));
+    expect(states.map((s) => [s.count, s.allowed])).toEqual([[1, true], [2, true], [3, false]]);
+    expect(switches).toEqual(['fallback']);
+    await limiter.close();
+  });
+
+  it('tries Redis again after the hold and switches back when it answers', async () => {
+    const clock = new ManualClock();
+    const switches: string[] = [];
+    let redisAway = true;
+    const database = new DatabaseRateLimiter(test.db, clock);
+    // Stands in for Redis: the database limiter, failing as RedisRateLimiter does while it is away.
+    const primary: RateLimiter = {
+      consume: (r, s) => (redisAway ? Promise.reject(new AppError('unavailable')) : database.consume(r, `redis:${s}`)),
+      peek: (r, s) => database.peek(r, s),
+      refund: (r, s) => database.refund(r, s),
+      reset: (r, s) => database.reset(r, s),
+      close: async () => undefined,
+    };
+    const limiter = new FallbackRateLimiter(primary, database, { clock, onSwitch: (to) => switches.push(to) });
+    const limit = rule(5);
+    await limiter.consume(limit, 'subject');
+    redisAway = false;
+    // Within the hold the database keeps counting, without asking Redis.
+    expect((await limiter.consume(limit, 'subject')).count).toBe(2);
+    clock.advance(FALLBACK_HOLD_MS);
+    expect((await limiter.consume(limit, 'subject')).count).toBe(1);
+    expect(switches).toEqual(['fallback', 'primary']);
   });
 });
 

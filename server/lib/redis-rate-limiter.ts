@@ -24,6 +24,9 @@ local value = tonumber(redis.call('GET', KEYS[1]) or '0')
 if value > 0 then redis.call('DECR', KEYS[1]) end
 return 0`;
 
+/** How long one command may wait for Redis, queued while reconnecting or sent. */
+const COMMAND_TIMEOUT_MS = 1000;
+
 /** Fixed-window counters in Redis (REDIS_URL), for instances that share a Redis server. */
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
@@ -32,8 +35,16 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(url: string, options: { prefix?: string } = {}) {
     this.#prefix = `playport:rate:${options.prefix ?? ''}`;
-    // Fail fast when Redis is away: a sign-in should answer 503, not hang.
-    this.#redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+    // Fail fast when Redis is away: ioredis queues commands while it reconnects (forever, by
+    // default); commandTimeout bounds that wait, queued or sent, so the caller can fall back to
+    // the database (FallbackRateLimiter) within a second. Reconnection goes on in the background.
+    this.#redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      lazyConnect: true,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
     this.#redis.on('error', () => {
       // Connection errors surface on the commands that fail; this keeps them off the process's error path.
     });
@@ -60,10 +71,8 @@ export class RedisRateLimiter implements RateLimiter {
   /** Closes the connection; closing again is harmless (an instance and its test may both close). */
   async close(): Promise<void> {
     if (this.#closing) return this.#closing;
-    this.#closing =
-      this.#redis.status === 'wait' || this.#redis.status === 'end'
-        ? Promise.resolve(this.#redis.disconnect())
-        : this.#redis.quit().then(() => undefined);
+    // QUIT only on a live connection: queued while Redis is away, it would wait for its return.
+    this.#closing = this.#redis.status === 'ready' ? this.#redis.quit().then(() => undefined, () => this.#redis.disconnect()) : Promise.resolve(this.#redis.disconnect());
     return this.#closing;
   }
 
