@@ -27,6 +27,9 @@ export default function handleRequest(
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
+      // Never send a finished boundary after the shell to be put in place by a script: a page read
+      // without scripts (or by a crawler that runs none) would miss that part.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       [readyOption]() {
         shellRendered = true;
         const body = new PassThrough();
