@@ -30,6 +30,8 @@ export const reactRouterPlugin: FastifyPluginAsync<ReactRouterOptions> = async (
   let handlerBuild: ServerBuild | null = null;
 
   app.all('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    // React Router throws on OPTIONS (a CORS preflight or a scanner's probe); pages allow no cross-origin calls.
+    if (request.method === 'OPTIONS') return reply.code(204).header('allow', 'GET, HEAD, POST').send();
     const cacheKey = request.method === 'GET' && options.pageCache?.cache.enabled ? options.pageCache.keyFor(request) : null;
     if (cacheKey) {
       const hit = options.pageCache!.cache.get(cacheKey);

@@ -25,6 +25,13 @@ test.describe('server routes and headers', () => {
     expect(again).not.toBe(csp);
   });
 
+  test('a page answers OPTIONS with the methods it allows and no cross-origin permission', async ({ request }) => {
+    const response = await request.fetch('/article/news', { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    expect(response.status()).toBe(204);
+    expect(response.headers()['allow']).toBe('GET, HEAD, POST');
+    expect(response.headers()['access-control-allow-origin']).toBeUndefined();
+  });
+
   test('hashed assets are immutable and compressed', async ({ request }) => {
     const html = await (await request.get('/')).text();
     const asset = /\/assets\/entry\.client-[\w-]+\.js/.exec(html)?.[0];

@@ -107,7 +107,7 @@ export function AvatarForm() {
           htmlFor={inputId}
           className={cn(
             buttonVariants({ variant: 'secondary' }),
-            'peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-green-600 dark:peer-focus-visible:outline-green-400',
+            'peer-focus-visible:outline-solid peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-green-600 dark:peer-focus-visible:outline-green-400',
             busy && 'pointer-events-none opacity-50',
           )}
         >

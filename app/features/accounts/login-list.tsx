@@ -63,10 +63,11 @@ export function LoginList({ initialMode = 'sign-in', onDone }: { initialMode?: L
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <Tabs.Content value="sign-in" className="mt-5 outline-none">
+          {/* Each panel starts with its own fields: the panel itself is no extra tab stop. */}
+          <Tabs.Content value="sign-in" tabIndex={-1} className="mt-5 outline-none">
             {signIn}
           </Tabs.Content>
-          <Tabs.Content value="create" className="mt-5 outline-none">
+          <Tabs.Content value="create" tabIndex={-1} className="mt-5 outline-none">
             <CreateAccount run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
             <PasskeyLoginButton action="create" run={run} busy={busy} onDone={(userInfo) => onDone('create', userInfo)} />
           </Tabs.Content>

@@ -54,7 +54,10 @@ export function FavouriteButton({ appId }: { appId: number }) {
       variant="secondary"
       size="icon"
       onClick={toggle}
-      disabled={favourite === null || busy}
+      disabled={favourite === null}
+      // While saving, the button stays focusable: disabling it would drop a keyboard user's focus to the page.
+      aria-disabled={busy || undefined}
+      className="aria-disabled:opacity-50"
       aria-pressed={favourite ?? false}
       aria-label={label}
       title={label}
