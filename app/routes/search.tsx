@@ -118,7 +118,8 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       </header>
 
       {page && (
-        <section aria-labelledby="search-heading" aria-busy={busy} className={cn('space-y-4 transition-opacity', busy && 'opacity-60')}>
+        // A plain block, not a section named by the page's heading: that region would repeat the main landmark and hold no heading of its own.
+        <div aria-busy={busy} className={cn('space-y-4 transition-opacity', busy && 'opacity-60')}>
           <div className="flex flex-wrap items-center justify-end gap-3">
             <SortTabs current={sort} />
           </div>
@@ -130,7 +131,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <PagedAppGrid first={page} locale={locale} label={heading} />
           )}
-        </section>
+        </div>
       )}
 
       <section aria-labelledby="tags-heading" className="space-y-3">

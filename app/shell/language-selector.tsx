@@ -26,14 +26,16 @@ export function LanguageSelector() {
   const locale = useLocale();
   const [open, setOpen] = useMenuState();
   const current = LOCALES.find((l) => l.code === locale) ?? LOCALES[0];
+  const short = current.code === 'zh-CN' ? '中文' : 'EN';
   return (
     <LanguageMenu
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button variant="ghost" size="sm" className="px-2" aria-label={t('language.change', { language: current.name })} data-testid="language-selector">
+        // The name starts with the visible text, so speech control finds the button by what it shows (WCAG 2.5.3).
+        <Button variant="ghost" size="sm" className="px-2" aria-label={t('language.change', { short, language: current.name })} data-testid="language-selector">
           <Languages aria-hidden />
-          <span className="text-sm">{current.code === 'zh-CN' ? '中文' : 'EN'}</span>
+          <span className="text-sm">{short}</span>
         </Button>
       }
     />

@@ -22,7 +22,8 @@ export function UserMenuPopover() {
       trigger={
         <button
           type="button"
-          aria-label={t('userMenu.open')}
+          // The name shown beside the avatar (wide screens) leads the accessible name (WCAG 2.5.3).
+          aria-label={t('userMenu.openNamed', { name })}
           aria-haspopup="dialog"
           aria-expanded={open}
           data-testid="user-menu-trigger"

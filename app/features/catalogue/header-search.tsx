@@ -125,7 +125,8 @@ export function HeaderSearch() {
               ref={inputRef}
               id={`${id}-input`}
               name="q"
-              type="search"
+              // type=text, not search: ARIA in HTML allows role=combobox (and so aria-expanded) only on a text input without a list.
+              type="text"
               role="combobox"
               autoComplete="off"
               enterKeyHint="search"
@@ -147,7 +148,6 @@ export function HeaderSearch() {
               className={cn(
                 'h-10 w-full rounded-lg border border-zinc-300 bg-zinc-50 pr-3 pl-9 text-sm text-zinc-900 placeholder:text-zinc-500',
                 'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400',
-                '[&::-webkit-search-cancel-button]:appearance-none',
                 focusRing,
               )}
               data-testid="header-search-input"

@@ -1,0 +1,135 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import axe from 'axe-core';
+import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { fillPath, LOCALE_PREFIXES, PAGE_TYPES, type PathSamples, pathSamples } from '../../support/page-types.ts';
+import { useSession } from '../browser-session.ts';
+import { expect, test } from '../fixtures.ts';
+import { hydrated } from '../shell/helpers.ts';
+
+// axe-core on every page type in both locales, on a desktop and (tagged @mobile) on a phone, with
+// its experimental rules turned on and no rule left out: a serious or critical violation fails the
+// test (decision 073). The phone runs in dark mode and the desktop in light, so contrast is
+// checked in both colour schemes without a second walk.
+
+const EXPERIMENTAL_RULES = Object.fromEntries(axe.getRules(['experimental']).map((rule) => [rule.ruleId, { enabled: true }]));
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/**
+ * Runs axe on the page as it is now and fails on any serious or critical violation. Same-origin
+ * frames only unless `crossOriginFrames`: that mode merges the frames' results in a new blank
+ * page, several times slower, so only the play page (its game runs in an opaque-origin frame)
+ * pays for it.
+ */
+async function expectNoSeriousViolations(page: Page, what: string, { crossOriginFrames = false } = {}): Promise<void> {
+  const results = await new AxeBuilder({ page }).options({ rules: EXPERIMENTAL_RULES, resultTypes: ['violations'] }).setLegacyMode(!crossOriginFrames).analyze();
+  const serious = results.violations
+    .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary?.replaceAll('\n', ' ')}`),
+    }));
+  expect(serious, `serious or critical axe violations on ${what}`).toEqual([]);
+}
+
+/** Opens a page and waits until it is hydrated and its data has arrived, as a visitor reads it. */
+async function openSettled(page: Page, path: string, status = 200): Promise<void> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(status);
+  await hydrated(page);
+  await page.waitForLoadState('networkidle');
+}
+
+// One member per worker, shared by the tests that need a signed-in page (module state is per worker).
+let memberToken: Promise<string> | null = null;
+const member = (request: APIRequestContext) => (memberToken ??= newMember(request, uniqueUsername('axe'), 'axe-checker-Lantern-7').then((account) => account.token));
+
+async function signIn(page: Page, request: APIRequestContext, baseURL: string): Promise<void> {
+  await useSession(page.context(), baseURL, await member(request));
+}
+
+test.describe('accessibility (axe-core)', () => {
+  let samples: PathSamples;
+  test.beforeEach(async ({ page, request, isMobile }) => {
+    await page.emulateMedia({ colorScheme: isMobile ? 'dark' : 'light' });
+    samples = await pathSamples(request, () => member(request));
+  });
+
+  for (const type of PAGE_TYPES) {
+    for (const { locale, prefix } of type.unlocalised ? [LOCALE_PREFIXES[0]] : LOCALE_PREFIXES) {
+      test(`${type.name} (${locale}) has no serious violation @mobile`, async ({ page, request, baseURL, problems }) => {
+        // The play page checks its cross-origin game frame too (the slow mode); members' pages load their library first.
+        if (type.name === 'play' || type.member) test.slow();
+        if (type.status) problems.allow(`status of ${type.status}`);
+        // axe reads every style sheet (its CSSOM preload) with fetch(), which the game frame's own
+        // policy refuses (connect-src 'none', decision 033): the rules that need it skip the game.
+        if (type.name === 'play') problems.allow(/connect-src 'none'|\/games\/.*\.css csp/);
+        if (type.member) await signIn(page, request, baseURL!);
+        for (const path of type.paths) {
+          const url = await fillPath(path, prefix, samples);
+          await openSettled(page, url, type.status);
+          await expectNoSeriousViolations(page, url, { crossOriginFrames: type.name === 'play' });
+        }
+      });
+    }
+  }
+
+  for (const { locale, prefix } of LOCALE_PREFIXES) {
+    test(`header dialogs and menus (${locale}) have no serious violation @mobile`, async ({ page, isMobile }) => {
+      await openSettled(page, `${prefix}/about`);
+
+      await page.getByTestId('header-sign-in').click();
+      await expect(page.getByRole('dialog').getByTestId('login-list')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the login dialog');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+
+      if (isMobile) {
+        await page.getByTestId('user-drawer-trigger').click();
+        await expect(page.getByTestId('user-drawer')).toBeVisible();
+        await expectNoSeriousViolations(page, 'the user drawer');
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('user-drawer')).toBeHidden();
+        // On a phone the search box opens over the header.
+        await page.getByTestId('header-search').getByRole('button').first().click();
+      } else {
+        await page.getByTestId('user-menu-trigger').click();
+        await expect(page.getByTestId('user-menu')).toBeVisible();
+        await expectNoSeriousViolations(page, 'the user menu');
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('user-menu')).toBeHidden();
+
+      }
+
+      await page.getByTestId('header-search-input').fill('a');
+      await expect(page.getByTestId('search-suggestions').getByRole('option').first()).toBeVisible();
+      await expectNoSeriousViolations(page, 'the search suggestions');
+    });
+
+    // Open: the language menu (a modal Radix dropdown) hides the page behind it with aria-hidden
+    // while the page's links stay focusable (axe aria-hidden-focus, serious).
+    test.fixme(`the language menu (${locale}) has no serious violation`, async ({ page }) => {
+      await openSettled(page, `${prefix}/about`);
+      await page.getByTestId('language-selector').click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the language menu');
+    });
+
+    test(`a member's menu and switch-account dialog (${locale}) have no serious violation @mobile`, async ({ page, request, baseURL, isMobile }) => {
+      await signIn(page, request, baseURL!);
+      await openSettled(page, `${prefix}/user`);
+      const menu = page.getByTestId(isMobile ? 'user-drawer' : 'user-menu');
+      await page.getByTestId(isMobile ? 'user-drawer-trigger' : 'user-menu-trigger').click();
+      await expect(menu).toBeVisible();
+      await expectNoSeriousViolations(page, "a member's menu");
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+
+      await page.getByTestId('header-switch-account').click();
+      await expect(page.getByRole('dialog').getByTestId('login-list')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the switch-account dialog');
+    });
+  }
+});
