@@ -9,7 +9,8 @@ export default function LanguageMenu({ open, onOpenChange, trigger }: DeferredWi
   const { t } = useTranslation('shell');
   const { locale, choose, pending } = useLanguageChoice();
   return (
-    <DropdownMenu open={open} onOpenChange={onOpenChange}>
+    // Not modal: a modal menu hides the rest of the page from screen readers while its links stay focusable.
+    <DropdownMenu open={open} onOpenChange={onOpenChange} modal={false}>
       <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
       <DropdownMenuContent>
         <DropdownMenuLabel>{t('language.label')}</DropdownMenuLabel>
