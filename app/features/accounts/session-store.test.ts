@@ -191,13 +191,19 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
+/** A new browser's first page: it signs in anonymously as a guest and is ready. */
+async function guestTab(): Promise<{ server: FakeAccounts; browser: FakeBrowser; tab: Tab }> {
+  const server = new FakeAccounts();
+  const browser = new FakeBrowser();
+  const tab = openTab(server, browser);
+  tab.store.start(NONE);
+  await until(() => tab.store.snapshot().status === 'ready');
+  return { server, browser, tab };
+}
+
 describe('session rules of spec section 4', () => {
   it('no token: an anonymous sign-in, the token stored, then the user info once and a login event; the device later, once', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const tab = openTab(server, browser);
-    tab.store.start(NONE);
-    await until(() => tab.store.snapshot().status === 'ready');
+    const { server, browser, tab } = await guestTab();
     const { token, userInfo } = tab.store.snapshot();
     expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
     expect(browser.cookie).toBe(token);
@@ -218,11 +224,7 @@ describe('session rules of spec section 4', () => {
   });
 
   it('a member records no device, and a guest who signed in as a member before the quiet moment sends none', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const tab = openTab(server, browser);
-    tab.store.start(NONE);
-    await until(() => tab.store.snapshot().status === 'ready');
+    const { server, tab } = await guestTab();
     const guest = tab.store.snapshot().userInfo!;
     tab.store.adoptRotated({ token: '9|rotated-token-rotated-token-rotated-token-rotated', userInfo: { ...guest, isGuest: false } });
     for (const task of tab.quiet.splice(0)) task();
@@ -231,11 +233,7 @@ describe('session rules of spec section 4', () => {
   });
 
   it('a sign-in in flight when the fingerprint is ready goes first: the guest it replaces sends no device (it would be refused)', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const tab = openTab(server, browser);
-    tab.store.start(NONE);
-    await until(() => tab.store.snapshot().status === 'ready');
+    const { server, tab } = await guestTab();
     server.member('sam', 'secret-password');
     let answer!: () => void;
     server.holdSignIn = new Promise((resolve) => (answer = resolve));
@@ -250,11 +248,7 @@ describe('session rules of spec section 4', () => {
   });
 
   it('a guest who becomes a member of the same account is a registration, once; a rotation of a member is not', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const tab = openTab(server, browser);
-    tab.store.start(NONE);
-    await until(() => tab.store.snapshot().status === 'ready');
+    const { tab } = await guestTab();
     const guest = tab.store.snapshot().userInfo!;
     tab.store.adoptRotated({ token: '9|rotated-token-rotated-token-rotated-token-rotated', userInfo: { ...guest, isGuest: false } });
     tab.store.adoptRotated({ token: '9|again-token-again-token-again-token-again-tokenx', userInfo: { ...guest, isGuest: false } });
@@ -473,11 +467,7 @@ describe('session rules of spec section 4', () => {
   });
 
   it('a guest session gives way to an offered token without a question', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const tab = openTab(server, browser);
-    tab.store.start(NONE);
-    await until(() => tab.store.snapshot().status === 'ready');
+    const { server, browser, tab } = await guestTab();
     const uid = server.member('gia', 'secret-password');
     await tab.store.offerToken(server.issue(uid));
     expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
