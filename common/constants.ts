@@ -21,3 +21,12 @@ export const AD_CONSENT_COOKIE = 'ad_consent';
  * libraries' ids fit too. Here, not in the schemas, so the browser's session code needs no zod.
  */
 export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** Articles a list page shows at once; "load more" asks for the same number again. */
+export const ARTICLE_PAGE_SIZE = 6;
+/**
+ * Covers use the Open Graph image shape; the importer checks the ratio, so pages can reserve the
+ * space. Here, not in the schemas, so article pages load no zod.
+ */
+export const COVER_WIDTH = 1200;
+export const COVER_HEIGHT = 630;

@@ -171,7 +171,7 @@ for (const f of http) {
 // Brotli-compressed as served. Counted from the build, so the figure is exact and the same every run.
 const FIRST_LOAD_JS_TARGET = 120 * 1024;
 /** Today's figure plus a little: what CI holds the home page to while the target is not met (docs/performance.md). */
-const FIRST_LOAD_JS_CEILING = 150 * 1024;
+const FIRST_LOAD_JS_CEILING = 140 * 1024;
 const homeHtml = await (await fetch(`${origin}/`)).text();
 const homeModules = [...new Set([...homeHtml.matchAll(/\/assets\/[^"']+\.js/g)].map((match) => match[0]))];
 const firstLoadJs = homeModules.reduce((sum, path) => sum + brotliCompressSync(readFileSync(join(buildDir, 'client', path))).length, 0);

@@ -41,7 +41,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         id="settings-language"
         title={t('settings.language')}
         hint={t('settings.languageHint')}
-        className="sm:grid-cols-2"
+        columns={2}
         value={locale}
         onValueChange={(value) => isLocale(value) && void choose(value)}
         disabled={pending !== null}

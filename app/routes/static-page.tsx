@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { localeDefinition, localeOfPath, stripLocale } from '#common/locales.ts';
 import { appContext } from '../context.ts';
 import { loaderT } from '../i18n/loader-t.ts';
+import { formatDate } from '../lib/format-date.ts';
 import { localiseLinks } from '../lib/localise-links.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { pageNotFound } from '../lib/route-errors.ts';
@@ -25,7 +26,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (!page) pageNotFound(url);
   const { t } = loaderT(request);
   const titleKey = TITLE_KEYS[slug];
-  const updated = new Intl.DateTimeFormat(localeDefinition(locale).language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(page.updatedAt));
+  const updated = formatDate(page.updatedAt, locale);
   return {
     slug: page.slug,
     lang: localeDefinition(page.locale === 'zh-CN' ? 'zh-CN' : 'en').language,

@@ -33,7 +33,7 @@ export function LanguageSelector() {
       onOpenChange={setOpen}
       trigger={
         // The name starts with the visible text, so speech control finds the button by what it shows (WCAG 2.5.3).
-        <Button variant="ghost" size="sm" className="px-2" aria-label={t('language.change', { short, language: current.name })} data-testid="language-selector">
+        <Button variant="ghost" size="sm-narrow" aria-label={t('language.change', { short, language: current.name })} data-testid="language-selector">
           <Languages aria-hidden />
           <span className="text-sm">{short}</span>
         </Button>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { PrefetchPageLinks, useLocation } from 'react-router';
+import { onIdle } from '../lib/idle.ts';
 import { usePrefetch } from './use-prefetch.ts';
 
 /** Spec section 9: a link's payload is prefetched once it has been visible this long. */
@@ -13,7 +14,9 @@ const NOT_PREFETCHED = /^\/(serve|oauth|payment|api)\//;
 /**
  * Payload prefetch on sight (spec section 9): a page link that stays in view for about a second
  * gets its route's data and modules prefetched, as hover and focus already do; nothing on 2g or
- * with data saver. The pages go to React Router's own prefetch links.
+ * with data saver. The pages go to React Router's own prefetch links, one page per idle moment:
+ * adding a page's links loads its route modules and inserts several elements into the head, which
+ * for a screenful of links at once blocked a slow phone for over 100 ms (docs/performance.md).
  */
 export function ViewportPrefetch() {
   const enabled = usePrefetch() === 'intent';
@@ -25,6 +28,20 @@ export function ViewportPrefetch() {
   useEffect(() => {
     if (!enabled || typeof IntersectionObserver === 'undefined') return;
     const chosen = new Set<string>();
+    const queued: string[] = [];
+    let releasing = false;
+    let stopped = false;
+    const releaseOne = () => {
+      if (releasing || stopped || queued.length === 0) return;
+      releasing = true;
+      onIdle(() => {
+        releasing = false;
+        if (stopped) return;
+        chosen.add(queued.shift()!);
+        setChosenOn({ view: current, pages: [...chosen] });
+        releaseOne();
+      }, 1000);
+    };
     const timers = new Map<Element, ReturnType<typeof setTimeout>>();
     const visibility = new IntersectionObserver((entries) => {
       for (const { target, isIntersecting } of entries) {
@@ -39,9 +56,10 @@ export function ViewportPrefetch() {
             visibility.unobserve(target);
             const url = new URL((target as HTMLAnchorElement).href);
             const page = url.pathname + url.search;
-            if (url.origin !== window.location.origin || page === current || NOT_PREFETCHED.test(url.pathname) || chosen.has(page) || chosen.size >= MAX_PAGES) return;
-            chosen.add(page);
-            setChosenOn({ view: current, pages: [...chosen] });
+            if (url.origin !== window.location.origin || page === current || NOT_PREFETCHED.test(url.pathname)) return;
+            if (chosen.has(page) || queued.includes(page) || chosen.size + queued.length >= MAX_PAGES) return;
+            queued.push(page);
+            releaseOne();
           }, VIEWPORT_PREFETCH_DELAY_MS),
         );
       }
@@ -61,6 +79,7 @@ export function ViewportPrefetch() {
     observeLinks();
     additions.observe(document.body, { childList: true, subtree: true });
     return () => {
+      stopped = true;
       additions.disconnect();
       visibility.disconnect();
       for (const timer of timers.values()) clearTimeout(timer);

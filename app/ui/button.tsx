@@ -22,7 +22,9 @@ export const buttonVariants = cva(
       },
       size: {
         sm: 'h-8 px-3 text-sm',
+        'sm-narrow': 'h-8 px-2 text-sm',
         md: 'h-10 px-4 text-sm',
+        lg: 'h-12 px-8 text-base',
         icon: 'size-10',
         'icon-sm': 'size-8',
       },
@@ -33,7 +35,11 @@ export const buttonVariants = cva(
 
 export type ButtonProps = ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { asChild?: boolean };
 
-/** A button; `asChild` styles its single child (a link) instead. */
+/**
+ * A button; `asChild` styles its single child (a link) instead. `className` adds layout (margins,
+ * width, growth) but does not override the variant's own utilities: class names are joined, not
+ * merged (app/ui/cn.ts).
+ */
 export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
   const Component = asChild ? Slot.Root : 'button';
   return <Component className={cn(buttonVariants({ variant, size }), className)} {...(asChild ? {} : { type: type ?? 'button' })} {...props} />;

@@ -3,9 +3,11 @@ import type { ComponentProps, ReactNode } from 'react';
 import { cn } from './cn.ts';
 import { focusRing } from './focus.ts';
 
+type RadioCardsProps = ComponentProps<typeof RadioPrimitive.Root> & { /** Cards per row from the small breakpoint on. */ columns?: 2 | 3 };
+
 /** A row of choice cards: one checked, arrow keys move between them. */
-export function RadioCards({ className, ...props }: ComponentProps<typeof RadioPrimitive.Root>) {
-  return <RadioPrimitive.Root className={cn('grid gap-2 sm:grid-cols-3', className)} {...props} />;
+export function RadioCards({ className, columns = 3, ...props }: RadioCardsProps) {
+  return <RadioPrimitive.Root className={cn('grid gap-2', columns === 2 ? 'sm:grid-cols-2' : 'sm:grid-cols-3', className)} {...props} />;
 }
 
 /**
@@ -19,7 +21,7 @@ export function RadioCardsSection({
   sectionClassName = 'mt-10',
   className,
   ...props
-}: ComponentProps<typeof RadioPrimitive.Root> & { id: string; title: string; hint: string; sectionClassName?: string }) {
+}: RadioCardsProps & { id: string; title: string; hint: string; sectionClassName?: string }) {
   return (
     <section aria-labelledby={id} className={sectionClassName}>
       <h2 id={id} className="text-base font-semibold">

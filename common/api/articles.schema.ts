@@ -1,14 +1,9 @@
 import { z } from 'zod';
-import { ARTICLE_SEGMENT_PATTERN, DIGITS_PATTERN } from '../constants.ts';
+import { ARTICLE_PAGE_SIZE, ARTICLE_SEGMENT_PATTERN, DIGITS_PATTERN } from '../constants.ts';
 
-/** Articles a list page shows at once; "load more" asks for the same number again. */
-export const ARTICLE_PAGE_SIZE = 6;
 const ARTICLE_LIST_MAX_LIMIT = 50;
 /** Related articles shown under an article. */
 export const RELATED_ARTICLES = 3;
-/** Covers use the Open Graph image shape; the importer checks the ratio, so pages can reserve the space. */
-export const COVER_WIDTH = 1200;
-export const COVER_HEIGHT = 630;
 
 /** A column or sub-column slug: 3 to 20 letters, the same rule as the article catch-all. */
 const ColumnSlugSchema = z.string().regex(ARTICLE_SEGMENT_PATTERN, 'errors:field.invalidFormat');

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { httpTest as test, TEXT } from '../support/site.ts';
+import { catalogueSamples, httpTest as test, TEXT } from '../support/site.ts';
 
 const GAME_SANDBOX = 'sandbox allow-scripts allow-pointer-lock';
 
@@ -42,6 +42,21 @@ test.describe('server routes and headers', () => {
     expect(response.headers()['content-encoding']).toBe('br');
     const page = await request.get('/', { headers: { 'accept-encoding': 'gzip' } });
     expect(page.headers()['content-encoding']).toBe('gzip');
+  });
+
+  test('the pages a visitor meets first load neither zod nor tailwind-merge (decision 078)', async ({ request }) => {
+    const { app } = await catalogueSamples(request);
+    for (const path of ['/', `/app/${app}`, `/play/${app}`, '/article/news/1001', '/zh-CN/article/news']) {
+      const html = await (await request.get(path)).text();
+      const modules = [...html.matchAll(/(?:src|href)="(\/assets\/[\w.-]+\.js)"/g)].map((match) => match[1]!);
+      expect(modules.length, path).toBeGreaterThan(3);
+      for (const module of modules) {
+        const code = await (await request.get(module)).text();
+        // zod's issue codes and tailwind-merge's config survive minification as strings.
+        expect(code, `${path}: ${module}`).not.toContain('invalid_type');
+        expect(code, `${path}: ${module}`).not.toContain('conflictingClassGroups');
+      }
+    }
   });
 
   test('locale messages, web manifest and build manifest', async ({ request }) => {

@@ -1,14 +1,31 @@
 import { Clock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type ArticleSummary, COVER_HEIGHT, COVER_WIDTH } from '#common/api/articles.schema.ts';
+import type { ArticleSummary } from '#common/api/articles.schema.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { formatDate } from '../../lib/format-date.ts';
 
-/** One article in a list: cover in a fixed 1200×630 box (nothing shifts while it loads), column, date, title, summary. */
-export function ArticleCard({ article, locale, eager = false, compact = false }: { article: ArticleSummary; locale: Locale; eager?: boolean; compact?: boolean }) {
+/**
+ * One article in a list: cover in a fixed 1200×630 box (nothing shifts while it loads), column,
+ * date, title, summary. `dateLabel` is the date as the server wrote it; articles loaded later
+ * format theirs here.
+ */
+export function ArticleCard({
+  article,
+  locale,
+  dateLabel,
+  eager = false,
+  compact = false,
+}: {
+  article: ArticleSummary;
+  locale: Locale;
+  dateLabel?: string;
+  eager?: boolean;
+  compact?: boolean;
+}) {
   const { t } = useTranslation('articles');
   // Related articles sit under their own h2, so their titles are one level down.
   const Heading = compact ? 'h3' : 'h2';
@@ -32,7 +49,7 @@ export function ArticleCard({ article, locale, eager = false, compact = false }:
       <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
         <span className="font-medium text-green-700 dark:text-green-400">{article.column.title}</span>
         <span aria-hidden="true">·</span>
-        <time dateTime={article.publishedAt}>{formatDate(article.publishedAt, locale)}</time>
+        <time dateTime={article.publishedAt}>{dateLabel ?? formatDate(article.publishedAt, locale)}</time>
         <span aria-hidden="true">·</span>
         <span className="inline-flex items-center gap-1">
           <Clock aria-hidden="true" className="size-3.5" />

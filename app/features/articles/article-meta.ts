@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
-import { type ArticleInfo, type ColumnInfo, COVER_HEIGHT, COVER_WIDTH } from '#common/api/articles.schema.ts';
+import type { ArticleInfo, ColumnInfo } from '#common/api/articles.schema.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';
 import { LOCALES, type Locale, localeDefinition, localePath } from '#common/locales.ts';
 import { pageTitle } from '../../lib/meta.ts';
 

@@ -1,9 +1,11 @@
 import { redirect } from 'react-router';
-import { ARTICLE_PAGE_SIZE, type ArticleInfo, type ArticleList } from '#common/api/articles.schema.ts';
+import type { ArticleInfo, ArticleList } from '#common/api/articles.schema.ts';
+import { ARTICLE_PAGE_SIZE } from '#common/constants.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { articleTarget, isValidArticlePath, isValidPostId } from '#common/route-rules.ts';
 import type { PageServices } from '#server/services.ts';
 import { loaderT } from '../../i18n/loader-t.ts';
+import { dateLabels } from '../../lib/format-date.ts';
 import { invalidParameter, isNotFoundError, orPageNotFound, pageNotFound } from '../../lib/route-errors.ts';
 import type { ArticlePageData, ColumnPageData } from './page-data.ts';
 
@@ -30,7 +32,7 @@ export async function loadArticlePath(request: Request, splat: string, services:
   if (target.kind === 'article') {
     const article = await findArticle(request, services, locale, target.id);
     if (article.path !== requested) throw redirect(localePath(locale, article.path), 301);
-    return { kind: 'article', locale, article, canonicalPath: article.path, feedTitle: t('articles:list.feedTitle', { column: article.trail.at(-1)!.title }) };
+    return articlePage(locale, article, t('articles:list.feedTitle', { column: article.trail.at(-1)!.title }));
   }
 
   const column = await orPageNotFound(request, services.articles.columnInfo(locale, target.subColumn ?? target.column));
@@ -47,7 +49,17 @@ export async function loadArticlePath(request: Request, splat: string, services:
     if (cursor) throw redirect(localePath(locale, column.path), 302);
     throw error;
   }
-  return { kind: 'column', locale, column, section, list, cursor, canonicalPath: column.path, feedTitle: t('articles:list.feedTitle', { column: column.title }) };
+  return {
+    kind: 'column',
+    locale,
+    column,
+    section,
+    list,
+    cursor,
+    canonicalPath: column.path,
+    feedTitle: t('articles:list.feedTitle', { column: column.title }),
+    dateLabels: dateLabels(list.items.map((item) => item.publishedAt), locale),
+  };
 }
 
 /** /article/post/{id}: the article by id alone, whatever its column; its canonical address is the column path. */
@@ -55,7 +67,12 @@ export async function loadArticleById(request: Request, id: string | undefined, 
   if (!isValidPostId(id)) invalidParameter(request);
   const { locale, t } = loaderT(request);
   const article = await findArticle(request, services, locale, Number(id));
-  return { kind: 'article', locale, article, canonicalPath: article.path, feedTitle: t('articles:list.feedTitle', { column: article.trail.at(-1)!.title }) };
+  return articlePage(locale, article, t('articles:list.feedTitle', { column: article.trail.at(-1)!.title }));
+}
+
+function articlePage(locale: Locale, article: ArticleInfo, feedTitle: string): ArticlePageData {
+  const dates = dateLabels([article.publishedAt, ...article.related.map((related) => related.publishedAt)], locale);
+  return { kind: 'article', locale, article, canonicalPath: article.path, feedTitle, dateLabels: dates };
 }
 
 /** The article, or the page's 404 "Page not found" when there is none (yet). */

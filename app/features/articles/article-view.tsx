@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, Clock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useRouteLoaderData } from 'react-router';
-import { COVER_HEIGHT, COVER_WIDTH } from '#common/api/articles.schema.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';
 import { localePath } from '#common/locales.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
@@ -49,7 +49,7 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
               <span aria-hidden="true">·</span>
             </>
           )}
-          <time dateTime={article.publishedAt}>{formatDate(article.publishedAt, locale)}</time>
+          <time dateTime={article.publishedAt}>{data.dateLabels[article.publishedAt] ?? formatDate(article.publishedAt, locale)}</time>
           <span aria-hidden="true">·</span>
           <span className="inline-flex items-center gap-1" data-testid="reading-time">
             <Clock aria-hidden="true" className="size-4" />
@@ -136,7 +136,7 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
           <ul className="mt-4 grid gap-6 sm:grid-cols-3">
             {article.related.map((related) => (
               <li key={related.id}>
-                <ArticleCard article={related} locale={locale} compact />
+                <ArticleCard article={related} locale={locale} dateLabel={data.dateLabels[related.publishedAt]} compact />
               </li>
             ))}
           </ul>

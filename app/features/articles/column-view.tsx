@@ -3,7 +3,8 @@ import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ARTICLE_PAGE_SIZE, type ArticleSummary } from '#common/api/articles.schema.ts';
+import type { ArticleSummary } from '#common/api/articles.schema.ts';
+import { ARTICLE_PAGE_SIZE } from '#common/constants.ts';
 import { localePath } from '#common/locales.ts';
 import { api } from '../../lib/api-client.ts';
 import { buttonVariants } from '../../ui/button.tsx';
@@ -101,7 +102,7 @@ export function ColumnView({ data }: { data: ColumnPageData }) {
         <ul ref={listRef} className="mt-8 grid grid-cols-1 gap-x-6 gap-y-10 sm:grid-cols-2 lg:grid-cols-3" data-testid="article-list">
           {items.map((article, index) => (
             <li key={article.id}>
-              <ArticleCard article={article} locale={locale} eager={index < 3 && extra.length === 0} />
+              <ArticleCard article={article} locale={locale} dateLabel={data.dateLabels[article.publishedAt]} eager={index < 3 && extra.length === 0} />
             </li>
           ))}
         </ul>

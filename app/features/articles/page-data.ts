@@ -14,6 +14,8 @@ export interface ColumnPageData {
   canonicalPath: string;
   /** Title of the column's feed link, in the page's locale. */
   feedTitle: string;
+  /** The listed articles' dates as the server wrote them (lib/format-date.ts `dateLabels`). */
+  dateLabels: Record<string, string>;
 }
 
 /** Loader data of an article page. */
@@ -24,4 +26,6 @@ export interface ArticlePageData {
   canonicalPath: string;
   /** Title of the feed link of the article's column, in the page's locale. */
   feedTitle: string;
+  /** The dates of the article and its related articles as the server wrote them (lib/format-date.ts `dateLabels`). */
+  dateLabels: Record<string, string>;
 }

@@ -51,10 +51,10 @@ export function ConsentBanner() {
         </Link>
       </p>
       <div className="mt-3 flex gap-2">
-        <Button size="sm" variant="secondary" className="flex-1" onClick={() => consent.set('declined')} data-testid="consent-decline">
+        <Button size="sm" variant="secondary" className="grow basis-0" onClick={() => consent.set('declined')} data-testid="consent-decline">
           {t('consent.decline')}
         </Button>
-        <Button size="sm" variant="secondary" className="flex-1" onClick={() => consent.set('accepted')} data-testid="consent-accept">
+        <Button size="sm" variant="secondary" className="grow basis-0" onClick={() => consent.set('accepted')} data-testid="consent-accept">
           {t('consent.accept')}
         </Button>
       </div>

@@ -12,7 +12,7 @@ export function ConsentSetting() {
       id="settings-consent"
       title={t('consent.settingsTitle')}
       hint={t('consent.settingsHint')}
-      className="sm:grid-cols-2"
+      columns={2}
       value={choice ?? ''}
       onValueChange={(value) => (value === 'accepted' || value === 'declined') && consent.set(value)}
     >

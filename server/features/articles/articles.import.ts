@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { COVER_HEIGHT, COVER_WIDTH } from '#common/api/articles.schema.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';
 import { ARTICLE_SEGMENT_PATTERN } from '#common/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale, localePath } from '#common/locales.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';

@@ -2,6 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import axe from 'axe-core';
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { conflictingClassLists } from '../../support/class-conflicts.ts';
 import { fillPath, LOCALE_PREFIXES, PAGE_TYPES, type PathSamples, pathSamples } from '../../support/page-types.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
@@ -23,6 +24,9 @@ const PHONE_TYPES = new Set(['home', 'app detail', 'play', 'article', 'my area']
  * pays for it.
  */
 async function expectNoSeriousViolations(page: Page, what: string, { crossOriginFrames = false } = {}): Promise<void> {
+  // The same walk checks that no element's Tailwind utilities contradict each other (decision 078).
+  const classLists = await page.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
+  expect(conflictingClassLists(classLists), `conflicting Tailwind utilities on ${what}`).toEqual([]);
   const results = await new AxeBuilder({ page }).options({ rules: EXPERIMENTAL_RULES, resultTypes: ['violations'] }).setLegacyMode(!crossOriginFrames).analyze();
   const serious = results.violations
     .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
