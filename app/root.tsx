@@ -1,4 +1,3 @@
-import { I18nextProvider } from 'react-i18next';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunction, useLocation, useMatches } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
 import { type Locale, LOCALE_CODES, localeDefinition, localeOfPath, localePath, stripLocale } from '#common/locales.ts';
@@ -9,6 +8,7 @@ import { pageSessionOf } from './features/accounts/page-session.ts';
 import { SessionRuntime } from './features/accounts/session-runtime.tsx';
 import { browserSessionRestore } from './features/accounts/session-navigation.ts';
 import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from './i18n/i18n.ts';
+import { TranslationProvider } from './i18n/translation.tsx';
 import { canonicalPathOf } from './lib/meta.ts';
 import { globalMiddleware } from './middleware/global.ts';
 import { PageSettle } from './shell/page-settle.tsx';
@@ -110,7 +110,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const locale = localeOfPath(useLocation().pathname);
   const i18n = i18nOf(locale);
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider translator={i18n}>
       <SessionRuntime />
       <Outlet />
       <ToasterOnDemand />
@@ -120,19 +120,19 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <PageSettle />
       <RedirectHash />
       <TrackingRuntime />
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const i18n = i18nOf(localeOfPath(useLocation().pathname));
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider translator={i18n}>
       <DefaultShell>
         <ErrorPage error={error} />
       </DefaultShell>
       <ToasterOnDemand />
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }
 

@@ -7,8 +7,7 @@
 // Lighthouse figures; writes them as JSON (--json, default data/bench-latest.json, the previous
 // run kept as data/bench-previous.json) and exits 1 when a budget (docs/performance.md) is crossed.
 // Options: --rounds N (3), --duration S (5), --connections N (10), --port N (3200), --no-lighthouse,
-// --short (CI: 2 rounds of 2 s, no Lighthouse; the same ratio budgets, and the first-load
-// JavaScript held to its current ceiling while the 120 KB target is not met).
+// --short (CI: 2 rounds of 2 s, no Lighthouse; the same ratio and first-load JavaScript budgets).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,14 +168,12 @@ for (const f of http) {
 
 // First-load JavaScript of the home page: the modules its HTML loads (entry and module preloads),
 // Brotli-compressed as served. Counted from the build, so the figure is exact and the same every run.
-const FIRST_LOAD_JS_TARGET = 120 * 1024;
-/** Today's figure plus a little: what CI holds the home page to while the target is not met (docs/performance.md). */
-const FIRST_LOAD_JS_CEILING = 140 * 1024;
+const FIRST_LOAD_JS_BUDGET = 120 * 1024;
 const homeHtml = await (await fetch(`${origin}/`)).text();
 const homeModules = [...new Set([...homeHtml.matchAll(/\/assets\/[^"']+\.js/g)].map((match) => match[0]))];
 const firstLoadJs = homeModules.reduce((sum, path) => sum + brotliCompressSync(readFileSync(join(buildDir, 'client', path))).length, 0);
-console.log(`\nfirst-load JavaScript of /: ${homeModules.length} modules, ${(firstLoadJs / 1024).toFixed(1)} KB compressed (target 120 KB, CI ceiling ${FIRST_LOAD_JS_CEILING / 1024} KB)`);
-if (firstLoadJs > (short ? FIRST_LOAD_JS_CEILING : FIRST_LOAD_JS_TARGET)) problems.push(`/: first-load JavaScript ${(firstLoadJs / 1024).toFixed(1)} KB, budget ${(short ? FIRST_LOAD_JS_CEILING : FIRST_LOAD_JS_TARGET) / 1024} KB`);
+console.log(`\nfirst-load JavaScript of /: ${homeModules.length} modules, ${(firstLoadJs / 1024).toFixed(1)} KB compressed (budget ${FIRST_LOAD_JS_BUDGET / 1024} KB)`);
+if (firstLoadJs > FIRST_LOAD_JS_BUDGET) problems.push(`/: first-load JavaScript ${(firstLoadJs / 1024).toFixed(1)} KB, budget ${FIRST_LOAD_JS_BUDGET / 1024} KB`);
 
 // Lighthouse, mobile preset, on the pages a visitor meets (the play page's game loads there too).
 let lighthouseFigures: LighthouseFigures[] = [];

@@ -1,22 +1,12 @@
-import i18next, { type TFunction } from 'i18next';
 import { MESSAGES } from '#common/i18n/resources.ts';
+import { createTranslator, type Translate } from '#common/i18n/translator.ts';
 import { type Locale, LOCALE_CODES, resolveLocale } from '#common/locales.ts';
 
-const instance = i18next.createInstance();
-await instance.init({
-  resources: MESSAGES,
-  lng: 'en',
-  fallbackLng: 'en',
-  supportedLngs: [...LOCALE_CODES],
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
-
-const translators = new Map<Locale, TFunction>(LOCALE_CODES.map((code) => [code, instance.getFixedT(code)]));
+// Both locales have the same keys (a unit test compares them), so no fallback locale is needed.
+const translators = new Map<Locale, Translate>(LOCALE_CODES.map((code) => [code, createTranslator(code, MESSAGES[code]).t]));
 
 /** A translator fixed to one locale, for server-side texts (API messages). */
-export function translator(locale: Locale): TFunction {
+export function translator(locale: Locale): Translate {
   return translators.get(locale) ?? translators.get('en')!;
 }
 

@@ -1,47 +1,32 @@
-import i18next, { type i18n as I18n } from 'i18next';
 import type { Locale } from '#common/locales.ts';
 import type { Messages } from '#common/i18n/resources.ts';
+import { createTranslator, type Translator } from '#common/i18n/translator.ts';
 
 /**
- * One i18next instance per locale, each with that locale's messages only. Switching locale
- * swaps the instance in the provider instead of changing an instance's language, so every
- * component re-renders with the new texts in the same render as the new page.
+ * One translator per locale, each with that locale's messages only. Switching locale swaps the
+ * translator in the provider, so every component re-renders with the new texts in the same
+ * render as the new page.
  */
-const instances = new Map<Locale, I18n>();
-const empties = new Map<Locale, I18n>();
+const instances = new Map<Locale, Translator>();
+const empties = new Map<Locale, Translator>();
 const loading = new Map<Locale, Promise<boolean>>();
 
-function create(locale: Locale, messages: Messages | Record<string, never>): I18n {
-  const instance = i18next.createInstance();
-  void instance.init({
-    lng: locale,
-    fallbackLng: false,
-    resources: { [locale]: messages },
-    defaultNS: 'common',
-    ns: Object.keys(messages),
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    react: { useSuspense: false },
-  });
-  return instance;
-}
-
-/** The instance of a locale, created from its messages on first use. */
-export function i18nFor(locale: Locale, messages: Messages): I18n {
+/** The translator of a locale, created from its messages on first use. */
+export function i18nFor(locale: Locale, messages: Messages): Translator {
   let instance = instances.get(locale);
-  if (!instance) instances.set(locale, (instance = create(locale, messages)));
+  if (!instance) instances.set(locale, (instance = createTranslator(locale, messages)));
   return instance;
 }
 
-/** The instance of a locale whose messages are already here, else undefined. */
-export function loadedI18n(locale: Locale): I18n | undefined {
+/** The translator of a locale whose messages are already here, else undefined. */
+export function loadedI18n(locale: Locale): Translator | undefined {
   return instances.get(locale);
 }
 
 /** A stand-in without messages (texts show as keys), for a page whose messages failed to load. */
-export function emptyI18n(locale: Locale): I18n {
+export function emptyI18n(locale: Locale): Translator {
   let instance = empties.get(locale);
-  if (!instance) empties.set(locale, (instance = create(locale, {})));
+  if (!instance) empties.set(locale, (instance = createTranslator(locale, {})));
   return instance;
 }
 

@@ -1,5 +1,5 @@
 import { Play } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localeDefinition, localePath } from '#common/locales.ts';
 import { isValidSlug } from '#common/route-rules.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { isValidSlug } from '#common/route-rules.ts';
 import { type Locale, localePath } from '#common/locales.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { localePath } from '#common/locales.ts';
 import { appContext } from '../context.ts';
 import { AppRow } from '../features/catalogue/app-row.tsx';

@@ -1,5 +1,5 @@
 import { sameOriginPath } from '#common/same-origin-path.ts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { displayName } from '../features/accounts/display-name.ts';

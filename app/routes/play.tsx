@@ -1,6 +1,6 @@
 import { ArrowLeft, LoaderCircle, Maximize, Minimize, Smartphone, X } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Link } from 'react-router';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
 import { type Locale, localePath } from '#common/locales.ts';

@@ -1,6 +1,6 @@
 import { Search } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Form, Link, useNavigate, useNavigation } from 'react-router';
 import { AppTypeSchema, SlugSchema } from '#common/api/catalogue.schema.ts';
 import { localePath } from '#common/locales.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { isLocale, LOCALES } from '#common/locales.ts';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';

@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { localeDefinition, localeOfPath, stripLocale } from '#common/locales.ts';
 import { appContext } from '../context.ts';
 import { loaderT } from '../i18n/loader-t.ts';

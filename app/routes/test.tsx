@@ -1,6 +1,6 @@
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { localeDefinition } from '#common/locales.ts';
 import { useSession } from '../features/accounts/use-session.ts';
 import { loaderT } from '../i18n/loader-t.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { PasswordForm } from '../features/accounts/profile-forms.tsx';
 import { useProfile } from '../features/accounts/profile-context.tsx';
 import { ProfileSection } from '../features/accounts/profile-pages.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { cn } from '../ui/cn.ts';
 import { MainNavLinks } from './main-nav-links.tsx';
 

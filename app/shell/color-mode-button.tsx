@@ -1,5 +1,5 @@
 import { Moon, Sun } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Button } from '../ui/button.tsx';
 import { useColorMode } from './color-mode.ts';
 

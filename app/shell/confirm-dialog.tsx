@@ -1,5 +1,5 @@
 import { CircleAlert, CircleHelp, Info, TriangleAlert } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import {
   AlertDialog,
   AlertDialogAction,

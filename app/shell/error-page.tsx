@@ -1,5 +1,5 @@
 import { House, RotateCw } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { isRouteErrorResponse, useLocation, useNavigate } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { isNotFoundData } from '../lib/route-errors.ts';

@@ -1,5 +1,5 @@
 import { isLocale, LOCALES } from '#common/locales.ts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import type { DeferredWidgetProps } from '../ui/deferred.tsx';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../ui/dropdown-menu.tsx';
 import { useLanguageChoice } from './language-selector.tsx';

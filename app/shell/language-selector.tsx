@@ -1,5 +1,5 @@
 import { Languages } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { type Locale, LOCALES } from '#common/locales.ts';
 import { Button } from '../ui/button.tsx';
 import { deferred } from '../ui/deferred.tsx';

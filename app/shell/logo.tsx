@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { localePath } from '#common/locales.ts';
 import { focusRing } from '../ui/focus.ts';
 import { cn } from '../ui/cn.ts';

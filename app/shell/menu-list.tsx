@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { NavLink } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { cn } from '../ui/cn.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { useLocation, useNavigation } from 'react-router';
 
 /** Spec section 9: a page transition settles in about this long. */

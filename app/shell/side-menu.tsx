@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { useSession } from '../features/accounts/use-session.ts';
 import { sideMenuGroups } from './menu-items.ts';
 import { MenuList } from './menu-list.tsx';

@@ -1,5 +1,5 @@
 import { ExternalLink } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { cn } from '../ui/cn.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { HeaderAccount } from '../features/accounts/header-account.tsx';
 import { HeaderSearch } from '../features/catalogue/header-search.tsx';
 import { cn } from '../ui/cn.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 
 /** The first stop for keyboard users: jumps past the header to the page's content. */
 export function SkipLink() {

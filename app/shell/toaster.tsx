@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, Info, LoaderCircle, TriangleAlert, X } from 'lucide-react';
 import { Toast as ToastPrimitive } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
 import { type Toast, toast, useToasts } from './toast-store.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { toast } from './toast-store.ts';
 
 /** Spec section 9: how long a "copied" indicator stays. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/translation.tsx';
 import { useSession } from '../features/accounts/use-session.ts';
 import type { DeferredWidgetProps } from '../ui/deferred.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';

@@ -1,6 +1,6 @@
 import { ImageUp } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { AVATAR_FIELD, AVATAR_MAX_BYTES } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';

@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { Translate } from '#common/i18n/translator.ts';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { PasswordSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
@@ -51,7 +51,7 @@ export function NewPasswordField({ label, value, onChange, error, disabled, show
 }
 
 /** The browser's check of a new username (when one is asked) and password, with the API's schemas. */
-export function newCredentialErrors(t: TFunction, fields: { username?: string; password: string }): Record<string, string> {
+export function newCredentialErrors(t: Translate, fields: { username?: string; password: string }): Record<string, string> {
   const found: Record<string, string> = {};
   if (fields.username !== undefined) {
     const usernameError = fields.username.trim() ? schemaError(UsernameSchema, fields.username, t) : t('username.required');

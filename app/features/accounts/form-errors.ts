@@ -1,6 +1,6 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '#common/i18n/translator.ts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { z } from 'zod';
 import type { ValidationErrorData } from '#common/api/envelope.ts';
 import { ApiError } from '../../lib/api-client.ts';
@@ -26,7 +26,7 @@ export function messageOf(error: unknown, fallback: string): string {
  * The browser-side check of a field with the schema the API uses: its first rule message (a
  * translation key of the accounts namespace) translated, or null when the value passes.
  */
-export function schemaError(schema: z.ZodType, value: unknown, t: TFunction): string | null {
+export function schemaError(schema: z.ZodType, value: unknown, t: Translate): string | null {
   const result = schema.safeParse(value);
   if (result.success) return null;
   const message = result.error.issues[0]?.message ?? '';

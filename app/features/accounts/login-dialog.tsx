@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { DeferredWidgetProps } from '../../ui/deferred.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
 import { LoginList, type LoginMode } from './login-list.tsx';

@@ -1,7 +1,7 @@
 import { Fingerprint } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';

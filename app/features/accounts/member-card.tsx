@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { useLocale } from '../../i18n/use-locale.ts';

@@ -1,5 +1,5 @@
 import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { z } from 'zod';
 import { EmailSchema, NicknameSchema, PhoneSchema } from '#common/api/accounts.schema.ts';
 import { api } from '../../lib/api-client.ts';

@@ -1,6 +1,6 @@
 import { ChevronLeft, ChevronRight, LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link, useNavigate } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import { useLocale } from '../../i18n/use-locale.ts';

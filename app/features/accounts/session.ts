@@ -97,8 +97,7 @@ function browserEnvironment(): SessionEnvironment {
     },
     async confirmSwitch(offered, current) {
       const locale = localeOfPath(window.location.pathname);
-      const i18n = loadedI18n(locale) ?? emptyI18n(locale);
-      const t = i18n.t.bind(i18n);
+      const { t } = loadedI18n(locale) ?? emptyI18n(locale);
       return confirm({
         title: t('accounts:switchOffer.title'),
         message: t('accounts:switchOffer.message', { offered: displayName(offered, t), current: current ? displayName(current, t) : '' }),

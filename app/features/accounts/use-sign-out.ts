@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { toast } from '../../shell/toast-store.ts';
 import { messageOf } from './form-errors.ts';
 import { session } from './session.ts';

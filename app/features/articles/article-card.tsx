@@ -1,5 +1,5 @@
 import { Clock } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '#common/api/articles.schema.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';

@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Clock } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link, useRouteLoaderData } from 'react-router';
 import { COVER_HEIGHT, COVER_WIDTH } from '#common/constants.ts';
 import { localePath } from '#common/locales.ts';

@@ -1,7 +1,7 @@
 import { Rss } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '#common/api/articles.schema.ts';
 import { ARTICLE_PAGE_SIZE } from '#common/constants.ts';

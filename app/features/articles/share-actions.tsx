@@ -1,5 +1,5 @@
 import { Check, Link as LinkIcon, Share2 } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Button, buttonVariants } from '../../ui/button.tsx';
 import { useCopy } from '../../shell/use-copy.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import type { AppTileData } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';

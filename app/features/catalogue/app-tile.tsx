@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import type { AppTileData } from '#common/api/catalogue.schema.ts';
 import { type Locale, localePath } from '#common/locales.ts';

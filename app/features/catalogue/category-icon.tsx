@@ -1,66 +1,15 @@
-import {
-  Brain,
-  Calculator,
-  Crown,
-  Dices,
-  Gamepad2,
-  Grid3x3,
-  Joystick,
-  LayoutGrid,
-  type LucideIcon,
-  MousePointerClick,
-  Palette,
-  Puzzle,
-  Rocket,
-  Shapes,
-  Spade,
-  Sparkles,
-  Target,
-  Trophy,
-  Wrench,
-  Zap,
-} from 'lucide-react';
+import { CATEGORY_ICONS, FALLBACK_CATEGORY_ICON } from './category-icon-names.ts';
+import spriteUrl from './category-icons.svg?url';
 
 /**
- * The icons a category may name in the catalogue files. A fixed list, imported one by one:
- * the whole icon set would weigh hundreds of kilobytes in the browser.
+ * The icon of a category, by its icon name or else its slug; a neutral grid when neither is known.
+ * Drawn from one cached sprite, so the chips on every page carry no icon code (decision 079).
  */
-const ICONS: Record<string, LucideIcon> = {
-  action: Zap,
-  arcade: Joystick,
-  board: Grid3x3,
-  brain: Brain,
-  calculator: Calculator,
-  card: Spade,
-  cards: Spade,
-  casual: Sparkles,
-  classic: Crown,
-  creative: Palette,
-  dice: Dices,
-  gamepad: Gamepad2,
-  'gamepad-2': Gamepad2,
-  grid: Grid3x3,
-  'grid-3x3': Grid3x3,
-  joystick: Joystick,
-  palette: Palette,
-  puzzle: Puzzle,
-  reflex: Target,
-  rocket: Rocket,
-  shapes: Shapes,
-  skill: Target,
-  spade: Spade,
-  sparkles: Sparkles,
-  strategy: Crown,
-  target: Target,
-  tap: MousePointerClick,
-  tools: Wrench,
-  trophy: Trophy,
-  wrench: Wrench,
-  zap: Zap,
-};
-
-/** The icon of a category, by its icon name or else its slug; a neutral grid when neither is known. */
 export function CategoryIcon({ icon, slug, className }: { icon: string | null; slug: string; className?: string }) {
-  const Icon = ICONS[icon ?? ''] ?? ICONS[slug] ?? LayoutGrid;
-  return <Icon aria-hidden="true" className={className} />;
+  const name = CATEGORY_ICONS[icon ?? ''] ?? CATEGORY_ICONS[slug] ?? FALLBACK_CATEGORY_ICON;
+  return (
+    <svg aria-hidden="true" width="24" height="24" className={className} data-icon={name}>
+      <use href={`${spriteUrl}#${name}`} />
+    </svg>
+  );
 }

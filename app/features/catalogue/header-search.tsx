@@ -1,6 +1,6 @@
 import { Search, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Form, useLocation, useNavigate } from 'react-router';
 import type { AppSummary } from '#common/api/catalogue.schema.ts';
 import { localePath } from '#common/locales.ts';

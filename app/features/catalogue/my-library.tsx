@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { Locale } from '#common/locales.ts';
 import { AppGrid } from './app-grid.tsx';
 import { type LibraryState, useMemberLibrary } from './use-member-library.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link, useFetcher, useLocation } from 'react-router';
 import type { AppSummary } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';

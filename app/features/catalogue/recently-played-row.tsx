@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { type Locale, localePath } from '#common/locales.ts';
 import { AppRow } from './app-row.tsx';
 import { useMemberLibrary } from './use-member-library.ts';

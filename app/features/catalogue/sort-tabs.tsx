@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link, useLocation } from 'react-router';
 import type { AppSort } from '#common/api/catalogue.schema.ts';
 import { focusRing } from '../../ui/focus.ts';

@@ -1,5 +1,5 @@
 import { type ReactNode, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { Order } from '#common/api/game-store.schema.ts';
 import { useSession } from '../accounts/use-session.ts';
 import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts';

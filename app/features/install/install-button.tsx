@@ -1,6 +1,6 @@
 import { MonitorDown } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
 import { installPrompt } from './install-prompt.ts';
 

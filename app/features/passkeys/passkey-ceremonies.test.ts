@@ -1,15 +1,12 @@
 import { WebAuthnError } from '@simplewebauthn/browser';
-import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '#common/i18n/resources.ts';
+import { createTranslator } from '#common/i18n/translator.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { passkeyFailure } from './passkey-ceremonies.ts';
 
-/** The English texts, looked up as i18next would ("passkeys:ceremony.aborted"). */
-const t = ((key: string) => {
-  const [namespace, path] = key.split(':') as [keyof typeof MESSAGES.en, string];
-  return path.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], MESSAGES.en[namespace]);
-}) as unknown as TFunction;
+/** The English texts. */
+const { t } = createTranslator('en', MESSAGES.en);
 
 const ceremonyError = (code: WebAuthnError['code'], cause?: Error) => new WebAuthnError({ message: 'x', code, cause: cause ?? new Error('x') });
 

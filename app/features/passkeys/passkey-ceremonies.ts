@@ -8,7 +8,7 @@ import {
   WebAuthnAbortService,
   WebAuthnError,
 } from '@simplewebauthn/browser';
-import type { TFunction } from 'i18next';
+import type { Translate } from '#common/i18n/translator.ts';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import type { PasskeyCreated } from '#common/api/passkeys.schema.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
@@ -85,7 +85,7 @@ const REGISTRATION_MESSAGES: Partial<Record<WebAuthnError['code'], string>> = {
  * when the server refused; the ceremony's own reason when the browser or authenticator stopped
  * it; otherwise the general passkey failure, as a warning.
  */
-export function passkeyFailure(error: unknown, ceremony: 'registration' | 'authentication', t: TFunction): { message: string; color: 'error' | 'warning' } {
+export function passkeyFailure(error: unknown, ceremony: 'registration' | 'authentication', t: Translate): { message: string; color: 'error' | 'warning' } {
   if (error instanceof ApiError && error.status > 0) return { message: error.message, color: 'error' };
   if (error instanceof WebAuthnError) {
     const key = CEREMONY_MESSAGES[error.code] ?? (ceremony === 'registration' ? REGISTRATION_MESSAGES[error.code] : undefined);

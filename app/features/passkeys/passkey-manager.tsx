@@ -1,7 +1,7 @@
 import { KeyRound, Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { Translate } from '#common/i18n/translator.ts';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
 import type { Passkey } from '#common/api/passkeys.schema.ts';
@@ -21,7 +21,7 @@ import { createPasskey, passkeyFailure } from './passkey-ceremonies.ts';
 import { usePasskeySupport } from './passkey-sign-in.tsx';
 
 /** Registers a passkey for the signed-in account, telling how it went; `after` runs on success. */
-async function createAndTell(t: TFunction, after?: () => void): Promise<void> {
+async function createAndTell(t: Translate, after?: () => void): Promise<void> {
   try {
     await createPasskey();
     toast.add({ title: t('manage.added'), color: 'success' });

@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { useEffect, useEffectEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';

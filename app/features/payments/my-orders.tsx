@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { Order } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { api } from '../../lib/api-client.ts';

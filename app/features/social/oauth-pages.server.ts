@@ -37,7 +37,7 @@ function popupLocale(request: Request, preferred: Locale | null): Locale {
 }
 
 function pageData(locale: Locale, platform: string, answer: OAuthMessageData | null, failure: string | null): PopupPageData {
-  const t = i18nFor(locale, MESSAGES[locale]).getFixedT(locale, 'social');
+  const t = i18nFor(locale, MESSAGES[locale]).namespace('social');
   const platformName = isSocialPlatform(platform) ? t(`platforms.${platform}`) : platform;
   return {
     locale,
@@ -49,7 +49,7 @@ function pageData(locale: Locale, platform: string, answer: OAuthMessageData | n
 }
 
 function failureText(locale: Locale, error: unknown): string {
-  const t = i18nFor(locale, MESSAGES[locale]).getFixedT(locale);
+  const t = i18nFor(locale, MESSAGES[locale]).t;
   const refusal = serviceRefusal(error);
   return refusal ? t(refusal.messageKey, refusal.values) : t('errors:generic');
 }
@@ -91,7 +91,7 @@ export async function receivePopupAnswer(request: Request, platform: string, con
   const state = field('state') ?? null;
   const flow = isSocialPlatform(platform) ? await services.social.flowIdOf(state) : null;
   if (!flow) {
-    const t = i18nFor(locale, MESSAGES[locale]).getFixedT(locale, 'social');
+    const t = i18nFor(locale, MESSAGES[locale]).namespace('social');
     return data(pageData(locale, platform, null, t('errors.state')), { status: 400, headers: POPUP_HEADERS });
   }
   const answer: OAuthMessageData = { platform, flow, code: field('code'), state: state ?? undefined, user: field('user'), error: field('error') };

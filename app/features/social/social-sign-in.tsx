@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { PHONE_CODE_PATTERN } from '#common/api/social.schema.ts';
 import { isOAuthPlatform, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';

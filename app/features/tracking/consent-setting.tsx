@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/translation.tsx';
 import { RadioCard, RadioCardsSection } from '../../ui/radio-cards.tsx';
 import { consent } from './consent.ts';
 import { useConsent } from './consent-banner.tsx';

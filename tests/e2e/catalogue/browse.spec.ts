@@ -32,6 +32,13 @@ test.describe('browsing the catalogue', () => {
     await expect(page.getByTestId('row-newest').locator('img').first()).toHaveAttribute('loading', 'lazy');
     await expect(page.getByTestId('row-featured').locator('img').first()).toHaveAttribute('loading', 'eager');
 
+    // Every chip's icon is drawn from the sprite (a missing symbol or a refused file draws nothing).
+    const icons = page.getByTestId('category-chips').locator('svg use');
+    expect(await icons.count()).toBeGreaterThan(2);
+    await expect
+      .poll(() => icons.evaluateAll((uses) => uses.map((use) => (use as SVGUseElement).getBBox()).filter((box) => box.width >= 8 && box.height >= 8).length))
+      .toBe(await icons.count());
+
     // The chips lead to the categories.
     const categories = await apiData<{ items: Category[] }>(request, '/app/category/');
     const first = categories.items.find((c) => c.count > 0)!;
