@@ -172,7 +172,7 @@ const FIRST_LOAD_JS_BUDGET = 120 * 1024;
 const homeHtml = await (await fetch(`${origin}/`)).text();
 // Module preloads and the inline script's imports; not every address in the page: the inline route
 // manifest names the full manifest's file, which lazy route discovery never loads.
-const homeModules = [...new Set([...homeHtml.matchAll(/rel="modulepreload" href="([^"]+\.js)"|from "([^"]+\.js)"|import\("([^"]+\.js)"\)/g)].map((match) => match[1] ?? match[2] ?? match[3]!))];
+const homeModules = [...new Set([...homeHtml.matchAll(/rel="modulepreload" href="([^"]+\.js)"|(?:from |import ?\(?)"([^"]+\.js)"/g)].map((match) => match[1] ?? match[2]!))];
 const firstLoadJs = homeModules.reduce((sum, path) => sum + brotliCompressSync(readFileSync(join(buildDir, 'client', path))).length, 0);
 console.log(`\nfirst-load JavaScript of /: ${homeModules.length} modules, ${(firstLoadJs / 1024).toFixed(1)} KB compressed (budget ${FIRST_LOAD_JS_BUDGET / 1024} KB)`);
 if (firstLoadJs > FIRST_LOAD_JS_BUDGET) problems.push(`/: first-load JavaScript ${(firstLoadJs / 1024).toFixed(1)} KB, budget ${FIRST_LOAD_JS_BUDGET / 1024} KB`);
@@ -187,8 +187,9 @@ if (!values['no-lighthouse'] && !short) {
     const performanceBudget = page.path.startsWith('/play/') ? 80 : 90;
     if ((page.scores.performance ?? 0) < performanceBudget) problems.push(`${page.path}: performance ${page.scores.performance}, budget ${performanceBudget}`);
     for (const category of ['accessibility', 'best-practices', 'seo']) {
-      // The play page is noindex on purpose (the app page is the one to index): its SEO score is not held to the budget.
-      if (category === 'seo' && page.path.startsWith('/play/')) continue;
+      // The play page is noindex on purpose (the app page is the one to index): its SEO score may be
+      // lower, as long as crawlability is the only audit it fails.
+      if (category === 'seo' && page.path.startsWith('/play/') && page.seoFailures.every((id) => id === 'is-crawlable')) continue;
       if ((page.scores[category] ?? 0) < 95) problems.push(`${page.path}: ${category} ${page.scores[category]}, budget 95`);
     }
     if (page.tbtMs >= 200) problems.push(`${page.path}: TBT ${page.tbtMs} ms, budget 200 ms`);

@@ -59,6 +59,12 @@ export interface LighthouseFigures {
   scriptBytes: number;
   stylesheetBytes: number;
   installability: string;
+  /** The SEO audits that did not pass (the play page's deliberate `noindex` fails only `is-crawlable`). */
+  seoFailures: string[];
+  /** Lighthouse's measure of the machine's speed (higher is faster): figures compare only between close indexes. */
+  benchmarkIndex: number;
+  /** Why a metric could not be measured (Lighthouse then scores performance 0), when it could not. */
+  problem?: string;
 }
 
 /** Runs Lighthouse (mobile preset unless `desktop`) on each path of `origin`, one Chromium for all. */
@@ -82,6 +88,9 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
         scriptBytes: transfer.find((item) => item.resourceType === 'script')?.transferSize ?? 0,
         stylesheetBytes: transfer.find((item) => item.resourceType === 'stylesheet')?.transferSize ?? 0,
         installability: String(lhr.audits['installable-app']?.displayValue ?? ''),
+        seoFailures: (lhr.categories.seo?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id),
+        benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
+        problem: lhr.runtimeError?.message ?? lhr.audits['largest-contentful-paint']?.errorMessage ?? undefined,
       });
     }
     return figures;
@@ -93,5 +102,5 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
 /** One line per page, for the terminal. */
 export function describeFigures(figures: LighthouseFigures): string {
   const scores = Object.entries(figures.scores).map(([id, score]) => `${id} ${score}`);
-  return `${figures.path}: ${scores.join(' · ')} · LCP ${figures.lcpMs} ms · CLS ${figures.cls.toFixed(3)} · TBT ${figures.tbtMs} ms · JS ${Math.round(figures.scriptBytes / 1024)} KB · CSS ${Math.round(figures.stylesheetBytes / 1024)} KB · ${figures.installability}`;
+  return `${figures.path}: ${scores.join(' · ')} · LCP ${figures.lcpMs} ms · CLS ${figures.cls.toFixed(3)} · TBT ${figures.tbtMs} ms · JS ${Math.round(figures.scriptBytes / 1024)} KB · CSS ${Math.round(figures.stylesheetBytes / 1024)} KB · ${figures.installability} · machine ${figures.benchmarkIndex}${figures.problem ? ` · ${figures.problem}` : ''}`;
 }
