@@ -34,11 +34,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale, t } = loaderT(request);
   const { services } = context.get(appContext);
   const game = await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
-  return { locale, game, title: t('catalogue:play.title', { title: game.title }) };
+  return { locale, game, title: t('catalogue:play.title', { title: game.title }), description: t('catalogue:play.description', { title: game.title }) };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   pageTitle(matches, loaderData?.title ?? ''),
+  { name: 'description', content: loaderData?.description ?? '' },
   // The game page is a frame around the app page's content: let search engines index that one.
   { name: 'robots', content: 'noindex' },
 ];

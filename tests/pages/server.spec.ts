@@ -44,17 +44,19 @@ test.describe('server routes and headers', () => {
     expect(page.headers()['content-encoding']).toBe('gzip');
   });
 
-  test('the pages a visitor meets first load neither zod nor tailwind-merge (decision 078)', async ({ request }) => {
+  test('the pages a visitor meets first load neither zod, tailwind-merge nor i18next (decisions 078, 079), and describe themselves', async ({ request }) => {
     const { app } = await catalogueSamples(request);
     for (const path of ['/', `/app/${app}`, `/play/${app}`, '/article/news/1001', '/zh-CN/article/news']) {
       const html = await (await request.get(path)).text();
+      expect(html, path).toMatch(/<meta name="description" content="[^"]{20,}"/);
       const modules = [...html.matchAll(/(?:src|href)="(\/assets\/[\w.-]+\.js)"/g)].map((match) => match[1]!);
       expect(modules.length, path).toBeGreaterThan(3);
       for (const module of modules) {
         const code = await (await request.get(module)).text();
-        // zod's issue codes and tailwind-merge's config survive minification as strings.
+        // zod's issue codes, tailwind-merge's config and i18next's log prefixes survive minification as strings.
         expect(code, `${path}: ${module}`).not.toContain('invalid_type');
         expect(code, `${path}: ${module}`).not.toContain('conflictingClassGroups');
+        expect(code, `${path}: ${module}`).not.toContain('i18next::');
       }
     }
   });
