@@ -116,6 +116,8 @@ class FakeBrowser {
 
 interface Tab {
   store: SessionStore;
+  /** Set `leaving` to close the tab (pagehide): its calls then fail as aborted ones do. */
+  page: { leaving: boolean };
   logins: number[];
   registrations: number[];
   /** Retries the store scheduled, with their delays: run them with `runLater`. */
@@ -131,6 +133,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
   const later: Tab['later'] = [];
   const quiet: Tab['quiet'] = [];
   const clock = { now: 1_000_000 };
+  const page = { leaving: false };
   const api = createApiClient({
     base: '/serve/api',
     fetch: server.fetch,
@@ -169,6 +172,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     later: (task, ms) => later.push({ task, ms }),
     now: () => clock.now,
     online: () => browser.online,
+    leaving: () => page.leaving,
     takeTokenOffer: () => {
       const offer = browser.offer;
       browser.offer = null;
@@ -180,7 +184,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), logins, registrations, later, quiet, clock };
+  return { store: new SessionStore(() => environment), page, logins, registrations, later, quiet, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -342,6 +346,49 @@ describe('session rules of spec section 4', () => {
     await until(() => tab.store.snapshot().status === 'ready');
     expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
     expect(server.calls.filter((call) => call === 'POST /guest/login/')).toEqual([]);
+  });
+
+  it('a tab that closes while loading the user info leaves the session to the other tabs', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('cy', 'secret-password');
+    const token = server.issue(uid);
+    browser.cookie = token;
+    const main = openTab(server, browser);
+    main.store.start({ state: 'valid', userInfo: { uid, nickname: 'cy', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+    // A sign-in pop-up: it loads the user info, then closes itself, which aborts the call.
+    const popup = openTab(server, browser);
+    popup.page.leaving = true;
+    server.failInfo = 'network';
+    popup.store.start({ state: 'unknown', userInfo: null });
+    await until(() => popup.store.snapshot().status === 'idle');
+    expect(browser.cookie).toBe(token);
+    expect(main.store.snapshot()).toMatchObject({ token, status: 'ready', userInfo: { uid } });
+    expect(server.calls).not.toContain('POST /guest/login/');
+
+    // The same failure in a tab that stays is a verdict: the session goes (spec section 4).
+    const staying = openTab(server, browser);
+    staying.store.start({ state: 'unknown', userInfo: null });
+    await until(() => browser.cookie === null);
+  });
+
+  it('a tab whose token another tab rotated away meanwhile leaves the newer token in the cookie and takes it', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('dee', 'secret-password');
+    const old = server.issue(uid);
+    browser.cookie = old;
+    // The old token's user info is asked for, and refused: meanwhile another tab's credential change rotated it.
+    const rotated = server.issue(uid);
+    server.tokens.delete(old);
+    const tab = openTab(server, browser);
+    tab.store.start({ state: 'unknown', userInfo: null });
+    expect(tab.store.snapshot().token).toBe(old);
+    browser.cookie = rotated;
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(browser.cookie).toBe(rotated);
+    expect(tab.store.snapshot()).toMatchObject({ token: rotated, userInfo: { uid } });
+    expect(server.calls).not.toContain('POST /guest/login/');
   });
 
   it('setting a different token loads its user info and reports a login with its uid; the same token does nothing', async () => {

@@ -49,6 +49,8 @@ export interface SessionEnvironment {
   now(): number;
   /** Whether the device has a network at all (navigator.onLine): offline, no call is a verdict on the session. */
   online(): boolean;
+  /** Whether the page is going away (closed or left): its aborted calls are no verdict on the session either. */
+  leaving(): boolean;
   /** Reads and forgets the token the server verified from the page's URL (decision 054), or null. */
   takeTokenOffer(): string | null;
   /** Asks a signed-in member whether to switch to the offered account; true only on confirm. */
@@ -225,8 +227,10 @@ export class SessionStore {
       // Spec section 4: any failure clears the session, once the API client's retries are spent
       // (network errors, 429 and 5xx are retried). A device without a network keeps its session
       // for when it is back (decision 065): an offline game must not cost a member the sign-in.
+      // Nor does a page that is going away: closing it aborts its calls, and clearing the shared
+      // cookie then would sign every other tab out (a sign-in pop-up closes itself mid-call).
       if (generation === this.#generation) {
-        if (this.#e.online()) this.#clear();
+        if (this.#e.online() && !this.#e.leaving()) this.#clear();
         else this.#set({ status: 'idle' });
       }
       throw error;
@@ -361,7 +365,10 @@ export class SessionStore {
 
   #clear(): void {
     this.#generation++;
-    this.#e.writeToken(null);
+    // Only this tab's token is deleted: another tab may have stored a newer one meanwhile (a
+    // rotation, a sign-in), which a failure seen with the old one says nothing about.
+    const stored = this.#e.readToken();
+    if (stored === null || stored === this.#state.token) this.#e.writeToken(null);
     this.#set({ token: null, userInfo: null, status: 'idle' }, true);
   }
 

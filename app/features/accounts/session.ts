@@ -57,6 +57,18 @@ function broadcastChannel(): SessionChannel | null {
 
 const secure = () => secureCookiesFor(window.location.origin);
 
+/** Set once the page is being closed or left (pagehide), for `leaving()` below. */
+let leavingPage = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', (event) => {
+    // A page kept in the back/forward cache comes back alive; only a page that is gone stays leaving.
+    leavingPage = !event.persisted;
+  });
+  window.addEventListener('pageshow', () => {
+    leavingPage = false;
+  });
+}
+
 function browserEnvironment(): SessionEnvironment {
   return {
     api,
@@ -90,6 +102,7 @@ function browserEnvironment(): SessionEnvironment {
     },
     now: () => Date.now(),
     online: () => navigator.onLine,
+    leaving: () => leavingPage,
     takeTokenOffer() {
       const offer = decodeTokenCookie(readCookie(TOKEN_OFFER_COOKIE, document.cookie));
       if (offer) writeBrowserCookie(TOKEN_OFFER_COOKIE, '', { maxAgeDays: 0, sameSite: 'Strict', secure: secure() });
