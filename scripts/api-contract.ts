@@ -3,11 +3,12 @@
 // app/lib/api-schema.generated.ts, which the browser's API client is typed with. In CI a committed
 // file that differs from the regenerated one fails the step.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS from 'openapi-typescript';
 import { servedApiDocument } from './api-document.ts';
+import { keepGenerated } from './lib/generated-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const generated = join(root, 'app/lib/api-schema.generated.ts');
@@ -44,15 +45,6 @@ if (import.meta.main) {
     console.error(`The OpenAPI document breaks Redocly's rules (redocly.yaml):\n${problems}`);
     process.exit(1);
   }
-  const types = await apiSchemaTypes(document);
-  const before = existsSync(generated) ? readFileSync(generated, 'utf8') : null;
-  if (before !== types) {
-    writeFileSync(generated, types);
-    if (process.env.CI) {
-      console.error('app/lib/api-schema.generated.ts was out of date with the API: run `npm run typecheck` and commit it.');
-      process.exit(1);
-    }
-    console.log('app/lib/api-schema.generated.ts regenerated from the API document.');
-  }
+  keepGenerated(generated, await apiSchemaTypes(document), 'the API document');
   console.log('OpenAPI document: lint clean; browser types up to date.');
 }

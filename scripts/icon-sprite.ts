@@ -1,9 +1,9 @@
 // The category icons as one SVG sprite (app/features/catalogue/category-icons.svg), built from
 // lucide's icon data: pages draw them with <use>, so no icon code is in the browser's JavaScript
 // (decision 079). Run by `npm run typecheck`; in CI a committed sprite that differs fails the step.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATEGORY_ICON_NAMES } from '../app/features/catalogue/category-icon-names.ts';
+import { keepGenerated } from './lib/generated-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
 export const SPRITE_FILE = join(root, 'app/features/catalogue/category-icons.svg');
@@ -29,15 +29,4 @@ export async function categoryIconSprite(): Promise<string> {
   return `<svg xmlns="http://www.w3.org/2000/svg">\n${symbols.join('\n')}\n</svg>\n`;
 }
 
-if (import.meta.main) {
-  const sprite = await categoryIconSprite();
-  const before = existsSync(SPRITE_FILE) ? readFileSync(SPRITE_FILE, 'utf8') : null;
-  if (before !== sprite) {
-    writeFileSync(SPRITE_FILE, sprite);
-    if (process.env.CI) {
-      console.error('app/features/catalogue/category-icons.svg was out of date with its icon list: run `npm run typecheck` and commit it.');
-      process.exit(1);
-    }
-    console.log('app/features/catalogue/category-icons.svg regenerated.');
-  }
-}
+if (import.meta.main) keepGenerated(SPRITE_FILE, await categoryIconSprite(), 'its icon list');

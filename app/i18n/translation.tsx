@@ -8,9 +8,9 @@ export function TranslationProvider({ translator, children }: { translator: Tran
   return <TranslatorContext value={translator}>{children}</TranslatorContext>;
 }
 
-/** The translate function of a namespace (keys may still name another, `errors:generic`), and the translator. */
-export function useTranslation(namespace?: string): { t: Translate; i18n: Translator } {
+/** The translate function of a namespace (keys may still name another, `errors:generic`). */
+export function useTranslation(namespace?: string): { t: Translate } {
   const translator = useContext(TranslatorContext);
   if (!translator) throw new Error('useTranslation needs a TranslationProvider above it');
-  return { t: translator.namespace(namespace), i18n: translator };
+  return { t: translator.namespace(namespace) };
 }

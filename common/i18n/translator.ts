@@ -18,8 +18,6 @@ export type TranslationValues = Readonly<Record<string, unknown>>;
 export type Translate = (key: string | readonly string[], values?: TranslationValues) => string;
 
 export interface Translator {
-  /** The locale the messages are in. */
-  readonly language: string;
   /** Translates in the default namespace (`common`). */
   readonly t: Translate;
   /** A translate function whose keys without a namespace are read in `namespace`; the same function every call. */
@@ -83,5 +81,5 @@ export function createTranslator(language: string, messages: Readonly<Record<str
     return translate;
   }
 
-  return { language, t: namespace(), namespace };
+  return { t: namespace(), namespace };
 }

@@ -57,15 +57,11 @@ function broadcastChannel(): SessionChannel | null {
 
 const secure = () => secureCookiesFor(window.location.origin);
 
-/** Set once the page is being closed or left (pagehide), for `leaving()` below. */
+/** Set once the page is being closed or left for good (pagehide, not into the back/forward cache), for `leaving()` below. */
 let leavingPage = false;
 if (typeof window !== 'undefined') {
   window.addEventListener('pagehide', (event) => {
-    // A page kept in the back/forward cache comes back alive; only a page that is gone stays leaving.
     leavingPage = !event.persisted;
-  });
-  window.addEventListener('pageshow', () => {
-    leavingPage = false;
   });
 }
 
