@@ -42,6 +42,13 @@ export interface paths {
      */
     post: operations["postGuestDevice"];
   };
+  "/guest/empty/": {
+    /**
+     * Tell whether the caller's account is a guest holding nothing
+     * @description empty: true for a guest with no plays, favourites, cloud saves, orders, password, email, phone, uploaded avatar, social account or passkey; false otherwise, and always for a member. The browser asks before a token from a link replaces such a session without a question (decision 050).
+     */
+    get: operations["getGuestEmpty"];
+  };
   "/fingerprint/login/": {
     /**
      * Sign in with the device fingerprint
@@ -673,6 +680,47 @@ export interface operations {
       };
       /** @description Invalid input: data.errors maps each field to its messages */
       422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Tell whether the caller's account is a guest holding nothing
+   * @description empty: true for a guest with no plays, favourites, cloud saves, orders, password, email, phone, uploaded avatar, social account or passkey; false otherwise, and always for a member. The browser asks before a token from a link replaces such a session without a question (decision 050).
+   */
+  getGuestEmpty: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description true for a guest with nothing of its own: no plays, favourites, saves, orders, credential, email, phone, avatar, social account or passkey */
+              empty: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -5,8 +5,13 @@ import { appContext } from '../context.ts';
 import { readCookie, serializeCookie } from '../lib/cookies.ts';
 import { pageNotFound } from '../lib/route-errors.ts';
 
-/** A page load (not the router's data request): only these get the first-visit redirect. */
+/**
+ * A page load (not the router's data request): only these get the first-visit redirect and have
+ * a URL token removed. A navigation the service worker passes on arrives with
+ * `Sec-Fetch-Dest: empty` but keeps `Sec-Fetch-Mode: navigate`.
+ */
 export function isDocumentRequest(request: Request): boolean {
+  if (request.headers.get('sec-fetch-mode') === 'navigate') return true;
   const dest = request.headers.get('sec-fetch-dest');
   if (dest) return dest === 'document';
   return request.headers.get('accept')?.includes('text/html') ?? false;

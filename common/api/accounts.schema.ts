@@ -110,6 +110,11 @@ export const GuestDeviceSchema = z.object({
   recorded: z.boolean().meta({ description: 'false when the account already had one, or is not a guest: nothing changed' }),
 });
 
+/** GET /guest/empty/ answer. */
+export const GuestEmptinessSchema = z.object({
+  empty: z.boolean().meta({ description: 'true for a guest with nothing of its own: no plays, favourites, saves, orders, credential, email, phone, avatar, social account or passkey' }),
+});
+
 /** PATCH /member/nickname/ body. */
 export const NicknameBodySchema = z.object({ nickname: NicknameSchema });
 

@@ -55,6 +55,16 @@ describe('session restore on the server', () => {
     expect(response.headers.getSetCookie()).toEqual(['session_offer=5%7Cmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm; Path=/; Max-Age=120; SameSite=Strict; Secure']);
   });
 
+  it('a navigation passed on by the service worker (destination "empty", mode "navigate") is a page load too: the token is removed and offered', async () => {
+    const token = `6|${'g'.repeat(48)}`;
+    const fromWorker = { accept: 'text/html', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'navigate' };
+    const response = await thrown(() => sessionRestore(args(`https://p.example/user?token=${encodeURIComponent(token)}`, contextWith(), fromWorker), next));
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/user');
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^session_offer=6%7Cg{48}; /)]);
+    expect(response.headers.getSetCookie().join()).not.toMatch(/(^|, )token=/);
+  });
+
   it('a token the server does not know is dropped: removed from the address, offered to nobody', async () => {
     const token = `9|${'z'.repeat(48)}`;
     const response = await thrown(() => sessionRestore(args(`https://p.example/?token=${encodeURIComponent(token)}`, contextWith(), page), next));

@@ -10,7 +10,8 @@ import { tokenFromUrl, urlWithoutToken } from './session-token.ts';
 export const browserSessionRestore: MiddlewareFunction<Record<string, DataStrategyResult>> = async ({ url }, next) => {
   const token = tokenFromUrl(url);
   if (token) {
-    // Checked, and confirmed by a signed-in member, before it is adopted (decision 054).
+    // Checked with the server, and confirmed by the visitor unless it is a guest's token offered to
+    // a visitor with nothing to lose, before it is adopted (decision 050).
     void session.offerToken(token);
     throw replace(urlWithoutToken(url));
   }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { useMatches, useRevalidator } from 'react-router';
+import { useMatches, useNavigate, useRevalidator } from 'react-router';
 import { session } from './session.ts';
+import { tokenFromUrl, urlWithoutToken } from './session-token.ts';
 import { usePageSession, useSession } from './use-session.ts';
 
 /** The route whose middleware admits members only (decision 026). */
@@ -17,9 +18,17 @@ export function SessionRuntime() {
   const onMemberPage = useMatches().some((match) => match.id === MEMBER_ROUTE_ID);
   const { revalidate } = useRevalidator();
 
+  const navigate = useNavigate();
+
   useEffect(() => {
-    session.start(initial);
-  }, [initial]);
+    // The server removes a token from a page's address before the page exists (decision 050); a
+    // page that still has one came another way (a copy an older service worker kept), so it does
+    // what the server would: the address loses the token, and the token is only offered.
+    const url = new URL(window.location.href);
+    const urlToken = tokenFromUrl(url);
+    if (urlToken) void navigate(urlWithoutToken(url), { replace: true, preventScrollReset: true });
+    session.start(initial, urlToken);
+  }, [initial, navigate]);
 
   // A token whose user info is still loading is not a settled state.
   const settled = token && !userInfo ? null : `${userInfo?.uid ?? ''}:${userInfo?.isGuest ?? ''}`;

@@ -25,6 +25,16 @@ class FakeAccounts {
   holdSignIn: Promise<void> | null = null;
   #next = 100;
 
+  /** Guests that hold something (a play, a favourite, a save): GET /guest/empty/ says false for them. */
+  holding = new Set<number>();
+  failEmpty = false;
+
+  guest(): number {
+    const uid = this.#next++;
+    this.users.set(uid, { uid, nickname: `Guest${uid}`, avatar: null, social_providers: [], webauthn: false, isGuest: true });
+    return uid;
+  }
+
   member(username: string, password: string): number {
     const uid = this.#next++;
     this.users.set(uid, { uid, nickname: username, avatar: null, social_providers: [], webauthn: false, isGuest: false, username, password });
@@ -73,6 +83,10 @@ class FakeAccounts {
           if (this.failInfo === 'server') return fail(503, 'The server is busy.');
         }
         return caller === undefined ? fail(401, 'Token is missing or invalid.') : ok({ token: bearer, userInfo: info(caller) });
+      case 'GET /guest/empty/':
+        if (caller === undefined) return fail(401, 'Token is missing or invalid.');
+        if (this.failEmpty) return fail(503, 'The server is busy.');
+        return ok({ empty: this.users.get(caller)!.isGuest && !this.holding.has(caller) });
       case 'POST /username/login/': {
         await this.holdSignIn;
         const user = [...this.users.values()].find((u) => u.username === body.username);
@@ -99,8 +113,10 @@ class FakeBrowser {
   cookie: string | null = null;
   /** The token the server verified from a page's URL, waiting for the page (session_offer cookie). */
   offer: string | null = null;
-  /** How the member answers the switch dialog; every question asked is kept. */
+  /** How the visitor answers the dialog ("Continue as …" is true); every question asked is kept. */
   confirmAnswer = false;
+  /** While set, the dialog stays open: the visitor has not answered yet. */
+  holdAnswer: Promise<void> | null = null;
   readonly questions: Array<{ offered: number; current: number | null }> = [];
   readonly tabs: Array<(message: SessionMessage) => void> = [];
   /** Guests whose device this browser recorded (localStorage). */
@@ -180,6 +196,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     confirmSwitch: async (offered, current) => {
       browser.questions.push({ offered: offered.uid, current: current?.uid ?? null });
+      await browser.holdAnswer;
       return browser.confirmAnswer;
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
@@ -494,10 +511,10 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual([]);
   });
 
-  it('a URL token offered to a visitor without a session is adopted, reported and told to the other tabs', async () => {
+  it('a guest token offered to a visitor without a session is adopted, reported and told to the other tabs', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
-    const uid = server.member('fay', 'secret-password');
+    const uid = server.guest();
     const offered = server.issue(uid);
     const other = openTab(server, browser, { bot: true });
     other.store.start(NONE);
@@ -513,15 +530,93 @@ describe('session rules of spec section 4', () => {
     expect(server.calls.filter((call) => call === 'POST /guest/login/')).toEqual([]);
   });
 
-  it('a guest session gives way to an offered token without a question', async () => {
-    const { server, browser, tab } = await guestTab();
-    const uid = server.member('gia', 'secret-password');
-    await tab.store.offerToken(server.issue(uid));
-    expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
-    expect(browser.questions).toEqual([]);
+  it('a member token offered to a visitor without a session is never adopted unasked: nothing is stored while the question is open, "Stay as I am" gives a fresh guest', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const sender = server.member('sid', 'secret-password');
+    const planted = server.issue(sender);
+    let answer!: () => void;
+    browser.holdAnswer = new Promise((resolve) => (answer = resolve));
+    browser.offer = planted;
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => browser.questions.length === 1);
+    expect(browser.questions).toEqual([{ offered: sender, current: null }]);
+    for (let i = 0; i < 5; i++) await settle();
+    // No session meanwhile, and certainly not the sender's.
+    expect(browser.cookie).toBeNull();
+    expect(tab.store.snapshot().token).toBeNull();
+    answer();
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(tab.store.snapshot().userInfo).toMatchObject({ isGuest: true });
+    expect(tab.store.snapshot().userInfo!.uid).not.toBe(sender);
+    expect(browser.cookie).not.toBe(planted);
+    expect(tab.logins).not.toContain(sender);
   });
 
-  it('a signed-in member keeps their session unless they confirm the switch, which names the offered account', async () => {
+  it('a member token offered to a visitor without a session is adopted once they choose "Continue as …"', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const sender = server.member('sid', 'secret-password');
+    const planted = server.issue(sender);
+    browser.confirmAnswer = true;
+    browser.offer = planted;
+    const tab = openTab(server, browser);
+    tab.store.start(NONE);
+    await until(() => tab.store.snapshot().userInfo?.uid === sender);
+    expect(browser.questions).toEqual([{ offered: sender, current: null }]);
+    expect(browser.cookie).toBe(planted);
+    expect(tab.logins).toEqual([sender]);
+    expect(server.calls).not.toContain('POST /guest/login/');
+  });
+
+  it('an empty guest gives way to an offered guest token without a question, but is asked about a member token', async () => {
+    const { server, browser, tab } = await guestTab();
+    const mine = tab.store.snapshot();
+    const member = server.member('gia', 'secret-password');
+    await tab.store.offerToken(server.issue(member));
+    expect(browser.questions).toEqual([{ offered: member, current: mine.userInfo!.uid }]);
+    expect(tab.store.snapshot().token).toBe(mine.token);
+    expect(browser.cookie).toBe(mine.token);
+
+    const other = server.guest();
+    await tab.store.offerToken(server.issue(other));
+    expect(tab.store.snapshot().userInfo?.uid).toBe(other);
+    expect(browser.questions).toHaveLength(1);
+  });
+
+  it('a guest that holds something (a play, a favourite, a save) is asked before a guest token replaces it, and kept by "Stay as I am"', async () => {
+    const { server, browser, tab } = await guestTab();
+    const mine = tab.store.snapshot();
+    server.holding.add(mine.userInfo!.uid);
+    const planted = server.issue(server.guest());
+    await tab.store.offerToken(planted);
+    expect(browser.questions).toEqual([{ offered: Number(planted.split('|')[0]), current: mine.userInfo!.uid }]);
+    expect(tab.store.snapshot()).toMatchObject({ token: mine.token, userInfo: { uid: mine.userInfo!.uid } });
+    expect(browser.cookie).toBe(mine.token);
+    expect(tab.logins).toEqual([mine.userInfo!.uid]);
+
+    // When the server cannot say whether the guest holds anything, the visitor is asked too.
+    server.holding.clear();
+    server.failEmpty = true;
+    await tab.store.offerToken(planted);
+    expect(browser.questions).toHaveLength(2);
+    expect(browser.cookie).toBe(mine.token);
+  });
+
+  it('a token still in the page\'s own address (no server redirect) is offered exactly as the server\'s offer is', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const sender = server.member('sid', 'secret-password');
+    const tab = openTab(server, browser);
+    tab.store.start(NONE, server.issue(sender));
+    await until(() => tab.store.snapshot().status === 'ready');
+    expect(browser.questions).toEqual([{ offered: sender, current: null }]);
+    expect(tab.store.snapshot().userInfo).toMatchObject({ isGuest: true });
+    expect(tab.store.snapshot().userInfo!.uid).not.toBe(sender);
+  });
+
+  it('a signed-in member keeps their session unless they confirm the switch, which names the offered account, a guest\'s token too', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const me = server.member('mia', 'secret-password');
@@ -538,6 +633,10 @@ describe('session rules of spec section 4', () => {
     expect(browser.cookie).toBe(mine);
     expect(tab.store.snapshot().userInfo?.uid).toBe(me);
     expect(tab.logins).toEqual([]);
+
+    await tab.store.offerToken(server.issue(server.guest()));
+    expect(browser.questions).toHaveLength(2);
+    expect(browser.cookie).toBe(mine);
 
     browser.confirmAnswer = true;
     await tab.store.offerToken(planted);

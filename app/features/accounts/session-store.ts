@@ -51,9 +51,12 @@ export interface SessionEnvironment {
   online(): boolean;
   /** Whether the page is going away (closed or left): its aborted calls are no verdict on the session either. */
   leaving(): boolean;
-  /** Reads and forgets the token the server verified from the page's URL (decision 054), or null. */
+  /** Reads and forgets the token the server verified from the page's URL (decision 050), or null. */
   takeTokenOffer(): string | null;
-  /** Asks a signed-in member whether to switch to the offered account; true only on confirm. */
+  /**
+   * Asks the visitor whether to continue as the offered account ("Continue as {name}"), naming
+   * the current one when there is one; true only on confirm (decision 050).
+   */
   confirmSwitch(offered: UserInfo, current: UserInfo | null): Promise<boolean>;
   /** A translated text, by `namespace:key`. */
   message(key: 'errors:unauthenticated' | 'accounts:device.unavailable'): string;
@@ -115,12 +118,14 @@ export class SessionStore {
   }
 
   /** Applies the session rules once the page runs: restores or creates the session, listens to other tabs. */
-  start(initial: PageSession): void {
+  start(initial: PageSession, urlToken: string | null = null): void {
     if (this.#started) return;
     this.#started = true;
     if (!this.#seeded) this.#seed(initial);
     this.#e.channel?.listen((message) => this.#adopt(message));
-    const offer = this.#e.takeTokenOffer();
+    // A token still in the page's own address (the server's redirect did not happen: a copy kept
+    // offline by an older worker) is offered exactly as the server's verified one is.
+    const offer = this.#e.takeTokenOffer() ?? urlToken;
     if (offer && offer !== this.#state.token) {
       void this.offerToken(offer, initial);
       return;
@@ -141,22 +146,37 @@ export class SessionStore {
   }
 
   /**
-   * A token that arrived in a page's URL (spec section 4), decision 054. It is checked with the
-   * server first and never replaces a member's session without the member's confirmation (a link
-   * could otherwise plant someone else's session and collect what the visitor then enters); a
-   * visitor without a session, or with a guest one, adopts it. Either way the page ends with a
-   * session.
+   * A token that arrived in a page's URL (spec section 4), decision 050. It is checked with the
+   * server first. A member's token is never adopted without the visitor's confirmation naming the
+   * account, whatever session the visitor has: whoever sent the link still knows its password, so
+   * whatever the visitor then linked, entered or bought would be theirs. A guest's token is adopted
+   * silently only by a visitor without a session or with a guest that holds nothing; anyone else
+   * is asked too. "Stay as I am" keeps the current session, or starts a fresh guest. The token is
+   * stored only once adopted; either way the page ends with a session.
    */
   async offerToken(offer: string, initial?: PageSession): Promise<void> {
     const offered = await this.#userInfoOf(offer);
     const current = await this.#settleCurrent(initial);
     if (offered && current !== null && current !== 'unknown' && current.uid === offered.uid) return;
     if (offered) {
-      const member = current === 'unknown' || (current !== null && !current.isGuest);
-      const switching = !member || (await this.#e.confirmSwitch(offered, current === 'unknown' ? null : current));
-      if (switching) await this.setToken(offer).catch(() => undefined);
+      const adopt = (await this.#adoptsWithoutAsking(offered, current)) || (await this.#e.confirmSwitch(offered, current === 'unknown' ? null : current));
+      if (adopt) await this.setToken(offer).catch(() => undefined);
     }
     if (!this.#state.token) await this.signInAnonymously();
+  }
+
+  /** Only a guest's token, offered to a visitor with nothing to lose: no session, or a guest that holds nothing. */
+  async #adoptsWithoutAsking(offered: UserInfo, current: UserInfo | 'unknown' | null): Promise<boolean> {
+    if (!offered.isGuest) return false;
+    if (current === null) return true;
+    if (current === 'unknown' || !current.isGuest) return false;
+    try {
+      const { data } = await this.#e.api.get('/guest/empty/');
+      return data.empty && this.#state.userInfo?.uid === current.uid;
+    } catch {
+      // Not known to hold nothing: ask.
+      return false;
+    }
   }
 
   /** The user info of a token other than the session's, or null when the server refuses it. */
@@ -312,7 +332,7 @@ export class SessionStore {
   }
 
   /**
-   * The new token a credential change answers with (decision 054): the earlier one no longer
+   * The new token a credential change answers with (decision 050): the earlier one no longer
    * works. Stored, reported as a login (spec section 4: a different token) and sent to the other
    * tabs; the answer's user info is current, so none is fetched.
    */

@@ -7,7 +7,7 @@ const TOKEN_QUERY = 'token';
 
 /**
  * A short-lived cookie that hands a token the server verified from a page's URL to the browser's
- * session store, which decides whether to adopt it (decision 054). The server cannot decide: a
+ * session store, which decides whether to adopt it or ask the visitor first (decision 050). The server cannot decide: a
  * visitor who follows a link from another site sends no SameSite=Strict cookie, so only the
  * page's script can see whether someone is already signed in.
  */

@@ -108,8 +108,10 @@ function browserEnvironment(): SessionEnvironment {
       const locale = localeOfPath(window.location.pathname);
       const { t } = loadedI18n(locale) ?? emptyI18n(locale);
       return confirm({
-        title: t('accounts:switchOffer.title'),
-        message: t('accounts:switchOffer.message', { offered: displayName(offered, t), current: current ? displayName(current, t) : '' }),
+        title: t('accounts:switchOffer.title', { offered: displayName(offered, t) }),
+        message: current
+          ? t('accounts:switchOffer.message', { offered: displayName(offered, t), current: displayName(current, t) })
+          : t('accounts:switchOffer.messageNoSession', { offered: displayName(offered, t) }),
         confirmButton: t('accounts:switchOffer.confirm', { offered: displayName(offered, t) }),
         cancelButton: t('accounts:switchOffer.cancel'),
         type: 'warning',

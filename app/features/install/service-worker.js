@@ -2,6 +2,7 @@
 // Workbox's modules; workbox-build injects the precache list in place of self.__WB_MANIFEST.
 // Plain JavaScript: it runs in a worker, whose types the app's DOM build does not share.
 import { CACHE_NAMES } from './cache-names.ts';
+import { tokenFromUrl, urlWithoutToken } from '../accounts/session-token.ts';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
@@ -14,6 +15,21 @@ const ok = new CacheableResponsePlugin({ statuses: [200] });
 // The shell: the app's scripts and styles, icons, and the offline page of each locale.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+// A navigation carrying a session token goes to the server, which removes the token from the
+// address and hands it to the page to offer (decision 050); it is never answered from the cache
+// nor kept there. Offline, where the token cannot be checked, it is dropped: the same address
+// without it, answered like any other page.
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && tokenFromUrl(url) !== null,
+  async ({ request, url }) => {
+    try {
+      return await fetch(request);
+    } catch {
+      return Response.redirect(new URL(urlWithoutToken(url), self.location.origin).href, 302);
+    }
+  },
+);
 
 // Pages: the network first (a page is fresh when it can be), the last copy when offline.
 // The play page of a game played before is among them, so the game can be played again offline.
@@ -51,4 +67,13 @@ setCatchHandler(async ({ request, url }) => {
 
 // A new build's worker takes over at once; the page's build polling makes its next navigation a full load.
 self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.clients.claim(), forgetTokenAddresses().catch(() => undefined)])));
+
+/** Earlier workers kept pages under addresses that still held a token: those entries go. */
+async function forgetTokenAddresses() {
+  for (const name of [CACHE_NAMES.pages, CACHE_NAMES.pageData]) {
+    if (!(await caches.has(name))) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) if (new URL(request.url).searchParams.has('token')) await cache.delete(request);
+  }
+}

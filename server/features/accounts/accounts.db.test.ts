@@ -18,7 +18,7 @@ describe('accounts API', () => {
   const count = async (table: 'users' | 'access_tokens') =>
     Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-  const call = (method: 'GET' | 'POST' | 'PATCH', path: string, options: CallOptions = {}) => api.call(method, path, options);
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, options: CallOptions = {}) => api.call(method, path, options);
 
   /** Where the test's guests are made: device sign-in works only from the same network. */
   const HOME = '192.0.2.50';
@@ -197,6 +197,27 @@ describe('accounts API', () => {
       expect(await accounts.userInfoForToken('')).toBeNull();
       expect(await accounts.userInfoForToken('%E0%A4%A')).toBeNull();
       expect(await accounts.userInfoForToken(guest.token.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x')))).toBeNull();
+    });
+  });
+
+  describe('empty guests', () => {
+    it('tells a guest holding nothing from one with plays, favourites, a save or an email, and from a member; 401 without a token', async () => {
+      const empty = (token: string) => call('GET', '/guest/empty/', { token }).then((r) => r.json().data.empty as boolean);
+      const now = new Date().toISOString();
+      const [app] = await db().selectFrom('apps').select('id').limit(1).execute();
+      const fresh = await newGuest();
+      expect(await empty(fresh.token)).toBe(true);
+      const player = await newGuest();
+      await db().insertInto('played_games').values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: now, last_played_at: now }).execute();
+      const fan = await newGuest();
+      expect((await call('PUT', `/member/favourite/${app!.id}`, { token: fan.token })).statusCode).toBeLessThan(300);
+      const saver = await newGuest();
+      expect((await call('PUT', `/game/saves/${app!.id}/progress`, { token: saver.token, body: { value: { level: 2 } } })).statusCode).toBeLessThan(300);
+      const withEmail = await newGuest();
+      expect((await call('PATCH', '/member/email/', { token: withEmail.token, body: { email: 'guest@example.com' } })).statusCode).toBe(200);
+      const member = await newMember('empty_check_1', 'correct horse battery');
+      for (const holder of [player, fan, saver, withEmail, member]) expect(await empty(holder.token), String(holder.userInfo.uid)).toBe(false);
+      expect((await call('GET', '/guest/empty/')).statusCode).toBe(401);
     });
   });
 

@@ -9,6 +9,7 @@ import {
   FingerprintLoginBodySchema,
   GuestDeviceBodySchema,
   GuestDeviceSchema,
+  GuestEmptinessSchema,
   GuestChallengeSchema,
   GuestLoginBodySchema,
   GuestSessionSchema,
@@ -99,6 +100,21 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       response: GuestDeviceSchema,
     },
     ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body.fingerprint),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/guest/empty/',
+      summary: "Tell whether the caller's account is a guest holding nothing",
+      description:
+        'empty: true for a guest with no plays, favourites, cloud saves, orders, password, email, phone, uploaded avatar, social account or passkey; ' +
+        'false otherwise, and always for a member. The browser asks before a token from a link replaces such a session without a question (decision 050).',
+      tags: TAGS,
+      auth: 'required',
+      response: GuestEmptinessSchema,
+    },
+    ({ caller }) => accounts.guestEmptiness(caller!.userId),
   );
 
   api.route(

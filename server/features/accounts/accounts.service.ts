@@ -151,6 +151,11 @@ export class AccountsService {
     return { recorded: await this.#users.recordGuestDevice(userId, this.fingerprintHash(fingerprint), isoNow(this.#clock)) };
   }
 
+  /** Whether the caller's account is a guest holding nothing (decision 050): a link's guest token may then replace it without a question. */
+  async guestEmptiness(userId: number): Promise<{ empty: boolean }> {
+    return { empty: await this.#users.isEmptyGuest(userId) };
+  }
+
   /**
    * Username and password sign-in; every mistake gets the same answer, whether the username
    * exists or not. Only failures are counted, and checked before the next attempt (decision 052).

@@ -98,6 +98,37 @@ export class UsersRepository {
   }
 
   /**
+   * Whether an account holds nothing a person would miss if another session replaced it (decision
+   * 050): a guest with no plays, favourites, saves or orders, no credential, email, phone, avatar,
+   * social account or passkey. A member, or an account that is gone, is never empty.
+   */
+  async isEmptyGuest(id: number): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('users')
+      .select('users.id')
+      .where('users.id', '=', id)
+      .where('users.is_guest', '=', 1)
+      .where('users.password_hash', 'is', null)
+      .where('users.email', 'is', null)
+      .where('users.phone', 'is', null)
+      .where('users.avatar', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.or([
+            eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
+            eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
+          ]),
+        ),
+      )
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
    * Notes that a guest was used from a network. Writes only when the network changed or the
    * last note is older than `staleBefore`, so a busy guest does not turn every read into a write.
    */
