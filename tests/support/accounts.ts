@@ -26,7 +26,7 @@ export function uniqueUsername(prefix: string): string {
 /** Calls the API as a browser would: the CSRF cookie first for state-changing calls, then the call. */
 export async function call<T = any>(
   request: APIRequestContext,
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
   path: string,
   options: { token?: string; body?: unknown } = {},
 ): Promise<{ status: number; data: T; message: string }> {

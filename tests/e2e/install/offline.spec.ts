@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.ts';
-import { newMember } from '../../support/accounts.ts';
-import { useSession } from '../browser-session.ts';
+import { newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { browserToken, useSession } from '../browser-session.ts';
+import { settledUser } from '../accounts/helpers.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // The service worker is the subject here; the other journeys run without it (playwright.config.ts).
@@ -66,6 +67,50 @@ test.describe('the installable app offline', () => {
     await expect(page.getByTestId('game-frame')).toHaveAttribute('srcdoc', /<base href="http:\/\/localhost:\d+\/games\/2048\/index\.html\?locale=en">/);
     await expect(game.locator('html')).toHaveAttribute('lang', 'en');
     await context.setOffline(false);
+  });
+
+  test('a link with a session token reaches the server with the worker in control: the token leaves the address, is only offered, and is never kept', async ({ page, context, request, problems }) => {
+    test.slow();
+    problems.allow('ERR_INTERNET_DISCONNECTED');
+    problems.allow('Failed to fetch');
+    // A returning visitor: the worker controls the page and holds a copy of /user.
+    await page.goto('/');
+    await hydrated(page);
+    await controlledByWorker(page);
+    await settledUser(page, request);
+    await page.goto('/user');
+    await hydrated(page);
+    await expect.poll(() => page.evaluate(async () => (await (await caches.open('pages')).keys()).map((r) => new URL(r.url).pathname))).toContain('/user');
+
+    // A guest's token replaces a guest that holds nothing, as the server's offer does without the worker.
+    const linked = await newGuest(request);
+    await page.goto(`/user?token=${encodeURIComponent(linked.token)}`);
+    await expect(page).toHaveURL('/user');
+    await expect.poll(() => browserToken(context)).toBe(linked.token);
+
+    // A member's token is only offered: the visitor is asked, and staying keeps the session.
+    const member = await newMember(request, uniqueUsername('swlink'), 'Harbour-Lantern-Tricky-9');
+    await page.goto(`/about?token=${encodeURIComponent(member.token)}`);
+    await expect(page).toHaveURL('/about');
+    const dialog = page.getByRole('alertdialog', { name: `Continue as ${member.userInfo.nickname}?` });
+    await dialog.getByRole('button', { name: 'Stay as I am' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await browserToken(context)).toBe(linked.token);
+
+    // Offline the token cannot be checked: it is dropped, from the address too.
+    await context.setOffline(true);
+    await page.goto(`/user?token=${encodeURIComponent(member.token)}`);
+    await expect(page).toHaveURL('/user');
+    expect(await browserToken(context)).toBe(linked.token);
+    await context.setOffline(false);
+
+    // No copy is kept under an address that holds a token.
+    const kept = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      return urls;
+    });
+    expect(kept.filter((url) => url.includes('token='))).toEqual([]);
   });
 
   test('signing out forgets the pages kept for offline use (they show the member), not the games', async ({ page, context, request, baseURL }) => {
