@@ -33,7 +33,8 @@ function linkDialog(page: Page, nickname: string) {
 
 test.describe('tokens in links', { tag: '@db' }, () => {
   test('a member token planted into a fresh browser: nothing the visitor then links or buys lands in the sender\'s account unless they continue as the sender', async ({ page, context, request, browser, baseURL }) => {
-    test.slow();
+    // A social sign-in and a purchase, each a round trip through a pop-up, in two browsers.
+    test.setTimeout(180_000);
     const sender = await newMember(request, uniqueUsername('sender'), 'planted-session-2');
     const nickname = sender.userInfo.nickname!;
 
