@@ -64,11 +64,13 @@ test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
     await page.goto('/about');
     await settledUser(page, request);
 
-    // A page load: the server checks the token and redirects; the token never reaches the page,
-    // and the guest session gives way to it without a question.
+    // A page load: the server checks the token and redirects; the token never reaches the page.
+    // A member's token is adopted only once the visitor continues as that member (decision 050).
     const response = await page.goto(`/user?tab=1&token=${encodeURIComponent(member.token)}#top`);
     expect(response!.request().redirectedFrom()?.url()).toContain('token=');
     await expect(page).toHaveURL('/user?tab=1#top');
+    await expect(page.getByTestId('confirm-dialog')).toContainText(member.userInfo.nickname!);
+    await page.getByTestId('confirm-accept').click();
     await expect(page.getByTestId('member-name')).toHaveText(member.userInfo.nickname!);
     expect(await browserToken(context)).toBe(member.token);
     await expect.poll(tracked).toContainEqual({ event: 'login', data: { uid: member.userInfo.uid } });
