@@ -107,7 +107,7 @@ test.describe('the installable app offline', () => {
     // No copy is kept under an address that holds a token.
     const kept = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      for (const name of await caches.keys()) for (const entry of await (await caches.open(name)).keys()) urls.push(entry.url);
       return urls;
     });
     expect(kept.filter((url) => url.includes('token='))).toEqual([]);
