@@ -75,7 +75,10 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       summary: 'Sign in with username and password',
       description:
         'Username is case-insensitive. A wrong username or password gets 401 with one message either way. ' +
-        `Failed attempts are limited to 10 per 15 minutes per username and 30 per 15 minutes per client address, across all instances. ${RATE_LIMITED}`,
+        'Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; ' +
+        'a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 ' +
+        '(and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. ' +
+        RATE_LIMITED,
       tags: TAGS,
       auth: 'none',
       body: UsernameLoginBodySchema,
@@ -185,7 +188,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. ' +
         'When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, ' +
         'the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). ' +
-        `Wrong current passwords count towards the per-username sign-in limit. ${RATE_LIMITED}`,
+        `Wrong current passwords are limited to 10 per 15 minutes per account, counted apart from sign-in failures, so others' failed sign-ins never block the change. ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'required',
       body: PasswordBodySchema,

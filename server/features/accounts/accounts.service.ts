@@ -18,7 +18,7 @@ import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts'
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
@@ -35,8 +35,19 @@ export const ACCOUNT_LIMITS = {
    * stopped while the owner, elsewhere, still signs in (decision 052).
    */
   loginPair: { name: 'login-pair', limit: 10, windowSeconds: 15 * 60 },
-  /** Consecutive failed password checks per username from anywhere (NIST SP 800-63B: at most 100); a success clears it. */
+  /**
+   * Consecutive failed password checks per username from anywhere (NIST SP 800-63B: at most 100);
+   * a success clears it. Past it, a wrong password is answered 429 and holds its client back
+   * (`loginHeld`); a right one still signs in (decision 081).
+   */
   loginAccount: { name: 'login-account', limit: 100, windowSeconds: 24 * 60 * 60 },
+  /** While the username is past its ceiling: one password check per client per hour for it. */
+  loginHeld: { name: 'login-held', limit: 1, windowSeconds: 60 * 60 },
+  /**
+   * Failed current-password checks of one account from its own sessions: only a holder of one of
+   * its sessions can charge it, so other people's failures never block the owner's change.
+   */
+  passwordChange: { name: 'password-change', limit: 10, windowSeconds: 15 * 60 },
   /** Failed sign-ins (password or device) per client, across usernames: credential stuffing. */
   loginAddress: { name: 'login-address', limit: 30, windowSeconds: 15 * 60 },
   /** Device sign-in attempts per fingerprint, from anywhere: a fingerprint cannot be tried across many networks. */
@@ -153,22 +164,35 @@ export class AccountsService {
 
   /**
    * Username and password sign-in; every mistake gets the same answer, whether the username
-   * exists or not. Only failures are counted, and checked before the next attempt (decision 052).
+   * exists or not. Only failures are counted (decisions 052 and 081): the client's own failures
+   * (for this username, and across usernames) are checked before the attempt; the username's
+   * failures from anywhere never refuse a right password. Past that ceiling each client gets one
+   * check an hour for the username, and a wrong password is answered 429 instead of 401.
    */
   async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
     const normalized = input.username.toLowerCase();
-    const counters = passwordCounters(normalized, client);
-    await this.#assertRoom(counters);
+    const where = clientSubject(client.address);
+    const own: Counter[] = [
+      [ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`],
+      [ACCOUNT_LIMITS.loginAddress, where],
+    ];
+    const account: Counter = [ACCOUNT_LIMITS.loginAccount, normalized];
+    const held: Counter = [ACCOUNT_LIMITS.loginHeld, `${normalized}|${where}`];
+    const [accountBefore, ...ownStates] = await Promise.all([this.#peek(account), ...own.map((c) => this.#peek(c))]);
+    // Under attack the hold is taken before the check, so parallel requests from one client get one check between them.
+    const heldState = accountBefore.allowed ? await this.#peek(held) : await this.#limiter.consume(...held);
+    assertAllowed(...ownStates, heldState);
     const user = isUsernameShape(normalized) ? await this.#users.findByUsername(normalized) : undefined;
     // An unknown user costs one hash check too, so timing does not tell which usernames exist.
     const valid = user?.password_hash
       ? await this.#hasher.verify(user.password_hash, input.password)
       : (await this.#hasher.verify(await this.#dummy(), input.password)) && false;
     if (!user || !valid) {
-      await this.#countFailure(counters);
+      const [accountAfter] = await Promise.all([this.#limiter.consume(...account), this.#countFailure(own)]);
+      if (!accountAfter.allowed) throw rateLimitError(accountBefore.allowed ? await this.#limiter.consume(...held) : heldState);
       throw invalidCredentials();
     }
-    await this.#clearFailures(counters);
+    await Promise.all([own[0], account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
     return this.#signIn(user.id, 'password', client);
   }
 
@@ -273,13 +297,14 @@ export class AccountsService {
     const user = await this.#user(caller.userId);
     if (user.password_hash) {
       if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
-      const counters = passwordCounters(user.username_normalized ?? `uid:${user.id}`, client);
-      await this.#assertRoom(counters);
+      // Counted per account only: the caller holds one of its sessions, and sign-in failures by others never block it (decision 081).
+      const counter: Counter = [ACCOUNT_LIMITS.passwordChange, String(user.id)];
+      assertAllowed(await this.#peek(counter));
       if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
-        await this.#countFailure(counters);
+        await this.#limiter.consume(...counter);
         throw fieldError({ currentPassword: ['accounts:password.currentIncorrect'] });
       }
-      await this.#clearFailures(counters);
+      await this.#limiter.reset(...counter);
     }
     const username = body.username ?? user.username;
     if (!username) throw fieldError({ username: ['accounts:username.required'] });
@@ -323,18 +348,13 @@ export class AccountsService {
     return createHmac('sha256', this.#appSecret).update(`fingerprint:${fingerprint}`).digest('hex');
   }
 
-  /** Refuses (429) when any counter has no room left for another failure. */
-  async #assertRoom(counters: Counter[]): Promise<void> {
-    assertAllowed(...(await Promise.all(counters.map(([rule, subject]) => this.#limiter.peek(rule, subject)))));
+  /** Reads a counter without counting: `allowed` tells whether one more failure fits. */
+  #peek([rule, subject]: Counter): Promise<RateLimitState> {
+    return this.#limiter.peek(rule, subject);
   }
 
   async #countFailure(counters: Counter[]): Promise<void> {
     await Promise.all(counters.map(([rule, subject]) => this.#limiter.consume(rule, subject)));
-  }
-
-  /** A right password clears the username's counters; the client's count across usernames stays. */
-  async #clearFailures(counters: Counter[]): Promise<void> {
-    await Promise.all(counters.filter(([rule]) => rule !== ACCOUNT_LIMITS.loginAddress).map(([rule, subject]) => this.#limiter.reset(rule, subject)));
   }
 
   async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
@@ -386,16 +406,6 @@ export class AccountsService {
 }
 
 type Counter = [RateRule, string];
-
-/** The counters a password check is judged by: this username from this client, this username, this client. */
-function passwordCounters(username: string, client: ClientFacts): Counter[] {
-  const where = clientSubject(client.address);
-  return [
-    [ACCOUNT_LIMITS.loginPair, `${username}|${where}`],
-    [ACCOUNT_LIMITS.loginAccount, username],
-    [ACCOUNT_LIMITS.loginAddress, where],
-  ];
-}
 
 function isUsernameShape(value: string): boolean {
   return value.length >= USERNAME_MIN && value.length <= USERNAME_MAX && USERNAME_PATTERN.test(value);
