@@ -77,7 +77,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     // The owner, from an address with no failures of its own, signs in on either instance.
     expect((await login(second, username, PASSWORD, address(240))).statusCode).toBe(200);
     expect((await login(first, username, PASSWORD, address(241))).statusCode).toBe(200);
-  });
+  }, 120000);
 
   it('past the ceiling a wrong password from a fresh address is refused with 429 and holds that address back, while a right one still signs in', async () => {
     const username = `ceil_${run}`;
@@ -100,7 +100,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     // Another fresh address with the right password signs in, and that clears the username's ceiling.
     expect((await login(second, username, PASSWORD, address(244))).statusCode).toBe(200);
     expect((await login(first, username, 'wrong password', address(245))).statusCode).toBe(401);
-  });
+  }, 120000);
 
   it('a signed-in owner changes the password after others\' failures, and their own wrong current passwords are limited', async () => {
     const username = `change_${run}`;
@@ -119,7 +119,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     const { limit: own } = ACCOUNT_LIMITS.passwordChange;
     for (let i = 0; i < own; i++) expect((await change(i % 2 ? first : second, 'not the password', 'another new passphrase', rotated)).statusCode, `attempt ${i + 1}`).toBe(422);
     expect((await change(first, 'a brand new passphrase', 'another new passphrase', rotated)).statusCode).toBe(429);
-  });
+  }, 120000);
 
   it('limits failed sign-ins per client across usernames, whatever the instance', async () => {
     const { limit } = ACCOUNT_LIMITS.loginAddress;
@@ -132,7 +132,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Device sign-in failures count towards the same client limit.
-    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00' }, remoteAddress: from });
+    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00', deviceId: 'a-device-id-of-this-test-00' }, remoteAddress: from });
     expect(device.statusCode).toBe(429);
     // Another address still gets the normal answer.
     expect((await login(first, `nobody_${run}_y`, 'wrong password', address(201))).statusCode).toBe(401);

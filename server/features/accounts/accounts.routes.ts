@@ -57,7 +57,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       description:
         'Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), ' +
         'then creates a guest account with a generated nickname and returns its token (created: true). ' +
-        'The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
+        'The optional fingerprint, with the device id it then needs, links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
         `New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'optional',
@@ -91,17 +91,17 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
     {
       method: 'POST',
       url: '/guest/device/',
-      summary: "Record the guest's device fingerprint",
+      summary: "Record the guest's device: fingerprint and device id",
       description:
-        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/). The browser sends it once the page has been idle ' +
-        'for a while rather than with /guest/login/, because computing it is heavy on slow phones (decision 066). Recorded once: an account that has one, ' +
-        'or is no longer a guest, is left as it is (recorded: false).',
+        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser ' +
+        'keeps in localStorage. The browser sends them once the page has been idle for a while rather than with /guest/login/, because computing the fingerprint is heavy ' +
+        'on slow phones (decision 066). Recorded once: an account that has a device id, or is no longer a guest, is left as it is (recorded: false).',
       tags: TAGS,
       auth: 'required',
       body: GuestDeviceBodySchema,
       response: GuestDeviceSchema,
     },
-    ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body.fingerprint),
+    ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body),
   );
 
   api.route(
@@ -110,8 +110,8 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/fingerprint/login/',
       summary: 'Sign in with the device fingerprint',
       description:
-        'Signs into the guest account that recorded this fingerprint first (see /guest/login/ and /guest/device/) that was last used from the caller\'s network ' +
-        '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. ' +
+        'Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller\'s network ' +
+        '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. ' +
         'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
         `Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. ${RATE_LIMITED}`,
       tags: TAGS,

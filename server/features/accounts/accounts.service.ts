@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import {
   type AvatarUploadResult,
+  type FingerprintLoginBody,
+  type GuestDeviceBody,
   type GuestChallenge,
   type GuestLoginBody,
   type GuestSession,
@@ -25,7 +27,7 @@ import { guestNickname } from './guest-nicknames.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import type { GuestChallenges } from './guest-challenges.ts';
 import type { PasswordPolicy } from './password-policy.ts';
-import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
+import type { DeviceHashes, UsersRepository, UserWithPasskey } from './users.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
@@ -149,7 +151,7 @@ export class AccountsService {
     assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject(client.address)));
     const userId = await this.#users.insertGuest({
       nickname: guestNickname(),
-      fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
+      device: input.fingerprint && input.deviceId ? this.#deviceHashes({ fingerprint: input.fingerprint, deviceId: input.deviceId }) : null,
       network: deviceNetwork(client.address),
       campaign: client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null,
       now: isoNow(this.#clock),
@@ -157,9 +159,9 @@ export class AccountsService {
     return { ...(await this.#signIn(userId, 'guest', client)), created: true };
   }
 
-  /** Records a guest's device fingerprint for device sign-in, once (decision 066). */
-  async recordGuestDevice(userId: number, fingerprint: string): Promise<{ recorded: boolean }> {
-    return { recorded: await this.#users.recordGuestDevice(userId, this.fingerprintHash(fingerprint), isoNow(this.#clock)) };
+  /** Records a guest's device (fingerprint and device id) for device sign-in, once (decisions 066 and 081). */
+  async recordGuestDevice(userId: number, device: GuestDeviceBody): Promise<{ recorded: boolean }> {
+    return { recorded: await this.#users.recordGuestDevice(userId, this.#deviceHashes(device), isoNow(this.#clock)) };
   }
 
   /**
@@ -172,10 +174,8 @@ export class AccountsService {
   async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
     const normalized = input.username.toLowerCase();
     const where = clientSubject(client.address);
-    const own: Counter[] = [
-      [ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`],
-      [ACCOUNT_LIMITS.loginAddress, where],
-    ];
+    const pair: Counter = [ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`];
+    const own: Counter[] = [pair, [ACCOUNT_LIMITS.loginAddress, where]];
     const account: Counter = [ACCOUNT_LIMITS.loginAccount, normalized];
     const held: Counter = [ACCOUNT_LIMITS.loginHeld, `${normalized}|${where}`];
     const [accountBefore, ...ownStates] = await Promise.all([this.#peek(account), ...own.map((c) => this.#peek(c))]);
@@ -192,23 +192,24 @@ export class AccountsService {
       if (!accountAfter.allowed) throw rateLimitError(accountBefore.allowed ? await this.#limiter.consume(...held) : heldState);
       throw invalidCredentials();
     }
-    await Promise.all([own[0], account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
+    await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
     return this.#signIn(user.id, 'password', client);
   }
 
   /**
-   * Device sign-in (decision 052). A fingerprint is no secret (any site can compute it), so it
-   * only reaches a guest that holds nothing private, made with this fingerprint and last used
-   * from the caller's network; the oldest such guest. A refusal and a miss get the same answer.
+   * Device sign-in (decisions 052 and 081). A fingerprint is no secret (any site can compute it),
+   * so it only reaches a guest that holds nothing private, recorded with this fingerprint and the
+   * device id this browser keeps, and last used from the caller's network; the oldest such guest.
+   * A refusal and a miss get the same answer.
    * Attempts are limited per fingerprint and per client; misses also count towards the
    * client's failed sign-ins.
    */
-  async fingerprintLogin(input: { fingerprint: string }, client: ClientFacts): Promise<Session> {
+  async fingerprintLogin(input: FingerprintLoginBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
-    const hash = this.fingerprintHash(input.fingerprint);
+    const device = this.#deviceHashes(input);
     assertAllowed(await this.#limiter.peek(ACCOUNT_LIMITS.loginAddress, where));
-    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, hash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
-    const userId = await this.#users.findDeviceGuest(hash, deviceNetwork(client.address));
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, device.fingerprintHash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
+    const userId = await this.#users.findDeviceGuest(device, deviceNetwork(client.address));
     if (userId === undefined) {
       await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, where);
       throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
@@ -346,6 +347,15 @@ export class AccountsService {
   /** The stored form of a device fingerprint: HMAC-SHA256 keyed with APP_SECRET. */
   fingerprintHash(fingerprint: string): string {
     return createHmac('sha256', this.#appSecret).update(`fingerprint:${fingerprint}`).digest('hex');
+  }
+
+  /** The stored form of a device id: HMAC-SHA256 keyed with APP_SECRET, in its own domain. */
+  deviceIdHash(deviceId: string): string {
+    return createHmac('sha256', this.#appSecret).update(`device-id:${deviceId}`).digest('hex');
+  }
+
+  #deviceHashes(device: { fingerprint: string; deviceId: string }): DeviceHashes {
+    return { fingerprintHash: this.fingerprintHash(device.fingerprint), deviceIdHash: this.deviceIdHash(device.deviceId) };
   }
 
   /** Reads a counter without counting: `allowed` tells whether one more failure fits. */
