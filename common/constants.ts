@@ -22,6 +22,12 @@ export const AD_CONSENT_COOKIE = 'ad_consent';
  */
 export const FINGERPRINT_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
+/**
+ * What a device id looks like: the random value (base64url, 32 bytes in this site's browser code)
+ * a browser makes once and keeps in localStorage; device sign-in needs it with the fingerprint (decision 081).
+ */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{22,128}$/;
+
 /** Articles a list page shows at once; "load more" asks for the same number again. */
 export const ARTICLE_PAGE_SIZE = 6;
 /**

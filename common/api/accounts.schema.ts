@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FINGERPRINT_PATTERN } from '../constants.ts';
+import { DEVICE_ID_PATTERN, FINGERPRINT_PATTERN } from '../constants.ts';
 
 /*
  * Schemas of the accounts calls, shared by the browser (form validation) and the server
@@ -78,17 +78,28 @@ const FingerprintSchema = z
   .regex(FINGERPRINT_PATTERN)
   .meta({ description: 'The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash' });
 
+const DeviceIdSchema = z
+  .string()
+  .regex(DEVICE_ID_PATTERN)
+  .meta({
+    description: 'A random value (at least 128 bits, base64url) the browser makes once and keeps in localStorage; device sign-in needs the same one as was recorded. The server keeps only a keyed hash',
+    example: 'q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M',
+  });
+
 /** POST /guest/login/ body. */
 /** GET /guest/challenge/: the proof of work a new guest account costs (decision 054). */
 export const GuestChallengeSchema = z.object({ challenge: z.string(), difficulty: z.number().int() });
 export type GuestChallenge = z.infer<typeof GuestChallengeSchema>;
 
 /** POST /guest/login/ body: the solved challenge is required to create an account. */
-export const GuestLoginBodySchema = z.object({
-  fingerprint: FingerprintSchema.optional(),
-  challenge: z.string().max(200).optional(),
-  nonce: z.string().max(16).optional(),
-});
+export const GuestLoginBodySchema = z
+  .object({
+    fingerprint: FingerprintSchema.optional(),
+    deviceId: DeviceIdSchema.optional().meta({ description: 'Required with fingerprint: the device is recorded only with both' }),
+    challenge: z.string().max(200).optional(),
+    nonce: z.string().max(16).optional(),
+  })
+  .refine((body) => !body.fingerprint || body.deviceId, { path: ['deviceId'], message: 'accounts:device.idRequired' });
 export type GuestLoginBody = z.output<typeof GuestLoginBodySchema>;
 
 /** POST /username/login/ body. Lenient on purpose: any mistake gets the same "incorrect" answer. */
@@ -99,11 +110,12 @@ export const UsernameLoginBodySchema = z.object({
 export type UsernameLoginBody = z.output<typeof UsernameLoginBodySchema>;
 
 /** POST /fingerprint/login/ body. */
-export const FingerprintLoginBodySchema = z.object({ fingerprint: FingerprintSchema });
+export const FingerprintLoginBodySchema = z.object({ fingerprint: FingerprintSchema, deviceId: DeviceIdSchema });
 export type FingerprintLoginBody = z.output<typeof FingerprintLoginBodySchema>;
 
-/** POST /guest/device/ body: the guest's device fingerprint, recorded once the page is idle. */
-export const GuestDeviceBodySchema = z.object({ fingerprint: FingerprintSchema });
+/** POST /guest/device/ body: the guest's device fingerprint and device id, recorded once the page is idle. */
+export const GuestDeviceBodySchema = z.object({ fingerprint: FingerprintSchema, deviceId: DeviceIdSchema });
+export type GuestDeviceBody = z.output<typeof GuestDeviceBodySchema>;
 
 /** POST /guest/device/ answer. */
 export const GuestDeviceSchema = z.object({

@@ -22,6 +22,8 @@ export interface UsersTable {
   fingerprint_hash: string | null;
   /** When the fingerprint was recorded (decision 066); device sign-in prefers the first. */
   fingerprint_at: string | null;
+  /** Hash of the device id the browser keeps, recorded with the fingerprint: device sign-in needs both (decision 081). */
+  device_id_hash: string | null;
   /** The network (IPv4 /24, IPv6 /48) a guest was last used from: device sign-in works only from there. */
   last_network: string | null;
   /** When a guest was last used (created, signed in, its user info loaded); the clean-up reads it. */

@@ -13,7 +13,7 @@ const fail = (status: number, message: string, data: unknown = null) => Response
  * password, tokens that can be revoked, and switches to make calls fail.
  */
 class FakeAccounts {
-  users = new Map<number, UserInfo & { password?: string; username?: string; fingerprint?: string }>();
+  users = new Map<number, UserInfo & { password?: string; username?: string; fingerprint?: string; deviceId?: string }>();
   tokens = new Map<string, number>();
   calls: string[] = [];
   failGuest: { status: number; message: string; data?: unknown } | null = null;
@@ -56,7 +56,7 @@ class FakeAccounts {
     const caller = bearer ? this.tokens.get(bearer) : undefined;
     const body = init?.body ? JSON.parse(String(init.body)) : {};
     const info = (uid: number) => {
-      const { password: _password, username: _username, fingerprint: _fingerprint, ...userInfo } = this.users.get(uid)!;
+      const { password: _password, username: _username, fingerprint: _fingerprint, deviceId: _deviceId, ...userInfo } = this.users.get(uid)!;
       return userInfo;
     };
     switch (`${method} ${path}`) {
@@ -73,8 +73,8 @@ class FakeAccounts {
       case 'POST /guest/device/': {
         if (caller === undefined) return fail(401, 'Token is missing or invalid.');
         const user = this.users.get(caller)!;
-        const recorded = user.isGuest && !user.fingerprint;
-        if (recorded) user.fingerprint = body.fingerprint;
+        const recorded = user.isGuest && !user.deviceId;
+        if (recorded) Object.assign(user, { fingerprint: body.fingerprint, deviceId: body.deviceId });
         return ok({ recorded });
       }
       case 'GET /member/info/':
@@ -94,7 +94,7 @@ class FakeAccounts {
         return ok({ token: this.issue(user.uid), userInfo: info(user.uid) });
       }
       case 'POST /fingerprint/login/': {
-        const user = [...this.users.values()].findLast((u) => u.isGuest && u.fingerprint === body.fingerprint);
+        const user = [...this.users.values()].find((u) => u.isGuest && u.fingerprint === body.fingerprint && u.deviceId === body.deviceId);
         return user ? ok({ token: this.issue(user.uid), userInfo: info(user.uid) }) : fail(404, 'No guest account is linked to this device.');
       }
       case 'POST /logout/':
@@ -121,6 +121,8 @@ class FakeBrowser {
   readonly tabs: Array<(message: SessionMessage) => void> = [];
   /** Guests whose device this browser recorded (localStorage). */
   readonly recordedDevices = new Set<number>();
+  /** The random device id this browser keeps (localStorage); null when it cannot keep one. */
+  deviceId: string | null = `device-${Math.random().toString(36).slice(2)}-kept-in-local-storage`;
   #lock: Promise<unknown> = Promise.resolve();
 
   exclusive = <T,>(task: () => Promise<T>): Promise<T> => {
@@ -179,6 +181,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     exclusive: browser.exclusive,
     fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
+    deviceId: () => browser.deviceId,
     whenQuiet: (task) => quiet.push(task),
     recordedDevices: browser.recordedDevices,
     isBot: async () => options.bot ?? false,
@@ -242,6 +245,30 @@ describe('session rules of spec section 4', () => {
     await until(() => next.store.snapshot().status === 'ready');
     expect(next.quiet).toHaveLength(0);
     expect(server.calls.filter((call) => call === 'POST /guest/device/')).toHaveLength(1);
+  });
+
+  it('device sign-in sends the fingerprint with the device id this browser keeps: another browser with the same fingerprint is refused', async () => {
+    const { server, browser, tab } = await guestTab();
+    const guest = tab.store.snapshot().userInfo!;
+    tab.quiet.shift()!();
+    await until(() => server.users.get(guest.uid)!.deviceId !== undefined);
+    expect(server.users.get(guest.uid)).toMatchObject({ fingerprint: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6', deviceId: browser.deviceId });
+    // Another browser with the same fingerprint (the same model of device) but its own device id.
+    const other = new FakeBrowser();
+    const elsewhere = openTab(server, other);
+    elsewhere.store.start(NONE);
+    await until(() => elsewhere.store.snapshot().status === 'ready');
+    await expect(elsewhere.store.signInWithDevice()).rejects.toMatchObject({ status: 404 });
+    expect(elsewhere.store.snapshot().userInfo!.uid).not.toBe(guest.uid);
+    // A browser that cannot keep a device id (storage unavailable) does not try.
+    other.deviceId = null;
+    const calls = server.calls.length;
+    await expect(elsewhere.store.signInWithDevice()).rejects.toMatchObject({ status: 0 });
+    expect(server.calls.length).toBe(calls);
+    // The browser that recorded it gets its guest back after another account took over.
+    await tab.store.logout();
+    await until(() => tab.store.snapshot().status === 'ready' && tab.store.snapshot().userInfo!.uid !== guest.uid);
+    expect((await tab.store.signInWithDevice()).uid).toBe(guest.uid);
   });
 
   it('a member records no device, and a guest who signed in as a member before the quiet moment sends none', async () => {

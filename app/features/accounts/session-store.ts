@@ -33,6 +33,8 @@ export interface SessionEnvironment {
   exclusive<T>(task: () => Promise<T>): Promise<T>;
   /** The device fingerprint, or null when it cannot be had in time. */
   fingerprint(): Promise<string | null>;
+  /** The random device id this browser keeps (decision 081), or null when it cannot keep one. */
+  deviceId(): string | null;
   /** Runs a task once the page has been quiet for a while (decision 066); tests run it themselves. */
   whenQuiet(task: () => void): void;
   /** The guests whose device this browser has recorded (POST /guest/device/), so it is sent once. */
@@ -315,11 +317,12 @@ export class SessionStore {
     return this.setToken(data.token);
   }
 
-  /** Device sign-in: back into the guest account this device's fingerprint created. */
+  /** Device sign-in: back into the guest account this browser recorded, by its fingerprint and device id (decision 081). */
   async signInWithDevice(): Promise<UserInfo> {
     const fingerprint = await this.#e.fingerprint();
-    if (!fingerprint) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
-    const { data } = await this.#e.api.post('/fingerprint/login/', { fingerprint });
+    const deviceId = this.#e.deviceId();
+    if (!fingerprint || !deviceId) throw new ApiError(0, this.#e.message('accounts:device.unavailable'));
+    const { data } = await this.#e.api.post('/fingerprint/login/', { fingerprint, deviceId });
     return this.setToken(data.token);
   }
 
@@ -407,7 +410,7 @@ export class SessionStore {
   }
 
   /**
-   * Links a guest to this device for a later device sign-in (decision 066). The fingerprint is
+   * Links a guest to this device (fingerprint and device id) for a later device sign-in (decisions 066 and 081). The fingerprint is
    * heavy to compute on a slow phone, so it is not done while the page loads but once it has been
    * quiet for a while, and only once per guest and browser; a page left sooner leaves it to the next.
    */
@@ -418,11 +421,12 @@ export class SessionStore {
       const still = () => this.#state.token !== null && this.#state.userInfo?.uid === uid && this.#state.userInfo.isGuest;
       if (!still()) return;
       const fingerprint = await this.#e.fingerprint();
+      const deviceId = this.#e.deviceId();
       // After the calls in flight: one of them may be a sign-in that retires this guest's token.
       await this.#e.api.settled();
-      if (!fingerprint || !still()) return;
+      if (!fingerprint || !deviceId || !still()) return;
       try {
-        await this.#e.api.post('/guest/device/', { fingerprint });
+        await this.#e.api.post('/guest/device/', { fingerprint, deviceId });
         this.#e.recordedDevices.add(uid);
       } catch {
         // Not recorded: the next page load tries again.

@@ -7,6 +7,7 @@ import { onIdle, yieldToPage } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
+import { deviceId } from './device-id.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { displayName } from './display-name.ts';
@@ -21,8 +22,11 @@ const SESSION_LOCK = 'playport:session';
 const DEVICE_RECORDING_DELAY_MS = 6000;
 /** Hashes per slice of the guest challenge's proof of work. */
 const PROOF_OF_WORK_SLICE = 256;
-/** localStorage key prefix of the guests whose device this browser recorded. */
-const DEVICE_RECORDED_KEY = 'playport:device:';
+/**
+ * localStorage key prefix of the guests whose device this browser recorded. Not the earlier
+ * `playport:device:`: those recordings had no device id, so each guest records its device again.
+ */
+const DEVICE_RECORDED_KEY = 'playport:device-recorded:';
 
 /** A flag kept in localStorage; storage may be unavailable (private modes), then nothing is kept. */
 function storedFlag(key: string): boolean {
@@ -76,6 +80,7 @@ function browserEnvironment(): SessionEnvironment {
     channel: broadcastChannel(),
     exclusive: (task) => (navigator.locks ? navigator.locks.request(SESSION_LOCK, task) : task()),
     fingerprint: () => deviceFingerprint(FINGERPRINT_WAIT_MS),
+    deviceId,
     // Well after the page has loaded and settled, at an idle moment (decision 066).
     whenQuiet: (task) => {
       setTimeout(() => onIdle(task, 10_000), DEVICE_RECORDING_DELAY_MS);

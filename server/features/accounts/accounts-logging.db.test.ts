@@ -33,7 +33,7 @@ describe('accounts logs', () => {
     rmSync(uploads, { recursive: true, force: true });
   });
 
-  it('never contain a token, a password or a fingerprint', async () => {
+  it('never contain a token, a password, a fingerprint or a device id', async () => {
     const app = logged.app;
     const csrf = await csrfHeadersFor(app);
     const secrets: string[] = [];
@@ -48,10 +48,11 @@ describe('accounts logs', () => {
     };
 
     const fingerprint = 'c0ffee00c0ffee00c0ffee00c0ffee00';
-    secrets.push(fingerprint);
-    const guest = (await call('POST', '/guest/login/', { fingerprint, ...(await solvedChallenge(app)) })).json().data.token as string;
+    const deviceId = 'Dev1ce-Id-0f-This-Browser_kept-in-storage';
+    secrets.push(fingerprint, deviceId);
+    const guest = (await call('POST', '/guest/login/', { fingerprint, deviceId, ...(await solvedChallenge(app)) })).json().data.token as string;
     secrets.push(guest);
-    const device = (await call('POST', '/fingerprint/login/', { fingerprint })).json().data.token as string;
+    const device = (await call('POST', '/fingerprint/login/', { fingerprint, deviceId })).json().data.token as string;
     secrets.push(device);
     const password = 'Sup3r-Secret-Passphrase';
     secrets.push(password);

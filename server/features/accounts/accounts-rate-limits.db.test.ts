@@ -63,17 +63,63 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect((await login(first, other, PASSWORD, attacker)).statusCode).toBe(200);
   });
 
-  it('caps consecutive failures per username from anywhere at 100, cleared by a right password', async () => {
+  it('ten addresses with ten wrong passwords each never lock the owner out: a right password from a fresh address signs in', async () => {
     const username = `many_${run}`;
     await member(username);
     const { limit } = ACCOUNT_LIMITS.loginAccount;
-    // A distributed guess: each address stays under its own limit.
+    // A distributed guess: ten addresses, each at its own limit for this username.
     for (let i = 0; i < limit; i++) {
-      const response = await login(i % 2 ? second : first, username, 'wrong password', address(100 + Math.floor(i / 5)));
+      const response = await login(i % 2 ? second : first, username, 'wrong password', address(100 + Math.floor(i / 10)));
       expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
     }
-    expect((await login(first, username, PASSWORD, address(240))).statusCode).toBe(429);
-  });
+    // Each of the guessing addresses is held back by its own failures, right password or not.
+    expect((await login(first, username, PASSWORD, address(105))).statusCode).toBe(429);
+    // The owner, from an address with no failures of its own, signs in on either instance.
+    expect((await login(second, username, PASSWORD, address(240))).statusCode).toBe(200);
+    expect((await login(first, username, PASSWORD, address(241))).statusCode).toBe(200);
+  }, 120000);
+
+  it('past the ceiling a wrong password from a fresh address is refused with 429 and holds that address back, while a right one still signs in', async () => {
+    const username = `ceil_${run}`;
+    await member(username);
+    const { limit } = ACCOUNT_LIMITS.loginAccount;
+    for (let i = 0; i < limit; i++) expect((await login(i % 2 ? second : first, username, 'wrong password', address(110 + Math.floor(i / 10)))).statusCode).toBe(401);
+    const fresh = address(242);
+    const refused = await login(first, username, 'wrong password', fresh);
+    expect(refused.statusCode).toBe(429);
+    const seconds = Number(refused.headers['retry-after']);
+    expect(seconds).toBeGreaterThan(ACCOUNT_LIMITS.loginPair.windowSeconds);
+    expect(seconds).toBeLessThanOrEqual(ACCOUNT_LIMITS.loginHeld.windowSeconds);
+    expect(refused.json().data).toEqual({ retryAfter: seconds });
+    // That address used its one check of the hour: even the right password waits there, on either instance.
+    expect((await login(second, username, PASSWORD, fresh)).statusCode).toBe(429);
+    // Unknown usernames past the ceiling answer the same way: the 429 tells nothing about the account.
+    const nobody = `ghost_${run}`;
+    for (let i = 0; i < limit; i++) expect((await login(first, nobody, 'wrong password', address(120 + Math.floor(i / 10)))).statusCode).toBe(401);
+    expect((await login(second, nobody, 'wrong password', address(243))).statusCode).toBe(429);
+    // Another fresh address with the right password signs in, and that clears the username's ceiling.
+    expect((await login(second, username, PASSWORD, address(244))).statusCode).toBe(200);
+    expect((await login(first, username, 'wrong password', address(245))).statusCode).toBe(401);
+  }, 120000);
+
+  it('a signed-in owner changes the password after others\' failures, and their own wrong current passwords are limited', async () => {
+    const username = `change_${run}`;
+    await member(username);
+    const session = await login(first, username, PASSWORD, address(246));
+    const token = session.json().data.token as string;
+    const { limit } = ACCOUNT_LIMITS.loginAccount;
+    // Others push the username past its ceiling, some of them from the owner's own address.
+    for (let i = 0; i < limit + 1; i++) await login(i % 2 ? second : first, username, 'wrong password', i < 10 ? address(246) : address(130 + Math.floor(i / 10)));
+    const change = (app: FastifyInstance, currentPassword: string, password: string, bearer = token) =>
+      app.inject({ method: 'PATCH', url: `${API}/member/password/`, headers: { ...csrf, authorization: `Bearer ${bearer}` }, payload: { password, currentPassword }, remoteAddress: address(246) });
+    const changed = await change(second, PASSWORD, 'a brand new passphrase');
+    expect(changed.statusCode, changed.body).toBe(200);
+    // The change rotated the session; the new token's wrong current passwords count against its own account only.
+    const rotated = changed.json().data.token as string;
+    const { limit: own } = ACCOUNT_LIMITS.passwordChange;
+    for (let i = 0; i < own; i++) expect((await change(i % 2 ? first : second, 'not the password', 'another new passphrase', rotated)).statusCode, `attempt ${i + 1}`).toBe(422);
+    expect((await change(first, 'a brand new passphrase', 'another new passphrase', rotated)).statusCode).toBe(429);
+  }, 120000);
 
   it('limits failed sign-ins per client across usernames, whatever the instance', async () => {
     const { limit } = ACCOUNT_LIMITS.loginAddress;
@@ -86,7 +132,7 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Device sign-in failures count towards the same client limit.
-    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00' }, remoteAddress: from });
+    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00', deviceId: 'a-device-id-of-this-test-00' }, remoteAddress: from });
     expect(device.statusCode).toBe(429);
     // Another address still gets the normal answer.
     expect((await login(first, `nobody_${run}_y`, 'wrong password', address(201))).statusCode).toBe(401);

@@ -6,6 +6,11 @@ import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 
 const API = '/serve/api';
 
+/** A device as the browser sends it: its fingerprint and the device id it keeps (here one of its own per fingerprint). */
+function deviceBody(fingerprint: string, deviceId = `id-${fingerprint}`) {
+  return { fingerprint, deviceId };
+}
+
 describe('accounts API', () => {
   let api: TestApi;
 
@@ -24,7 +29,7 @@ describe('accounts API', () => {
   const HOME = '192.0.2.50';
 
   async function newGuest(fingerprint?: string) {
-    const response = await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...(fingerprint ? { fingerprint } : {}) }, address: HOME });
+    const response = await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...(fingerprint ? deviceBody(fingerprint) : {}) }, address: HOME });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data as { token: string; userInfo: { uid: number; nickname: string }; created: boolean };
   }
@@ -377,7 +382,7 @@ describe('accounts API', () => {
 
     it('signs the device back into its guest account with a new token', async () => {
       const guest = await newGuest(fingerprint);
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint }, address: HOME });
+      const response = await call('POST', '/fingerprint/login/', { body: deviceBody(fingerprint), address: HOME });
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
       expect(data.userInfo).toEqual(guest.userInfo);
@@ -386,7 +391,7 @@ describe('accounts API', () => {
     });
 
     it('answers 404 for a device without a guest account', async () => {
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'ffffffffffffffffffffffffffffffff' } });
+      const response = await call('POST', '/fingerprint/login/', { body: deviceBody('ffffffffffffffffffffffffffffffff') });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ code: 404, message: 'No guest account is linked to this device. Please sign in another way.', data: null });
     });
@@ -395,14 +400,14 @@ describe('accounts API', () => {
       const now = new Date().toISOString();
       const withPassword = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
       const guest = await newGuest(withPassword);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword }, address: HOME })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withPassword), address: HOME })).statusCode).toBe(200);
       expect((await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'heidi_8', password: 'correct horse' } })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPassword }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withPassword), address: HOME })).statusCode).toBe(404);
 
       const withSocial = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';
       const social = await newGuest(withSocial);
       await db().insertInto('social_accounts').values({ user_id: social.userInfo.uid, platform: 'discord', provider_user_id: 'd-1', display_name: null, email: null, created_at: now }).execute();
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withSocial }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withSocial), address: HOME })).statusCode).toBe(404);
 
       const withPasskey = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3';
       const passkey = await newGuest(withPasskey);
@@ -410,30 +415,30 @@ describe('accounts API', () => {
         .insertInto('webauthn_credentials')
         .values({ user_id: passkey.userInfo.uid, credential_id: 'cred-fp', public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
         .execute();
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: withPasskey }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withPasskey), address: HOME })).statusCode).toBe(404);
     });
 
     it('a fingerprint alone is not enough: from another network the answer is the same 404 as for an unknown device', async () => {
       const victim = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1';
       await newGuest(victim);
-      const unknown = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb9' }, address: '198.51.100.7' });
-      const refused = await call('POST', '/fingerprint/login/', { body: { fingerprint: victim }, address: '198.51.100.7' });
+      const unknown = await call('POST', '/fingerprint/login/', { body: deviceBody('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb9'), address: '198.51.100.7' });
+      const refused = await call('POST', '/fingerprint/login/', { body: deviceBody(victim), address: '198.51.100.7' });
       expect(refused.statusCode).toBe(404);
       expect(refused.body).toBe(unknown.body);
       // The same /24 is the same network; IPv6 goes by /48.
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: victim }, address: '192.0.2.201' })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(victim), address: '192.0.2.201' })).statusCode).toBe(200);
       const v6 = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
-      expect((await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), fingerprint: v6 }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:aa:ff::9' })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: v6 }, address: '2001:db8:ab:1::5' })).statusCode).toBe(404);
+      expect((await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...deviceBody(v6) }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(v6), address: '2001:db8:aa:ff::9' })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(v6), address: '2001:db8:ab:1::5' })).statusCode).toBe(404);
     });
 
     it('follows the guest to the network it was last used from', async () => {
       const travelling = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb3';
       const guest = await newGuest(travelling);
       expect((await call('GET', '/member/info/', { token: guest.token, address: '203.0.113.40' })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: travelling }, address: HOME })).statusCode).toBe(404);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: travelling }, address: '203.0.113.99' })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(travelling), address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(travelling), address: '203.0.113.99' })).statusCode).toBe(200);
     });
 
     it('never reaches a guest that holds an email, a phone number or an uploaded avatar', async () => {
@@ -445,14 +450,75 @@ describe('accounts API', () => {
       for (const [device, fields] of cases) {
         const guest = await newGuest(device);
         await db().updateTable('users').set(fields).where('id', '=', guest.userInfo.uid).execute();
-        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME });
+        const response = await call('POST', '/fingerprint/login/', { body: deviceBody(device), address: HOME });
         expect(response.statusCode, JSON.stringify(fields)).toBe(404);
       }
       // Through the API too: a guest who saves an email keeps it private.
       const saver = 'ccccccccccccccccccccccccccccccc4';
       const guest = await newGuest(saver);
       expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'me@example.com' } })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: saver }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(saver), address: HOME })).statusCode).toBe(404);
+    });
+
+    it('never reaches a guest that holds cloud saves or favourites; play history alone keeps it reachable', async () => {
+      const [first, second] = await db().selectFrom('apps').select('id').orderBy('id').limit(2).execute();
+      const player = 'c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c1';
+      const played = await newGuest(player);
+      expect((await call('POST', '/member/played/', { token: played.token, body: { app_id: first!.id }, address: HOME })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(player), address: '192.0.2.101' })).json().data.userInfo.uid).toBe(played.userInfo.uid);
+
+      const saver = 'c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c2';
+      const saving = await newGuest(saver);
+      const saved = await call('PUT', `/game/saves/${first!.id}/progress`, { token: saving.token, body: { value: { level: 7 } }, address: HOME });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const refused = await call('POST', '/fingerprint/login/', { body: deviceBody(saver), address: '192.0.2.101' });
+      const unknown = await call('POST', '/fingerprint/login/', { body: deviceBody('c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c9'), address: '192.0.2.101' });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.body).toBe(unknown.body);
+
+      const collector = 'c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c3';
+      const collecting = await newGuest(collector);
+      expect((await call('PUT', `/member/favourite/${second!.id}`, { token: collecting.token, address: HOME })).statusCode).toBe(200);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(collector), address: '192.0.2.101' })).statusCode).toBe(404);
+    });
+
+    it('the right fingerprint with another device id is refused, the same 404 as an unknown device', async () => {
+      const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b1';
+      const owner = await newGuest();
+      expect((await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-own-device-id-kept-locally'), address: HOME })).json().data).toEqual({ recorded: true });
+      // Someone on the same network who computed the fingerprint, with a device id of their own.
+      const borrowed = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'somebody-elses-device-id-0000000'), address: '192.0.2.77' });
+      const unknown = await call('POST', '/fingerprint/login/', { body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b9', 'somebody-elses-device-id-0000000'), address: '192.0.2.77' });
+      expect(borrowed.statusCode).toBe(404);
+      expect(borrowed.body).toBe(unknown.body);
+      // The device id alone is not enough either.
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b2', 'the-owners-own-device-id-kept-locally'), address: '192.0.2.102' })).statusCode).toBe(404);
+      const back = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'the-owners-own-device-id-kept-locally'), address: '192.0.2.102' });
+      expect(back.json().data.userInfo.uid).toBe(owner.userInfo.uid);
+      // Only a keyed hash of the device id is stored.
+      const row = await db().selectFrom('users').select('device_id_hash').where('id', '=', owner.userInfo.uid).executeTakeFirstOrThrow();
+      expect(row.device_id_hash).toBe(api.services.accounts.deviceIdHash('the-owners-own-device-id-kept-locally'));
+    });
+
+    it('a fingerprint recorded first by someone else\'s device never captures the owner\'s later device sign-ins', async () => {
+      const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b3';
+      const attacker = await newGuest();
+      expect((await call('POST', '/guest/device/', { token: attacker.token, body: deviceBody(print, 'the-attackers-device-id-00000000'), address: HOME })).json().data).toEqual({ recorded: true });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const owner = await newGuest();
+      expect((await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-device-id-00000000000'), address: HOME })).json().data).toEqual({ recorded: true });
+      const signIn = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'the-owners-device-id-00000000000'), address: '192.0.2.103' });
+      expect(signIn.json().data.userInfo.uid).toBe(owner.userInfo.uid);
+    });
+
+    it('a guest recorded before device ids (a fingerprint alone) is not reached until its browser records its device again', async () => {
+      const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b4';
+      const guest = await newGuest();
+      // As migration 0009 leaves such a guest: a fingerprint, no device id.
+      await db().updateTable('users').set({ fingerprint_hash: api.services.accounts.fingerprintHash(print), fingerprint_at: new Date().toISOString() }).where('id', '=', guest.userInfo.uid).execute();
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(print), address: '192.0.2.104' })).statusCode).toBe(404);
+      expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody(print), address: HOME })).json().data).toEqual({ recorded: true });
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(print), address: '192.0.2.104' })).json().data.userInfo.uid).toBe(guest.userInfo.uid);
     });
 
     it('a later guest with the same fingerprint never shadows the earlier one', async () => {
@@ -460,38 +526,38 @@ describe('accounts API', () => {
       const first = await newGuest(shared);
       // Someone else creates a guest with the same (copied) fingerprint afterwards.
       await newGuest(shared);
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: shared }, address: HOME });
+      const response = await call('POST', '/fingerprint/login/', { body: deviceBody(shared), address: HOME });
       expect(response.json().data.userInfo.uid).toBe(first.userInfo.uid);
     });
 
     it('a guest records its device later, once; device sign-in then finds it; a member or a second fingerprint changes nothing', async () => {
       const device = 'abababababababababababababababa1';
       const guest = await newGuest();
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME })).statusCode).toBe(404);
-      const recorded = await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: device }, address: HOME });
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(device), address: HOME })).statusCode).toBe(404);
+      const recorded = await call('POST', '/guest/device/', { token: guest.token, body: deviceBody(device), address: HOME });
       expect(recorded.statusCode, recorded.body).toBe(200);
       expect(recorded.json().data).toEqual({ recorded: true });
-      const signIn = await call('POST', '/fingerprint/login/', { body: { fingerprint: device }, address: HOME });
+      const signIn = await call('POST', '/fingerprint/login/', { body: deviceBody(device), address: HOME });
       expect(signIn.json().data.userInfo.uid).toBe(guest.userInfo.uid);
       // Once recorded, another fingerprint cannot replace it.
-      expect((await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: 'abababababababababababababababa2' }, address: HOME })).json().data).toEqual({ recorded: false });
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: 'abababababababababababababababa2' }, address: HOME })).statusCode).toBe(404);
+      expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody('abababababababababababababababa2'), address: HOME })).json().data).toEqual({ recorded: false });
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody('abababababababababababababababa2'), address: HOME })).statusCode).toBe(404);
       // A member records nothing; without a session, or with a bad fingerprint, it is refused.
       const member = await newMember(`device_${Date.now().toString(36)}`, 'device-member-pass-1');
-      expect((await call('POST', '/guest/device/', { token: member.token, body: { fingerprint: 'abababababababababababababababa3' }, address: HOME })).json().data).toEqual({ recorded: false });
-      expect((await call('POST', '/guest/device/', { body: { fingerprint: 'abababababababababababababababa4' }, address: HOME })).statusCode).toBe(401);
-      expect((await call('POST', '/guest/device/', { token: guest.token, body: { fingerprint: 'not a fingerprint' }, address: HOME })).statusCode).toBe(422);
+      expect((await call('POST', '/guest/device/', { token: member.token, body: deviceBody('abababababababababababababababa3'), address: HOME })).json().data).toEqual({ recorded: false });
+      expect((await call('POST', '/guest/device/', { body: deviceBody('abababababababababababababababa4'), address: HOME })).statusCode).toBe(401);
+      expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody('not a fingerprint'), address: HOME })).statusCode).toBe(422);
     });
 
     it('a guest that records a fingerprint after another guest did never shadows it, even if it was created first', async () => {
       const shared = 'cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdc1';
       const older = await newGuest();
       const victim = await newGuest();
-      expect((await call('POST', '/guest/device/', { token: victim.token, body: { fingerprint: shared }, address: HOME })).json().data).toEqual({ recorded: true });
+      expect((await call('POST', '/guest/device/', { token: victim.token, body: deviceBody(shared), address: HOME })).json().data).toEqual({ recorded: true });
       // The older guest copies the victim's fingerprint afterwards (a moment later: times are kept to the millisecond).
       await new Promise((resolve) => setTimeout(resolve, 5));
-      expect((await call('POST', '/guest/device/', { token: older.token, body: { fingerprint: shared }, address: HOME })).json().data).toEqual({ recorded: true });
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: shared }, address: HOME });
+      expect((await call('POST', '/guest/device/', { token: older.token, body: deviceBody(shared), address: HOME })).json().data).toEqual({ recorded: true });
+      const response = await call('POST', '/fingerprint/login/', { body: deviceBody(shared), address: HOME });
       expect(response.json().data.userInfo.uid).toBe(victim.userInfo.uid);
     });
 
@@ -499,22 +565,32 @@ describe('accounts API', () => {
       const target = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeee1';
       const { limit } = ACCOUNT_LIMITS.deviceFingerprint;
       for (let i = 0; i < limit; i++) {
-        const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: target }, address: `198.18.${i}.1` });
+        const response = await call('POST', '/fingerprint/login/', { body: deviceBody(target), address: `198.18.${i}.1` });
         expect(response.statusCode, `attempt ${i + 1}`).toBe(404);
       }
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: target }, address: '198.18.200.1' })).statusCode).toBe(429);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(target), address: '198.18.200.1' })).statusCode).toBe(429);
       const perClient = ACCOUNT_LIMITS.deviceAddress.limit;
       for (let i = 0; i < perClient; i++) {
         const other = `f${String(i).padStart(31, '0')}`;
-        expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: other }, address: '198.19.0.1' })).statusCode, `client attempt ${i + 1}`).toBe(404);
+        expect((await call('POST', '/fingerprint/login/', { body: deviceBody(other), address: '198.19.0.1' })).statusCode, `client attempt ${i + 1}`).toBe(404);
       }
-      expect((await call('POST', '/fingerprint/login/', { body: { fingerprint: 'f1111111111111111111111111111111' }, address: '198.19.0.1' })).statusCode).toBe(429);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody('f1111111111111111111111111111111'), address: '198.19.0.1' })).statusCode).toBe(429);
     }, 60000);
 
-    it('validates the fingerprint', async () => {
-      const response = await call('POST', '/fingerprint/login/', { body: { fingerprint: 'short' } });
+    it('validates the fingerprint and the device id', async () => {
+      const response = await call('POST', '/fingerprint/login/', { body: deviceBody('short') });
       expect(response.statusCode).toBe(422);
       expect(response.json().data.errors.fingerprint).toBeDefined();
+      for (const body of [{ fingerprint: 'f00dbabe0123456789abcdef01234567' }, deviceBody('f00dbabe0123456789abcdef01234567', 'short')]) {
+        const noId = await call('POST', '/fingerprint/login/', { body });
+        expect(noId.statusCode, JSON.stringify(body)).toBe(422);
+        expect(noId.json().data.errors.deviceId).toBeDefined();
+        expect((await call('POST', '/guest/device/', { token: (await newGuest()).token, body })).statusCode).toBe(422);
+      }
+      // A fingerprint at sign-up needs its device id too.
+      const signUp = await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), fingerprint: 'f00dbabe0123456789abcdef01234567' } });
+      expect(signUp.statusCode).toBe(422);
+      expect(signUp.json().data.errors).toEqual({ deviceId: ['A device fingerprint needs its device id.'] });
     });
   });
 

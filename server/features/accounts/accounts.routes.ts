@@ -58,7 +58,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       description:
         'Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), ' +
         'then creates a guest account with a generated nickname and returns its token (created: true). ' +
-        'The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
+        'The optional fingerprint, with the device id it then needs, links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
         `New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'optional',
@@ -76,7 +76,10 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       summary: 'Sign in with username and password',
       description:
         'Username is case-insensitive. A wrong username or password gets 401 with one message either way. ' +
-        `Failed attempts are limited to 10 per 15 minutes per username and 30 per 15 minutes per client address, across all instances. ${RATE_LIMITED}`,
+        'Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; ' +
+        'a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 ' +
+        '(and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. ' +
+        RATE_LIMITED,
       tags: TAGS,
       auth: 'none',
       body: UsernameLoginBodySchema,
@@ -89,17 +92,17 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
     {
       method: 'POST',
       url: '/guest/device/',
-      summary: "Record the guest's device fingerprint",
+      summary: "Record the guest's device: fingerprint and device id",
       description:
-        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/). The browser sends it once the page has been idle ' +
-        'for a while rather than with /guest/login/, because computing it is heavy on slow phones (decision 066). Recorded once: an account that has one, ' +
-        'or is no longer a guest, is left as it is (recorded: false).',
+        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser ' +
+        'keeps in localStorage. The browser sends them once the page has been idle for a while rather than with /guest/login/, because computing the fingerprint is heavy ' +
+        'on slow phones (decision 066). Recorded once: an account that has a device id, or is no longer a guest, is left as it is (recorded: false).',
       tags: TAGS,
       auth: 'required',
       body: GuestDeviceBodySchema,
       response: GuestDeviceSchema,
     },
-    ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body.fingerprint),
+    ({ body, caller }) => accounts.recordGuestDevice(caller!.userId, body),
   );
 
   api.route(
@@ -123,8 +126,8 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/fingerprint/login/',
       summary: 'Sign in with the device fingerprint',
       description:
-        'Signs into the guest account that recorded this fingerprint first (see /guest/login/ and /guest/device/) that was last used from the caller\'s network ' +
-        '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. ' +
+        'Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller\'s network ' +
+        '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. ' +
         'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
         `Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. ${RATE_LIMITED}`,
       tags: TAGS,
@@ -201,7 +204,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. ' +
         'When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, ' +
         'the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). ' +
-        `Wrong current passwords count towards the per-username sign-in limit. ${RATE_LIMITED}`,
+        `Wrong current passwords are limited to 10 per 15 minutes per account, counted apart from sign-in failures, so others' failed sign-ins never block the change. ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'required',
       body: PasswordBodySchema,

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import {
   type AvatarUploadResult,
+  type FingerprintLoginBody,
+  type GuestDeviceBody,
   type GuestChallenge,
   type GuestLoginBody,
   type GuestSession,
@@ -18,14 +20,14 @@ import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts'
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import type { GuestChallenges } from './guest-challenges.ts';
 import type { PasswordPolicy } from './password-policy.ts';
-import type { UsersRepository, UserWithPasskey } from './users.repository.ts';
+import type { DeviceHashes, UsersRepository, UserWithPasskey } from './users.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
@@ -35,8 +37,19 @@ export const ACCOUNT_LIMITS = {
    * stopped while the owner, elsewhere, still signs in (decision 052).
    */
   loginPair: { name: 'login-pair', limit: 10, windowSeconds: 15 * 60 },
-  /** Consecutive failed password checks per username from anywhere (NIST SP 800-63B: at most 100); a success clears it. */
+  /**
+   * Consecutive failed password checks per username from anywhere (NIST SP 800-63B: at most 100);
+   * a success clears it. Past it, a wrong password is answered 429 and holds its client back
+   * (`loginHeld`); a right one still signs in (decision 081).
+   */
   loginAccount: { name: 'login-account', limit: 100, windowSeconds: 24 * 60 * 60 },
+  /** While the username is past its ceiling: one password check per client per hour for it. */
+  loginHeld: { name: 'login-held', limit: 1, windowSeconds: 60 * 60 },
+  /**
+   * Failed current-password checks of one account from its own sessions: only a holder of one of
+   * its sessions can charge it, so other people's failures never block the owner's change.
+   */
+  passwordChange: { name: 'password-change', limit: 10, windowSeconds: 15 * 60 },
   /** Failed sign-ins (password or device) per client, across usernames: credential stuffing. */
   loginAddress: { name: 'login-address', limit: 30, windowSeconds: 15 * 60 },
   /** Device sign-in attempts per fingerprint, from anywhere: a fingerprint cannot be tried across many networks. */
@@ -138,7 +151,7 @@ export class AccountsService {
     assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject(client.address)));
     const userId = await this.#users.insertGuest({
       nickname: guestNickname(),
-      fingerprintHash: input.fingerprint ? this.fingerprintHash(input.fingerprint) : null,
+      device: input.fingerprint && input.deviceId ? this.#deviceHashes({ fingerprint: input.fingerprint, deviceId: input.deviceId }) : null,
       network: deviceNetwork(client.address),
       campaign: client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null,
       now: isoNow(this.#clock),
@@ -146,9 +159,9 @@ export class AccountsService {
     return { ...(await this.#signIn(userId, 'guest', client)), created: true };
   }
 
-  /** Records a guest's device fingerprint for device sign-in, once (decision 066). */
-  async recordGuestDevice(userId: number, fingerprint: string): Promise<{ recorded: boolean }> {
-    return { recorded: await this.#users.recordGuestDevice(userId, this.fingerprintHash(fingerprint), isoNow(this.#clock)) };
+  /** Records a guest's device (fingerprint and device id) for device sign-in, once (decisions 066 and 081). */
+  async recordGuestDevice(userId: number, device: GuestDeviceBody): Promise<{ recorded: boolean }> {
+    return { recorded: await this.#users.recordGuestDevice(userId, this.#deviceHashes(device), isoNow(this.#clock)) };
   }
 
   /** Whether the caller's account is a guest holding nothing (decision 050): a link's guest token may then replace it without a question. */
@@ -158,38 +171,50 @@ export class AccountsService {
 
   /**
    * Username and password sign-in; every mistake gets the same answer, whether the username
-   * exists or not. Only failures are counted, and checked before the next attempt (decision 052).
+   * exists or not. Only failures are counted (decisions 052 and 081): the client's own failures
+   * (for this username, and across usernames) are checked before the attempt; the username's
+   * failures from anywhere never refuse a right password. Past that ceiling each client gets one
+   * check an hour for the username, and a wrong password is answered 429 instead of 401.
    */
   async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
     const normalized = input.username.toLowerCase();
-    const counters = passwordCounters(normalized, client);
-    await this.#assertRoom(counters);
+    const where = clientSubject(client.address);
+    const pair: Counter = [ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`];
+    const own: Counter[] = [pair, [ACCOUNT_LIMITS.loginAddress, where]];
+    const account: Counter = [ACCOUNT_LIMITS.loginAccount, normalized];
+    const held: Counter = [ACCOUNT_LIMITS.loginHeld, `${normalized}|${where}`];
+    const [accountBefore, ...ownStates] = await Promise.all([this.#peek(account), ...own.map((c) => this.#peek(c))]);
+    // Under attack the hold is taken before the check, so parallel requests from one client get one check between them.
+    const heldState = accountBefore.allowed ? await this.#peek(held) : await this.#limiter.consume(...held);
+    assertAllowed(...ownStates, heldState);
     const user = isUsernameShape(normalized) ? await this.#users.findByUsername(normalized) : undefined;
     // An unknown user costs one hash check too, so timing does not tell which usernames exist.
     const valid = user?.password_hash
       ? await this.#hasher.verify(user.password_hash, input.password)
       : (await this.#hasher.verify(await this.#dummy(), input.password)) && false;
     if (!user || !valid) {
-      await this.#countFailure(counters);
+      const [accountAfter] = await Promise.all([this.#limiter.consume(...account), this.#countFailure(own)]);
+      if (!accountAfter.allowed) throw rateLimitError(accountBefore.allowed ? await this.#limiter.consume(...held) : heldState);
       throw invalidCredentials();
     }
-    await this.#clearFailures(counters);
+    await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
     return this.#signIn(user.id, 'password', client);
   }
 
   /**
-   * Device sign-in (decision 052). A fingerprint is no secret (any site can compute it), so it
-   * only reaches a guest that holds nothing private, made with this fingerprint and last used
-   * from the caller's network; the oldest such guest. A refusal and a miss get the same answer.
+   * Device sign-in (decisions 052 and 081). A fingerprint is no secret (any site can compute it),
+   * so it only reaches a guest that holds nothing private, recorded with this fingerprint and the
+   * device id this browser keeps, and last used from the caller's network; the oldest such guest.
+   * A refusal and a miss get the same answer.
    * Attempts are limited per fingerprint and per client; misses also count towards the
    * client's failed sign-ins.
    */
-  async fingerprintLogin(input: { fingerprint: string }, client: ClientFacts): Promise<Session> {
+  async fingerprintLogin(input: FingerprintLoginBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
-    const hash = this.fingerprintHash(input.fingerprint);
+    const device = this.#deviceHashes(input);
     assertAllowed(await this.#limiter.peek(ACCOUNT_LIMITS.loginAddress, where));
-    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, hash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
-    const userId = await this.#users.findDeviceGuest(hash, deviceNetwork(client.address));
+    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, device.fingerprintHash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
+    const userId = await this.#users.findDeviceGuest(device, deviceNetwork(client.address));
     if (userId === undefined) {
       await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, where);
       throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
@@ -278,13 +303,14 @@ export class AccountsService {
     const user = await this.#user(caller.userId);
     if (user.password_hash) {
       if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
-      const counters = passwordCounters(user.username_normalized ?? `uid:${user.id}`, client);
-      await this.#assertRoom(counters);
+      // Counted per account only: the caller holds one of its sessions, and sign-in failures by others never block it (decision 081).
+      const counter: Counter = [ACCOUNT_LIMITS.passwordChange, String(user.id)];
+      assertAllowed(await this.#peek(counter));
       if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
-        await this.#countFailure(counters);
+        await this.#limiter.consume(...counter);
         throw fieldError({ currentPassword: ['accounts:password.currentIncorrect'] });
       }
-      await this.#clearFailures(counters);
+      await this.#limiter.reset(...counter);
     }
     const username = body.username ?? user.username;
     if (!username) throw fieldError({ username: ['accounts:username.required'] });
@@ -328,18 +354,22 @@ export class AccountsService {
     return createHmac('sha256', this.#appSecret).update(`fingerprint:${fingerprint}`).digest('hex');
   }
 
-  /** Refuses (429) when any counter has no room left for another failure. */
-  async #assertRoom(counters: Counter[]): Promise<void> {
-    assertAllowed(...(await Promise.all(counters.map(([rule, subject]) => this.#limiter.peek(rule, subject)))));
+  /** The stored form of a device id: HMAC-SHA256 keyed with APP_SECRET, in its own domain. */
+  deviceIdHash(deviceId: string): string {
+    return createHmac('sha256', this.#appSecret).update(`device-id:${deviceId}`).digest('hex');
+  }
+
+  #deviceHashes(device: { fingerprint: string; deviceId: string }): DeviceHashes {
+    return { fingerprintHash: this.fingerprintHash(device.fingerprint), deviceIdHash: this.deviceIdHash(device.deviceId) };
+  }
+
+  /** Reads a counter without counting: `allowed` tells whether one more failure fits. */
+  #peek([rule, subject]: Counter): Promise<RateLimitState> {
+    return this.#limiter.peek(rule, subject);
   }
 
   async #countFailure(counters: Counter[]): Promise<void> {
     await Promise.all(counters.map(([rule, subject]) => this.#limiter.consume(rule, subject)));
-  }
-
-  /** A right password clears the username's counters; the client's count across usernames stays. */
-  async #clearFailures(counters: Counter[]): Promise<void> {
-    await Promise.all(counters.filter(([rule]) => rule !== ACCOUNT_LIMITS.loginAddress).map(([rule, subject]) => this.#limiter.reset(rule, subject)));
   }
 
   async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
@@ -391,16 +421,6 @@ export class AccountsService {
 }
 
 type Counter = [RateRule, string];
-
-/** The counters a password check is judged by: this username from this client, this username, this client. */
-function passwordCounters(username: string, client: ClientFacts): Counter[] {
-  const where = clientSubject(client.address);
-  return [
-    [ACCOUNT_LIMITS.loginPair, `${username}|${where}`],
-    [ACCOUNT_LIMITS.loginAccount, username],
-    [ACCOUNT_LIMITS.loginAddress, where],
-  ];
-}
 
 function isUsernameShape(value: string): boolean {
   return value.length >= USERNAME_MIN && value.length <= USERNAME_MAX && USERNAME_PATTERN.test(value);

@@ -1,5 +1,35 @@
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database, UserRow, UserUpdate } from '#server/db/schema.ts';
+
+/**
+ * A guest that holds nothing private or of its own (decisions 052, 054 and 081): no password,
+ * email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. The one
+ * definition device sign-in and the clean-up of unused guests share; play history is not in it.
+ */
+function holdsNothingPrivate(eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> {
+  return eb.and([
+    eb('users.is_guest', '=', 1),
+    eb('users.password_hash', 'is', null),
+    eb('users.email', 'is', null),
+    eb('users.phone', 'is', null),
+    eb('users.avatar', 'is', null),
+    eb.not(
+      eb.or([
+        eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
+      ]),
+    ),
+  ]);
+}
+
+/** The keyed hashes of a device's fingerprint and device id, as stored. */
+export interface DeviceHashes {
+  fingerprintHash: string;
+  deviceIdHash: string;
+}
 
 /** A user row with what user info needs besides it. */
 export interface UserWithPasskey extends UserRow {
@@ -13,13 +43,14 @@ export class UsersRepository {
     this.#db = db;
   }
 
-  async insertGuest(row: { nickname: string; fingerprintHash: string | null; network: string; campaign: string | null; now: string }): Promise<number> {
+  async insertGuest(row: { nickname: string; device: DeviceHashes | null; network: string; campaign: string | null; now: string }): Promise<number> {
     const inserted = await this.#db
       .insertInto('users')
       .values({
         nickname: row.nickname,
-        fingerprint_hash: row.fingerprintHash,
-        fingerprint_at: row.fingerprintHash ? row.now : null,
+        fingerprint_hash: row.device?.fingerprintHash ?? null,
+        device_id_hash: row.device?.deviceIdHash ?? null,
+        fingerprint_at: row.device ? row.now : null,
         last_network: row.network,
         last_seen_at: row.now,
         campaign: row.campaign,
@@ -33,16 +64,17 @@ export class UsersRepository {
   }
 
   /**
-   * Records a guest's device fingerprint once: a guest that has one, or an account that is no
-   * longer a guest, is left as it is. True when it was recorded.
+   * Records a guest's device (fingerprint and device id) once: a guest that has one, or an
+   * account that is no longer a guest, is left as it is. A guest recorded before device ids
+   * (a fingerprint alone) records its device again. True when it was recorded.
    */
-  async recordGuestDevice(id: number, fingerprintHash: string, now: string): Promise<boolean> {
+  async recordGuestDevice(id: number, device: DeviceHashes, now: string): Promise<boolean> {
     const result = await this.#db
       .updateTable('users')
-      .set({ fingerprint_hash: fingerprintHash, fingerprint_at: now })
+      .set({ fingerprint_hash: device.fingerprintHash, device_id_hash: device.deviceIdHash, fingerprint_at: now })
       .where('id', '=', id)
       .where('is_guest', '=', 1)
-      .where('fingerprint_hash', 'is', null)
+      .where('device_id_hash', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -65,31 +97,18 @@ export class UsersRepository {
   }
 
   /**
-   * The guest account a device sign-in may reach (decision 052): made with this fingerprint, last
-   * used from this network, and holding nothing private or of its own to sign in with: no
-   * password, email, phone, uploaded avatar, social account, passkey or order. The guest that
-   * recorded the fingerprint first: a later one never shadows it.
+   * The guest account a device sign-in may reach (decisions 052 and 081): recorded with this
+   * fingerprint and this device id, last used from this network, and holding nothing private
+   * (`holdsNothingPrivate`). The guest that recorded them first: a later one never shadows it.
    */
-  async findDeviceGuest(fingerprintHash: string, network: string): Promise<number | undefined> {
+  async findDeviceGuest(device: DeviceHashes, network: string): Promise<number | undefined> {
     const row = await this.#db
       .selectFrom('users')
       .select('users.id')
-      .where('users.fingerprint_hash', '=', fingerprintHash)
+      .where('users.fingerprint_hash', '=', device.fingerprintHash)
+      .where('users.device_id_hash', '=', device.deviceIdHash)
       .where('users.last_network', '=', network)
-      .where('users.is_guest', '=', 1)
-      .where('users.password_hash', 'is', null)
-      .where('users.email', 'is', null)
-      .where('users.phone', 'is', null)
-      .where('users.avatar', 'is', null)
-      .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id'))),
-      )
-      .where((eb) =>
-        eb.not(
-          eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
-        ),
-      )
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id'))))
+      .where(holdsNothingPrivate)
       .orderBy('users.fingerprint_at', 'asc')
       .orderBy('users.id', 'asc')
       .limit(1)
@@ -145,30 +164,21 @@ export class UsersRepository {
   }
 
   /**
-   * Deletes up to `limit` guest accounts nobody has used since `cutoff`: not seen, no token used,
-   * no plays, favourites, saves or orders, and nothing of their own (no credential, email, phone or avatar).
-   * Their tokens go with them (foreign keys cascade). Returns how many were deleted.
+   * Deletes up to `limit` guest accounts nobody has used since `cutoff`: holding nothing private
+   * (`holdsNothingPrivate`), not seen, no token used and no plays. Their tokens go with them
+   * (foreign keys cascade). Returns how many were deleted.
    */
   async deleteUnusedGuests(cutoff: string, limit: number): Promise<number> {
     const unused = this.#db
       .selectFrom('users')
       .select('users.id')
-      .where('users.is_guest', '=', 1)
-      .where('users.password_hash', 'is', null)
-      .where('users.email', 'is', null)
-      .where('users.phone', 'is', null)
-      .where('users.avatar', 'is', null)
+      .where(holdsNothingPrivate)
       .where((eb) => eb(eb.fn.coalesce('users.last_seen_at', 'users.created_at'), '<', cutoff))
       .where((eb) =>
         eb.not(
           eb.or([
             eb.exists(eb.selectFrom('access_tokens').select('access_tokens.id').whereRef('access_tokens.user_id', '=', 'users.id').where('access_tokens.last_used_at', '>=', cutoff)),
             eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
           ]),
         ),
       )

@@ -84,23 +84,46 @@ test.describe('signing in (spec sections 2 and 4)', { tag: '@db' }, () => {
     expect(calls('POST /username/login/')).toBe(1);
   });
 
-  test('device sign-in returns to the guest account this browser created', async ({ page, context, request, baseURL }) => {
+  test('device sign-in returns to the guest account this browser recorded, and needs the device id this browser keeps', async ({ page, context, request, baseURL, problems }) => {
     test.slow();
+    problems.allow('status of 404');
     // Every test runs in the same browser, so all compute the same fingerprint: this test gives
-    // its guest and its device sign-in a device of their own.
-    const device = `device${randomBytes(12).toString('hex')}`;
-    await page.route(/\/serve\/api\/(guest\/device|fingerprint\/login)\//, (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), fingerprint: device }) }));
+    // its guest and its device sign-in a fingerprint of their own.
+    const fingerprint = `device${randomBytes(12).toString('hex')}`;
+    const sent: Array<Record<string, string>> = [];
+    await page.route(/\/serve\/api\/(guest\/device|fingerprint\/login)\//, (route) => {
+      const body = { ...route.request().postDataJSON(), fingerprint };
+      sent.push(body);
+      return route.continue({ postData: JSON.stringify(body) });
+    });
     // The guest's device is recorded once the page has been quiet for a few seconds (decision 066).
     const recorded = page.waitForResponse((response) => response.url().endsWith('/serve/api/guest/device/'), { timeout: 30_000 });
     await page.goto('/user');
     const guest = await settledUser(page, request);
     expect((await (await recorded).json()).data).toEqual({ recorded: true });
+    // With the device id this browser made and keeps in localStorage (decision 081).
+    const deviceId = await page.evaluate(() => localStorage.getItem('playport:device-id'));
+    expect(deviceId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent[0]).toEqual({ fingerprint, deviceId });
     // Another account takes over this browser (a token from elsewhere) ...
     const other = await newGuest(request);
     await useSession(context, baseURL!, other.token);
+    // ... and a browser with the same fingerprint but another device id gets nothing back.
+    // (The other guest's own device recording is marked done, so it cannot race the attempt below.)
+    await page.evaluate((uid) => {
+      localStorage.removeItem('playport:device-id');
+      localStorage.setItem(`playport:device-recorded:${uid}`, '1');
+    }, other.userInfo.uid);
     await page.goto('/login');
     await expect(page.getByTestId('login-intro')).toContainText(other.userInfo.nickname!);
-    // ... and the device brings the first one back.
+    await page.getByTestId('device-sign-in').click();
+    await expect(page.getByTestId('form-alert')).toHaveText('No guest account is linked to this device. Please sign in another way.');
+    expect(sent.at(-1)!.deviceId).not.toBe(deviceId);
+    expect(await browserToken(context)).toBe(other.token);
+    // The browser that keeps the recorded device id gets the first guest back.
+    await page.evaluate((id) => localStorage.setItem('playport:device-id', id), deviceId!);
+    await page.reload();
+    await expect(page.getByTestId('login-intro')).toContainText(other.userInfo.nickname!);
     await page.getByTestId('device-sign-in').click();
     await expect(page).toHaveURL('/user');
     await expect(page.getByTestId('member-name')).toHaveText(guest.userInfo.nickname!);
