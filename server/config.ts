@@ -148,12 +148,8 @@ function whatsappSenderOf(env: SenderEnv) {
 function databaseUrlProblem(value: string): string | null {
   if (value.startsWith('file:')) return value.length > 'file:'.length ? null : 'file: needs a path (file:data/playport.sqlite)';
   if (!/^postgres(ql)?:\/\//.test(value)) return 'must be file:<path> for SQLite or postgres://… for PostgreSQL';
-  try {
-    new URL(value);
-    return null;
-  } catch {
-    return 'is not a valid URL: write postgres://user:password@host:port/database (the port a number, special characters in the password percent-encoded)';
-  }
+  if (URL.canParse(value)) return null;
+  return 'is not a valid URL: write postgres://user:password@host:port/database (the port a number, special characters in the password percent-encoded)';
 }
 
 /** One OAuth provider's credentials; `issuerUrl` replaces its real endpoints with an OpenID Connect issuer's. */

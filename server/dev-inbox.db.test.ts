@@ -50,7 +50,7 @@ describe('the development WhatsApp inbox', () => {
   });
 
   it('is not served when the server listens beyond loopback or its origin is https', async () => {
-    for (const env of [{ HOST: '0.0.0.0' }, { PUBLIC_ORIGIN: 'https://play.example' }]) {
+    for (const env of [{ HOST: '0.0.0.0' }, { PUBLIC_ORIGIN: 'https://play.example' }] as Array<Record<string, string>>) {
       const answer = await inboxAnswer(database, { ...env, APP_SECRET: 'dev-inbox-test-secret-0123456789abcdef' });
       expect(answer.routes, JSON.stringify(env)).not.toContain('/dev/whatsapp-inbox');
       expect(answer.status).not.toBe(200);
