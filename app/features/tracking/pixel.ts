@@ -62,6 +62,25 @@ async function pixelIds(orderId?: string): Promise<PixelIds | null> {
   }
 }
 
+/** Resolves once the page has an account (a first visit's guest is still being made), or after `ms` without one. */
+function signedIn(ms: number): Promise<void> {
+  if (session.snapshot().userInfo) return Promise.resolve();
+  return new Promise((done) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+      done();
+    };
+    const timer = setTimeout(finish, ms);
+    const stop = session.subscribe(() => {
+      if (session.snapshot().userInfo) finish();
+    });
+  });
+}
+
+/** How long the pixel waits for a first visit's guest account, so its init carries the external id. */
+const SESSION_WAIT_MS = 10_000;
+
 let started = false;
 let loading = false;
 let loaded = false;
@@ -103,6 +122,7 @@ export function startPixel(pixelId: string): void {
     w._fbq ??= fbq;
     // Before init: no automatic configuration, which would read the page's forms (email, phone) and buttons.
     fbq('set', 'autoConfig', false, pixelId);
+    await signedIn(SESSION_WAIT_MS);
     const ids = await pixelIds();
     fbq('init', pixelId, ids ? { external_id: ids.externalId } : {});
     fbq('track', 'PageView');
