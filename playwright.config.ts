@@ -15,6 +15,8 @@ export const E2E_SCHEMA = `e2e_${runId}`;
 // for the run, whose public half the Apple stand-in checks.
 const standInBase = port + 1700;
 export const STAND_IN_ISSUERS = Object.fromEntries(['google', 'apple', 'discord', 'facebook', 'x'].map((platform, index) => [platform, `http://127.0.0.1:${standInBase + index}`]));
+// The server's advertising events go to a local stand-in for Meta's Conversions API (decision 065).
+export const CONVERSIONS_API_STAND_IN = `http://127.0.0.1:${port + 1710}`;
 process.env.E2E_APPLE_KEY ??= generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const socialEnv: Record<string, string> = {
   OAUTH_APPLE_CLIENT_ID: 'playport-test-client',
@@ -24,6 +26,8 @@ const socialEnv: Record<string, string> = {
   WHATSAPP_SENDER: 'development',
   // A pixel id, so the pixel's rules are tested; its script and beacons are answered inside the browser (tests/e2e/tracking).
   META_PIXEL_ID: '1234567890',
+  META_CONVERSIONS_API_TOKEN: 'capi-e2e-token',
+  META_CONVERSIONS_API_URL: `${CONVERSIONS_API_STAND_IN}/v21.0`,
 };
 for (const [platform, issuer] of Object.entries(STAND_IN_ISSUERS)) {
   const prefix = `OAUTH_${platform.toUpperCase()}`;
@@ -81,6 +85,15 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
       env: { STAND_IN_BASE_PORT: String(standInBase), OAUTH_APPLE_PRIVATE_KEY: process.env.E2E_APPLE_KEY },
+    },
+    {
+      command: 'node scripts/conversions-api-stand-in.ts',
+      url: `${CONVERSIONS_API_STAND_IN}/received`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { CONVERSIONS_API_PORT: String(port + 1710) },
     },
     {
       command: 'npm run start --silent',

@@ -12,6 +12,7 @@ import { socialRoutes } from './features/social/social.routes.ts';
 import { gamesRoutes } from './features/games/games.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
+import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -104,6 +105,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   gamesRoutes(api, services.games);
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
+  trackingRoutes(api, services.advertisingIds);
 
   api.documented({
     method: 'GET',

@@ -26,6 +26,46 @@ describe('loadConfig', () => {
     expect(loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40) }).isProduction).toBe(true);
   });
 
+  it('refuses the published development secret when the server is reachable by others, naming APP_SECRET', () => {
+    for (const env of [{ HOST: '0.0.0.0' }, { HOST: '::' }, { HOST: '192.168.1.20' }, { HOST: 'portal.example' }, { PUBLIC_ORIGIN: 'https://play.example' }]) {
+      expect(() => loadConfig({ ...env, WHATSAPP_SENDER: 'off' }), JSON.stringify(env)).toThrowError(/APP_SECRET: the published development secret is refused when the server is reachable by others \((HOST=\S+ listens beyond loopback|PUBLIC_ORIGIN=https:\/\/play\.example is https)\)/);
+    }
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret }).host).toBe('0.0.0.0');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret }).publicOrigin).toBe('https://play.example');
+    // On loopback over http the development defaults stay, as tests and `npm start` use them.
+    for (const HOST of ['localhost', '127.0.0.1', '127.8.9.10', '::1', '[::1]']) expect(loadConfig({ HOST }).appSecret.length, HOST).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses the development WhatsApp inbox when the server is reachable by others, naming WHATSAPP_SENDER, and defaults to no sender there', () => {
+    const secret = 'x'.repeat(40);
+    expect(() => loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(/WHATSAPP_SENDER: development shows every sign-in code at \/dev\/whatsapp-inbox; it is refused/);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(/WHATSAPP_SENDER: development/);
+    expect(loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret }).social.whatsapp).toEqual({ sender: 'off' });
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret }).social.whatsapp).toEqual({ sender: 'off' });
+    expect(loadConfig({ HOST: '127.0.0.1' }).social.whatsapp).toEqual({ sender: 'development' });
+    expect(loadConfig({ HOST: '127.0.0.1', WHATSAPP_SENDER: 'development' }).social.whatsapp).toEqual({ sender: 'development' });
+  });
+
+  it('refuses a DATABASE_URL that does not parse at once, naming it', () => {
+    for (const bad of ['postgres://u@h:notaport/db', 'postgres://u:p@h:99999/db', 'postgresql://u@h:54 32/db', 'file:']) {
+      expect(() => loadConfig({ DATABASE_URL: bad }), bad).toThrowError(/DATABASE_URL: /);
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:notaport/db' })).toThrowError(/DATABASE_URL: is not a valid URL/);
+    for (const good of ['postgres://u@h:5432/db', 'postgresql://u:p%40ss@db.internal/db', 'postgres://postgres@127.0.0.1:5432/test', 'file:data/x.sqlite', 'file::memory:']) {
+      expect(loadConfig({ DATABASE_URL: good }).databaseUrl, good).toBe(good);
+    }
+  });
+
+  it('takes the public origin from PORT when PUBLIC_ORIGIN is left out, so game tokens and the sandbox webhook name the right port', () => {
+    const config = loadConfig({ PORT: '4321' });
+    expect(config.publicOrigin).toBe('http://localhost:4321');
+    expect(config.payments).toMatchObject({ provider: 'sandbox', webhookUrl: 'http://localhost:4321/serve/api/payment/xsolla/webhook/' });
+    expect(config.webauthn.origins).toEqual(['http://localhost:4321']);
+    expect(loadConfig({}).publicOrigin).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '4321', PUBLIC_ORIGIN: 'http://localhost:8080' }).publicOrigin).toBe('http://localhost:8080');
+  });
+
   it('rejects a short secret and a bad Redis URL', () => {
     expect(() => loadConfig({ APP_SECRET: 'short' })).toThrowError(/APP_SECRET: must be at least 32 characters/);
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrowError(/REDIS_URL/);
@@ -46,7 +86,7 @@ describe('loadConfig', () => {
 
   it('drops Secure on cookies only for plain http on another host', () => {
     expect(loadConfig({ PUBLIC_ORIGIN: 'http://portal.test:8080' }).secureCookies).toBe(false);
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.test' }).secureCookies).toBe(true);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.test', APP_SECRET: 'x'.repeat(40) }).secureCookies).toBe(true);
   });
 
   describe('social sign-in', () => {

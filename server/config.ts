@@ -107,8 +107,49 @@ function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'xsolla' | 'sandbox' | 'o
   return env.PAYMENTS_PROVIDER ?? (env.XSOLLA_API_KEY ? 'xsolla' : env.APP_ENV === 'production' ? 'off' : 'sandbox');
 }
 
-function whatsappSenderOf(env: { WHATSAPP_SENDER?: 'cloud' | 'development' | 'off' | undefined; WHATSAPP_ACCESS_TOKEN?: string | undefined; APP_ENV: string }) {
-  return env.WHATSAPP_SENDER ?? (env.WHATSAPP_ACCESS_TOKEN ? 'cloud' : env.APP_ENV === 'production' ? 'off' : 'development');
+/** Where the server answers only this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** The public origin: PUBLIC_ORIGIN, else this machine on the port the server listens on. */
+function publicOriginOf(env: { PUBLIC_ORIGIN?: string | undefined; PORT: number }): string {
+  return env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`;
+}
+
+/**
+ * Whether others than this machine's own user may reach the server: it listens beyond loopback,
+ * or its public origin is https (a deployment). The published development secret and the
+ * development code inbox are refused then, whatever APP_ENV says.
+ */
+function reachableByOthers(env: { HOST: string; PUBLIC_ORIGIN?: string | undefined; PORT: number }): boolean {
+  return exposure(env) !== null;
+}
+
+/** Why the server counts as reachable by others, for the refusals' messages; null when it does not. */
+function exposure(env: { HOST: string; PUBLIC_ORIGIN?: string | undefined; PORT: number }): string | null {
+  if (!isLoopbackHost(env.HOST)) return `HOST=${env.HOST} listens beyond loopback`;
+  const origin = publicOriginOf(env);
+  return origin.startsWith('https:') ? `PUBLIC_ORIGIN=${origin} is https` : null;
+}
+
+type SenderEnv = { WHATSAPP_SENDER?: 'cloud' | 'development' | 'off' | undefined; WHATSAPP_ACCESS_TOKEN?: string | undefined; APP_ENV: string; HOST: string; PUBLIC_ORIGIN?: string | undefined; PORT: number };
+
+function whatsappSenderOf(env: SenderEnv) {
+  return env.WHATSAPP_SENDER ?? (env.WHATSAPP_ACCESS_TOKEN ? 'cloud' : env.APP_ENV === 'production' || reachableByOthers(env) ? 'off' : 'development');
+}
+
+/**
+ * A database URL the drivers can open: `file:<path>`, or a `postgres(ql)://` URL that parses
+ * (a port that is not a number would otherwise be retried as an unreachable database).
+ */
+function databaseUrlProblem(value: string): string | null {
+  if (value.startsWith('file:')) return value.length > 'file:'.length ? null : 'file: needs a path (file:data/playport.sqlite)';
+  if (!/^postgres(ql)?:\/\//.test(value)) return 'must be file:<path> for SQLite or postgres://… for PostgreSQL';
+  if (URL.canParse(value)) return null;
+  return 'is not a valid URL: write postgres://user:password@host:port/database (the port a number, special characters in the password percent-encoded)';
 }
 
 /** One OAuth provider's credentials; `issuerUrl` replaces its real endpoints with an OpenID Connect issuer's. */
@@ -160,13 +201,16 @@ const EnvSchema = z
     APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().min(1).default('localhost'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
+    /** Default http://localhost:{PORT}: game tokens' issuer and the sandbox's webhook follow the port. */
+    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
     PRODUCT_NAME: z.string().trim().min(1).max(40).default('Playport'),
     DATABASE_URL: z
       .string()
+      .trim()
       .default('file:data/playport.sqlite')
-      .refine((v) => v.startsWith('file:') || /^postgres(ql)?:\/\//.test(v), {
-        message: 'must be file:<path> for SQLite or postgres://… for PostgreSQL',
+      .superRefine((value, ctx) => {
+        const problem = databaseUrlProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
     /** PostgreSQL only: a schema to run in (created when missing); isolates test runs. */
     DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
@@ -255,6 +299,20 @@ const EnvSchema = z
         path: ['APP_SECRET'],
         message: 'the development secret must not be used in production; set APP_SECRET to a random value of 32+ characters',
       });
+    } else if (env.APP_SECRET === DEV_SECRET && reachableByOthers(env)) {
+      // The default is in the source: anyone could sign game tokens, CSRF tokens and sandbox webhooks with it.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET'],
+        message: `the published development secret is refused when the server is reachable by others (${exposure(env)}); set APP_SECRET to a random value of 32+ characters`,
+      });
+    }
+    if (sender === 'development' && env.APP_ENV !== 'production' && reachableByOthers(env)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WHATSAPP_SENDER'],
+        message: `development shows every sign-in code at /dev/whatsapp-inbox; it is refused when the server is reachable by others (${exposure(env)}): use cloud or off`,
+      });
     }
   });
 
@@ -308,7 +366,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const origin = new URL(env.PUBLIC_ORIGIN);
+  const origin = new URL(publicOriginOf(env));
   return {
     env: env.APP_ENV,
     isProduction: env.APP_ENV === 'production',

@@ -1,3 +1,4 @@
+import { AdvertisingIdsService } from './features/tracking/advertising-ids.service.ts';
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { MetaConversionsApi } from './features/tracking/meta-conversions-api.ts';
 import { resolve } from 'node:path';
@@ -67,6 +68,8 @@ export interface Services {
   payments: PaymentsService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
   conversionsApi: MetaConversionsApi | null;
+  /** The keyed ids Meta receives, when a pixel is configured (decision 065), else null. */
+  advertisingIds: AdvertisingIdsService | null;
   /** The development WhatsApp sender's inbox, when that sender is configured (never in production). */
   whatsappInbox: DevelopmentInbox | null;
   /** Counters shared by all instances: the database's, or Redis when REDIS_URL is set. */
@@ -125,7 +128,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     ? new MetaConversionsApi({ pixelId: config.pixel.id, url: config.pixel.conversionsApi.url, token: config.pixel.conversionsApi.token, publicOrigin: config.publicOrigin })
     : null;
   // Without the Conversions API the services get none (and skip the work of preparing events).
-  const conversions = conversionsApi ? new ConversionsService(conversionsApi) : undefined;
+  const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
+  const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
@@ -170,6 +174,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       conversions,
     }),
     conversionsApi,
+    advertisingIds,
     whatsappInbox,
     games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
     payments: new PaymentsService({

@@ -329,6 +329,13 @@ export interface paths {
      */
     get: operations["getPageInfo"];
   };
+  "/tracking/ids/": {
+    /**
+     * The caller's advertising ids for the Meta pixel
+     * @description Keyed hashes (HMAC-SHA256) of the uid, of the registration and, with order_id, of the purchase: the pixel sends these, the Conversions API the same. 403 for a visitor who is not from a facebook or meta campaign or has not consented; 404 when no pixel is configured.
+     */
+    get: operations["getTrackingIds"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -4020,6 +4027,62 @@ export interface operations {
       };
       /** @description Malformed request URL */
       400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's advertising ids for the Meta pixel
+   * @description Keyed hashes (HMAC-SHA256) of the uid, of the registration and, with order_id, of the purchase: the pixel sends these, the Conversions API the same. 403 for a visitor who is not from a facebook or meta campaign or has not consented; 404 when no pixel is configured.
+   */
+  getTrackingIds: {
+    parameters: {
+      query?: {
+        order_id?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The account's external_id: HMAC-SHA256 of the uid under a key of the server, hex */
+              externalId: string;
+              /** @description eventID of the account becoming a member (the Conversions API sends the same event_id) */
+              registrationEventId: string;
+              purchase: {
+                /** @description eventID of the order's purchase */
+                eventId: string;
+                /** @description order_id of the purchase, hashed */
+                orderId: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -38,6 +38,16 @@ describe('start-up with an unreachable database', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   }, 20_000);
 
+  it('a DATABASE_URL that does not parse stops the start at once, naming DATABASE_URL, without retrying', async () => {
+    const result = await startServer({ DATABASE_URL: 'postgres://portal:hunter2-secret@db.internal:notaport/portal' });
+    expect(result.code).toBe(1);
+    expect(result.ms).toBeLessThan(5000);
+    expect(result.stderr).toContain('DATABASE_URL: is not a valid URL');
+    expect(result.stderr).not.toContain('Database unreachable');
+    expect(result.stderr + result.stdout).not.toContain('hunter2');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, 20_000);
+
   it('SQLite: a path that cannot be created gets the same one line and exit status', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'playport-unreachable-'));
     const blocker = join(folder, 'not-a-folder');

@@ -1,11 +1,19 @@
+import type { PixelIds } from '#common/api/tracking.schema.ts';
+import { type Locale, localeDefinition, localeOfPath } from '#common/locales.ts';
+import { api } from '../../lib/api-client.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import type { TrackDetail } from '../../lib/track.ts';
 import { session } from '../accounts/session.ts';
 import { consent } from './consent.ts';
 
-/** The Meta pixel's script; its origin is in the page CSP only when a pixel id is configured. */
-export const PIXEL_SCRIPT = 'https://connect.facebook.net/en_US/fbevents.js';
+/**
+ * The Meta pixel's script in the page's language (`en_US`, `zh_CN`); its origin is in the page
+ * CSP only when a pixel id is configured.
+ */
+export function pixelScript(locale: Locale): string {
+  return `https://connect.facebook.net/${localeDefinition(locale).language.replace('-', '_')}/fbevents.js`;
+}
 
 type Fbq = ((...args: unknown[]) => void) & { queue?: unknown[]; callMethod?: (...args: unknown[]) => void; loaded?: boolean; version?: string; push?: unknown };
 
@@ -24,38 +32,70 @@ export function fromMetaCampaign(cookies: string): boolean {
 
 /**
  * What a portal tracking event becomes for the pixel (spec section 3); login is tracked as nothing.
- * `hashedId` is common/hashed-id.ts, loaded with the pixel (not with the page).
+ * Registration and purchase carry the server's keyed hashes (`ids`, GET /tracking/ids/), the same
+ * event ids the Conversions API sends; without them they are not sent at all, never with a raw id.
  */
-export function pixelCall(detail: TrackDetail, hashedId: (value: string | number) => string): unknown[] | null {
+export function pixelCall(detail: TrackDetail, ids: PixelIds | null): unknown[] | null {
   switch (detail.event) {
-    case 'registration': {
-      const { uid } = detail.data as { uid: number };
-      return ['track', 'CompleteRegistration', {}, { eventID: `registration:${uid}` }];
-    }
+    case 'registration':
+      return ids ? ['track', 'CompleteRegistration', {}, { eventID: ids.registrationEventId }] : null;
     case 'game-loaded':
       return ['trackCustom', 'GameLoaded', { name: (detail.data as { name: string }).name }];
     case 'pwa-install':
       return ['trackCustom', 'PWAInstall', {}];
     case 'purchase': {
-      const { amount, currency, order_id } = detail.data as { amount: number; currency: string; order_id: string };
-      return ['track', 'Purchase', { value: amount, currency: currency || 'USD', order_id: hashedId(order_id) }, { eventID: `purchase:${order_id}` }];
+      const { amount, currency } = detail.data as { amount: number; currency: string };
+      return ids?.purchase ? ['track', 'Purchase', { value: amount, currency: currency || 'USD', order_id: ids.purchase.orderId }, { eventID: ids.purchase.eventId }] : null;
     }
     default:
       return null;
   }
 }
 
+/** The server's hashed ids for the signed-in visitor (and an order); null without a session or an answer. */
+async function pixelIds(orderId?: string): Promise<PixelIds | null> {
+  if (!session.snapshot().userInfo) return null;
+  try {
+    return (await api.get('/tracking/ids/', { query: orderId === undefined ? {} : { order_id: orderId } })).data;
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves once the page has an account (a first visit's guest is still being made), or after `ms` without one. */
+function signedIn(ms: number): Promise<void> {
+  if (session.snapshot().userInfo) return Promise.resolve();
+  return new Promise((done) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+      done();
+    };
+    const timer = setTimeout(finish, ms);
+    const stop = session.subscribe(() => {
+      if (session.snapshot().userInfo) finish();
+    });
+  });
+}
+
+/** How long the pixel waits for a first visit's guest account, so its init carries the external id. */
+const SESSION_WAIT_MS = 10_000;
+
 let started = false;
 let loading = false;
 let loaded = false;
-let hash: ((value: string | number) => string) | null = null;
 /** Events of this page before the pixel loaded (a game may load first); sent once it has, never otherwise. */
 const waiting: TrackDetail[] = [];
 const MAX_WAITING = 20;
+/** Events go out in the order they happened, though some wait for their ids. */
+let sending: Promise<void> = Promise.resolve();
 
 function sendToPixel(detail: TrackDetail): void {
-  const call = pixelCall(detail, hash!);
-  if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
+  sending = sending.then(async () => {
+    const ids = detail.event === 'registration' || detail.event === 'purchase' ? await pixelIds(detail.event === 'purchase' ? (detail.data as { order_id: string }).order_id : undefined) : null;
+    const call = pixelCall(detail, ids);
+    if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
+  });
 }
 
 /**
@@ -69,9 +109,6 @@ export function startPixel(pixelId: string): void {
   const load = async () => {
     if (loading || consent.get() !== 'accepted' || !fromMetaCampaign(document.cookie)) return;
     loading = true;
-    const { hashedId } = await import('#common/hashed-id.ts');
-    hash = hashedId;
-    loaded = true;
     const fbq: Fbq = function (...args: unknown[]) {
       if (fbq.callMethod) fbq.callMethod(...args);
       else fbq.queue!.push(args);
@@ -83,13 +120,17 @@ export function startPixel(pixelId: string): void {
     const w = window as unknown as { fbq?: Fbq; _fbq?: Fbq };
     w.fbq = fbq;
     w._fbq ??= fbq;
-    const uid = session.snapshot().userInfo?.uid;
-    fbq('init', pixelId, uid === undefined ? {} : { external_id: hashedId(uid) });
+    // Before init: no automatic configuration, which would read the page's forms (email, phone) and buttons.
+    fbq('set', 'autoConfig', false, pixelId);
+    await signedIn(SESSION_WAIT_MS);
+    const ids = await pixelIds();
+    fbq('init', pixelId, ids ? { external_id: ids.externalId } : {});
     fbq('track', 'PageView');
     const script = document.createElement('script');
     script.async = true;
-    script.src = PIXEL_SCRIPT;
+    script.src = pixelScript(localeOfPath(window.location.pathname));
     document.head.append(script);
+    loaded = true;
     for (const detail of waiting.splice(0)) sendToPixel(detail);
   };
   window.addEventListener('playport:track', (event) => {

@@ -127,7 +127,7 @@ describe('articles', () => {
     drop = database.drop;
     content = mkdtempSync(join(tmpdir(), 'playport-articles-'));
     uploads = mkdtempSync(join(tmpdir(), 'playport-uploads-'));
-    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', UPLOAD_DIR: uploads, PUBLIC_ORIGIN: 'https://play.example' });
+    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', UPLOAD_DIR: uploads, PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: 'articles-test-secret-0123456789abcdef' });
     services = createServices(database, config, clock);
     await writeContent(content);
     await importArticles(services.articlesImport, { folder: content });

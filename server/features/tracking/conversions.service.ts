@@ -1,18 +1,21 @@
-import { hashedId } from '#common/hashed-id.ts';
 import type { ClientFacts } from '#server/lib/caller.ts';
+import type { AdvertisingIdsService } from './advertising-ids.service.ts';
 
 /**
  * The server's copy of the advertising events (decision 065): Meta's Conversions API, an option
  * next to the pixel. The same rules as the pixel (a visitor from a facebook or meta campaign who
- * accepted advertising measurement), the same hashed ids, and the pixel's event ids
- * (`registration:{uid}`, `purchase:{order id}`), so Meta counts each action once.
+ * accepted advertising measurement), the same keyed hashes of the ids, and the pixel's event ids
+ * (of `registration:{uid}` and `purchase:{order id}`, advertising-ids.service.ts), so Meta counts
+ * each action once.
  * https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event
  * https://developers.facebook.com/docs/marketing-api/conversions-api/deduplicate-pixel-and-server-events
  */
 export interface ConversionEvent {
   name: 'CompleteRegistration' | 'Purchase';
+  /** The event id, hashed as the pixel's. */
   id: string;
-  uid: number;
+  /** The account's external_id, hashed as the pixel's. */
+  externalId: string;
   client: ClientFacts;
   /** Purchase only: the amount in major units, its currency, the hashed order id (as the pixel sends them). */
   custom?: { value: number; currency: string; order_id: string };
@@ -30,20 +33,22 @@ export function measurable(client: ClientFacts): boolean {
 
 export class ConversionsService {
   readonly #sender: ConversionSender;
+  readonly #ids: AdvertisingIdsService;
 
-  constructor(sender: ConversionSender) {
+  constructor(sender: ConversionSender, ids: AdvertisingIdsService) {
     this.#sender = sender;
+    this.#ids = ids;
   }
 
   /** A guest became a member of the same account. */
   registration(uid: number, client: ClientFacts): void {
-    if (measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: `registration:${uid}`, uid, client });
+    if (measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: this.#ids.eventId('registration', uid), externalId: this.#ids.externalId(uid), client });
   }
 
   /** A paid order was handed to its game (once per order). */
   purchase(uid: number, order: { id: string; amount: number; currency: string }, client: ClientFacts): void {
     if (!measurable(client)) return;
-    const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: hashedId(order.id) };
-    this.#sender.send({ name: 'Purchase', id: `purchase:${order.id}`, uid, client, custom });
+    const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: this.#ids.orderId(order.id) };
+    this.#sender.send({ name: 'Purchase', id: this.#ids.eventId('purchase', order.id), externalId: this.#ids.externalId(uid), client, custom });
   }
 }

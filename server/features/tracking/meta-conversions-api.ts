@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { hashedId } from '#common/hashed-id.ts';
 import type { ConversionEvent, ConversionSender } from './conversions.service.ts';
 
 /** The Conversions API over HTTPS: POST {api}/{pixel id}/events, the access token in the body. */
@@ -26,8 +25,8 @@ export class MetaConversionsApi implements ConversionSender {
           event_id: event.id,
           action_source: 'website',
           event_source_url: this.#origin,
-          // External ids are hashed like the pixel's; address and browser are sent as they are (Meta's rules).
-          user_data: { external_id: [hashedId(event.uid)], client_ip_address: event.client.address, client_user_agent: event.client.userAgent },
+          // The external id is the pixel's keyed hash; address and browser are sent as they are (Meta's rules).
+          user_data: { external_id: [event.externalId], client_ip_address: event.client.address, client_user_agent: event.client.userAgent },
           ...(event.custom ? { custom_data: event.custom } : {}),
         },
       ],
