@@ -68,7 +68,7 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     const game = page.frameLocator('[data-testid="game-frame"]');
     const buy = game.locator('#backs');
     // A purchase is a round trip through the game, the checkout window and the webhook.
-    await expect(buy).toHaveText('Gold card backs · $1.99', { timeout: 20_000 });
+    await expect(buy).toHaveText('Gold card backs · $1.99', { timeout: 45_000 });
     const checkoutOpened = page.waitForEvent('popup');
     await buy.click();
     const checkout = await checkoutOpened;
@@ -151,6 +151,7 @@ test.describe('tokens in links', { tag: '@db' }, () => {
   });
 
   test('a page that arrives with the token still in its address (a copy an older worker kept) removes it and only offers it', async ({ page, context, request }) => {
+    test.slow();
     const sender = await newMember(request, uniqueUsername('copy'), 'planted-session-3');
     // The document is answered without the server's redirect, as an older service worker did.
     await page.route('**/about?token=*', async (route) => route.fulfill({ response: await route.fetch({ url: new URL('/about', route.request().url()).href }) }));
