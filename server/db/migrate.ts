@@ -9,6 +9,7 @@ import { passkeys } from './migrations/0005-passkeys.ts';
 import { gameStore } from './migrations/0006-game-store.ts';
 import { acquisition } from './migrations/0007-acquisition.ts';
 import { deviceRecordedAt } from './migrations/0008-device-recorded-at.ts';
+import { saveTotals } from './migrations/0009-save-totals.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -22,6 +23,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0006-game-store': gameStore(kind),
     '0007-acquisition': acquisition(),
     '0008-device-recorded-at': deviceRecordedAt(),
+    '0009-save-totals': saveTotals(),
   };
 }
 

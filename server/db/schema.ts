@@ -132,6 +132,13 @@ export interface GameSavesTable {
   updated_at: Time;
 }
 
+/** A member's bytes of cloud saves for one app: the row a save locks to check the quota. */
+export interface GameSaveTotalsTable {
+  user_id: number;
+  app_id: number;
+  total: number;
+}
+
 /** One-time challenges of sign-in ceremonies, shared by every instance. */
 export interface AuthChallengesTable {
   id: string;
@@ -309,6 +316,7 @@ export interface Database {
   orders: OrdersTable;
   order_events: OrderEventsTable;
   game_saves: GameSavesTable;
+  game_save_totals: GameSaveTotalsTable;
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   category_translations: CategoryTranslationsTable;

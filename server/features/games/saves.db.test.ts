@@ -80,7 +80,7 @@ describe('cloud saves', () => {
     expect((await put(guest.token, 'small', '"fits"')).statusCode).toBe(200);
     expect((await put(guest.token, 'shared', '"guest, newer"')).statusCode).toBe(200);
 
-    await new SocialRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid);
+    expect(await new SocialRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({ droppedSaves: 3 });
 
     const rows = await api.services.database.db.selectFrom('game_saves').select(['key', 'value', 'size']).where('user_id', '=', member.userInfo.uid).where('app_id', '=', appId).orderBy('key').execute();
     const total = rows.reduce((sum, r) => sum + r.size, 0);

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { lockSaveTotal, setSaveTotal } from '#server/db/save-totals.ts';
 import type { Database } from '#server/db/schema.ts';
 
 /** A pop-up flow between the authorization request and the code exchange (decision 063). */
@@ -205,11 +206,12 @@ export class SocialRepository {
    * Moves a guest's played games, favourites and cloud saves into a member's account and deletes the guest
    * (its tokens go with it), in one transaction: a guest who signs in to an existing member keeps
    * what they did as a guest. Plays add up; the earlier first play and the later last play stand.
+   * Saves stay within `maxSaveBytes` a game (decision 082); answers how many did not fit.
    */
-  async mergeGuestInto(guestId: number, memberId: number): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+  async mergeGuestInto(guestId: number, memberId: number, maxSaveBytes: number): Promise<{ droppedSaves: number }> {
+    return this.#db.transaction().execute(async (trx) => {
       const guest = await trx.selectFrom('users').select('is_guest').where('id', '=', guestId).executeTakeFirst();
-      if (guest?.is_guest !== 1 || guestId === memberId) return;
+      if (guest?.is_guest !== 1 || guestId === memberId) return { droppedSaves: 0 };
       const plays = await trx.selectFrom('played_games').selectAll().where('user_id', '=', guestId).execute();
       for (const play of plays) {
         await trx
@@ -232,21 +234,31 @@ export class SocialRepository {
           .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
           .execute();
       }
-      // Saves: the member's value of a key stays unless the guest's is newer.
-      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).execute();
-      for (const save of saves) {
-        await trx
-          .insertInto('game_saves')
-          .values({ ...save, user_id: memberId })
-          .onConflict((oc) =>
-            oc
-              .columns(['user_id', 'app_id', 'key'])
-              .doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at })
-              .where('game_saves.updated_at', '<', save.updated_at),
-          )
-          .execute();
+      // Saves: the member's value of a key stays unless the guest's is newer; the guest's newest
+      // come first, and one that would take the member's game past the quota is left out.
+      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('updated_at', 'desc').orderBy('key').execute();
+      let droppedSaves = 0;
+      for (const appId of new Set(saves.map((s) => s.app_id))) {
+        let total = await lockSaveTotal(trx, memberId, appId);
+        for (const save of saves.filter((s) => s.app_id === appId)) {
+          const own = await trx.selectFrom('game_saves').select(['size', 'updated_at']).where('user_id', '=', memberId).where('app_id', '=', appId).where('key', '=', save.key).executeTakeFirst();
+          if (own && own.updated_at >= save.updated_at) continue;
+          const next = total - (own?.size ?? 0) + save.size;
+          if (next > maxSaveBytes) {
+            droppedSaves += 1;
+            continue;
+          }
+          await trx
+            .insertInto('game_saves')
+            .values({ ...save, user_id: memberId })
+            .onConflict((oc) => oc.columns(['user_id', 'app_id', 'key']).doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at }))
+            .execute();
+          total = next;
+        }
+        await setSaveTotal(trx, memberId, appId, total);
       }
       await trx.deleteFrom('users').where('id', '=', guestId).execute();
+      return { droppedSaves };
     });
   }
 

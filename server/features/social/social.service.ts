@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
+import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
 import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
 import { AppError } from '#server/lib/app-error.ts';
@@ -75,6 +77,8 @@ export class SocialService {
   readonly #newNickname: () => string;
 
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+  /** Set by the app: notes guest saves a merge left out. */
+  log: Pick<FastifyBaseLogger, 'warn'> | null = null;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
@@ -145,7 +149,10 @@ export class SocialService {
     const now = isoNow(this.#clock);
     const existing = await this.#repository.findAccount(platform, profile.id);
     if (existing) {
-      if (caller && caller.userId !== existing.user_id) await this.#repository.mergeGuestInto(caller.userId, existing.user_id);
+      if (caller && caller.userId !== existing.user_id) {
+        const { droppedSaves } = await this.#repository.mergeGuestInto(caller.userId, existing.user_id, SAVES_PER_APP_MAX_BYTES);
+        if (droppedSaves > 0) this.log?.warn({ guest: caller.userId, member: existing.user_id, droppedSaves }, 'guest saves left out of a merge: the member’s quota was full');
+      }
       return this.#session(existing.user_id, 'issue', platform, client);
     }
     const nickname = nicknameOf(profile);
