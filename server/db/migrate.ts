@@ -10,6 +10,7 @@ import { gameStore } from './migrations/0006-game-store.ts';
 import { acquisition } from './migrations/0007-acquisition.ts';
 import { deviceRecordedAt } from './migrations/0008-device-recorded-at.ts';
 import { saveTotals } from './migrations/0009-save-totals.ts';
+import { challengeAttempts } from './migrations/0010-challenge-attempts.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -24,6 +25,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0007-acquisition': acquisition(),
     '0008-device-recorded-at': deviceRecordedAt(),
     '0009-save-totals': saveTotals(),
+    '0010-challenge-attempts': challengeAttempts(),
   };
 }
 

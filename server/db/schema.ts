@@ -146,6 +146,8 @@ export interface AuthChallengesTable {
   challenge: string;
   user_id: number | null;
   payload: string | null;
+  /** Guesses taken (WhatsApp codes): counted before each is checked. */
+  attempts: Generated<number>;
   expires_at: Time;
   created_at: Time;
 }

@@ -23,7 +23,6 @@ export interface PhoneCodeRow {
   phone: string;
   /** HMAC of the number and code under the app secret: six digits would be guessed back from a plain hash. */
   codeHash: string;
-  attempts: number;
   expiresAt: string;
 }
 
@@ -66,7 +65,7 @@ export class SocialRepository {
   /** Stores a number's new code in place of any earlier one. */
   async savePhoneCode(code: PhoneCodeRow, now: string): Promise<void> {
     const id = `${PHONE_CODE}:${code.phone}`;
-    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: JSON.stringify({ attempts: 0 }), expires_at: code.expiresAt, created_at: now };
+    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: null, attempts: 0, expires_at: code.expiresAt, created_at: now };
     await this.#db
       .insertInto('auth_challenges')
       .values({ id, ...values })
@@ -74,11 +73,22 @@ export class SocialRepository {
       .execute();
   }
 
-  async findPhoneCode(phone: string): Promise<PhoneCodeRow | undefined> {
-    const row = await this.#db.selectFrom('auth_challenges').selectAll().where('id', '=', `${PHONE_CODE}:${phone}`).executeTakeFirst();
-    if (!row) return undefined;
-    const payload = JSON.parse(row.payload ?? '{}') as { attempts?: number };
-    return { phone, codeHash: row.challenge, attempts: payload.attempts ?? 0, expiresAt: row.expires_at };
+  /**
+   * Counts a guess at the number's live code before it is checked, in one atomic update, and
+   * answers the code to check it against; nothing once the code has had `maxAttempts` guesses or
+   * expired. Guesses sent at once each take their own attempt, so no more than `maxAttempts` are
+   * ever checked against one code.
+   */
+  async takePhoneCodeAttempt(phone: string, maxAttempts: number, now: string): Promise<(PhoneCodeRow & { attempts: number }) | undefined> {
+    const row = await this.#db
+      .updateTable('auth_challenges')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', `${PHONE_CODE}:${phone}`)
+      .where('attempts', '<', maxAttempts)
+      .where('expires_at', '>', now)
+      .returning(['challenge', 'attempts', 'expires_at'])
+      .executeTakeFirst();
+    return row ? { phone, codeHash: row.challenge, attempts: row.attempts, expiresAt: row.expires_at } : undefined;
   }
 
   /** Takes the code out if it is still the one checked: two requests with the right code cannot both use it. */
@@ -87,11 +97,9 @@ export class SocialRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Counts a wrong guess; the code is deleted once it has had `maxAttempts`. */
-  async notePhoneCodeMiss(phone: string, attempts: number, maxAttempts: number): Promise<void> {
-    const id = `${PHONE_CODE}:${phone}`;
-    if (attempts >= maxAttempts) await this.#db.deleteFrom('auth_challenges').where('id', '=', id).execute();
-    else await this.#db.updateTable('auth_challenges').set({ payload: JSON.stringify({ attempts }) }).where('id', '=', id).execute();
+  /** Deletes a code that has had its last guess (not a newer code that replaced it meanwhile). */
+  async deleteSpentPhoneCode(phone: string, codeHash: string, maxAttempts: number): Promise<void> {
+    await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).where('challenge', '=', codeHash).where('attempts', '>=', maxAttempts).execute();
   }
 
   async deletePhoneCode(phone: string): Promise<void> {
