@@ -209,7 +209,7 @@ export class SocialService {
     );
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.#clock.now();
-    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), attempts: 0, expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
+    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
     try {
       await this.#whatsapp.send(phone, code);
     } catch (error) {
