@@ -1,4 +1,5 @@
 import { hashedId } from '#common/hashed-id.ts';
+import { toMajorUnits } from '#common/money.ts';
 import type { ClientFacts } from '#server/lib/caller.ts';
 
 /**
@@ -43,7 +44,8 @@ export class ConversionsService {
   /** A paid order was handed to its game (once per order). */
   purchase(uid: number, order: { id: string; amount: number; currency: string }, client: ClientFacts): void {
     if (!measurable(client)) return;
-    const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: hashedId(order.id) };
+    const currency = order.currency || 'USD';
+    const custom = { value: toMajorUnits(order.amount, currency), currency, order_id: hashedId(order.id) };
     this.#sender.send({ name: 'Purchase', id: `purchase:${order.id}`, uid, client, custom });
   }
 }
