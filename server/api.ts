@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { XSRF_COOKIE, XSRF_HEADER } from '#common/constants.ts';
+import { jsonTextDepthWithin, MAX_JSON_DEPTH } from '#common/json-depth.ts';
 import type { Config } from './config.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { sessionRoutes } from './features/accounts/session.routes.ts';
@@ -16,7 +17,7 @@ import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
-import { AppError } from './lib/app-error.ts';
+import { AppError, fieldError } from './lib/app-error.ts';
 import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS, outageError } from './lib/service-outage.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { PORTAL_ENDPOINTS } from './http/portal-endpoints.ts';
@@ -29,6 +30,8 @@ export interface ApiPluginOptions {
 }
 
 const VERSION = '1.0.0';
+/** How deeply any JSON body may nest: a stored value's cap plus room for the fields around it. */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH * 2;
 
 /**
  * The JSON API under /serve/api: envelope, locale, bearer auth, CSRF, validation and
@@ -45,6 +48,9 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    // Refused before parsing: code that walks a value recursively must never meet one nested
+    // thousands deep (a RangeError, a 500). The schemas of stored values cap them lower.
+    if (!jsonTextDepthWithin(text, MAX_BODY_DEPTH)) return done(fieldError({ _: [{ key: 'errors:field.tooDeep', values: { max: MAX_JSON_DEPTH } }] }));
     jsonParser(request, text, done);
   });
 

@@ -3358,7 +3358,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app */
+          /** @description Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app; nested at most 64 levels */
           value: unknown;
         };
       };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedJson } from '../json-depth.ts';
 import { AppIdSchema, GameConfigSchema } from './catalogue.schema.ts';
 
 /*
@@ -29,7 +30,7 @@ export const SaveParamsSchema = z.object({
   app_id: AppIdSchema,
   key: z.string().regex(SAVE_KEY_PATTERN, 'payments:saves.key').meta({ description: '1–64 letters, digits, _ . or -' }),
 });
-export const SaveBodySchema = z.object({ value: z.unknown().meta({ description: 'Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app' }) });
+export const SaveBodySchema = z.object({ value: storedJson('Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app') });
 export const SaveSchema = z.object({
   key: z.string(),
   value: z.unknown().meta({ description: 'The stored value; null when the key holds nothing' }),

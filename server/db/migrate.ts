@@ -10,6 +10,8 @@ import { gameStore } from './migrations/0006-game-store.ts';
 import { acquisition } from './migrations/0007-acquisition.ts';
 import { deviceRecordedAt } from './migrations/0008-device-recorded-at.ts';
 import { deviceId } from './migrations/0009-device-id.ts';
+import { saveTotals } from './migrations/0010-save-totals.ts';
+import { challengeAttempts } from './migrations/0011-challenge-attempts.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -24,6 +26,8 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0007-acquisition': acquisition(),
     '0008-device-recorded-at': deviceRecordedAt(),
     '0009-device-id': deviceId(),
+    '0010-save-totals': saveTotals(),
+    '0011-challenge-attempts': challengeAttempts(),
   };
 }
 

@@ -134,6 +134,13 @@ export interface GameSavesTable {
   updated_at: Time;
 }
 
+/** A member's bytes of cloud saves for one app: the row a save locks to check the quota. */
+export interface GameSaveTotalsTable {
+  user_id: number;
+  app_id: number;
+  total: number;
+}
+
 /** One-time challenges of sign-in ceremonies, shared by every instance. */
 export interface AuthChallengesTable {
   id: string;
@@ -141,6 +148,8 @@ export interface AuthChallengesTable {
   challenge: string;
   user_id: number | null;
   payload: string | null;
+  /** Guesses taken (WhatsApp codes): counted before each is checked. */
+  attempts: Generated<number>;
   expires_at: Time;
   created_at: Time;
 }
@@ -311,6 +320,7 @@ export interface Database {
   orders: OrdersTable;
   order_events: OrderEventsTable;
   game_saves: GameSavesTable;
+  game_save_totals: GameSaveTotalsTable;
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   category_translations: CategoryTranslationsTable;

@@ -31,7 +31,7 @@ function issueMessage(issue: z.core.$ZodIssue, t: ReturnType<typeof translator>)
       return t('errors:field.unknownKeys');
     default:
       // Custom refinements carry a translation key as their message.
-      return issue.message.includes(':') ? t(issue.message) : t('errors:field.invalid');
+      return issue.message.includes(':') ? t(issue.message, (issue as { params?: Record<string, unknown> }).params) : t('errors:field.invalid');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Order } from '#common/api/game-store.schema.ts';
+import { toMajorUnits } from '#common/money.ts';
 import { api } from '../../lib/api-client.ts';
 import { track } from '../../lib/track.ts';
 
@@ -16,7 +17,8 @@ export async function deliverOrder(orderId: string, onDelivered: (order: Order) 
   const { data } = await api.post(`/game/orders/${encodeURIComponent(orderId)}/deliver`);
   if (data.deliveredNow) {
     onDelivered(data.order);
-    track('purchase', { amount: data.order.amount / 100, currency: data.order.currency || 'USD', order_id: data.order.id });
+    const currency = data.order.currency || 'USD';
+    track('purchase', { amount: toMajorUnits(data.order.amount, currency), currency, order_id: data.order.id });
   }
   return data.order;
 }

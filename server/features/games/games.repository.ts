@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockSaveTotal, setSaveTotal } from '#server/db/save-totals.ts';
 import type { Database } from '#server/db/schema.ts';
 
 export interface SaveRow {
@@ -21,29 +22,31 @@ export class GamesRepository {
 
   /**
    * Stores a value unless the app's saves would then exceed `maxTotal` bytes; answers false then.
-   * The check and the write are one transaction, so two writes at once cannot both pass it.
+   * The member's total row for the app is locked first and updated in the same transaction, so
+   * saves at once, of any keys, pass the check one after the other (decision 082).
    */
   async putSave(userId: number, appId: number, key: string, value: string, size: number, maxTotal: number, now: string): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {
-      const others = await trx
-        .selectFrom('game_saves')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('total'))
-        .where('user_id', '=', userId)
-        .where('app_id', '=', appId)
-        .where('key', '!=', key)
-        .executeTakeFirst();
-      if (Number(others?.total ?? 0) + size > maxTotal) return false;
+      const total = await lockSaveTotal(trx, userId, appId);
+      const old = await trx.selectFrom('game_saves').select('size').where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).executeTakeFirst();
+      const next = total - (old?.size ?? 0) + size;
+      if (next > maxTotal) return false;
       await trx
         .insertInto('game_saves')
         .values({ user_id: userId, app_id: appId, key, value, size, updated_at: now })
         .onConflict((oc) => oc.columns(['user_id', 'app_id', 'key']).doUpdateSet({ value, size, updated_at: now }))
         .execute();
+      await setSaveTotal(trx, userId, appId, next);
       return true;
     });
   }
 
   async deleteSave(userId: number, appId: number, key: string): Promise<void> {
-    await this.#db.deleteFrom('game_saves').where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).execute();
+    await this.#db.transaction().execute(async (trx) => {
+      const total = await lockSaveTotal(trx, userId, appId);
+      const removed = await trx.deleteFrom('game_saves').where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).returning('size').executeTakeFirst();
+      if (removed) await setSaveTotal(trx, userId, appId, total - removed.size);
+    });
   }
 
   async appExists(appId: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderRow } from './payments.repository.ts';
-import { toMajorUnits, webhookSignature, type XsollaApi } from './xsolla.ts';
+import { majorUnitsText, toMajorUnits } from '#common/money.ts';
+import { webhookSignature, type XsollaApi } from './xsolla.ts';
 
 /** Who pays, as the provider needs it. */
 export interface Buyer {
@@ -120,8 +121,8 @@ export function paidNotifications(order: OrderRow, transactionId: number): objec
     },
     {
       notification_type: 'order_paid',
-      items: [{ sku: order.sku, type: 'virtual_good', quantity: 1, amount: amount.toFixed(2) }],
-      order: { id: order.provider_order_id, mode: 'sandbox', currency_type: 'real', currency: order.currency, amount: amount.toFixed(2), status: 'paid', platform: 'xsolla', invoice_id: String(transactionId) },
+      items: [{ sku: order.sku, type: 'virtual_good', quantity: 1, amount: majorUnitsText(order.amount_minor, order.currency) }],
+      order: { id: order.provider_order_id, mode: 'sandbox', currency_type: 'real', currency: order.currency, amount: majorUnitsText(order.amount_minor, order.currency), status: 'paid', platform: 'xsolla', invoice_id: String(transactionId) },
       user: { external_id: String(order.user_id) },
       custom_parameters: { order_id: order.public_id },
     },

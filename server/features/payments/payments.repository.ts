@@ -89,15 +89,34 @@ export class PaymentsRepository {
     return this.#db.selectFrom('orders').selectAll().where('provider', '=', provider).where('provider_order_id', '=', providerOrderId).executeTakeFirst();
   }
 
-  /** Notes the provider's order (its checkout) and that the order waits for payment. */
+  /**
+   * Notes the provider's order (its checkout) and that the order waits for payment. Each update
+   * names the status it changes from: a payment that commits meanwhile (the status read before
+   * would be stale) is never written over, and a paid order keeps the provider order it was paid on.
+   */
   async markPending(orderId: number, providerOrderId: string, now: string): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
-      const order = await trx.selectFrom('orders').select(['status']).where('id', '=', orderId).executeTakeFirstOrThrow();
-      const status: OrderStatus = order.status === 'created' ? 'pending' : order.status;
-      await trx.updateTable('orders').set({ provider_order_id: providerOrderId, status, updated_at: now }).where('id', '=', orderId).execute();
+      const opened = await trx
+        .updateTable('orders')
+        .set({ provider_order_id: providerOrderId, status: 'pending', updated_at: now })
+        .where('id', '=', orderId)
+        .where('status', '=', 'created')
+        .returning('status')
+        .executeTakeFirst();
+      const reopened = opened
+        ? undefined
+        : await trx
+            .updateTable('orders')
+            .set({ provider_order_id: providerOrderId, updated_at: now })
+            .where('id', '=', orderId)
+            .where('status', 'in', ['pending', 'failed'])
+            .returning('status')
+            .executeTakeFirst();
+      if (!opened && !reopened) return;
+      const to: OrderStatus = opened ? 'pending' : reopened!.status;
       await trx
         .insertInto('order_events')
-        .values({ order_id: orderId, type: 'checkout', event_key: `checkout:${providerOrderId}`, from_status: order.status, to_status: status, payload: null, created_at: now })
+        .values({ order_id: orderId, type: 'checkout', event_key: `checkout:${providerOrderId}`, from_status: opened ? 'created' : to, to_status: to, payload: null, created_at: now })
         .onConflict((oc) => oc.columns(['order_id', 'event_key']).doNothing())
         .execute();
     });

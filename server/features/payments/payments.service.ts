@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Checkout, Delivery, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
+import { jsonTextDepthWithin, MAX_JSON_DEPTH } from '#common/json-depth.ts';
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
@@ -14,6 +15,7 @@ import {
   type NotificationKind,
   ORDER_NOTIFICATIONS,
   orderIdOf,
+  PAYING_NOTIFICATIONS,
   paidAmountOf,
   providerOrderIdOf,
   transactionIdOf,
@@ -144,6 +146,8 @@ export class PaymentsService {
    */
   async handleNotification(rawBody: string, authorization: string | undefined): Promise<WebhookAnswer> {
     if (!this.#webhookSecret || !hasValidSignature(authorization, rawBody, this.#webhookSecret)) return refusal('INVALID_SIGNATURE', 'Invalid signature');
+    // Refused before parsing: the body is stored as the event's payload, and JSON.stringify of a value nested thousands deep throws.
+    if (!jsonTextDepthWithin(rawBody, MAX_JSON_DEPTH)) return refusal('INVALID_PARAMETER', 'The body is nested too deeply');
     let notification: Notification;
     try {
       notification = JSON.parse(rawBody) as Notification;
@@ -168,9 +172,11 @@ export class PaymentsService {
         : undefined;
     if (!order) return refusal('INVALID_PARAMETER', 'Unknown order');
     if (userIdOf(notification) !== String(order.user_id)) return refusal('INVALID_USER', 'The order belongs to another user');
-    const paidAmount = paidAmountOf(kind, notification);
-    if (paidAmount && (paidAmount.amount !== order.amount_minor || paidAmount.currency.toUpperCase() !== order.currency)) {
-      return refusal('INCORRECT_AMOUNT', 'The amount or currency differs from the order');
+    if (PAYING_NOTIFICATIONS.has(kind)) {
+      // Nothing is paid on a notification that does not say how much: a signed one without the amount is refused, not trusted.
+      const paid = paidAmountOf(kind, notification);
+      if (!paid) return refusal('INVALID_PARAMETER', 'The amount and currency are required');
+      if (paid.amount !== order.amount_minor || paid.currency !== order.currency.toUpperCase()) return refusal('INCORRECT_AMOUNT', 'The amount or currency differs from the order');
     }
     await this.#repository.applyChange(
       order.id,

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '#server/db/schema.ts';
-import { toMinorUnits } from './xsolla.ts';
+import { toMinorUnits } from '#common/money.ts';
 
 /*
  * What an Xsolla notification means for an order (decision 064): which order it names, who paid,
@@ -18,13 +18,18 @@ export interface Notification {
   custom_parameters?: { order_id?: unknown };
 }
 
-export type NotificationKind = 'payment' | 'order_paid' | 'refund' | 'partial_refund' | 'order_canceled';
-export const ORDER_NOTIFICATIONS = new Set<string>(['payment', 'order_paid', 'refund', 'partial_refund', 'order_canceled']);
+export type NotificationKind = 'payment' | 'order_paid' | 'refund' | 'partial_refund' | 'order_canceled' | 'ps_declined' | 'afs_reject';
+export const ORDER_NOTIFICATIONS = new Set<string>(['payment', 'order_paid', 'refund', 'partial_refund', 'order_canceled', 'ps_declined', 'afs_reject']);
+/** The notifications that pay an order: they must state the amount and currency, which must be the order's. */
+export const PAYING_NOTIFICATIONS = new Set<NotificationKind>(['payment', 'order_paid']);
 
 const paid = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' || current === 'failed' ? 'paid' : current);
 const refunded = (): OrderStatus => 'refunded';
 const unchanged = (current: OrderStatus): OrderStatus => current;
 const cancelled = (current: OrderStatus): OrderStatus => (current === 'paid' || current === 'refunded' ? 'refunded' : 'cancelled');
+// A declined payment (by the payment system, or Xsolla's anti-fraud) fails an unpaid order, as the
+// sandbox's declined card does: the member sees it and may pay again. A paid order is not touched.
+const declined = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' ? 'failed' : current);
 
 export const NEXT_STATUS: Record<NotificationKind, (current: OrderStatus) => OrderStatus> = {
   payment: paid,
@@ -33,6 +38,8 @@ export const NEXT_STATUS: Record<NotificationKind, (current: OrderStatus) => Ord
   // A partial refund leaves the purchase in place; the event records the amount.
   partial_refund: unchanged,
   order_canceled: cancelled,
+  ps_declined: declined,
+  afs_reject: declined,
 };
 
 /** The portal order id the notification names: our custom parameter, else the transaction's external id. */
@@ -54,17 +61,15 @@ export function userIdOf(n: Notification): string | null {
   return null;
 }
 
-/** The amount paid in minor units and its currency, where the notification states one. */
-export function paidAmountOf(kind: NotificationKind, n: Notification): { amount: number | null; currency: string } | null {
-  if (kind === 'payment' && n.purchase?.total) {
-    const currency = String(n.purchase.total.currency ?? '');
-    return { amount: toMinorUnits(n.purchase.total.amount, currency), currency };
-  }
-  if (kind === 'order_paid' && n.order) {
-    const currency = String(n.order.currency ?? '');
-    return { amount: toMinorUnits(n.order.amount, currency), currency };
-  }
-  return null;
+/**
+ * The amount a paying notification states, in minor units of its currency (`payment`:
+ * purchase.total; `order_paid`: order); null when either is missing or unreadable.
+ */
+export function paidAmountOf(kind: NotificationKind, n: Notification): { amount: number; currency: string } | null {
+  const stated = kind === 'payment' ? n.purchase?.total : kind === 'order_paid' ? n.order : undefined;
+  const currency = typeof stated?.currency === 'string' && /^[A-Za-z]{3}$/.test(stated.currency) ? stated.currency.toUpperCase() : null;
+  const amount = currency ? toMinorUnits(stated?.amount, currency) : null;
+  return currency && amount !== null ? { amount, currency } : null;
 }
 
 /** What makes a notification the same one when Xsolla sends it again. */

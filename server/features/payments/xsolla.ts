@@ -78,16 +78,3 @@ export function hasValidSignature(authorization: string | undefined, rawBody: st
   const match = /^Signature ([0-9a-f]{40})$/i.exec(authorization?.trim() ?? '');
   return match !== null && safeEqual(match[1]!.toLowerCase(), webhookSignature(rawBody, secret));
 }
-
-/** Minor units per major unit: most currencies have cents; a few have none. */
-const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX']);
-
-export function toMinorUnits(amount: unknown, currency: string): number | null {
-  const value = typeof amount === 'number' ? amount : typeof amount === 'string' && amount.trim() !== '' ? Number(amount) : Number.NaN;
-  if (!Number.isFinite(value)) return null;
-  return Math.round(value * (ZERO_DECIMAL.has(currency.toUpperCase()) ? 1 : 100));
-}
-
-export function toMajorUnits(minor: number, currency: string): number {
-  return ZERO_DECIMAL.has(currency.toUpperCase()) ? minor : minor / 100;
-}

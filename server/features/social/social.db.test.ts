@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
+import { SOCIAL_LIMITS } from './social.service.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders, startWhatsAppCloudApi } from '#server/testing/identity-providers.ts';
 import { csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
@@ -314,6 +315,30 @@ describe('social sign-in API', () => {
       const b = browser(null, { sub: 'unused' });
       for (let i = 0; i < 5; i++) expect((await submit('login', 'whatsapp', b, { phone: number, code: wrong })).statusCode).toBe(400);
       expect((await submit('login', 'whatsapp', b, { phone: number, code: right })).statusCode).toBe(400);
+    });
+
+    it('checks no more than five guesses of a code, even when twenty arrive at once', async () => {
+      const number = '+447700900127';
+      await sendCode(number, '10.2.0.5');
+      const right = lastCode().code;
+      const wrong = right === '000000' ? '111111' : '000000';
+      const csrf = await api.csrfHeaders();
+      const guess = (code: string, address: string) => api.call('POST', '/oauth/login/whatsapp', { body: { phone: number, code, login: 'force' }, headers: csrf, address });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(wrong, `10.2.2.${i}`)));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 20 }, () => 400));
+      // Five guesses were counted, and the code went with the fifth: the right one no longer works.
+      expect((await guess(right, '10.2.2.99')).statusCode).toBe(400);
+      expect(await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst()).toBeUndefined();
+    });
+
+    it('charges a client’s attempts before checking them, so many at once cannot all pass the limit', async () => {
+      const csrf = await api.csrfHeaders();
+      const answers = await Promise.all(
+        Array.from({ length: 35 }, (_, i) => api.call('POST', '/oauth/login/whatsapp', { body: { phone: `+4477009002${String(i).padStart(2, '0')}`, code: '123456', login: 'force' }, headers: csrf, address: '10.2.3.1' })),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(SOCIAL_LIMITS.refusedAddress.limit);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(35 - SOCIAL_LIMITS.refusedAddress.limit);
     });
 
     it('limits codes per number', async () => {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { lockSaveTotal, setSaveTotal } from '#server/db/save-totals.ts';
 import type { Database } from '#server/db/schema.ts';
 
 /** A pop-up flow between the authorization request and the code exchange (decision 063). */
@@ -22,7 +23,6 @@ export interface PhoneCodeRow {
   phone: string;
   /** HMAC of the number and code under the app secret: six digits would be guessed back from a plain hash. */
   codeHash: string;
-  attempts: number;
   expiresAt: string;
 }
 
@@ -65,7 +65,7 @@ export class SocialRepository {
   /** Stores a number's new code in place of any earlier one. */
   async savePhoneCode(code: PhoneCodeRow, now: string): Promise<void> {
     const id = `${PHONE_CODE}:${code.phone}`;
-    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: JSON.stringify({ attempts: 0 }), expires_at: code.expiresAt, created_at: now };
+    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: null, attempts: 0, expires_at: code.expiresAt, created_at: now };
     await this.#db
       .insertInto('auth_challenges')
       .values({ id, ...values })
@@ -73,11 +73,22 @@ export class SocialRepository {
       .execute();
   }
 
-  async findPhoneCode(phone: string): Promise<PhoneCodeRow | undefined> {
-    const row = await this.#db.selectFrom('auth_challenges').selectAll().where('id', '=', `${PHONE_CODE}:${phone}`).executeTakeFirst();
-    if (!row) return undefined;
-    const payload = JSON.parse(row.payload ?? '{}') as { attempts?: number };
-    return { phone, codeHash: row.challenge, attempts: payload.attempts ?? 0, expiresAt: row.expires_at };
+  /**
+   * Counts a guess at the number's live code before it is checked, in one atomic update, and
+   * answers the code to check it against; nothing once the code has had `maxAttempts` guesses or
+   * expired. Guesses sent at once each take their own attempt, so no more than `maxAttempts` are
+   * ever checked against one code.
+   */
+  async takePhoneCodeAttempt(phone: string, maxAttempts: number, now: string): Promise<(PhoneCodeRow & { attempts: number }) | undefined> {
+    const row = await this.#db
+      .updateTable('auth_challenges')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', `${PHONE_CODE}:${phone}`)
+      .where('attempts', '<', maxAttempts)
+      .where('expires_at', '>', now)
+      .returning(['challenge', 'attempts', 'expires_at'])
+      .executeTakeFirst();
+    return row ? { phone, codeHash: row.challenge, attempts: row.attempts, expiresAt: row.expires_at } : undefined;
   }
 
   /** Takes the code out if it is still the one checked: two requests with the right code cannot both use it. */
@@ -86,11 +97,9 @@ export class SocialRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Counts a wrong guess; the code is deleted once it has had `maxAttempts`. */
-  async notePhoneCodeMiss(phone: string, attempts: number, maxAttempts: number): Promise<void> {
-    const id = `${PHONE_CODE}:${phone}`;
-    if (attempts >= maxAttempts) await this.#db.deleteFrom('auth_challenges').where('id', '=', id).execute();
-    else await this.#db.updateTable('auth_challenges').set({ payload: JSON.stringify({ attempts }) }).where('id', '=', id).execute();
+  /** Deletes a code that has had its last guess (not a newer code that replaced it meanwhile). */
+  async deleteSpentPhoneCode(phone: string, codeHash: string, maxAttempts: number): Promise<void> {
+    await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).where('challenge', '=', codeHash).where('attempts', '>=', maxAttempts).execute();
   }
 
   async deletePhoneCode(phone: string): Promise<void> {
@@ -205,11 +214,12 @@ export class SocialRepository {
    * Moves a guest's played games, favourites and cloud saves into a member's account and deletes the guest
    * (its tokens go with it), in one transaction: a guest who signs in to an existing member keeps
    * what they did as a guest. Plays add up; the earlier first play and the later last play stand.
+   * Saves stay within `maxSaveBytes` a game (decision 082); answers how many did not fit.
    */
-  async mergeGuestInto(guestId: number, memberId: number): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+  async mergeGuestInto(guestId: number, memberId: number, maxSaveBytes: number): Promise<{ droppedSaves: number }> {
+    return this.#db.transaction().execute(async (trx) => {
       const guest = await trx.selectFrom('users').select('is_guest').where('id', '=', guestId).executeTakeFirst();
-      if (guest?.is_guest !== 1 || guestId === memberId) return;
+      if (guest?.is_guest !== 1 || guestId === memberId) return { droppedSaves: 0 };
       const plays = await trx.selectFrom('played_games').selectAll().where('user_id', '=', guestId).execute();
       for (const play of plays) {
         await trx
@@ -232,21 +242,31 @@ export class SocialRepository {
           .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
           .execute();
       }
-      // Saves: the member's value of a key stays unless the guest's is newer.
-      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).execute();
-      for (const save of saves) {
-        await trx
-          .insertInto('game_saves')
-          .values({ ...save, user_id: memberId })
-          .onConflict((oc) =>
-            oc
-              .columns(['user_id', 'app_id', 'key'])
-              .doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at })
-              .where('game_saves.updated_at', '<', save.updated_at),
-          )
-          .execute();
+      // Saves: the member's value of a key stays unless the guest's is newer; the guest's newest
+      // come first, and one that would take the member's game past the quota is left out.
+      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('updated_at', 'desc').orderBy('key').execute();
+      let droppedSaves = 0;
+      for (const appId of new Set(saves.map((s) => s.app_id))) {
+        let total = await lockSaveTotal(trx, memberId, appId);
+        for (const save of saves.filter((s) => s.app_id === appId)) {
+          const own = await trx.selectFrom('game_saves').select(['size', 'updated_at']).where('user_id', '=', memberId).where('app_id', '=', appId).where('key', '=', save.key).executeTakeFirst();
+          if (own && own.updated_at >= save.updated_at) continue;
+          const next = total - (own?.size ?? 0) + save.size;
+          if (next > maxSaveBytes) {
+            droppedSaves += 1;
+            continue;
+          }
+          await trx
+            .insertInto('game_saves')
+            .values({ ...save, user_id: memberId })
+            .onConflict((oc) => oc.columns(['user_id', 'app_id', 'key']).doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at }))
+            .execute();
+          total = next;
+        }
+        await setSaveTotal(trx, memberId, appId, total);
       }
       await trx.deleteFrom('users').where('id', '=', guestId).execute();
+      return { droppedSaves };
     });
   }
 

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
+import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
 import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
 import { AppError } from '#server/lib/app-error.ts';
@@ -24,7 +26,7 @@ const PHONE_CODE_ATTEMPTS = 5;
 export const SOCIAL_LIMITS = {
   /** Pop-up flows started per client: each stores a row until it is used or expires. */
   flowAddress: { name: 'social-flow-address', limit: 120, windowSeconds: 15 * 60 },
-  /** Refused sign-ins and bindings per client (a forged state, a refused code). */
+  /** Refused sign-ins and bindings per client (a forged state, a wrong code): charged before each attempt, given back unless refused. */
   refusedAddress: { name: 'social-refused-address', limit: 30, windowSeconds: 15 * 60 },
   /** WhatsApp codes sent to one number: each is a message its owner receives. */
   codeNumber: { name: 'whatsapp-code-number', limit: 5, windowSeconds: 60 * 60 },
@@ -75,6 +77,8 @@ export class SocialService {
   readonly #newNickname: () => string;
 
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+  /** Set by the app: notes guest saves a merge left out. */
+  log: Pick<FastifyBaseLogger, 'warn'> | null = null;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
@@ -145,7 +149,10 @@ export class SocialService {
     const now = isoNow(this.#clock);
     const existing = await this.#repository.findAccount(platform, profile.id);
     if (existing) {
-      if (caller && caller.userId !== existing.user_id) await this.#repository.mergeGuestInto(caller.userId, existing.user_id);
+      if (caller && caller.userId !== existing.user_id) {
+        const { droppedSaves } = await this.#repository.mergeGuestInto(caller.userId, existing.user_id, SAVES_PER_APP_MAX_BYTES);
+        if (droppedSaves > 0) this.log?.warn({ guest: caller.userId, member: existing.user_id, droppedSaves }, 'guest saves left out of a merge: the member’s quota was full');
+      }
       return this.#session(existing.user_id, 'issue', platform, client);
     }
     const nickname = nicknameOf(profile);
@@ -202,7 +209,7 @@ export class SocialService {
     );
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.#clock.now();
-    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), attempts: 0, expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
+    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
     try {
       await this.#whatsapp.send(phone, code);
     } catch (error) {
@@ -221,11 +228,15 @@ export class SocialService {
   async #confirmed(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<ProviderProfile> {
     if (body.platform !== undefined && body.platform !== platform) throw new AppError('bad_request', { messageKey: 'social:errors.platformMismatch' });
     const where = clientSubject(client.address);
-    assertAllowed(await this.#limiter.peek(SOCIAL_LIMITS.refusedAddress, where));
+    // Charged before the attempt and given back when it was not refused: attempts sent at once
+    // cannot all pass a count read before any of them was added to it.
+    assertAllowed(await this.#limiter.consume(SOCIAL_LIMITS.refusedAddress, where));
     try {
-      return platform === 'whatsapp' ? await this.#phoneProfile(body) : await this.#providerProfile(caller, platform, body, browserKey);
+      const profile = platform === 'whatsapp' ? await this.#phoneProfile(body) : await this.#providerProfile(caller, platform, body, browserKey);
+      await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+      return profile;
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'too_many_requests' && error.code !== 'unavailable') await this.#limiter.consume(SOCIAL_LIMITS.refusedAddress, where);
+      if (!(error instanceof AppError) || error.code === 'too_many_requests' || error.code === 'unavailable') await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       throw error;
     }
   }
@@ -262,11 +273,12 @@ export class SocialService {
     const phone = body.phone;
     if (!phone) throw new AppError('validation', { messageKey: 'social:whatsapp.phoneMissing' });
     const code = body.code.trim();
-    const stored = PHONE_CODE_PATTERN.test(code) ? await this.#repository.findPhoneCode(phone) : undefined;
-    if (!stored || stored.expiresAt <= isoNow(this.#clock)) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    // The guess is counted before it is checked (one atomic update): guesses at once cannot share an attempt.
+    const stored = PHONE_CODE_PATTERN.test(code) ? await this.#repository.takePhoneCodeAttempt(phone, PHONE_CODE_ATTEMPTS, isoNow(this.#clock)) : undefined;
+    if (!stored) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
     const hash = this.#phoneCodeHash(phone, code);
     if (!safeEqual(stored.codeHash, hash)) {
-      await this.#repository.notePhoneCodeMiss(phone, stored.attempts + 1, PHONE_CODE_ATTEMPTS);
+      if (stored.attempts >= PHONE_CODE_ATTEMPTS) await this.#repository.deleteSpentPhoneCode(phone, stored.codeHash, PHONE_CODE_ATTEMPTS);
       throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
     }
     if (!(await this.#repository.takePhoneCode(phone, hash))) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { majorUnitsText } from '#common/money.ts';
 import type { Database } from '#server/db/schema.ts';
 
 /** One row of the acquisition report: a source, medium and campaign, and what came of it. */
@@ -70,7 +71,7 @@ function tagText(value: unknown): string {
 function money(revenue: Record<string, number>): string {
   return (
     Object.entries(revenue)
-      .map(([currency, minor]) => `${(minor / 100).toFixed(2)} ${currency}`)
+      .map(([currency, minor]) => `${majorUnitsText(minor, currency)} ${currency}`)
       .join(', ') || '-'
   );
 }

@@ -1,3 +1,4 @@
+import { toMajorUnits } from '#common/money.ts';
 import type { ClientFacts } from '#server/lib/caller.ts';
 import type { AdvertisingIdsService } from './advertising-ids.service.ts';
 
@@ -48,7 +49,8 @@ export class ConversionsService {
   /** A paid order was handed to its game (once per order). */
   purchase(uid: number, order: { id: string; amount: number; currency: string }, client: ClientFacts): void {
     if (!measurable(client)) return;
-    const custom = { value: order.amount / 100, currency: order.currency || 'USD', order_id: this.#ids.orderId(order.id) };
+    const currency = order.currency || 'USD';
+    const custom = { value: toMajorUnits(order.amount, currency), currency, order_id: this.#ids.orderId(order.id) };
     this.#sender.send({ name: 'Purchase', id: this.#ids.eventId('purchase', order.id), externalId: this.#ids.externalId(uid), client, custom });
   }
 }
