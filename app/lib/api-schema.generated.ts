@@ -24,7 +24,7 @@ export interface paths {
   "/guest/login/": {
     /**
      * Anonymous sign-in: create a guest account
-     * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a generated nickname and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postGuestLogin"];
   };
@@ -462,7 +462,7 @@ export interface operations {
   };
   /**
    * Anonymous sign-in: create a guest account
-   * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a generated nickname and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postGuestLogin: {
     parameters: {
