@@ -128,6 +128,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const i18n = i18nOf(localeOfPath(useLocation().pathname));
   return (
     <TranslationProvider translator={i18n}>
+      {/* The header names the visitor here too (a not-found page is still theirs). */}
+      <SessionRuntime />
       <DefaultShell>
         <ErrorPage error={error} />
       </DefaultShell>

@@ -5,9 +5,10 @@ export const TOKEN_COOKIE = 'token';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 export const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
-export const RETRY_STATUSES = [408, 409, 419, 425, 429, 500, 502, 503, 504] as const;
 export const RETRY_ATTEMPTS = 3;
 export const RETRY_DELAY_MS = 1000;
+/** A Retry-After longer than this (seconds) is not waited for: the call fails with the server's message. */
+export const RETRY_AFTER_MAX_SECONDS = 5;
 export const TOKEN_MIN_URL_LENGTH = 50;
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const ARTICLE_SEGMENT_PATTERN = /^[A-Za-z]{3,20}$/;
@@ -36,3 +37,8 @@ export const ARTICLE_PAGE_SIZE = 6;
  */
 export const COVER_WIDTH = 1200;
 export const COVER_HEIGHT = 630;
+/**
+ * The browser's bar colour per colour scheme. A manifest holds one `theme_color`: it takes the
+ * light one, the default scheme; pages name both with media-bound theme-color metas.
+ */
+export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;

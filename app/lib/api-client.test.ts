@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RETRY_STATUSES } from '#common/constants.ts';
 import { ApiError, type ApiClientOptions, createApiClient } from './api-client.ts';
 
 interface Call {
@@ -11,7 +10,7 @@ interface Call {
 }
 
 /** A fake server: answers calls in order from a script; /csrf always succeeds and sets the cookie. */
-function fakeServer(script: Array<{ status: number; body?: unknown } | 'network-error'>) {
+function fakeServer(script: Array<{ status: number; body?: unknown; headers?: Record<string, string> } | 'network-error'>) {
   const calls: Call[] = [];
   const state = { cookies: 'XSRF-TOKEN=tok%3D1' };
   const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -23,7 +22,7 @@ function fakeServer(script: Array<{ status: number; body?: unknown } | 'network-
     }
     const next = script.shift() ?? { status: 200, body: { code: 200, message: 'OK', data: 'default' } };
     if (next === 'network-error') throw new TypeError('Failed to fetch');
-    return new Response(next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body), { status: next.status });
+    return new Response(next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body), { status: next.status, headers: next.headers });
   }) as typeof globalThis.fetch;
   return { calls, state, fetch };
 }
@@ -101,7 +100,7 @@ describe('API client', () => {
     expect(server.calls[0]!.headers.has('content-type')).toBe(false);
   });
 
-  it.each(RETRY_STATUSES.filter((s) => s !== 419))('retries %i: three attempts in all, one second apart, then fails', async (status) => {
+  it.each([408, 425, 429, 500, 502, 503, 504])('retries %i: three attempts in all, one second apart, then fails', async (status) => {
     const failure = { status, body: { code: status, message: `failed with ${status}`, data: null } };
     const api = client([failure, failure, failure, { status: 200, body: { code: 200, message: 'OK', data: 'late' } }]);
     const error = await api.get('/app/list/').catch((e: unknown) => e);
@@ -118,8 +117,39 @@ describe('API client', () => {
     expect(sleeps).toEqual([1000]);
   });
 
+  it('takes a 409 as the final answer: one request, its message, for reads and writes alike', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const conflict = { status: 409, body: { code: 409, message: 'Google is your only way to sign in.', data: null } };
+      const api = client([conflict, conflict, conflict]);
+      const error = (await api.request(method, '/social/unbind/google').catch((e: unknown) => e)) as ApiError;
+      expect(server.calls.filter((c) => !c.url.includes('/csrf')), method).toHaveLength(1);
+      expect(error).toMatchObject({ status: 409, message: 'Google is your only way to sign in.' });
+    }
+    expect(sleeps).toEqual([]);
+  });
+
+  it('sends a write that met a 500 only once (it may have been done), and retries a read', async () => {
+    const api = client([{ status: 500 }, { status: 200, body: { code: 200, message: 'OK', data: 'again' } }]);
+    await expect(api.post('/member/played/', { app_id: 1 })).rejects.toMatchObject({ status: 500 });
+    expect(server.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    const reader = client([{ status: 500 }, { status: 200, body: { code: 200, message: 'OK', data: 'again' } }]);
+    expect((await reader.get('/app/list/')).data).toBe('again');
+    expect(server.calls).toHaveLength(2);
+  });
+
+  it('waits as long as a short Retry-After asks, and does not wait for a long one', async () => {
+    const api = client([{ status: 503, headers: { 'Retry-After': '3' } }, { status: 200, body: { code: 200, message: 'OK', data: 'back' } }]);
+    expect((await api.get('/app/list/')).data).toBe('back');
+    expect(sleeps).toEqual([3000]);
+    sleeps = [];
+    const limited = client([{ status: 429, headers: { 'Retry-After': '357' }, body: { code: 429, message: 'Try again in 357 seconds.', data: { retryAfter: 357 } } }]);
+    await expect(limited.post('/username/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({ status: 429, message: 'Try again in 357 seconds.' });
+    expect(server.calls.filter((c) => !c.url.includes('/csrf'))).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('does not retry other statuses', async () => {
-    for (const status of [400, 401, 403, 404, 422]) {
+    for (const status of [400, 401, 403, 404, 409, 410, 422]) {
       const api = client([{ status, body: { code: status, message: 'nope', data: { errors: { name: ['bad'] } } } }]);
       const error = (await api.request('GET', '/x').catch((e: unknown) => e)) as ApiError;
       expect(server.calls, String(status)).toHaveLength(1);

@@ -1,9 +1,10 @@
 import type { ApiEnvelope } from '#common/api/envelope.ts';
-import { API_BASE, RETRY_ATTEMPTS, RETRY_DELAY_MS, RETRY_STATUSES, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
+import { API_BASE, RETRY_ATTEMPTS, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
 import { type Locale, localeOfPath } from '#common/locales.ts';
 import { loadedI18n } from '../i18n/i18n.ts';
 import type { ApiPath, BodyOf, DataOf, Method, OperationOf, QueryOf } from './api-contract.ts';
 import { readCookie } from './cookies.ts';
+import { retryDelay } from './retry-policy.ts';
 
 /** A failed API call: `status` is the envelope's code (else the HTTP status, 0 without a response). */
 export class ApiError extends Error {
@@ -57,7 +58,6 @@ type BodyArgs<Operation> = {} extends BodyOf<Operation>
   : [body: BodyOf<Operation>, options?: CallOptions<Operation>];
 type Answer<P extends string, M extends Method> = Promise<ApiEnvelope<DataOf<OperationOf<P, M>>>>;
 
-const RETRY = new Set<number>(RETRY_STATUSES);
 const WITH_BODY = new Set<Method>(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -95,9 +95,9 @@ function browserDefaults(): ApiClientOptions {
 
 /**
  * Creates a client. Every call sends credentials, JSON headers, the XSRF token from its cookie,
- * the locale, the bearer token and the campaign tags; GET calls carry a `locale` query. Statuses
- * of RETRY_STATUSES are tried RETRY_ATTEMPTS times in all, RETRY_DELAY_MS apart; a 419 first
- * fetches a fresh CSRF cookie. Other failures throw an ApiError.
+ * the locale, the bearer token and the campaign tags; GET calls carry a `locale` query. A failure
+ * the retry policy calls passing (retry-policy.ts) is tried RETRY_ATTEMPTS times in all; a 419
+ * first fetches a fresh CSRF cookie. Other failures, a 409 among them, throw an ApiError at once.
  */
 export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiClient {
   const options: ApiClientOptions = { ...browserDefaults(), ...overrides };
@@ -180,11 +180,10 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
       }
       if (response?.ok) return (await readJson(response)) as ApiEnvelope<T>;
 
-      // No response at all (network down) is retried like a server error.
-      const retryable = response ? RETRY.has(response.status) && (!init.once || response.status === 419) : !init.once;
-      if (retryable && attempt < RETRY_ATTEMPTS) {
+      const delay = retryDelay({ method, status: response?.status ?? null, retryAfter: response?.headers.get('Retry-After') ?? null, once: init.once === true });
+      if (delay !== null && attempt < RETRY_ATTEMPTS) {
         if (response?.status === 419) await refreshCsrf();
-        await options.sleep(RETRY_DELAY_MS);
+        await options.sleep(delay);
         continue;
       }
       if (!response) throw new ApiError(0, options.genericError(), null, { cause: failure });

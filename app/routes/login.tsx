@@ -16,7 +16,9 @@ import type { Route } from './+types/login';
 
 export function loader({ request }: Route.LoaderArgs) {
   const { t } = loaderT(request);
-  return { title: t('pages.login') };
+  // `?mode=create` is where "Create account" links lead: the page is named for that.
+  const create = new URL(request.url).searchParams.get('mode') === 'create';
+  return { title: t(create ? 'pages.createAccount' : 'pages.login') };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? ''), { name: 'robots', content: 'noindex' }];

@@ -20,6 +20,7 @@ import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
 import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/play';
+import { spaceBetweenScripts } from '#common/i18n/script-spacing.ts';
 
 /** After the frame's load event, how long a game may take to say it is ready before the spinner gives way anyway. */
 const READY_GRACE_MS = 4000;
@@ -34,7 +35,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale, t } = loaderT(request);
   const { services } = context.get(appContext);
   const game = await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
-  return { locale, game, title: t('catalogue:play.title', { title: game.title }), description: t('catalogue:play.description', { title: game.title }) };
+  const title = spaceBetweenScripts(t('catalogue:play.title', { title: game.title }));
+  return { locale, game, title, description: spaceBetweenScripts(t('catalogue:play.description', { title: game.title })) };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [

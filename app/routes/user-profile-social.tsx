@@ -1,3 +1,4 @@
+import { useProfile } from '../features/accounts/profile-context.tsx';
 import { ProfileSection } from '../features/accounts/profile-pages.tsx';
 import { SocialBindList } from '../features/social/social-sign-in.tsx';
 import { PasskeyBindRow } from '../features/passkeys/passkey-manager.tsx';
@@ -14,9 +15,10 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(
 
 /** The bind list (spec section 4): each social platform with link or unlink, and the passkey row. */
 export default function Page({ loaderData }: Route.ComponentProps) {
+  const { profile } = useProfile();
   return (
     <ProfileSection title={loaderData.title}>
-      <SocialBindList>
+      <SocialBindList hasPassword={profile.hasPassword}>
         <PasskeyBindRow />
       </SocialBindList>
     </ProfileSection>

@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
+import { THEME_COLOR } from '#common/constants.ts';
 
 /** Spec section 4: system, light or dark, stored locally. */
 export type ColorMode = 'system' | 'light' | 'dark';
 export const COLOR_MODES: readonly ColorMode[] = ['system', 'light', 'dark'];
 const COLOR_MODE_STORAGE_KEY = 'color-mode';
 /** Spec section 2: the browser's theme colour, #18181B in dark mode and white otherwise. */
-export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;
+export { THEME_COLOR };
 
 /** A theme-color meta of our own, ahead of the page's two media-bound ones, for an explicit mode. */
 const THEME_COLOR_OVERRIDE_ID = 'theme-color-mode';

@@ -1,5 +1,6 @@
 import { type ReactNode, Suspense } from 'react';
 import { BottomBar } from './bottom-bar.tsx';
+import { OfflineNotice } from './offline-notice.tsx';
 import { useRootData } from './root-data.ts';
 import { SideMenu } from './side-menu.tsx';
 import { SiteFooter } from './site-footer.tsx';
@@ -26,6 +27,7 @@ export function DefaultShell({ children }: { children: ReactNode }) {
           </Suspense>
         </aside>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 pt-6 pb-24 outline-none md:pb-12">
+          <OfflineNotice />
           <Suspense>{children}</Suspense>
         </main>
       </div>

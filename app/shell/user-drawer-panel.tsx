@@ -1,6 +1,7 @@
 import { useTranslation } from '../i18n/translation.tsx';
 import { isLocale, LOCALES } from '#common/locales.ts';
 import { useSession } from '../features/accounts/use-session.ts';
+import { InstallDrawerOffer } from '../features/install/install-button.tsx';
 import type { DeferredWidgetProps } from '../ui/deferred.tsx';
 import { Drawer, DrawerContent, DrawerDescription, DrawerTitle, DrawerTrigger } from '../ui/drawer.tsx';
 import { Segmented, SegmentedItem } from '../ui/segmented.tsx';
@@ -32,6 +33,7 @@ export default function UserDrawerPanel({ open, onOpenChange: setOpen, trigger }
           <nav aria-label={t('userMenu.title')} className="mt-2">
             <MenuList items={userMenuItems(session)} testId="user-menu-items" onNavigate={() => setOpen(false)} />
           </nav>
+          <InstallDrawerOffer onInstall={() => setOpen(false)} />
           <section aria-labelledby="drawer-preferences" className="mt-4 border-t border-zinc-200 pt-4 dark:border-zinc-800">
             <h2 id="drawer-preferences" className="px-2 text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
               {t('userMenu.preferences')}

@@ -30,8 +30,9 @@ export function UserMenuPopover() {
           className={cn('ml-1 flex cursor-pointer items-center gap-2 rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-zinc-200 lg:pr-3 dark:hover:ring-zinc-700', focusRing)}
         >
           <Avatar src={session.userInfo?.avatar} />
-          {/* Who is signed in, filled in once the page runs (decision 066): a fixed width, so a name moves nothing. Wide screens only. */}
-          <span className="hidden w-28 truncate text-left text-sm font-medium lg:inline-block" data-testid="header-user-name">
+          {/* Who is signed in, filled in once the page runs (decision 066): a fixed width, so a name moves nothing. Wide screens only.
+              A longer name ends in an ellipsis; the whole of it is in the tooltip and the button's name. */}
+          <span className="hidden w-32 truncate text-left text-sm font-medium lg:inline-block" title={name} data-testid="header-user-name">
             {name}
           </span>
         </button>

@@ -1,4 +1,5 @@
 import { translator } from '../i18n.ts';
+import { THEME_COLOR } from '#common/constants.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 
 /** The screenshots shipped in public/screenshots/ (captures of the portal, one pair per locale). */
@@ -24,8 +25,9 @@ export function webManifest(locale: Locale, productName: string) {
     start_url: localePath(locale, '/pwa'),
     scope: localePath(locale, '/'),
     display: 'standalone',
-    background_color: '#ffffff',
-    theme_color: '#18181B',
+    background_color: THEME_COLOR.light,
+    // The installed app's title bar: light like the default theme (a dark one stays dark in light mode).
+    theme_color: THEME_COLOR.light,
     categories: ['games', 'entertainment'],
     icons: [
       { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },

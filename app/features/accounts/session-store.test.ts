@@ -119,6 +119,8 @@ class FakeBrowser {
   holdAnswer: Promise<void> | null = null;
   readonly questions: Array<{ offered: number; current: number | null }> = [];
   readonly tabs: Array<(message: SessionMessage) => void> = [];
+  /** The last user info seen and its token (localStorage). */
+  knownUser: { token: string; userInfo: UserInfo } | null = null;
   /** Guests whose device this browser recorded (localStorage). */
   readonly recordedDevices = new Set<number>();
   /** The random device id this browser keeps (localStorage); null when it cannot keep one. */
@@ -183,6 +185,12 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     fingerprint: async () => (options.fingerprint === undefined ? 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' : options.fingerprint),
     deviceId: () => browser.deviceId,
     whenQuiet: (task) => quiet.push(task),
+    knownUserInfo: {
+      read: (token) => (browser.knownUser?.token === token ? browser.knownUser.userInfo : null),
+      write: (token, userInfo) => {
+        browser.knownUser = token && userInfo ? { token, userInfo } : null;
+      },
+    },
     recordedDevices: browser.recordedDevices,
     isBot: async () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
@@ -390,6 +398,35 @@ describe('session rules of spec section 4', () => {
     await until(() => tab.store.snapshot().status === 'ready');
     expect(tab.store.snapshot().userInfo?.uid).toBe(uid);
     expect(server.calls.filter((call) => call === 'POST /guest/login/')).toEqual([]);
+  });
+
+  it('offline, a page names the visitor last seen with the token; signing out forgets it', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('cai', 'secret-password');
+    const token = server.issue(uid);
+    browser.cookie = token;
+    const first = openTab(server, browser);
+    first.store.start({ state: 'unknown', userInfo: null });
+    await until(() => first.store.snapshot().status === 'ready');
+
+    // The next page opens without a network.
+    browser.online = false;
+    server.failInfo = 'network';
+    const offline = openTab(server, browser);
+    offline.store.start({ state: 'unknown', userInfo: null });
+    await until(() => offline.store.snapshot().status === 'idle' && offline.store.snapshot().userInfo !== null);
+    expect(offline.store.snapshot()).toEqual({ token, userInfo: expect.objectContaining({ uid, nickname: 'cai' }), status: 'idle' });
+
+    browser.online = true;
+    server.failInfo = null;
+    // Back online, the next navigation loads the user info for real.
+    const loads = server.calls.length;
+    offline.store.refreshIfIncomplete();
+    await until(() => offline.store.snapshot().status === 'ready');
+    expect(server.calls.slice(loads)).toEqual(['GET /member/info/']);
+    await first.store.logout();
+    expect(browser.knownUser).toBeNull();
   });
 
   it('a tab that closes while loading the user info leaves the session to the other tabs', async () => {

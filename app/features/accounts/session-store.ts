@@ -37,6 +37,11 @@ export interface SessionEnvironment {
   deviceId(): string | null;
   /** Runs a task once the page has been quiet for a while (decision 066); tests run it themselves. */
   whenQuiet(task: () => void): void;
+  /**
+   * The last user info this browser saw for a token (localStorage), so a page opened offline
+   * still names its visitor; `write(null)` forgets it.
+   */
+  knownUserInfo: { read(token: string): UserInfo | null; write(token: string | null, userInfo: UserInfo | null): void };
   /** The guests whose device this browser has recorded (POST /guest/device/), so it is sent once. */
   recordedDevices: { has(uid: number): boolean; add(uid: number): void };
   isBot(): Promise<boolean>;
@@ -89,6 +94,8 @@ export class SessionStore {
   /** Failed anonymous sign-ins in a row, and when the next may be tried (decision 054). */
   #anonymousFailures = 0;
   #anonymousRetryAt = 0;
+  /** The user info shown is the one remembered from an earlier page (offline), not loaded yet. */
+  #remembered = false;
   /** The guest whose device recording is scheduled on this page. */
   #deviceScheduledFor: number | null = null;
   readonly #listeners = new Set<() => void>();
@@ -218,7 +225,7 @@ export class SessionStore {
       if (this.#anonymousFailures > 0 && this.#e.now() >= this.#anonymousRetryAt) void this.signInAnonymously();
       return;
     }
-    if (!userInfo) void this.#restore();
+    if (!userInfo || this.#remembered) void this.#restore();
   }
 
   /**
@@ -253,7 +260,12 @@ export class SessionStore {
       // cookie then would sign every other tab out (a sign-in pop-up closes itself mid-call).
       if (generation === this.#generation) {
         if (this.#e.online() && !this.#e.leaving()) this.#clear();
-        else this.#set({ status: 'idle' });
+        else {
+          // Offline: the name and avatar last seen with this token, until the network is back.
+          const known = this.#e.online() ? null : this.#e.knownUserInfo.read(token);
+          this.#set(known ? { userInfo: known, status: 'idle' } : { status: 'idle' });
+          this.#remembered = known !== null;
+        }
       }
       throw error;
     }
@@ -369,6 +381,7 @@ export class SessionStore {
     const token = this.#e.readToken();
     const userInfo = token && initial.state === 'valid' ? initial.userInfo : null;
     this.#state = { token, userInfo, status: userInfo ? 'ready' : 'idle' };
+    if (token && userInfo) this.#e.knownUserInfo.write(token, userInfo);
   }
 
   async #restore(): Promise<void> {
@@ -404,6 +417,12 @@ export class SessionStore {
 
   #set(next: Partial<SessionSnapshot>, broadcast = false): void {
     this.#state = { ...this.#state, ...next };
+    if ('userInfo' in next) this.#remembered = false;
+    if ('token' in next || 'userInfo' in next) {
+      const { token, userInfo } = this.#state;
+      if (token === null) this.#e.knownUserInfo.write(null, null);
+      else if (userInfo) this.#e.knownUserInfo.write(token, userInfo);
+    }
     if (broadcast) this.#e.channel?.post({ token: this.#state.token, userInfo: this.#state.userInfo });
     for (const listener of this.#listeners) listener();
     if (this.#started && this.#state.userInfo?.isGuest) this.#recordDeviceLater(this.#state.userInfo.uid);

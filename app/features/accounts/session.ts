@@ -1,4 +1,5 @@
 import { forgetPersonalPages } from '../install/service-worker-registration.ts';
+import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
 import { emptyI18n, loadedI18n } from '../../i18n/i18n.ts';
 import { api } from '../../lib/api-client.ts';
@@ -45,6 +46,31 @@ function storeFlag(key: string): void {
   }
 }
 
+/** localStorage key of the last user info seen, with the id of the token it belongs to. */
+const KNOWN_USER_KEY = 'playport:user';
+
+/** The id part of a token (`{id}|{random}`): enough to tell tokens apart, and no secret. */
+const tokenId = (token: string) => token.split('|')[0] ?? '';
+
+const knownUserInfo: SessionEnvironment['knownUserInfo'] = {
+  read(token) {
+    try {
+      const kept = JSON.parse(localStorage.getItem(KNOWN_USER_KEY) ?? 'null') as { tokenId: string; userInfo: UserInfo } | null;
+      return kept?.tokenId === tokenId(token) ? kept.userInfo : null;
+    } catch {
+      return null;
+    }
+  },
+  write(token, userInfo) {
+    try {
+      if (token && userInfo) localStorage.setItem(KNOWN_USER_KEY, JSON.stringify({ tokenId: tokenId(token), userInfo }));
+      else localStorage.removeItem(KNOWN_USER_KEY);
+    } catch {
+      // Unavailable storage: offline pages name the visitor "Guest", as before.
+    }
+  },
+};
+
 function broadcastChannel(): SessionChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;
   const channel = new BroadcastChannel(SESSION_CHANNEL);
@@ -85,6 +111,7 @@ function browserEnvironment(): SessionEnvironment {
     whenQuiet: (task) => {
       setTimeout(() => onIdle(task, 10_000), DEVICE_RECORDING_DELAY_MS);
     },
+    knownUserInfo,
     recordedDevices: {
       has: (uid) => storedFlag(`${DEVICE_RECORDED_KEY}${uid}`),
       add: (uid) => storeFlag(`${DEVICE_RECORDED_KEY}${uid}`),

@@ -29,6 +29,7 @@ export function ArticleCard({
   const { t } = useTranslation('articles');
   // Related articles sit under their own h2, so their titles are one level down.
   const Heading = compact ? 'h3' : 'h2';
+  const date = dateLabel || (Number.isNaN(Date.parse(article.publishedAt)) ? '' : formatDate(article.publishedAt, locale));
   return (
     <article className="group flex h-full flex-col" data-testid="article-card" data-id={article.id}>
       <Link to={localePath(locale, article.path)} tabIndex={-1} aria-hidden="true" className="block overflow-hidden rounded-xl bg-zinc-100 dark:bg-zinc-800">
@@ -46,10 +47,15 @@ export function ArticleCard({
           <div className="aspect-[1200/630] w-full" />
         )}
       </Link>
-      <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
+      <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="article-card-meta">
         <span className="font-medium text-green-700 dark:text-green-400">{article.column.title}</span>
-        <span aria-hidden="true">·</span>
-        <time dateTime={article.publishedAt}>{dateLabel ?? formatDate(article.publishedAt, locale)}</time>
+        {/* A separator only between parts that are there: an article may come without a date. */}
+        {date && (
+          <>
+            <span aria-hidden="true">·</span>
+            <time dateTime={article.publishedAt}>{date}</time>
+          </>
+        )}
         <span aria-hidden="true">·</span>
         <span className="inline-flex items-center gap-1">
           <Clock aria-hidden="true" className="size-3.5" />

@@ -1,5 +1,8 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from '../../i18n/translation.tsx';
+import { useLocale } from '../../i18n/use-locale.ts';
+import { localePath } from '#common/locales.ts';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { PHONE_CODE_PATTERN } from '#common/api/social.schema.ts';
 import { isOAuthPlatform, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
@@ -8,6 +11,7 @@ import { useRootData } from '../../shell/root-data.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { focusRing } from '../../ui/focus.ts';
 import { messageOf } from '../accounts/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
@@ -240,10 +244,13 @@ function WhatsAppCodeForm({ call, run, busy, onDone }: ListProps & { call: Socia
  * `children` (the passkey row). Unlinking asks first, naming the platform; one action at a time,
  * under a loading overlay.
  */
-export function SocialBindList({ children }: { children?: ReactNode }) {
+export function SocialBindList({ hasPassword, children }: { hasPassword: boolean; children?: ReactNode }) {
   const { t } = useTranslation('social');
   const platforms = useSocialPlatforms();
   const { userInfo } = useSession();
+  // The server refuses to unlink the last way in (409); the list says so before anyone asks.
+  const onlyWayIn = !hasPassword && !userInfo?.webauthn && userInfo?.social_providers.length === 1;
+  const locale = useLocale();
   const { pending, run } = usePendingAction();
   const [whatsapp, setWhatsapp] = useState(false);
   const busy = pending !== null;
@@ -276,6 +283,7 @@ export function SocialBindList({ children }: { children?: ReactNode }) {
       <ul className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="bind-list">
         {platforms.map((platform) => {
           const bound = userInfo?.social_providers.includes(platform) ?? false;
+          const last = bound && onlyWayIn;
           return (
             <li key={platform} className="relative px-4 py-3" data-testid={`bind-${platform}`} data-bound={bound}>
               <div className="flex items-center gap-3">
@@ -285,7 +293,14 @@ export function SocialBindList({ children }: { children?: ReactNode }) {
                   <span className="block text-xs text-zinc-500 dark:text-zinc-400">{bound ? t('bind.linked') : t('bind.notLinked')}</span>
                 </span>
                 {bound ? (
-                  <Button size="sm" variant="secondary" disabled={busy} onClick={() => unbind(platform)} data-testid={`unbind-${platform}`}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    disabled={busy || last}
+                    aria-describedby={last ? `last-way-${platform}` : undefined}
+                    onClick={() => unbind(platform)}
+                    data-testid={`unbind-${platform}`}
+                  >
                     {t('bind.unbind')}
                   </Button>
                 ) : (
@@ -299,6 +314,14 @@ export function SocialBindList({ children }: { children?: ReactNode }) {
                   </Button>
                 )}
               </div>
+              {last && (
+                <p id={`last-way-${platform}`} className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="last-way-in">
+                  {t('errors.lastSignIn', { platform: t(`platforms.${platform}`) })}{' '}
+                  <Link to={localePath(locale, '/user/profile/password')} className={cn('text-green-700 underline underline-offset-2 dark:text-green-400', focusRing)}>
+                    {t('bind.setPassword')}
+                  </Link>
+                </p>
+              )}
               {platform === 'whatsapp' && whatsapp && !bound && (
                 <div className="mt-3">
                   <WhatsAppCodeForm

@@ -20,7 +20,7 @@ export function useConsent(): Consent | null | undefined {
 
 /**
  * The first visit's consent choice (decision 065): a small panel at the bottom, over the page
- * (no layout shift), with accept and decline of equal weight and the cookie policy linked. Asked
+ * (no layout shift) and, on phones, above the bottom navigation, with accept and decline of equal weight and the cookie policy linked. Asked
  * where the answer matters: a pixel is configured and the visit came from a facebook or meta
  * campaign (nobody else is ever measured). Shown until the visitor chooses; the choice lasts 365
  * days and can be changed in Settings.
@@ -38,7 +38,7 @@ export function ConsentBanner() {
   return (
     <section
       aria-labelledby="consent-title"
-      className="fixed inset-x-2 bottom-2 z-40 mx-auto max-w-xl rounded-2xl border border-zinc-200 bg-white p-4 text-sm shadow-lg sm:inset-x-4 sm:bottom-4 dark:border-zinc-800 dark:bg-zinc-900"
+      className="fixed inset-x-2 bottom-[calc(4.5rem+1px+env(safe-area-inset-bottom))] z-40 mx-auto max-h-[calc(100dvh-9rem)] max-w-xl overflow-y-auto rounded-2xl border border-zinc-200 bg-white p-4 text-sm shadow-lg sm:inset-x-4 md:bottom-4 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="consent-banner"
     >
       <h2 id="consent-title" className="font-semibold">

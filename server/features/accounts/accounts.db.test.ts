@@ -60,6 +60,13 @@ describe('accounts API', () => {
       expect(JSON.stringify(tokenRow)).not.toContain(data.token.split('|')[1]);
     });
 
+    it('names the guest in the language of the page that asked (its Locale header)', async () => {
+      const zh = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), headers: { locale: 'zh-CN' } });
+      expect(zh.json().data.userInfo.nickname).toMatch(/^\p{Script=Han}{3,5}\d{4}$/u);
+      const en = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), headers: { locale: 'en' } });
+      expect(en.json().data.userInfo.nickname).toMatch(/^[A-Z][a-z]+[A-Z][a-z]+\d{4}$/);
+    });
+
     it('keeps the session of a caller that already has a valid token', async () => {
       const guest = await newGuest();
       const [users, tokens] = [await count('users'), await count('access_tokens')];

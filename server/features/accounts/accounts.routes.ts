@@ -57,7 +57,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       summary: 'Anonymous sign-in: create a guest account',
       description:
         'Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), ' +
-        'then creates a guest account with a generated nickname and returns its token (created: true). ' +
+        'then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). ' +
         'The optional fingerprint, with the device id it then needs, links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). ' +
         `New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). ${RATE_LIMITED}`,
       tags: TAGS,
@@ -66,7 +66,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       response: GuestSessionSchema,
       status: 201,
     },
-    ({ body, request, caller }) => accounts.guestLogin(body, clientFacts(request), caller, caller ? bearerToken(request) : null),
+    ({ body, request, caller, locale }) => accounts.guestLogin(body, clientFacts(request), caller, caller ? bearerToken(request) : null, locale),
   );
 
   api.route(

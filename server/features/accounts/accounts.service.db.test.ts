@@ -98,7 +98,7 @@ describe('AccountsService', () => {
   });
 
   it('counts only failures, per username and client, per username and per client; a success clears the username\'s counts', async () => {
-    const guest = await accounts.guestLogin(await solved(accounts), client, null, null);
+    const guest = await accounts.guestLogin(await solved(accounts), client, null, null, 'en');
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
     const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' }, client);
     expect(change.becameMember).toBe(true);
@@ -116,9 +116,9 @@ describe('AccountsService', () => {
   });
 
   it('reports whether a call created the account (the registration seam)', async () => {
-    const guest = await accounts.guestLogin(await solved(accounts), client, null, null);
+    const guest = await accounts.guestLogin(await solved(accounts), client, null, null, 'en');
     expect(guest.created).toBe(true);
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
-    expect((await accounts.guestLogin({}, client, caller, guest.token)).created).toBe(false);
+    expect((await accounts.guestLogin({}, client, caller, guest.token, 'en')).created).toBe(false);
   });
 });

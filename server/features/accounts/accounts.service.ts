@@ -16,6 +16,7 @@ import {
   USERNAME_PATTERN,
   type UserInfo,
 } from '#common/api/accounts.schema.ts';
+import type { Locale } from '#common/locales.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -141,7 +142,7 @@ export class AccountsService {
    * (`created: false`); anyone else who solved a challenge gets a new guest account and token
    * (`created: true`); without a solution, 403 and nothing is counted or created.
    */
-  async guestLogin(input: GuestLoginBody, client: ClientFacts, caller: Caller | null, presentedToken: string | null): Promise<GuestSession> {
+  async guestLogin(input: GuestLoginBody, client: ClientFacts, caller: Caller | null, presentedToken: string | null, locale: Locale): Promise<GuestSession> {
     if (caller && presentedToken) {
       await this.noteSeen(caller.userId, client);
       const userInfo = await this.userInfo(caller.userId);
@@ -150,7 +151,8 @@ export class AccountsService {
     if (!(await this.#challenges.redeem(input.challenge, input.nonce))) throw new AppError('forbidden', { messageKey: 'accounts:guestChallenge' });
     assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject(client.address)));
     const userId = await this.#users.insertGuest({
-      nickname: guestNickname(),
+      // In the language of the page that made the guest (its calls' Locale header).
+      nickname: guestNickname(locale),
       device: input.fingerprint && input.deviceId ? this.#deviceHashes({ fingerprint: input.fingerprint, deviceId: input.deviceId }) : null,
       network: deviceNetwork(client.address),
       campaign: client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null,

@@ -204,6 +204,11 @@ describe('payments API', () => {
 
     const orders = await api.call('GET', '/member/orders/', { token: member.token });
     expect(orders.json().data.items[0]).toMatchObject({ id: o.id, appTitle: 'Alpha 2048', itemName: 'Gold tiles', amount: 199, currency: 'USD', status: 'paid', providerReference: '70004' });
+    // In the page's locale: the app's title as the catalogue has it in that language.
+    const zhOrders = await api.call('GET', '/member/orders/?locale=zh-CN', { token: member.token });
+    expect(zhOrders.json().data.items[0]).toMatchObject({ id: o.id, appTitle: '阿尔法数字', itemName: '金色方块' });
+    const zhOrder = await api.call('GET', `/game/orders/${o.id}?locale=zh-CN`, { token: member.token });
+    expect(zhOrder.json().data).toMatchObject({ appTitle: '阿尔法数字', itemName: '金色方块' });
 
     expect((await notify(refund(o, member.userInfo.uid, 70004))).statusCode).toBe(204);
     expect(await status(member.token, o.id)).toBe('refunded');

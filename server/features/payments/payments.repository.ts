@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Locale } from '#common/locales.ts';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, OrdersTable, OrderStatus } from '#server/db/schema.ts';
 
@@ -161,21 +162,22 @@ export class PaymentsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Orders with their app's title and item names, as views show them. */
-  #views() {
+  /** Orders with their app's title in the locale (else English, which always exists) and item names, as views show them. */
+  #views(locale: Locale) {
     return (
       this.#db
         .selectFrom('orders')
         .innerJoin('app_items', 'app_items.id', 'orders.item_id')
-        // English titles always exist; the item names carry every locale.
-        .innerJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', 'en'))
+        .innerJoin('app_translations as en', (join) => join.onRef('en.app_id', '=', 'orders.app_id').on('en.locale', '=', 'en'))
+        .leftJoin('app_translations as t', (join) => join.onRef('t.app_id', '=', 'orders.app_id').on('t.locale', '=', locale))
         .selectAll('orders')
-        .select(['t.title as app_title', 'app_items.names'])
+        // The item names carry every locale.
+        .select([sql<string>`coalesce(t.title, en.title)`.as('app_title'), 'app_items.names'])
     );
   }
 
-  listForUser(userId: number, limit: number): Promise<OrderView[]> {
-    return this.#views()
+  listForUser(userId: number, limit: number, locale: Locale): Promise<OrderView[]> {
+    return this.#views(locale)
       .where('orders.user_id', '=', userId)
       .orderBy('orders.created_at', 'desc')
       .orderBy('orders.id', 'desc')
@@ -183,8 +185,8 @@ export class PaymentsRepository {
       .execute();
   }
 
-  async findView(publicId: string): Promise<OrderView | undefined> {
-    return this.#views()
+  async findView(publicId: string, locale: Locale): Promise<OrderView | undefined> {
+    return this.#views(locale)
       .where('orders.public_id', '=', publicId)
       .executeTakeFirst();
   }

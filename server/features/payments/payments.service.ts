@@ -135,7 +135,7 @@ export class PaymentsService {
   }
 
   async list(caller: Caller, locale: Locale): Promise<OrderList> {
-    return { items: (await this.#repository.listForUser(caller.userId, 100)).map((row) => toOrder(row, locale)) };
+    return { items: (await this.#repository.listForUser(caller.userId, 100, locale)).map((row) => toOrder(row, locale)) };
   }
 
   /**
@@ -233,7 +233,7 @@ export class PaymentsService {
   }
 
   async #view(publicId: string, locale: Locale): Promise<Order> {
-    return toOrder((await this.#repository.findView(publicId))!, locale);
+    return toOrder((await this.#repository.findView(publicId, locale))!, locale);
   }
 }
 

@@ -29,6 +29,32 @@ test.describe('installable app and campaign attribution', () => {
     expect((await tracked()).filter((e) => e.event === 'pwa-install')).toHaveLength(1);
   });
 
+  test('a phone is offered installation too: in the user drawer, once the browser offers it @mobile', async ({ page, isMobile }) => {
+    test.skip(!isMobile, 'the phone layout');
+    await page.goto('/zh-CN');
+    await hydrated(page);
+    await page.evaluate(() => {
+      const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
+      offer.prompt = async () => {
+        (window as unknown as { prompted: boolean }).prompted = true;
+      };
+      offer.userChoice = Promise.resolve({ outcome: 'accepted' });
+      window.dispatchEvent(offer);
+    });
+    // The browser's own prompt is held back, so the page must offer it where a phone can reach it.
+    await page.getByTestId('user-drawer-trigger').click();
+    const offer = page.getByTestId('user-drawer').getByTestId('install-offer');
+    await expect(offer).toBeVisible();
+    await expect(offer).toContainText('离线也能玩');
+    await offer.getByRole('button', { name: '安装应用' }).click();
+    expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+    await expect(page.getByTestId('user-drawer')).toBeHidden();
+    // The offer is used up.
+    await page.getByTestId('user-drawer-trigger').click();
+    await expect(page.getByTestId('user-drawer')).toBeVisible();
+    await expect(page.getByTestId('install-offer')).toHaveCount(0);
+  });
+
   test('Chromium finds the portal installable in both locales (what Lighthouse is asked too: npm run lighthouse)', async ({ page }) => {
     const cdp = await page.context().newCDPSession(page);
     // The test's browser context is incognito, which Chromium names too: it is not the page's doing.

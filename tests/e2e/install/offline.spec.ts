@@ -113,6 +113,29 @@ test.describe('the installable app offline', () => {
     expect(kept.filter((url) => url.includes('token='))).toEqual([]);
   });
 
+  test('the home page opened offline names the visitor and says it is offline', async ({ page, context, request, baseURL, problems }) => {
+    test.slow();
+    problems.allow('ERR_INTERNET_DISCONNECTED');
+    problems.allow('Failed to fetch');
+    const member = await newMember(request, `offh${Date.now().toString(36)}`, 'Harbour-Lantern-Tricky-9');
+    await useSession(context, baseURL!, member.token);
+    await page.goto('/zh-CN');
+    await hydrated(page);
+    await controlledByWorker(page);
+    await expect(page.getByTestId('header-user-name')).toHaveText(member.userInfo.nickname!);
+    await expect(page.getByTestId('offline-notice')).toHaveCount(0);
+    // Once more under the worker, so the page is kept for offline use.
+    await page.reload();
+    await hydrated(page);
+
+    await context.setOffline(true);
+    await page.goto('/zh-CN');
+    await hydrated(page);
+    await expect(page.getByTestId('offline-notice')).toHaveText(/你已离线/);
+    await expect(page.getByTestId('header-user-name')).toHaveText(member.userInfo.nickname!);
+    await context.setOffline(false);
+  });
+
   test('signing out forgets the pages kept for offline use (they show the member), not the games', async ({ page, context, request, baseURL }) => {
     const member = await newMember(request, `off${Date.now().toString(36)}`, 'Harbour-Lantern-Tricky-9');
     await useSession(context, baseURL!, member.token);

@@ -77,6 +77,32 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await expect(item.getByTestId('order-receipt')).toContainText('$1.99');
   });
 
+  test('in Chinese, the checkout and My area name the game in Chinese', async ({ page, request, context, baseURL }) => {
+    test.slow();
+    const member = await newMember(request, uniqueUsername('zhbuyer'), PASSWORD);
+    await useSession(context, baseURL!, member.token);
+    await page.goto('/zh-CN/play/solitaire');
+    await hydrated(page);
+    const buy = game(page).locator('#backs');
+    await expect(buy).toHaveText(/^金色牌背 · /);
+    const checkoutOpened = page.waitForEvent('popup');
+    await buy.click();
+    const checkout = await checkoutOpened;
+    await expect(checkout.getByTestId('sandbox-checkout')).toContainText('金色牌背 · 纸牌接龙 · ');
+    await expect(checkout.getByTestId('sandbox-checkout')).not.toContainText('Solitaire');
+    await checkout.getByRole('textbox').first().fill('4242 4242 4242 4242');
+    const closed = checkout.waitForEvent('close');
+    await checkout.getByTestId('sandbox-pay').click();
+    await closed;
+    await expect(game(page).locator('body')).toHaveAttribute('data-backs', 'gold');
+
+    await page.goto('/zh-CN/user');
+    const item = page.getByTestId('order-item').first();
+    await expect(item).toHaveAttribute('data-status', 'paid');
+    await expect(item).toContainText('纸牌接龙');
+    await expect(item).not.toContainText('Solitaire');
+  });
+
   test('2048 signs in through the SDK and keeps its game in the cloud; another browser finds it after signing in', async ({ page, request, browser, baseURL }) => {
     test.slow();
     const username = uniqueUsername('saver');

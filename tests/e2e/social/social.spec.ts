@@ -127,6 +127,44 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     expect(after.data.userInfo.social_providers).toEqual(['google']);
   });
 
+  test('the bind list says up front which platform is the last way in, and a refusal is not asked again', async ({ page, request, problems }) => {
+    test.slow();
+    problems.allow('status of 409');
+    const sub = `google-${randomBytes(6).toString('hex')}`;
+    await signedInAtProviders(page.context(), sub, 'Sole Way');
+    await page.goto('/zh-CN/login');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    await throughPopUp(page, 'social-login-google');
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo.social_providers).toEqual(['google']);
+
+    // Google alone: the row says so and offers a password instead of a confirmation that cannot end well.
+    const calls = countApiCalls(page);
+    await page.goto('/zh-CN/user/profile/social');
+    await hydrated(page);
+    const google = page.getByTestId('bind-google');
+    await expect(google.getByTestId('last-way-in')).toContainText('Google 是你唯一的登录方式');
+    await expect(google.getByTestId('last-way-in').getByRole('link', { name: '设置密码' })).toHaveAttribute('href', '/zh-CN/user/profile/password');
+    await expect(google.getByTestId('unbind-google')).toBeDisabled();
+    await expect(google.getByTestId('unbind-google')).toHaveAccessibleDescription(/唯一的登录方式/);
+
+    // With Discord linked too, Google may go; the list was right to allow it, yet if Discord goes
+    // meanwhile (another tab), the server's 409 is the answer at once: one request, its message.
+    await throughPopUp(page, 'bind-discord-button');
+    await expect(page.getByTestId('bind-discord')).toHaveAttribute('data-bound', 'true');
+    await expect(google.getByTestId('last-way-in')).toHaveCount(0);
+    const linked = await settledUser(page, request);
+    expect((await call(request, 'PATCH', '/member/social/unbind/discord', { token: linked.token })).status).toBe(200);
+    await afterDebounce(page);
+    await google.getByTestId('unbind-google').click();
+    await page.getByTestId('confirm-accept').click();
+    const started = Date.now();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Google 是你唯一的登录方式' })).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(calls('PATCH /member/social/unbind/google')).toBe(1);
+  });
+
   test('Apple answers by a cross-site form post; the name it sends once is kept', async ({ page, request }) => {
     test.slow();
     await signedInAtProviders(page.context(), `apple-${randomBytes(6).toString('hex')}`, 'Sam Reyes');
