@@ -24,28 +24,35 @@ export interface paths {
   "/guest/login/": {
     /**
      * Anonymous sign-in: create a guest account
-     * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint, with the device id it then needs, links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postGuestLogin"];
   };
   "/username/login/": {
     /**
      * Sign in with username and password
-     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username and 30 per 15 minutes per client address, across all instances. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postUsernameLogin"];
   };
   "/guest/device/": {
     /**
-     * Record the guest's device fingerprint
-     * @description Links the caller's guest account to its device for a later device sign-in (/fingerprint/login/). The browser sends it once the page has been idle for a while rather than with /guest/login/, because computing it is heavy on slow phones (decision 066). Recorded once: an account that has one, or is no longer a guest, is left as it is (recorded: false).
+     * Record the guest's device: fingerprint and device id
+     * @description Links the caller's guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser keeps in localStorage. The browser sends them once the page has been idle for a while rather than with /guest/login/, because computing the fingerprint is heavy on slow phones (decision 066). Recorded once: an account that has a device id, or is no longer a guest, is left as it is (recorded: false).
      */
     post: operations["postGuestDevice"];
+  };
+  "/guest/empty/": {
+    /**
+     * Tell whether the caller's account is a guest holding nothing
+     * @description empty: true for a guest with no plays, favourites, cloud saves, orders, password, email, phone, uploaded avatar, social account or passkey; false otherwise, and always for a member. The browser asks before a token from a link replaces such a session without a question (decision 050).
+     */
+    get: operations["getGuestEmpty"];
   };
   "/fingerprint/login/": {
     /**
      * Sign in with the device fingerprint
-     * @description Signs into the guest account that recorded this fingerprint first (see /guest/login/ and /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postFingerprintLogin"];
   };
@@ -80,7 +87,7 @@ export interface paths {
   "/member/password/": {
     /**
      * Set username and password (a guest becomes a member), or change the password
-     * @description A guest sends username and password and becomes a member on the same account: played games and purchases stay. Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). Wrong current passwords count towards the per-username sign-in limit. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description A guest sends username and password and becomes a member on the same account: played games and purchases stay. Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). Wrong current passwords are limited to 10 per 15 minutes per account, counted apart from sign-in failures, so others' failed sign-ins never block the change. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     patch: operations["patchMemberPassword"];
   };
@@ -322,6 +329,13 @@ export interface paths {
      */
     get: operations["getPageInfo"];
   };
+  "/tracking/ids/": {
+    /**
+     * The caller's advertising ids for the Meta pixel
+     * @description Keyed hashes (HMAC-SHA256) of the uid, of the registration and, with order_id, of the purchase: the pixel sends these, the Conversions API the same. 403 for a visitor who is not from a facebook or meta campaign or has not consented; 404 when no pixel is configured.
+     */
+    get: operations["getTrackingIds"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -462,7 +476,7 @@ export interface operations {
   };
   /**
    * Anonymous sign-in: create a guest account
-   * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Without a valid bearer token: needs a solved challenge of /guest/challenge/ (challenge and nonce; 403 without one, and nothing is created), then creates a guest account with a nickname generated in the request’s language (its Locale header) and returns its token (created: true). The optional fingerprint, with the device id it then needs, links the guest to its device for a later device sign-in. With a valid token: returns that session (created: false). New guests are limited to 1000 an hour per client (IPv4 address or IPv6 /64). Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postGuestLogin: {
     parameters: {
@@ -478,6 +492,11 @@ export interface operations {
         "application/json": {
           /** @description The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash */
           fingerprint?: string;
+          /**
+           * @description Required with fingerprint: the device is recorded only with both
+           * @example q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M
+           */
+          deviceId?: string;
           challenge?: string;
           nonce?: string;
         };
@@ -540,7 +559,7 @@ export interface operations {
   };
   /**
    * Sign in with username and password
-   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username and 30 per 15 minutes per client address, across all instances. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postUsernameLogin: {
     parameters: {
@@ -613,8 +632,8 @@ export interface operations {
     };
   };
   /**
-   * Record the guest's device fingerprint
-   * @description Links the caller's guest account to its device for a later device sign-in (/fingerprint/login/). The browser sends it once the page has been idle for a while rather than with /guest/login/, because computing it is heavy on slow phones (decision 066). Recorded once: an account that has one, or is no longer a guest, is left as it is (recorded: false).
+   * Record the guest's device: fingerprint and device id
+   * @description Links the caller's guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser keeps in localStorage. The browser sends them once the page has been idle for a while rather than with /guest/login/, because computing the fingerprint is heavy on slow phones (decision 066). Recorded once: an account that has a device id, or is no longer a guest, is left as it is (recorded: false).
    */
   postGuestDevice: {
     parameters: {
@@ -630,6 +649,11 @@ export interface operations {
         "application/json": {
           /** @description The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash */
           fingerprint: string;
+          /**
+           * @description A random value (at least 128 bits, base64url) the browser makes once and keeps in localStorage; device sign-in needs the same one as was recorded. The server keeps only a keyed hash
+           * @example q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M
+           */
+          deviceId: string;
         };
       };
     };
@@ -680,8 +704,49 @@ export interface operations {
     };
   };
   /**
+   * Tell whether the caller's account is a guest holding nothing
+   * @description empty: true for a guest with no plays, favourites, cloud saves, orders, password, email, phone, uploaded avatar, social account or passkey; false otherwise, and always for a member. The browser asks before a token from a link replaces such a session without a question (decision 050).
+   */
+  getGuestEmpty: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description true for a guest with nothing of its own: no plays, favourites, saves, orders, credential, email, phone, avatar, social account or passkey */
+              empty: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * Sign in with the device fingerprint
-   * @description Signs into the guest account that recorded this fingerprint first (see /guest/login/ and /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account or passkey. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postFingerprintLogin: {
     parameters: {
@@ -697,6 +762,11 @@ export interface operations {
         "application/json": {
           /** @description The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash */
           fingerprint: string;
+          /**
+           * @description A random value (at least 128 bits, base64url) the browser makes once and keeps in localStorage; device sign-in needs the same one as was recorded. The server keeps only a keyed hash
+           * @example q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M
+           */
+          deviceId: string;
         };
       };
     };
@@ -1005,7 +1075,7 @@ export interface operations {
   };
   /**
    * Set username and password (a guest becomes a member), or change the password
-   * @description A guest sends username and password and becomes a member on the same account: played games and purchases stay. Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). Wrong current passwords count towards the per-username sign-in limit. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description A guest sends username and password and becomes a member on the same account: played games and purchases stay. Username: 3–20 letters a–z (any case), digits or underscores, unique regardless of case (422 when taken). Password: 8–128 characters. When a password is already set, currentPassword is required. Either way the answer carries a new token and every earlier token of the account, the one that made this call included, stops working (a token planted in the browser before registration is worth nothing after it). Wrong current passwords are limited to 10 per 15 minutes per account, counted apart from sign-in failures, so others' failed sign-ins never block the change. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   patchMemberPassword: {
     parameters: {
@@ -3288,7 +3358,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app */
+          /** @description Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app; nested at most 64 levels */
           value: unknown;
         };
       };
@@ -3957,6 +4027,62 @@ export interface operations {
       };
       /** @description Malformed request URL */
       400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's advertising ids for the Meta pixel
+   * @description Keyed hashes (HMAC-SHA256) of the uid, of the registration and, with order_id, of the purchase: the pixel sends these, the Conversions API the same. 403 for a visitor who is not from a facebook or meta campaign or has not consented; 404 when no pixel is configured.
+   */
+  getTrackingIds: {
+    parameters: {
+      query?: {
+        order_id?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The account's external_id: HMAC-SHA256 of the uid under a key of the server, hex */
+              externalId: string;
+              /** @description eventID of the account becoming a member (the Conversions API sends the same event_id) */
+              registrationEventId: string;
+              purchase: {
+                /** @description eventID of the order's purchase */
+                eventId: string;
+                /** @description order_id of the purchase, hashed */
+                orderId: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatAcquisition } from './acquisition.repository.ts';
+import { AdvertisingIdsService } from './advertising-ids.service.ts';
 import { type ConversionEvent, ConversionsService } from './conversions.service.ts';
 
 /* Amounts leave the server in each currency's own units (common/money.ts): yen have no decimals. */
 describe('amounts in reports and conversions', () => {
   it('sends a purchase in yen as yen, and one in dollars as dollars', () => {
     const sent: ConversionEvent[] = [];
-    const conversions = new ConversionsService({ send: (event) => sent.push(event) });
+    const conversions = new ConversionsService({ send: (event) => sent.push(event) }, new AdvertisingIdsService('amounts-test-secret-of-32-characters!'));
     const client = { address: '203.0.113.9', userAgent: 'Mozilla/5.0', adConsent: true, campaign: { source: 'facebook' } };
     conversions.purchase(7, { id: 'ord_yen', amount: 120, currency: 'JPY' }, client);
     conversions.purchase(7, { id: 'ord_usd', amount: 199, currency: 'USD' }, client);
