@@ -23,7 +23,7 @@ describe('accounts API', () => {
   const count = async (table: 'users' | 'access_tokens') =>
     Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-  const call = (method: 'GET' | 'POST' | 'PATCH', path: string, options: CallOptions = {}) => api.call(method, path, options);
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, options: CallOptions = {}) => api.call(method, path, options);
 
   /** Where the test's guests are made: device sign-in works only from the same network. */
   const HOME = '192.0.2.50';
