@@ -122,14 +122,15 @@ export function startPixel(pixelId: string): void {
     w._fbq ??= fbq;
     // Before init: no automatic configuration, which would read the page's forms (email, phone) and buttons.
     fbq('set', 'autoConfig', false, pixelId);
-    await signedIn(SESSION_WAIT_MS);
-    const ids = await pixelIds();
-    fbq('init', pixelId, ids ? { external_id: ids.externalId } : {});
-    fbq('track', 'PageView');
+    // The script takes the calls in order, queued or not, so it may load while the ids are asked for.
     const script = document.createElement('script');
     script.async = true;
     script.src = pixelScript(localeOfPath(window.location.pathname));
     document.head.append(script);
+    await signedIn(SESSION_WAIT_MS);
+    const ids = await pixelIds();
+    fbq('init', pixelId, ids ? { external_id: ids.externalId } : {});
+    fbq('track', 'PageView');
     loaded = true;
     for (const detail of waiting.splice(0)) sendToPixel(detail);
   };

@@ -132,8 +132,8 @@ test.describe('the advertising pixel', () => {
     const meta = await interceptMeta(context);
     await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
     await visit(page, 'facebook', '/zh-CN/login');
-    await expect.poll(() => meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js']);
     const guest = await settledUser(page, request);
+    await expect.poll(() => meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js']);
     await page.goto('/zh-CN/login?mode=create');
     await expect.poll(() => meta.beacons.filter((b) => b.method === 'init').length).toBe(2);
     expect(meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js', 'https://connect.facebook.net/zh_CN/fbevents.js']);
