@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { migrateDownAll, migrateToLatest } from './migrate.ts';
@@ -56,10 +56,10 @@ describe('migrations', () => {
     const app = { type: 'game' as const, entry_url: '/g/', thumbnail: 't.png', screenshots: '[]', orientation: 'any' as const, width: 1, height: 1, developer: null, featured: 0, play_count: 0, released_at: now, published: 1, created_at: now, updated_at: now };
     const a = await database.db.insertInto('apps').values({ ...app, slug: 'totals-a' }).returning('id').executeTakeFirstOrThrow();
     const b = await database.db.insertInto('apps').values({ ...app, slug: 'totals-b' }).returning('id').executeTakeFirstOrThrow();
-    await saveTotals().down(database.db);
+    await saveTotals().down(database.db as unknown as Kysely<unknown>);
     const save = (appId: number, key: string, size: number) => ({ user_id: user.id, app_id: appId, key, value: '0', size, updated_at: now });
     await database.db.insertInto('game_saves').values([save(a.id, 'one', 100), save(a.id, 'two', 250), save(b.id, 'one', 7)]).execute();
-    await saveTotals().up(database.db);
+    await saveTotals().up(database.db as unknown as Kysely<unknown>);
     const totals = await database.db.selectFrom('game_save_totals').select(['app_id', 'total']).where('user_id', '=', user.id).orderBy('app_id').execute();
     expect(totals.map((t) => [t.app_id, Number(t.total)])).toEqual([
       [a.id, 350],
