@@ -97,7 +97,8 @@ test.describe('signing in (spec sections 2 and 4)', { tag: '@db' }, () => {
       return route.continue({ postData: JSON.stringify(body) });
     });
     // The guest's device is recorded once the page has been quiet for a few seconds (decision 066).
-    const recorded = page.waitForResponse((response) => response.url().endsWith('/serve/api/guest/device/'), { timeout: 30_000 });
+    // Computing the fingerprint takes seconds on a busy machine: the wait allows for it.
+    const recorded = page.waitForResponse((response) => response.url().endsWith('/serve/api/guest/device/'), { timeout: 60_000 });
     await page.goto('/user');
     const guest = await settledUser(page, request);
     expect((await (await recorded).json()).data).toEqual({ recorded: true });
