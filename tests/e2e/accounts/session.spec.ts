@@ -189,7 +189,9 @@ test.describe('guest accounts for everyone behind one address (decision 054)', {
     const calls = countApiCalls(page);
     await page.goto('/play/snake');
     await expect(page.locator('iframe')).toBeVisible();
-    await expect.poll(() => refusals).toBe(3);
+    // A refused sign-in has spent its challenge, so it is not sent again as it is: each later try
+    // waits the server's 2 s, fetches a new challenge and solves it (decision 014, the retry policy).
+    await expect.poll(() => refusals, { timeout: 45_000 }).toBe(3);
     await expect(page.getByTestId('toast')).toHaveCount(0);
     // After the server's wait, the page tries again by itself and the visitor has an account.
     const guest = await settledUser(page, request);
