@@ -120,8 +120,9 @@ test.describe('app page and play', { tag: '@db' }, () => {
     await expect(page.getByTestId('library-favourites')).toContainText('Mark a game with the heart', { timeout: 15_000 });
   });
 
-  test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request, isMobile }) => {
+  test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request, isMobile, baseURL }) => {
     test.skip(!isMobile, 'a phone layout');
+    await useSession(page.context(), baseURL!, (await newGuest(request)).token);
     const games = await apiData<{ items: Array<{ slug: string; orientation: string }> }>(request, '/app/list/?limit=60');
     await page.goto('/play/2048');
     const frame = page.getByTestId('game-frame');
@@ -141,8 +142,10 @@ test.describe('app page and play', { tag: '@db' }, () => {
 
 // Reads the catalogue only: on SQLite alone (decision 056).
 test.describe('demo games', () => {
-  test('every demo game starts in its frame through the shared game shell: its language, its title, the loaded message', async ({ page, request }) => {
+  test('every demo game starts in its frame through the shared game shell: its language, its title, the loaded message', async ({ page, request, baseURL }) => {
     test.slow();
+    // A returning guest: the games are the subject here, not the first visit's account.
+    await useSession(page.context(), baseURL!, (await newGuest(request)).token);
     const apps = await apiData<{ items: Array<{ slug: string }> }>(request, '/app/list/?limit=48');
     expect(apps.items.length).toBeGreaterThanOrEqual(14);
     const tracked = await recordTracking(page);
