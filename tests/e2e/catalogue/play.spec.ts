@@ -122,6 +122,7 @@ test.describe('app page and play', { tag: '@db' }, () => {
 
   test('on a phone the play page fills the screen and hints at the orientation @mobile', async ({ page, request, isMobile, baseURL }) => {
     test.skip(!isMobile, 'a phone layout');
+    test.slow();
     await useSession(page.context(), baseURL!, (await newGuest(request)).token);
     const games = await apiData<{ items: Array<{ slug: string; orientation: string }> }>(request, '/app/list/?limit=60');
     await page.goto('/play/2048');
@@ -143,7 +144,8 @@ test.describe('app page and play', { tag: '@db' }, () => {
 // Reads the catalogue only: on SQLite alone (decision 056).
 test.describe('demo games', () => {
   test('every demo game starts in its frame through the shared game shell: its language, its title, the loaded message', async ({ page, request, baseURL }) => {
-    test.slow();
+    // Fourteen games, each loaded and checked in turn: three minutes on a busy two-core runner.
+    test.setTimeout(180_000);
     // A returning guest: the games are the subject here, not the first visit's account.
     await useSession(page.context(), baseURL!, (await newGuest(request)).token);
     const apps = await apiData<{ items: Array<{ slug: string }> }>(request, '/app/list/?limit=48');
