@@ -159,9 +159,8 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     await afterDebounce(page);
     await google.getByTestId('unbind-google').click();
     await page.getByTestId('confirm-accept').click();
-    const started = Date.now();
     await expect(page.getByTestId('toast').filter({ hasText: 'Google 是你唯一的登录方式' })).toBeVisible();
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Asked once: the client used to send a 409 three times, a second apart, before saying so.
     expect(calls('PATCH /member/social/unbind/google')).toBe(1);
   });
 
