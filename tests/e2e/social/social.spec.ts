@@ -47,7 +47,8 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     baseURL,
     problems,
   }) => {
-    test.slow();
+    // Three browsers and five pop-ups: two and a half minutes on a busy two-core runner.
+    test.setTimeout(150_000);
     problems.allow('status of 409');
     const sub = `google-${randomBytes(6).toString('hex')}`;
     const [gameA, gameB] = await appIds(request);
