@@ -126,23 +126,9 @@ export class UsersRepository {
       .selectFrom('users')
       .select('users.id')
       .where('users.id', '=', id)
-      .where('users.is_guest', '=', 1)
-      .where('users.password_hash', 'is', null)
-      .where('users.email', 'is', null)
-      .where('users.phone', 'is', null)
-      .where('users.avatar', 'is', null)
-      .where((eb) =>
-        eb.not(
-          eb.or([
-            eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('social_accounts').select('social_accounts.id').whereRef('social_accounts.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
-            eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
-          ]),
-        ),
-      )
+      .where(holdsNothingPrivate)
+      // Plays too: a guest with a history is someone's, though device sign-in may still reach it.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id'))))
       .executeTakeFirst();
     return row !== undefined;
   }
