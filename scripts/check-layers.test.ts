@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFile } from './check-layers.ts';
+import { checkFile, checkTree } from './check-layers.ts';
 
 const rules = (file: string, source: string) => checkFile(file, source).map((v) => v.rule);
 
@@ -22,10 +26,11 @@ describe('layer rules', () => {
 
   it('keeps server modules out of the browser and app modules out of the server', () => {
     expect(rules('app/routes/home.tsx', "import { openDatabase } from '#server/db/client.ts';")).toHaveLength(1);
-    expect(rules('app/features/articles/article-pages.server.ts', "import { openDatabase } from '#server/db/client.ts';")).toEqual([]);
+    expect(rules('app/features/articles/article-pages.server.ts', "import { openDatabase } from '#server/db/client.ts';")).toHaveLength(1);
     expect(rules('app/features/accounts/page-session.ts', "import type { AccountsService } from '#server/features/accounts/accounts.service.ts';")).toEqual([]);
-    expect(rules('server/app.ts', "import { appContext } from '#app/context.ts';")).toEqual(['server code imports only types from app/']);
-    expect(rules('server/app.ts', "import type { AppLoadContext } from '#app/context.ts';")).toEqual([]);
+    expect(rules('server/app.ts', "import { appContext } from '#app/context.ts';")).toHaveLength(1);
+    expect(rules('server/app.ts', "import type { AppLoadContext } from '#app/context.ts';")).toHaveLength(1);
+    expect(rules('app/context.ts', "import type { AppLoadContext } from '#server/page-context.ts';")).toEqual([]);
   });
 
   it("keeps the app's shared infrastructure free of features", () => {
@@ -39,5 +44,73 @@ describe('layer rules', () => {
     expect(rules('server/lib/rate-limiter.ts', "import { statusOf } from '../http/errors.ts';")).toHaveLength(1);
     expect(rules('server/features/catalogue/catalogue.service.ts', "import { AppError } from '#server/lib/app-error.ts';")).toEqual([]);
     expect(rules('server/features/catalogue/catalogue.routes.ts', "import type { ApiRouter } from '#server/http/api-router.ts';")).toEqual([]);
+  });
+});
+
+/**
+ * The lint as `npm run lint` runs it (oxlint with the repository's configuration, then this
+ * check) over a scratch tree of planted files: which of them each net refuses.
+ */
+function lintPlanted(files: Record<string, string>): { oxlint: Set<string>; layers: Set<string> } {
+  const root = mkdtempSync(join(tmpdir(), 'playport-layers-'));
+  try {
+    const config = JSON.parse(readFileSync('.oxlintrc.json', 'utf8')) as Record<string, unknown>;
+    delete config.$schema;
+    writeFileSync(join(root, '.oxlintrc.json'), JSON.stringify(config));
+    for (const [file, source] of Object.entries(files)) {
+      mkdirSync(join(root, dirname(file)), { recursive: true });
+      writeFileSync(join(root, file), source);
+    }
+    const oxlint = spawnSync(resolve('node_modules/.bin/oxlint'), ['-c', '.oxlintrc.json', '--format', 'unix', ...Object.keys(files)], { cwd: root, encoding: 'utf8' });
+    const refusedByOxlint = new Set(Object.keys(files).filter((file) => oxlint.stdout.split('\n').some((line) => line.startsWith(`${file}:`) && line.includes('no-restricted-imports'))));
+    const folders = [...new Set(Object.keys(files).map((file) => file.split('/')[0]!))];
+    return { oxlint: refusedByOxlint, layers: new Set(checkTree(root, folders).map((v) => v.file)) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+describe('the lint fails on a planted violation of each layer rule, in every import form', () => {
+  // [what is planted, where, the source]; the file names keep what the rules look at (folder, suffix).
+  const planted: [rule: string, file: string, source: string][] = [
+    ['common → server, value', 'common/planted-1.ts', "import { AppError } from '#server/lib/app-error.ts';\nexport const x = AppError;\n"],
+    ['common → app, value', 'common/planted-2.ts', "import { readCookie } from '#app/lib/cookies.ts';\nexport const x = readCookie;\n"],
+    ['common → server, relative path', 'common/api/planted-3.ts', "import { AppError } from '../../server/lib/app-error.ts';\nexport const x = AppError;\n"],
+    ['common → server, type only', 'common/planted-4.ts', "import type { Config } from '#server/config.ts';\nexport type X = Config;\n"],
+    ['common → server, dynamic import()', 'common/planted-5.ts', "export const load = () => import('#server/config.ts');\n"],
+    ['common → server, re-export', 'common/planted-6.ts', "export { AppError } from '#server/lib/app-error.ts';\n"],
+    ['server → app, type only', 'server/planted-7.ts', "import type { AppLoadContext } from '#app/context.ts';\nexport type X = AppLoadContext;\n"],
+    ['server → app, type query', 'server/planted-8.ts', "export type X = typeof import('#app/context.ts');\n"],
+    ['server → app, dynamic import()', 'server/planted-9.ts', "export const load = () => import('../app/context.ts');\n"],
+    ['server → app, require()', 'server/planted-10.ts', "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const context = require('#app/context.ts');\n"],
+    ['app → server value, in a page module', 'app/routes/planted-11.tsx', "import { openDatabase } from '#server/db/client.ts';\nexport const x = openDatabase;\n"],
+    ['app → server value, in a *.server.ts module', 'app/features/social/planted-12.server.ts', "import { statusOf } from '#server/http/errors.ts';\nexport const x = statusOf;\n"],
+    ['app → server, side effect only', 'app/features/social/planted-13.server.ts', "import '#server/http/errors.ts';\n"],
+    ['app → server, dynamic import()', 'app/routes/planted-14.tsx', "export const load = () => import('#server/db/client.ts');\n"],
+    ["feature → another feature's repository", 'server/features/articles/planted-15.service.ts', "import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';\nexport const x = CatalogueRepository;\n"],
+    ["feature → another feature's repository, dynamic import()", 'server/features/articles/planted-16.service.ts', "export const load = () => import('../catalogue/catalogue.repository.ts');\n"],
+    ["browser feature → another feature's store", 'app/features/catalogue/planted-17.tsx', "import { session } from '../accounts/session-store.ts';\nexport const x = session;\n"],
+    ['service → HTTP', 'server/features/catalogue/planted-18.service.ts', "import { statusOf } from '#server/http/errors.ts';\nexport const x = statusOf;\n"],
+    ['server infrastructure → feature', 'server/lib/planted-19.ts', "import { AccountsService } from '#server/features/accounts/accounts.service.ts';\nexport const x = AccountsService;\n"],
+    ['app infrastructure → feature', 'app/lib/planted-20.ts', "import { useSession } from '../features/accounts/use-session.ts';\nexport const x = useSession;\n"],
+  ];
+  const clean: Record<string, string> = {
+    'common/clean-1.ts': "import { isLocale } from './locales.ts';\nexport const x = isLocale;\n",
+    'app/clean-2.ts': "import type { AppLoadContext } from '#server/page-context.ts';\nexport type { AppLoadContext };\n",
+    'server/features/articles/clean-3.service.ts': "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
+  };
+
+  // One oxlint process over all of them: seconds on a busy machine.
+  it('each is refused by oxlint or the layer check, and clean files pass both', { timeout: 60_000 }, () => {
+    const { oxlint, layers } = lintPlanted({ ...Object.fromEntries(planted.map(([, file, source]) => [file, source])), ...clean });
+    expect(planted.filter(([, file]) => !oxlint.has(file) && !layers.has(file)).map(([rule]) => rule)).toEqual([]);
+    expect(Object.keys(clean).filter((file) => oxlint.has(file) || layers.has(file))).toEqual([]);
+    // oxlint, the first net, sees static imports wherever they point with any depth of path.
+    expect(oxlint.has('common/planted-1.ts') && oxlint.has('common/planted-2.ts') && oxlint.has('app/routes/planted-11.tsx')).toBe(true);
+  });
+
+  it('the layer check alone, which sees every import form, refuses each but the one oxlint holds (server infrastructure → feature)', () => {
+    const passed = planted.filter(([, file, source]) => checkFile(file, source).length === 0).map(([rule]) => rule);
+    expect(passed).toEqual(['server infrastructure → feature']);
   });
 });

@@ -1,15 +1,23 @@
 // The import rules between layers that oxlint's per-file patterns cannot say once for every
-// feature (decision 055). Run by `npm run lint`; exits 1 and names each broken rule.
+// feature (decisions 055 and 083). Run by `npm run lint`; exits 1 and names each broken rule.
+// Imports are read with a real parser (Babel's, with TypeScript syntax), so every form counts:
+// static imports and re-exports, side-effect imports, dynamic `import()`, `require()`,
+// `import x = require()` and type queries such as `typeof import('…')`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-
+import { parse } from '@babel/parser';
 export interface Violation {
   file: string;
   specifier: string;
   rule: string;
 }
 
-const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+/** One import of a file: what it names and whether only types cross (erased from the output). */
+interface ImportEdge {
+  specifier: string;
+  typeOnly: boolean;
+}
+
 const ALIASES: Record<string, string> = { '#app/': 'app/', '#server/': 'server/', '#common/': 'common/' };
 
 /** The repository-relative path an import specifier points at, or null for packages. */
@@ -19,23 +27,74 @@ function target(file: string, specifier: string): string | null {
   return relative('.', resolve(dirname(file), specifier)).split(sep).join('/');
 }
 
+/**
+ * Every import of a source text. Only `import type` / `export type … from` and type positions are
+ * type-only: under verbatimModuleSyntax `import { type A } from 'x'` still loads 'x' at run time.
+ */
+export function importsOf(file: string, source: string): ImportEdge[] {
+  const program = parse(source, { sourceType: 'module', plugins: file.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: true }).program;
+  const edges: ImportEdge[] = [];
+  const literal = (node: AstNode | undefined) => (node?.type === 'StringLiteral' ? (node.value as string) : null);
+  const add = (node: AstNode | undefined, typeOnly: boolean) => {
+    const specifier = literal(node);
+    if (specifier) edges.push({ specifier, typeOnly });
+  };
+  const visit = (node: AstNode): void => {
+    switch (node.type) {
+      case 'ImportDeclaration':
+        add(node.source, node.importKind === 'type' || node.importKind === 'typeof');
+        break;
+      case 'ExportNamedDeclaration':
+      case 'ExportAllDeclaration':
+        add(node.source, node.exportKind === 'type');
+        break;
+      case 'TSImportEqualsDeclaration':
+        if (node.moduleReference?.type === 'TSExternalModuleReference') add(node.moduleReference.expression, node.importKind === 'type');
+        break;
+      case 'TSImportType':
+        // `import('x').Name` and `typeof import('x')` in a type position.
+        add(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument, true);
+        break;
+      case 'ImportExpression':
+        add(node.source, false);
+        break;
+      case 'CallExpression':
+        if (node.callee?.type === 'Import' || (node.callee?.type === 'Identifier' && node.callee.name === 'require')) add(node.arguments?.[0], false);
+        break;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+      if (Array.isArray(value)) for (const child of value) if (isNode(child)) visit(child);
+      if (isNode(value)) visit(value);
+    }
+  };
+  visit(program as unknown as AstNode);
+  return edges;
+}
+
+/** Babel's nodes, read loosely: the walk needs their type and a few named children. */
+type AstNode = { type: string } & Record<string, any>;
+const isNode = (value: unknown): value is AstNode => typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
+
 const featureOf = (path: string, side: 'app' | 'server') => new RegExp(`^${side}/features/([^/]+)/`).exec(path)?.[1] ?? null;
 const isTest = (path: string) => /\.(test|db\.test|spec)\.tsx?$/.test(path) || path.startsWith('tests/') || path.includes('/testing/');
 
 /** The layer rules one file's imports break. `source` is the file's text. */
 export function checkFile(file: string, source: string): Violation[] {
   const found: Violation[] = [];
-  for (const match of source.matchAll(IMPORT)) {
-    const typeOnly = Boolean(match[2]);
-    const specifier = match[3] ?? match[4]!;
+  for (const { specifier, typeOnly } of importsOf(file, source)) {
     const to = target(file, specifier);
     if (!to) continue;
     const add = (rule: string) => found.push({ file, specifier, rule });
-    if (file.startsWith('server/') && !isTest(file) && to.startsWith('app/') && !typeOnly) {
-      add('server code imports only types from app/');
+    // The direction is app → server → common, for every import form and for types too.
+    if (file.startsWith('common/') && (to.startsWith('app/') || to.startsWith('server/'))) {
+      add('common/ is shared by the browser and the server and imports nothing from app/ or server/, not even types');
     }
-    if (file.startsWith('app/') && to.startsWith('server/') && !typeOnly && !/\.server\.tsx?$/.test(file)) {
-      add('app/ reaches server modules only from *.server.ts files (or with import type)');
+    if (file.startsWith('server/') && !isTest(file) && to.startsWith('app/')) {
+      add('server code imports nothing from app/, not even types: what both sides need lives in server/ (types the pages use) or common/');
+    }
+    if (file.startsWith('app/') && !isTest(file) && to.startsWith('server/') && !typeOnly) {
+      add('app/ imports only types from server/ (import type); loaders reach the server through the services in their context');
     }
     for (const side of ['server', 'app'] as const) {
       const from = featureOf(file, side);
@@ -57,20 +116,26 @@ export function checkFile(file: string, source: string): Violation[] {
   return found;
 }
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((entry) => {
-    const path = join(folder, entry);
+/** The TypeScript files under `folder` of `root`, as paths relative to `root`. */
+function sourceFiles(root: string, folder: string): string[] {
+  return readdirSync(join(root, folder)).flatMap((entry) => {
+    const path = `${folder}/${entry}`;
     if (entry === 'node_modules' || entry.startsWith('.') || entry === '+types') return [];
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry) ? [path.split(sep).join('/')] : [];
+    if (statSync(join(root, path)).isDirectory()) return sourceFiles(root, path);
+    return /\.tsx?$/.test(entry) ? [path] : [];
   });
 }
 
+/** Every broken rule under the given folders of `root` (the repository by default). */
+export function checkTree(root = '.', folders = ['app', 'server', 'common']): Violation[] {
+  return folders.flatMap((folder) => sourceFiles(root, folder)).flatMap((file) => checkFile(file, readFileSync(join(root, file), 'utf8')));
+}
+
 if (import.meta.main) {
-  const violations = ['app', 'server', 'common'].flatMap((folder) => sourceFiles(folder)).flatMap((file) => checkFile(file, readFileSync(file, 'utf8')));
+  const violations = checkTree();
   for (const v of violations) console.error(`${v.file}: '${v.specifier}': ${v.rule}`);
   if (violations.length > 0) {
-    console.error(`${violations.length} layer rule${violations.length === 1 ? '' : 's'} broken (see docs/decisions/055-layer-rules.md).`);
+    console.error(`${violations.length} layer rule${violations.length === 1 ? '' : 's'} broken (see docs/decisions/055-layer-rules.md and 083).`);
     process.exit(1);
   }
 }

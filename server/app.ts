@@ -8,13 +8,13 @@ import type { ServerBuild } from 'react-router';
 import { MESSAGES } from '#common/i18n/resources.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
 import { isLocale, LOCALE_COOKIE, resolveLocale } from '#common/locales.ts';
-import type { AppLoadContext } from '#app/context.ts';
+import type { AppLoadContext } from './page-context.ts';
 import { apiPlugin } from './api.ts';
 import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { clientFacts } from './http/client-facts.ts';
-import { answerFrameworkError, errorEnvelope } from './http/errors.ts';
+import { answerFrameworkError, errorEnvelope, statusOfError } from './http/errors.ts';
 import { requestLocale } from './i18n.ts';
 import { isServiceOutage, outageError } from './lib/service-outage.ts';
 import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
@@ -198,6 +198,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {
         services: loaderServices,
+        statusOfError,
         site,
         request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']), client: clientFacts(request) },
       });

@@ -46,8 +46,8 @@ export function isNotFoundData(value: unknown): value is NotFoundData {
 }
 
 /**
- * A service's refusal (an AppError) as a page sees it: its code, message key and values. The page
- * build holds its own copy of the class, so the error is known by its shape, not `instanceof`.
+ * A service's refusal (an AppError) as a page sees it: its code, message key and values. Pages
+ * import only types from server/ (decision 083), so the error is known by its shape, not `instanceof`.
  */
 export function serviceRefusal(error: unknown): { code: string; messageKey: string; values: Record<string, unknown> } | null {
   if (!(error instanceof Error) || error.name !== 'AppError') return null;

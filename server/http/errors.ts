@@ -25,6 +25,11 @@ export function statusOf(code: ErrorCode): number {
   return STATUS[code];
 }
 
+/** The status of any error a service throws: its code's for a refusal, 500 for anything else. */
+export function statusOfError(error: unknown): number {
+  return error instanceof AppError ? statusOf(error.code) : 500;
+}
+
 /** The envelope of an error, in the request's locale. */
 export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unknown> {
   const t = translator(locale);

@@ -3,8 +3,6 @@ import { MESSAGES } from '#common/i18n/resources.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, type Locale } from '#common/locales.ts';
 import { isSocialPlatform, OAUTH_BROWSER_COOKIE, OAUTH_BROWSER_COOKIE_SECONDS } from '#common/social-platforms.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
-import { statusOf } from '#server/http/errors.ts';
-import type { ErrorCode } from '#server/lib/app-error.ts';
 import { serviceRefusal } from '../../lib/route-errors.ts';
 import { appContext } from '../../context.ts';
 import { i18nFor } from '../../i18n/i18n.ts';
@@ -60,7 +58,7 @@ function failureText(locale: Locale, error: unknown): string {
  * same-origin login and link calls, never with a cross-site request) so only it can finish the flow.
  */
 export async function startPopupFlow(request: Request, platform: string, context: Readonly<RouterContextProvider>) {
-  const { services, site, request: facts } = context.get(appContext);
+  const { services, site, statusOfError, request: facts } = context.get(appContext);
   const locale = popupLocale(request, facts.preferredLocale);
   const cookies = request.headers.get('cookie');
   const existing = readCookie(OAUTH_BROWSER_COOKIE, cookies);
@@ -75,7 +73,7 @@ export async function startPopupFlow(request: Request, platform: string, context
   } catch (error) {
     const refusal = serviceRefusal(error);
     if (!refusal) console.error('social sign-in could not start', error);
-    return data(pageData(locale, platform, null, failureText(locale, error)), { status: refusal ? statusOf(refusal.code as ErrorCode) : 500, headers: POPUP_HEADERS });
+    return data(pageData(locale, platform, null, failureText(locale, error)), { status: statusOfError(error), headers: POPUP_HEADERS });
   }
 }
 

@@ -1,0 +1,35 @@
+// What the server gives every page loader. It is the server's to define: server/app.ts fills it
+// and app/context.ts names it for the pages, so the import runs app → server only (decision 083).
+import type { Locale } from '#common/locales.ts';
+import type { SocialPlatform } from '#common/social-platforms.ts';
+import type { ClientFacts } from './lib/caller.ts';
+import type { PageServices } from './services.ts';
+
+/** What the server gives every loader: services (never imported by route modules directly) and request facts. */
+export interface AppLoadContext {
+  services: PageServices;
+  /**
+   * The HTTP status the API answers for a service's refusal (server/http/errors.ts), 500 for
+   * anything else: pages answer the same without importing server modules into the page build.
+   */
+  statusOfError: (error: unknown) => number;
+  site: {
+    productName: string;
+    publicOrigin: string;
+    communityChatUrl: string;
+    buildId: string;
+    /** The social platforms offered (configured providers, WhatsApp when it has a sender). */
+    socialPlatforms: SocialPlatform[];
+    /** The advertising pixel's id, or null when there is none (decision 065). */
+    pixelId: string | null;
+    /** Whether cookies the pages set carry Secure. */
+    secureCookies: boolean;
+  };
+  request: {
+    nonce: string;
+    /** The Accept-Language's best supported locale, for the first-visit redirect. */
+    preferredLocale: Locale | null;
+    /** The client's address (as the trusted proxies report it) and browser, for per-client limits. */
+    client: ClientFacts;
+  };
+}
