@@ -56,7 +56,10 @@ export default defineConfig({
   fullyParallel: true,
   // Two cores: two workers, each with its browser, next to the server.
   workers: 2,
+  // One retry in CI keeps a run green through a one-off stall of the busy runner; scripts/test.ts
+  // names every test that needed it, and each is treated as a defect. A committed `.only` fails CI.
   retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],

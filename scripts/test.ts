@@ -3,7 +3,7 @@
 // its speed budgets (both on SQLite). Ends with one "N passed, N failed" line.
 // `npm test -- unit db` runs only the named steps.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,8 @@ const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.e
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+/** Browser tests that failed, then passed on their retry: each a defect to fix, named in the summary. */
+const retried: string[] = [];
 
 function run(step: string, command: string, args: string[], env: Record<string, string | undefined> = {}): boolean {
   console.log(`\n── ${step}: ${command} ${args.join(' ')}`);
@@ -32,14 +34,52 @@ function countVitest(file: string) {
   failed += report.numFailedTests;
 }
 
-function countPlaywright(file: string) {
+interface PlaywrightSuite {
+  title: string;
+  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
+  suites?: PlaywrightSuite[];
+}
+
+function countPlaywright(file: string, pass: string) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
-  passed += stats.expected + stats.flaky;
-  failed += stats.unexpected;
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number }; suites: PlaywrightSuite[] };
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+  const walk = (suite: PlaywrightSuite, path: string[]): void => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) if (test.status === 'flaky') retried.push(`[${pass}, ${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of report.suites) walk(suite, []);
 }
 
 const npx = (args: string[]) => ['exec', '--', ...args];
+
+/** The newest modification time under `path` (a file or a folder), in ms. */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).filter((entry) => entry !== 'node_modules' && entry !== 'uploads').map((entry) => newestChange(join(path, entry))));
+}
+
+/** Whether build/ was made after every change to what goes into it: the PostgreSQL pass reuses the SQLite pass's build. */
+function buildIsCurrent(): boolean {
+  const built = 'build/server/index.js';
+  if (!existsSync(built)) return false;
+  const inputs = ['app', 'common', 'server', 'public', 'games', 'sdk', 'content', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'scripts/build-service-worker.ts', 'scripts/compress-assets.ts'];
+  return statSync(built).mtimeMs > Math.max(...inputs.map(newestChange));
+}
+
+/** Builds unless the build is current; false when a build was needed and failed. */
+function built(): boolean {
+  if (buildIsCurrent()) {
+    console.log('\n── build: current, reused');
+    return true;
+  }
+  return run('build', 'npm', ['run', 'build', '--silent']);
+}
 
 if (wanted('lint')) run('lint', 'npm', ['run', 'lint', '--silent']);
 if (wanted('typecheck')) run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
@@ -55,8 +95,8 @@ if (wanted('db')) {
   run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), { DATABASE_URL: '' });
   countVitest(sqlite);
   if (postgresUrl) {
-    // server/instances.db.test.ts runs two instances of the built server; the SQLite pass has usually built already.
-    if (!existsSync('build/server/index.js')) run('build', 'npm', ['run', 'build', '--silent']);
+    // server/instances.db.test.ts runs two instances of the built server.
+    built();
     const pgReport = join(reports, 'db-postgres.json');
     run('db (PostgreSQL)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]), { DATABASE_URL: postgresUrl });
     countVitest(pgReport);
@@ -66,10 +106,11 @@ if (wanted('db')) {
 }
 
 if (wanted('e2e')) {
-  if (run('build', 'npm', ['run', 'build', '--silent'])) {
+  if (built()) {
     const file = join(reports, 'e2e.json');
-    run(`e2e (${postgresUrl ? 'PostgreSQL' : 'SQLite'})`, 'npm', npx(['playwright', 'test']), { PLAYWRIGHT_JSON_OUTPUT_NAME: file, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
-    countPlaywright(file);
+    const pass = postgresUrl ? 'PostgreSQL' : 'SQLite';
+    run(`e2e (${pass})`, 'npm', npx(['playwright', 'test']), { PLAYWRIGHT_JSON_OUTPUT_NAME: file, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
+    countPlaywright(file, pass);
   }
 }
 
@@ -77,7 +118,7 @@ if (wanted('e2e')) {
 // during writes, SIGTERM draining, a full disk. They start their own PostgreSQL and Redis and
 // the built server, whichever database the pass uses, so they run once: in the SQLite pass.
 if (wanted('faults') && !postgresUrl) {
-  if (existsSync('build/server/index.js') || run('build', 'npm', ['run', 'build', '--silent'])) {
+  if (built()) {
     const file = join(reports, 'faults.json');
     run('faults', 'npm', npx(['vitest', 'run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
     countVitest(file);
@@ -87,9 +128,13 @@ if (wanted('faults') && !postgresUrl) {
 // The speed budgets (docs/performance.md): ratios to a static file measured in the same run, so
 // a slower machine does not fail them but a slower page does. Needs the build of the e2e step.
 if (wanted('bench') && !postgresUrl) {
-  if (existsSync('build/server/index.js') || run('build', 'npm', ['run', 'build', '--silent'])) run('bench (short)', 'npm', ['run', 'bench', '--silent', '--', '--short']);
+  if (built()) run('bench (short)', 'npm', ['run', 'bench', '--silent', '--', '--short']);
 }
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
-console.log(`${passed} passed, ${failed} failed`);
+if (retried.length > 0) {
+  console.log(`Retried, then passed: ${retried.length} (each is a defect to fix; counted as passed):`);
+  for (const name of retried) console.log(`  ${name}`);
+}
+console.log(`${passed} passed, ${failed} failed, ${retried.length} retried`);
 process.exit(failures.length ? 1 : 0);

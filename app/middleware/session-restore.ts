@@ -12,7 +12,7 @@ import { isDocumentRequest } from './locale-redirect.ts';
  * the same address without it, so the token never stays in the address bar, the history or a
  * rendered page. The server never writes the session cookie from a URL: a token it can verify
  * is offered to the page (a short-lived cookie), whose session store adopts it, or asks first
- * when a member is already signed in (decision 054); any other token is dropped. Otherwise the
+ * when the token is a member's or the visitor holds a session (decision 050); any other token is dropped. Otherwise the
  * request's session is made available to loaders, looked up lazily from the token cookie.
  *
  * Client navigations never reach here with a token: the browser's session restore handles it.

@@ -1,6 +1,7 @@
 // The shell every demo game loads first: its language, its texts, storage that survives a
-// sandbox without storage, and the "loaded" message the play page waits for. The game SDK
-// (docs/game-sdk.md, when it lands) grows from here.
+// sandbox without storage, and the "loaded" message the play page waits for. Sign-in, cloud
+// saves and purchases are the game SDK's (sdk/v1/playport.js, docs/game-sdk.md), which the games
+// that use them load next to this shell.
 window.GameShell = (() => {
   // The base address, not location: a game the play page rebuilds offline has its address as base.
   const zh = /^zh/i.test(new URL(document.baseURI).searchParams.get('locale') || '');

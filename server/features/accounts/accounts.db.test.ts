@@ -89,17 +89,17 @@ describe('accounts API', () => {
       expect(response.statusCode).toBe(419);
     });
 
-    it('200 first visits from one address in a minute all get an account: the proof of work is the cost, not the address', async () => {
+    it('200 first visits from one address all get an account: the proof of work is the cost, not the address', async () => {
+      // The address ceiling counts per hour (ACCOUNT_LIMITS.guestAddress), so however long a busy
+      // machine takes to solve 200 challenges, they all fall in one window: no clock is asserted.
       const address = '198.51.100.7';
       const users = await count('users');
-      const started = Date.now();
       for (let i = 0; i < 200; i++) {
         const response = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address });
         expect(response.statusCode, `visit ${i + 1}: ${response.body}`).toBe(201);
       }
-      expect(Date.now() - started).toBeLessThan(60_000);
       expect(await count('users')).toBe(users + 200);
-    }, 120000);
+    }, 180_000);
 
     it('holds back a script that skips the browser\'s part: no solution, a wrong one, a forged or a replayed challenge', async () => {
       const users = await count('users');
