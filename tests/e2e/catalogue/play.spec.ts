@@ -159,6 +159,8 @@ test.describe('demo games', () => {
   for (const [index, slug] of DEMO_GAMES.entries()) {
     const locale = index % 2 === 0 ? 'en' : 'zh-CN';
     test(`${slug} starts in its frame through the shared game shell (${locale}): its language, its title, the loaded message, no layout shift`, async ({ page, request, baseURL }) => {
+      // A new browser, a guest made over the API and a game's first load: seconds each on a busy runner.
+      test.slow();
       // A returning guest: the game is the subject here, not the first visit's account.
       await useSession(page.context(), baseURL!, (await newGuest(request)).token);
       const tracked = await recordTracking(page);
