@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameTokens } from '#server/features/games/game-tokens.ts';
-import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { testPlayers } from '#server/testing/test-players.ts';
 
 /** Game sign-in through the game bridge's API (decision 064): tokens a game's backend verifies with the published keys. */
 describe('game sign-in', () => {
@@ -18,19 +17,7 @@ describe('game sign-in', () => {
   });
   afterAll(() => api?.close());
 
-  let address = 0;
-  async function newGuest() {
-    address += 1;
-    const response = await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.8.${address >> 8}.${address & 255}` });
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
-  async function newMember() {
-    const guest = await newGuest();
-    const response = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `player${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
+  const { newGuest, newMember } = testPlayers(() => api, 8);
 
   const publishedKeys = async () => (await api.call('GET', '/game/jwks.json')).json().data;
 

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { SocialRepository } from '#server/features/social/social.repository.ts';
-import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { testPlayers } from '#server/testing/test-players.ts';
 
 /** A value nested `depth` levels deep: [[[…0…]]]. */
 const nested = (depth: number) => `${'['.repeat(depth)}0${']'.repeat(depth)}`;
@@ -21,19 +20,7 @@ describe('cloud saves', () => {
   });
   afterAll(() => api?.close());
 
-  let address = 0;
-  async function newGuest() {
-    address += 1;
-    const response = await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.7.${address >> 8}.${address & 255}` });
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
-  async function newMember() {
-    const guest = await newGuest();
-    const response = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `saver${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
+  const { newGuest, newMember } = testPlayers(() => api, 7);
 
   const save = (token: string, key: string, app = appId) => api.call('GET', `/game/saves/${app}/${key}`, { token });
 

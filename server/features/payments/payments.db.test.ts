@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from './xsolla.ts';
 
@@ -58,20 +58,7 @@ describe('payments API', () => {
     await xsolla?.stop();
   });
 
-  let address = 0;
-  async function newGuest() {
-    address += 1;
-    const response = await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.9.${address >> 8}.${address & 255}` });
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
-  async function newMember() {
-    const guest = await newGuest();
-    const response = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `buyer${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
+  const { newGuest, newMember } = testPlayers(() => api, 9);
 
   async function order(token: string, body: Record<string, unknown> = {}) {
     const response = await api.call('POST', `/game/pay/${appId}`, { token, body: { sku: 'alpha-gold-tiles', idempotencyKey: key(), ...body } });
