@@ -28,7 +28,7 @@ export const SAVES_PER_APP_MAX_BYTES = 256 * 1024;
 
 export const SaveParamsSchema = z.object({
   app_id: AppIdSchema,
-  key: z.string().regex(SAVE_KEY_PATTERN, 'payments:saves.key').meta({ description: '1–64 letters, digits, _ . or -' }),
+  key: z.string().regex(SAVE_KEY_PATTERN, 'games:saves.key').meta({ description: '1–64 letters, digits, _ . or -' }),
 });
 export const SaveBodySchema = z.object({ value: storedJson('Any JSON value; at most 64 KB as JSON text, 256 KB for all keys of the app') });
 export const SaveSchema = z.object({

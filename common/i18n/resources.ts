@@ -3,6 +3,7 @@ import enArticles from './locales/en/articles.json' with { type: 'json' };
 import enCatalogue from './locales/en/catalogue.json' with { type: 'json' };
 import enCommon from './locales/en/common.json' with { type: 'json' };
 import enErrors from './locales/en/errors.json' with { type: 'json' };
+import enGames from './locales/en/games.json' with { type: 'json' };
 import enPasskeys from './locales/en/passkeys.json' with { type: 'json' };
 import enPayments from './locales/en/payments.json' with { type: 'json' };
 import enSocial from './locales/en/social.json' with { type: 'json' };
@@ -12,6 +13,7 @@ import zhArticles from './locales/zh-CN/articles.json' with { type: 'json' };
 import zhCatalogue from './locales/zh-CN/catalogue.json' with { type: 'json' };
 import zhCommon from './locales/zh-CN/common.json' with { type: 'json' };
 import zhErrors from './locales/zh-CN/errors.json' with { type: 'json' };
+import zhGames from './locales/zh-CN/games.json' with { type: 'json' };
 import zhPasskeys from './locales/zh-CN/passkeys.json' with { type: 'json' };
 import zhPayments from './locales/zh-CN/payments.json' with { type: 'json' };
 import zhSocial from './locales/zh-CN/social.json' with { type: 'json' };
@@ -23,8 +25,8 @@ import type { Locale } from '../locales.ts';
  * (a unit test compares them). Add a namespace to both locales in one change.
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, catalogue: enCatalogue, articles: enArticles, accounts: enAccounts, passkeys: enPasskeys, social: enSocial, payments: enPayments, shell: enShell },
-  'zh-CN': { common: zhCommon, errors: zhErrors, catalogue: zhCatalogue, articles: zhArticles, accounts: zhAccounts, passkeys: zhPasskeys, social: zhSocial, payments: zhPayments, shell: zhShell },
+  en: { common: enCommon, errors: enErrors, catalogue: enCatalogue, articles: enArticles, accounts: enAccounts, passkeys: enPasskeys, social: enSocial, payments: enPayments, games: enGames, shell: enShell },
+  'zh-CN': { common: zhCommon, errors: zhErrors, catalogue: zhCatalogue, articles: zhArticles, accounts: zhAccounts, passkeys: zhPasskeys, social: zhSocial, payments: zhPayments, games: zhGames, shell: zhShell },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof MESSAGES)['en'];

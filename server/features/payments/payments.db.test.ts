@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameTokens } from '#server/features/games/game-tokens.ts';
-import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from './xsolla.ts';
 
@@ -59,20 +58,7 @@ describe('payments API', () => {
     await xsolla?.stop();
   });
 
-  let address = 0;
-  async function newGuest() {
-    address += 1;
-    const response = await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.9.${address >> 8}.${address & 255}` });
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
-  async function newMember() {
-    const guest = await newGuest();
-    const response = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `buyer${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json().data as { token: string; userInfo: { uid: number } };
-  }
-
+  const { newGuest, newMember } = testPlayers(() => api, 9);
 
   async function order(token: string, body: Record<string, unknown> = {}) {
     const response = await api.call('POST', `/game/pay/${appId}`, { token, body: { sku: 'alpha-gold-tiles', idempotencyKey: key(), ...body } });
@@ -236,38 +222,5 @@ describe('payments API', () => {
     expect((await notify({ notification_type: 'user_search', user: { public_id: 'x' } })).statusCode).toBe(204);
     const orphan = await notify({ notification_type: 'payment', user: { id: '1' }, transaction: { id: 1, external_id: 'ord_nothing' }, custom_parameters: { order_id: 'ord_nothing' } });
     expect(orphan.json().error.code).toBe('INVALID_PARAMETER');
-  });
-
-  it('issues game tokens a game’s backend verifies with the published keys', async () => {
-    const member = await newMember();
-    const login = await api.call('POST', `/game/login/${appId}`, { token: member.token });
-    expect(login.statusCode, login.body).toBe(200);
-    const { token, user } = login.json().data as { token: string; user: { uid: number } };
-    const jwks = (await api.call('GET', '/game/jwks.json')).json().data;
-    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
-    expect(jwks.keys[0].d).toBeUndefined();
-    const claims = await GameTokens.verify(token, jwks, { issuer: 'http://localhost:3000', appId });
-    expect(claims).toMatchObject({ sub: String(user.uid), aud: `app:${appId}`, guest: false });
-    await expect(GameTokens.verify(token, jwks, { issuer: 'http://localhost:3000', appId: appId + 1 })).rejects.toThrow();
-    const tampered = `${token.slice(0, token.lastIndexOf('.') - 4)}AAAA${token.slice(token.lastIndexOf('.'))}`;
-    await expect(GameTokens.verify(tampered, jwks, { issuer: 'http://localhost:3000', appId })).rejects.toThrow();
-  });
-
-  it('keeps cloud saves per member and app, within their limits', async () => {
-    const member = await newMember();
-    const put = await api.call('PUT', `/game/saves/${appId}/progress`, { token: member.token, body: { value: { best: 2048, board: [2, 4, 8] } } });
-    expect(put.statusCode, put.body).toBe(200);
-    const got = await api.call('GET', `/game/saves/${appId}/progress`, { token: member.token });
-    expect(got.json().data).toMatchObject({ key: 'progress', value: { best: 2048, board: [2, 4, 8] } });
-    const other = await newMember();
-    expect((await api.call('GET', `/game/saves/${appId}/progress`, { token: other.token })).json().data.value).toBeNull();
-    const big = await api.call('PUT', `/game/saves/${appId}/big`, { token: member.token, body: { value: 'x'.repeat(70 * 1024) } });
-    expect(big.statusCode).toBe(413);
-    expect(big.json().message).toBe('This save is 71 KB; a value may be at most 64 KB.');
-    for (let i = 0; i < 4; i++) expect((await api.call('PUT', `/game/saves/${appId}/slot${i}`, { token: member.token, body: { value: 'y'.repeat(60 * 1024) } })).statusCode).toBe(200);
-    const full = await api.call('PUT', `/game/saves/${appId}/slot4`, { token: member.token, body: { value: 'y'.repeat(60 * 1024) } });
-    expect(full.statusCode).toBe(413);
-    expect(full.json().message).toBe('This game’s saves are full (256 KB). Remove something first.');
-    expect((await api.call('PUT', `/game/saves/${appId}/bad%21key`, { token: member.token, body: { value: 1 } })).statusCode).toBe(422);
   });
 });

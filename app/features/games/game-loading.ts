@@ -1,0 +1,17 @@
+import type { GameConfig } from '#common/api/catalogue.schema.ts';
+
+/** After the frame's load event, how long a game may take to say it is ready before the spinner gives way anyway. */
+export const READY_GRACE_MS = 4000;
+/** When to say that loading takes longer than usual. */
+export const SLOW_MS = 10_000;
+
+/**
+ * The name to record for a game that posted its "loaded" message (`{ type, name }`), or null when
+ * `data` is not that message. A name that is not a short string gives way to the game's slug.
+ */
+export function loadedGameName(data: unknown, game: Pick<GameConfig, 'slug'> & { sdk: Pick<GameConfig['sdk'], 'loadedMessage'> }): string | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, name } = data as { type?: unknown; name?: unknown };
+  if (type !== game.sdk.loadedMessage) return null;
+  return typeof name === 'string' && name.length <= 100 ? name : game.slug;
+}

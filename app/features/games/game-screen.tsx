@@ -1,0 +1,124 @@
+import { ArrowLeft, LoaderCircle, Maximize, Minimize, Smartphone, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import type { GameConfig } from '#common/api/catalogue.schema.ts';
+import { type Locale, localePath } from '#common/locales.ts';
+import { useTranslation } from '../../i18n/translation.tsx';
+import { Button } from '../../ui/button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { focusRing } from '../../ui/focus.ts';
+import { useFullscreen } from './use-fullscreen.ts';
+import { useGameBridge } from './use-game-bridge.tsx';
+import { keepGameForOffline, offlineGameDocument } from '../install/offline-game.ts';
+import { onIdle } from '../../lib/idle.ts';
+import { track } from '../../lib/track.ts';
+import { loadedGameName, READY_GRACE_MS, SLOW_MS } from './game-loading.ts';
+import { useOrientationHint } from './use-orientation-hint.ts';
+import { usePlayRecord } from './use-play-record.ts';
+
+/** The play page's screen: a bar back to the app's page, the game in its sandboxed frame, and what the game asks of the portal. */
+export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
+  const { t } = useTranslation('games');
+  const frame = useRef<HTMLIFrameElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  const [slow, setSlow] = useState(false);
+  const fullscreen = useFullscreen(stage, game.orientation);
+  const hint = useOrientationHint(game.orientation);
+  usePlayRecord(game.appId);
+  const purchase = useGameBridge(frame, game.appId, locale, ready);
+
+  // The frame gets its address only once the listener is in place (after hydration), so the
+  // game's "loaded" message cannot be missed.
+  useEffect(() => {
+    let reported = false;
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== frame.current?.contentWindow) return;
+      const name = loadedGameName(event.data, game);
+      if (name === null || reported) return;
+      reported = true;
+      setReady(true);
+      track('game-loaded', { name });
+      frame.current?.focus();
+    };
+    window.addEventListener('message', onMessage);
+    // Offline, a game kept on this device is rebuilt from the worker's cache (decision 065).
+    if (navigator.onLine) frame.current?.setAttribute('src', game.url);
+    else
+      void offlineGameDocument(game.url).then((document) => {
+        if (document === null) frame.current?.setAttribute('src', game.url);
+        else frame.current?.setAttribute('srcdoc', document);
+      });
+    const slowTimer = setTimeout(() => setSlow(true), SLOW_MS);
+    return () => {
+      window.removeEventListener('message', onMessage);
+      clearTimeout(slowTimer);
+    };
+  }, [game]);
+
+  // Once the game is up, its files are kept for playing offline.
+  useEffect(() => {
+    if (ready && navigator.onLine) onIdle(() => void keepGameForOffline(game.url));
+  }, [ready, game.url]);
+
+  const onFrameLoad = () => {
+    // The empty frame of the first render loads too; only the game's own load counts.
+    if (!frame.current?.getAttribute('src') && !frame.current?.getAttribute('srcdoc')) return;
+    // A game without the loaded message still becomes visible.
+    setTimeout(() => setReady(true), READY_GRACE_MS);
+  };
+
+  const back = localePath(locale, `/app/${game.slug}`);
+  return (
+    <div className="flex h-dvh flex-col bg-zinc-100 dark:bg-zinc-950" data-testid="play-page">
+      <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
+        <Link
+          to={back}
+          className={cn('inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800', focusRing)}
+          aria-label={t('play.backTo', { title: game.title })}
+          data-testid="play-back"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          <span className="hidden xs:inline">{t('play.back')}</span>
+        </Link>
+        <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{game.title}</h1>
+        {fullscreen.supported && (
+          <Button variant="ghost" size="icon-sm" onClick={fullscreen.toggle} aria-label={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')} title={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}>
+            {fullscreen.active ? <Minimize /> : <Maximize />}
+          </Button>
+        )}
+      </div>
+      <div ref={stage} className="relative min-h-0 flex-1 bg-zinc-100 dark:bg-zinc-950">
+        <iframe
+          ref={frame}
+          title={t('play.frameTitle', { title: game.title })}
+          sandbox={game.sandbox}
+          allow={game.allow}
+          referrerPolicy="no-referrer"
+          onLoad={onFrameLoad}
+          className={cn('absolute inset-0 size-full border-0 transition-opacity duration-200', ready ? 'opacity-100' : 'opacity-0')}
+          data-testid="game-frame"
+        />
+        {!ready && (
+          <div className="absolute inset-0 grid place-items-center p-6 text-center" data-testid="game-loading">
+            <output className="flex flex-col items-center gap-3">
+              <LoaderCircle className="size-8 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden="true" />
+              <span className="text-sm text-zinc-700 dark:text-zinc-300">{t('play.loading', { title: game.title })}</span>
+              {slow && <span className="max-w-xs text-sm text-zinc-500 dark:text-zinc-400">{t('play.slow')}</span>}
+            </output>
+          </div>
+        )}
+        {hint && (
+          <div className="absolute inset-x-2 bottom-2 flex items-center gap-3 rounded-xl bg-zinc-900/90 p-3 text-sm text-white shadow-lg" role="note" data-testid="orientation-hint">
+            <Smartphone className={cn('size-5 shrink-0', hint.want === 'landscape' && 'rotate-90')} aria-hidden="true" />
+            <p className="flex-1">{t(hint.want === 'landscape' ? 'play.rotateLandscape' : 'play.rotatePortrait')}</p>
+            <button type="button" onClick={hint.dismiss} className={cn('grid size-8 place-items-center rounded-lg hover:bg-white/10', focusRing)} aria-label={t('play.dismiss')}>
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          </div>
+        )}
+      </div>
+      {purchase}
+    </div>
+  );
+}
