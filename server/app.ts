@@ -126,7 +126,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   await app.register(articlePublicRoutes, { config, services });
   await formPostCallbackRoute(app);
   if (services.conversionsApi) services.conversionsApi.log = app.log;
-  services.social.log = app.log;
+  services.guestMerge.log = app.log;
   if (services.whatsappInbox) {
     services.whatsappInbox.log = app.log;
     whatsappInboxRoute(app, services.whatsappInbox);

@@ -16,6 +16,8 @@ import { AvatarsService } from './features/accounts/avatars.service.ts';
 import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
 import { guestNickname } from './features/accounts/guest-nicknames.ts';
 import { GuestChallenges } from './features/accounts/guest-challenges.ts';
+import { GuestMergeRepository } from './features/accounts/guest-merge.repository.ts';
+import { GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
 import { StoredMediaStore } from './features/articles/article-media.ts';
@@ -60,6 +62,8 @@ export interface Services {
   uploads: FileStorage;
   /** Sign-in, sign-out, user info (`userInfoForToken` for page loaders) and profile fields. */
   accounts: AccountsService;
+  /** The guest merge every sign-in that reaches an existing account runs (decision 063). */
+  guestMerge: GuestMergeService;
   passkeys: PasskeysService;
   social: SocialService;
   /** The game bridge: game sign-in tokens and cloud saves. */
@@ -130,9 +134,11 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
+  const guestMerge = new GuestMergeService(new GuestMergeRepository(db));
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
+    guestMerge,
     hasher: new Argon2PasswordHasher(),
     passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
     challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
@@ -161,10 +167,12 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     tokens,
     uploads,
     accounts,
+    guestMerge,
     social: new SocialService({
       repository: new SocialRepository(db),
       accounts,
       tokens,
+      guestMerge,
       limiter: rateLimiter,
       clock,
       providers,
@@ -191,6 +199,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       repository: new PasskeysRepository(db),
       accounts,
       tokens,
+      guestMerge,
       limiter: rateLimiter,
       clock,
       relyingParty: config.webauthn,

@@ -31,7 +31,7 @@ export interface paths {
   "/username/login/": {
     /**
      * Sign in with username and password
-     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postUsernameLogin"];
   };
@@ -52,7 +52,7 @@ export interface paths {
   "/fingerprint/login/": {
     /**
      * Sign in with the device fingerprint
-     * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postFingerprintLogin"];
   };
@@ -205,7 +205,7 @@ export interface paths {
   "/webauthn/login/verification/": {
     /**
      * Sign in with a passkey
-     * @description Checks the challenge, that the passkey is registered and the user handle names its account, the signature, and that the signature counter did not go backwards; then returns a new session (token and user info). Refusals are 400; 30 refusals per 15 minutes per client, then 429.
+     * @description Checks the challenge, that the passkey is registered and the user handle names its account, the signature, and that the signature counter did not go backwards; then returns a new session (token and user info). A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Refusals are 400; 30 refusals per 15 minutes per client, then 429.
      */
     post: operations["postWebauthnLoginVerification"];
   };
@@ -228,7 +228,7 @@ export interface paths {
   "/oauth/login/{platform}": {
     /**
      * Sign in with a social account
-     * @description The pop-up message's data with login "force"; the session is in data.data. OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. A provider account a member has: signs in as that member, and a guest caller's played games and favourites move into it.
+     * @description The pop-up message's data with login "force"; the session is in data.data. OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. A provider account a member has: signs in as that member. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401.
      */
     post: operations["postOauthLoginByPlatform"];
   };
@@ -559,7 +559,7 @@ export interface operations {
   };
   /**
    * Sign in with username and password
-   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postUsernameLogin: {
     parameters: {
@@ -746,7 +746,7 @@ export interface operations {
   };
   /**
    * Sign in with the device fingerprint
-   * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network (IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postFingerprintLogin: {
     parameters: {
@@ -2560,7 +2560,7 @@ export interface operations {
   };
   /**
    * Sign in with a passkey
-   * @description Checks the challenge, that the passkey is registered and the user handle names its account, the signature, and that the signature counter did not go backwards; then returns a new session (token and user info). Refusals are 400; 30 refusals per 15 minutes per client, then 429.
+   * @description Checks the challenge, that the passkey is registered and the user handle names its account, the signature, and that the signature counter did not go backwards; then returns a new session (token and user info). A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Refusals are 400; 30 refusals per 15 minutes per client, then 429.
    */
   postWebauthnLoginVerification: {
     parameters: {
@@ -2837,7 +2837,7 @@ export interface operations {
   };
   /**
    * Sign in with a social account
-   * @description The pop-up message's data with login "force"; the session is in data.data. OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. A provider account a member has: signs in as that member, and a guest caller's played games and favourites move into it.
+   * @description The pop-up message's data with login "force"; the session is in data.data. OAuth providers: the state works once, within 10 minutes, only for the session (bearer token, or none) and the browser (its oauth_browser cookie) that opened the pop-up; the code is exchanged with PKCE where the provider takes it, and ID tokens are verified (keys, issuer, audience, expiry, nonce). WhatsApp: phone and the 6-digit code sent to it (5 minutes, single use, 5 guesses). Refusals are 400; 30 refusals per 15 minutes per client, then 429. A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. A provider account a member has: signs in as that member. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401.
    */
   postOauthLoginByPlatform: {
     parameters: {

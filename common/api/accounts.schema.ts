@@ -160,6 +160,11 @@ export const UserInfoSchema = z.object({
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
+/** The guest merge, as the description of every sign-in that reaches an existing account says it (decision 063). */
+export const GUEST_MERGE_NOTE =
+  "A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, " +
+  'cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401.';
+
 /** A signed-in session: the token to send as `Authorization: Bearer …` and the user's info. */
 export const SessionSchema = z.object({
   token: z.string().meta({ description: 'Access token `{id}|{random}`' }),

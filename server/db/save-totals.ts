@@ -3,7 +3,7 @@ import type { Database } from './schema.ts';
 
 /*
  * The per-member-and-game total of cloud-save bytes (migration 0009, decision 082), shared by the
- * two writers of saves: the games repository (a save, a delete) and the social one (a guest's
+ * two writers of saves: the games repository (a save, a delete) and the accounts' guest merge (a guest's
  * saves merged into a member). Both call these inside their own transaction.
  */
 

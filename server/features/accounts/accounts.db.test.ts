@@ -3,6 +3,7 @@ import { type CallOptions, openTestApi, type TestApi } from '#server/testing/tes
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
 import { clientSubject } from '#server/lib/network.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
+import { expectGuestMerged, giveAccountHoldings, giveGuestHoldings } from '#server/testing/guest-merge.ts';
 
 const API = '/serve/api';
 
@@ -381,6 +382,46 @@ describe('accounts API', () => {
       expect((await call('GET', '/member/info/', { token: other })).statusCode).toBe(401);
       expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'first password' } })).statusCode).toBe(401);
       expect((await call('POST', '/username/login/', { body: { username: 'grace_7', password: 'second password' } })).statusCode).toBe(200);
+    });
+  });
+
+  describe('a guest signing in to an existing account (decision 063)', () => {
+    it('password sign-in merges the guest into the member and ends the guest session', async () => {
+      const member = await newMember('merge_pw', 'correct horse');
+      await giveAccountHoldings(api, member.token);
+      const guest = await newGuest();
+      await giveGuestHoldings(api, guest.token);
+      const response = await call('POST', '/username/login/', { token: guest.token, body: { username: 'merge_pw', password: 'correct horse' } });
+      expect(response.statusCode, response.body).toBe(200);
+      const { token, userInfo } = response.json().data as { token: string; userInfo: { uid: number } };
+      expect(userInfo.uid).toBe(member.userInfo.uid);
+      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: token, accountId: member.userInfo.uid });
+    });
+
+    it('a refused password merges nothing; a member caller is never merged', async () => {
+      const member = await newMember('merge_pw2', 'correct horse');
+      const guest = await newGuest();
+      expect((await call('POST', '/username/login/', { token: guest.token, body: { username: 'merge_pw2', password: 'wrong horse' } })).statusCode).toBe(401);
+      expect((await call('GET', '/member/info/', { token: guest.token })).statusCode).toBe(200);
+      const other = await newMember('merge_pw3', 'correct horse');
+      expect((await call('POST', '/username/login/', { token: other.token, body: { username: 'merge_pw2', password: 'correct horse' } })).statusCode).toBe(200);
+      expect((await call('GET', '/member/info/', { token: other.token })).json().data.userInfo.uid).toBe(other.userInfo.uid);
+      expect((await call('GET', '/member/info/', { token: member.token })).statusCode).toBe(200);
+    });
+
+    it('device sign-in merges the caller’s guest into the device’s guest', async () => {
+      const fingerprint = 'abad1dea0123456789abcdef01234567';
+      const device = await newGuest(fingerprint);
+      // The device's guest holds nothing private (device sign-in reaches no other): plays only.
+      await call('POST', '/member/played/', { token: device.token, body: { app_id: 1 } });
+      const guest = await newGuest();
+      await giveGuestHoldings(api, guest.token);
+      // From another address of the device's network, so the other device tests' counts stay theirs.
+      const response = await call('POST', '/fingerprint/login/', { token: guest.token, body: deviceBody(fingerprint), address: '192.0.2.51' });
+      expect(response.statusCode, response.body).toBe(200);
+      const { token, userInfo } = response.json().data as { token: string; userInfo: { uid: number } };
+      expect(userInfo.uid).toBe(device.userInfo.uid);
+      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: token, accountId: device.userInfo.uid });
     });
   });
 

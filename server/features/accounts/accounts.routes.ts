@@ -7,6 +7,7 @@ import {
   AvatarUploadSchema,
   EmailBodySchema,
   FingerprintLoginBodySchema,
+  GUEST_MERGE_NOTE,
   GuestDeviceBodySchema,
   GuestDeviceSchema,
   GuestEmptinessSchema,
@@ -79,13 +80,13 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; ' +
         'a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 ' +
         '(and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. ' +
-        RATE_LIMITED,
+        `${GUEST_MERGE_NOTE} ${RATE_LIMITED}`,
       tags: TAGS,
-      auth: 'none',
+      auth: 'optional',
       body: UsernameLoginBodySchema,
       response: SessionSchema,
     },
-    ({ body, request }) => accounts.usernameLogin(body, clientFacts(request)),
+    ({ body, request, caller }) => accounts.usernameLogin(body, clientFacts(request), caller),
   );
 
   api.route(
@@ -129,13 +130,14 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller\'s network ' +
         '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. ' +
         'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
+        `${GUEST_MERGE_NOTE} ` +
         `Attempts are limited to 10 an hour per fingerprint and 20 per 15 minutes per client; misses count towards the client's failed sign-ins. ${RATE_LIMITED}`,
       tags: TAGS,
-      auth: 'none',
+      auth: 'optional',
       body: FingerprintLoginBodySchema,
       response: SessionSchema,
     },
-    ({ body, request }) => accounts.fingerprintLogin(body, clientFacts(request)),
+    ({ body, request, caller }) => accounts.fingerprintLogin(body, clientFacts(request), caller),
   );
 
   api.route(

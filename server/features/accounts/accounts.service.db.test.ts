@@ -14,6 +14,8 @@ import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { AvatarsService } from './avatars.service.ts';
 import { Argon2PasswordHasher, type PasswordHasher } from './password-hasher.ts';
 import { GuestChallenges } from './guest-challenges.ts';
+import { GuestMergeRepository } from './guest-merge.repository.ts';
+import { GuestMergeService } from './guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './password-policy.ts';
 import { UsersRepository } from './users.repository.ts';
 
@@ -74,6 +76,7 @@ describe('AccountsService', () => {
     accounts = new AccountsService({
       users: new UsersRepository(database.db),
       tokens: new AccessTokensService(new AccessTokensRepository(database.db), systemClock),
+      guestMerge: new GuestMergeService(new GuestMergeRepository(database.db)),
       hasher,
       passwordPolicy: new ZxcvbnPasswordPolicy(['Playport']),
       challenges: new GuestChallenges({ secret: 'a-test-secret-of-at-least-32-characters', limiter, clock: systemClock }),

@@ -24,6 +24,7 @@ import { clientSubject, networkOf } from '#server/lib/network.ts';
 import { assertAllowed, type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
+import type { GuestMergeService } from './guest-merge.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import type { GuestChallenges } from './guest-challenges.ts';
@@ -85,6 +86,8 @@ export function deviceNetwork(address: string): string {
 export interface AccountsDependencies {
   users: UsersRepository;
   tokens: AccessTokensService;
+  /** The guest merge of every sign-in that reaches an existing account. */
+  guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   hasher: PasswordHasher;
   passwordPolicy: PasswordPolicy;
   challenges: GuestChallenges;
@@ -109,6 +112,7 @@ export interface PasswordChange extends PasswordUpdate {
 export class AccountsService {
   readonly #users: UsersRepository;
   readonly #tokens: AccessTokensService;
+  readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #hasher: PasswordHasher;
   readonly #passwordPolicy: PasswordPolicy;
   readonly #challenges: GuestChallenges;
@@ -122,6 +126,7 @@ export class AccountsService {
   constructor(deps: AccountsDependencies) {
     this.#users = deps.users;
     this.#tokens = deps.tokens;
+    this.#guestMerge = deps.guestMerge;
     this.#hasher = deps.hasher;
     this.#passwordPolicy = deps.passwordPolicy;
     this.#challenges = deps.challenges;
@@ -177,8 +182,9 @@ export class AccountsService {
    * (for this username, and across usernames) are checked before the attempt; the username's
    * failures from anywhere never refuse a right password. Past that ceiling each client gets one
    * check an hour for the username, and a wrong password is answered 429 instead of 401.
+   * A guest caller is merged into the account (GuestMergeService).
    */
-  async usernameLogin(input: { username: string; password: string }, client: ClientFacts): Promise<Session> {
+  async usernameLogin(input: { username: string; password: string }, client: ClientFacts, caller: Caller | null = null): Promise<Session> {
     const normalized = input.username.toLowerCase();
     const where = clientSubject(client.address);
     const pair: Counter = [ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`];
@@ -200,6 +206,7 @@ export class AccountsService {
       throw invalidCredentials();
     }
     await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
+    await this.#guestMerge.mergeCallerInto(caller, user.id);
     return this.#signIn(user.id, 'password', client);
   }
 
@@ -209,9 +216,9 @@ export class AccountsService {
    * device id this browser keeps, and last used from the caller's network; the oldest such guest.
    * A refusal and a miss get the same answer.
    * Attempts are limited per fingerprint and per client; misses also count towards the
-   * client's failed sign-ins.
+   * client's failed sign-ins. A caller holding another guest is merged into it (GuestMergeService).
    */
-  async fingerprintLogin(input: FingerprintLoginBody, client: ClientFacts): Promise<Session> {
+  async fingerprintLogin(input: FingerprintLoginBody, client: ClientFacts, caller: Caller | null = null): Promise<Session> {
     const where = clientSubject(client.address);
     const device = this.#deviceHashes(input);
     assertAllowed(await this.#limiter.peek(ACCOUNT_LIMITS.loginAddress, where));
@@ -221,6 +228,7 @@ export class AccountsService {
       await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, where);
       throw new AppError('not_found', { messageKey: 'accounts:noDeviceAccount' });
     }
+    await this.#guestMerge.mergeCallerInto(caller, userId);
     await this.noteSeen(userId, client);
     return this.#signIn(userId, 'device', client);
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
-import { SocialRepository } from '#server/features/social/social.repository.ts';
+import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
@@ -81,7 +81,7 @@ describe('cloud saves', () => {
     expect((await put(guest.token, 'small', '"fits"')).statusCode).toBe(200);
     expect((await put(guest.token, 'shared', '"guest, newer"')).statusCode).toBe(200);
 
-    expect(await new SocialRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({ droppedSaves: 3 });
+    expect(await new GuestMergeRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: true, droppedSaves: 3 });
 
     const rows = await api.services.database.db.selectFrom('game_saves').select(['key', 'value', 'size']).where('user_id', '=', member.userInfo.uid).where('app_id', '=', appId).orderBy('key').execute();
     const total = rows.reduce((sum, r) => sum + r.size, 0);

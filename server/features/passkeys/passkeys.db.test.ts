@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
+import { expectGuestMerged, giveAccountHoldings, giveGuestHoldings } from '#server/testing/guest-merge.ts';
 import { type CreationOptions, type RequestOptions, SoftAuthenticator } from '#server/testing/soft-authenticator.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 
@@ -178,6 +179,18 @@ describe('passkeys API', () => {
       await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 6, rpId: 'evil.example' })), 'The passkey could not be verified.');
       // And the genuine one still works.
       expect((await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 7 }))).statusCode).toBe(200);
+    });
+
+    it('merges a guest caller into the passkey’s account and ends the guest session (decision 063)', async () => {
+      const member = await memberWithPasskey();
+      await giveAccountHoldings(api, member.token);
+      const guest = await newGuest();
+      await giveGuestHoldings(api, guest.token);
+      const response = await signIn(member.authenticator.get(await requestOptions(guest.token)), guest.token);
+      expect(response.statusCode, response.body).toBe(200);
+      const { token, userInfo } = response.json().data as { token: string; userInfo: { uid: number } };
+      expect(userInfo.uid).toBe(member.userInfo.uid);
+      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: token, accountId: member.userInfo.uid });
     });
   });
 

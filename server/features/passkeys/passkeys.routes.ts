@@ -1,4 +1,4 @@
-import { SessionSchema } from '#common/api/accounts.schema.ts';
+import { GUEST_MERGE_NOTE, SessionSchema } from '#common/api/accounts.schema.ts';
 import {
   AuthenticationResponseSchema,
   CeremonyOptionsSchema,
@@ -70,7 +70,7 @@ export function passkeysRoutes(api: ApiRouter, passkeys: PasskeysService): void 
       summary: 'Sign in with a passkey',
       description:
         'Checks the challenge, that the passkey is registered and the user handle names its account, the signature, and that the signature counter did not go backwards; ' +
-        'then returns a new session (token and user info). Refusals are 400; 30 refusals per 15 minutes per client, then 429.',
+        `then returns a new session (token and user info). ${GUEST_MERGE_NOTE} Refusals are 400; 30 refusals per 15 minutes per client, then 429.`,
       tags: TAGS,
       auth: 'optional',
       body: AuthenticationResponseSchema,

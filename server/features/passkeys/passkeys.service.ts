@@ -22,6 +22,7 @@ import { clientSubject } from '#server/lib/network.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
 import { passkeyName } from './passkey-names.ts';
 import type { ChallengeRow, CredentialRow, PasskeysRepository } from './passkeys.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
@@ -42,6 +43,8 @@ export interface PasskeysDependencies {
   repository: PasskeysRepository;
   accounts: Pick<AccountsService, 'userInfo'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
+  /** The guest merge of every sign-in that reaches an existing account. */
+  guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   limiter: RateLimiter;
   clock: Clock;
   relyingParty: { rpId: string; rpName: string; origins: string[] };
@@ -58,6 +61,7 @@ export class PasskeysService {
   readonly #repository: PasskeysRepository;
   readonly #accounts: Pick<AccountsService, 'userInfo'>;
   readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
+  readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #limiter: RateLimiter;
   readonly #clock: Clock;
   readonly #rp: { rpId: string; rpName: string; origins: string[] };
@@ -67,6 +71,7 @@ export class PasskeysService {
     this.#repository = deps.repository;
     this.#accounts = deps.accounts;
     this.#tokens = deps.tokens;
+    this.#guestMerge = deps.guestMerge;
     this.#limiter = deps.limiter;
     this.#clock = deps.clock;
     this.#rp = deps.relyingParty;
@@ -153,6 +158,7 @@ export class PasskeysService {
   /**
    * Signs in with a passkey: the challenge of this session, a registered credential whose
    * account the user handle names, a valid signature and a counter that did not go backwards.
+   * A guest caller is merged into that account (GuestMergeService).
    */
   async signIn(caller: Caller | null, body: AuthenticationResponseBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
@@ -175,6 +181,7 @@ export class PasskeysService {
       });
       if (!verification.verified) throw refused('passkeys:errors.signInRefused');
       await this.#repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.#clock));
+      await this.#guestMerge.mergeCallerInto(caller, credential.user_id);
       const { token } = await this.#tokens.issue(credential.user_id, tokenName('passkey', client));
       return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
     } catch (error) {

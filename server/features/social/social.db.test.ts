@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
+import { expectGuestMerged, giveAccountHoldings, giveGuestHoldings } from '#server/testing/guest-merge.ts';
 import { SOCIAL_LIMITS } from './social.service.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders, startWhatsAppCloudApi } from '#server/testing/identity-providers.ts';
 import { csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
@@ -139,33 +140,16 @@ describe('social sign-in API', () => {
     expect(await me(session.token)).toMatchObject({ uid: guest.userInfo.uid });
   });
 
-  it('signs a later guest into the member, moving its plays and favourites there', async () => {
+  it('signs a later guest into the member, merging the guest into it (decision 063)', async () => {
     const first = await newGuest();
     const member = await signInWith('discord', browser(first.token, { sub: 'discord-bo', name: 'Bo' }));
-    await api.call('POST', '/member/played/', { token: member.token, body: { app_id: 1 } });
-
+    await giveAccountHoldings(api, member.token);
     const second = await newGuest('10.1.0.2');
-    await api.call('POST', '/member/played/', { token: second.token, body: { app_id: 1 } });
-    await api.call('POST', '/member/played/', { token: second.token, body: { app_id: 2 } });
-    expect((await api.call('PUT', '/member/favourite/3', { token: second.token })).statusCode).toBe(200);
-    // Cloud saves: the member's own key stays unless the guest's is newer; the guest's other keys move.
-    await api.call('PUT', '/game/saves/1/settings', { token: member.token, body: { value: { sound: false } } });
-    await api.call('PUT', '/game/saves/1/progress', { token: second.token, body: { value: { level: 7 } } });
-    await api.call('PUT', '/game/saves/1/settings', { token: second.token, body: { value: { sound: true } } });
+    await giveGuestHoldings(api, second.token);
 
     const again = await signInWith('discord', browser(second.token, { sub: 'discord-bo', name: 'Bo' }));
     expect(again.userInfo.uid).toBe(member.userInfo.uid);
-    const played = (await api.call('GET', '/member/played/', { token: again.token })).json().data.items as { id: number }[];
-    expect(played.map((p) => p.id).sort()).toEqual([1, 2]);
-    const favourites = (await api.call('GET', '/member/favourite/', { token: again.token })).json().data.items as { id: number }[];
-    expect(favourites.map((f) => f.id)).toEqual([3]);
-    const counts = await api.services.database.db.selectFrom('played_games').select(['app_id', 'play_count']).where('user_id', '=', member.userInfo.uid).orderBy('app_id').execute();
-    expect(counts).toEqual([{ app_id: 1, play_count: 2 }, { app_id: 2, play_count: 1 }]);
-    expect((await api.call('GET', '/game/saves/1/progress', { token: again.token })).json().data.value).toEqual({ level: 7 });
-    expect((await api.call('GET', '/game/saves/1/settings', { token: again.token })).json().data.value).toEqual({ sound: true });
-    // The merged guest is gone, with its session.
-    expect(await me(second.token)).toBeUndefined();
-    expect(await api.services.database.db.selectFrom('users').select('id').where('id', '=', second.userInfo.uid).executeTakeFirst()).toBeUndefined();
+    await expectGuestMerged(api, { guestToken: second.token, guestId: second.userInfo.uid, accountToken: again.token, accountId: member.userInfo.uid });
     // The member's other session still works: signing in elsewhere signs nobody out.
     expect(await me(member.token)).toMatchObject({ uid: member.userInfo.uid });
   });
@@ -305,6 +289,22 @@ describe('social sign-in API', () => {
       const row = await api.services.database.db.selectFrom('auth_challenges').select('challenge').where('id', '=', `whatsapp-code:${phone}`).executeTakeFirstOrThrow();
       expect(row.challenge).not.toContain(lastCode().code);
       expect(row.challenge).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('merges a guest into the member a number signs in to (decision 063)', async () => {
+      const number = '+447700900177';
+      await sendCode(number);
+      const first = await newGuest('10.1.0.3');
+      const member = (await submit('login', 'whatsapp', browser(first.token, { sub: 'unused' }), { platform: 'whatsapp', phone: number, code: lastCode().code })).json().data.data as { token: string; userInfo: { uid: number } };
+      await giveAccountHoldings(api, member.token);
+      const guest = await newGuest('10.1.0.4');
+      await giveGuestHoldings(api, guest.token);
+      await sendCode(number);
+      const response = await submit('login', 'whatsapp', browser(guest.token, { sub: 'unused' }), { platform: 'whatsapp', phone: number, code: lastCode().code });
+      expect(response.statusCode, response.body).toBe(200);
+      const session = response.json().data.data as { token: string; userInfo: { uid: number } };
+      expect(session.userInfo.uid).toBe(member.userInfo.uid);
+      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: session.token, accountId: member.userInfo.uid });
     });
 
     it('forgets a code after five wrong guesses', async () => {

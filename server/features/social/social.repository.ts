@@ -1,5 +1,4 @@
-import { type Kysely, sql } from 'kysely';
-import { lockSaveTotal, setSaveTotal } from '#server/db/save-totals.ts';
+import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 
 /** A pop-up flow between the authorization request and the code exchange (decision 063). */
@@ -207,66 +206,6 @@ export class SocialRepository {
       if (ways.password_hash === null && Number(ways.social) <= 1 && Number(ways.passkeys) === 0) return 'last';
       await trx.deleteFrom('social_accounts').where('id', '=', bound.id).execute();
       return 'removed';
-    });
-  }
-
-  /**
-   * Moves a guest's played games, favourites and cloud saves into a member's account and deletes the guest
-   * (its tokens go with it), in one transaction: a guest who signs in to an existing member keeps
-   * what they did as a guest. Plays add up; the earlier first play and the later last play stand.
-   * Saves stay within `maxSaveBytes` a game (decision 082); answers how many did not fit.
-   */
-  async mergeGuestInto(guestId: number, memberId: number, maxSaveBytes: number): Promise<{ droppedSaves: number }> {
-    return this.#db.transaction().execute(async (trx) => {
-      const guest = await trx.selectFrom('users').select('is_guest').where('id', '=', guestId).executeTakeFirst();
-      if (guest?.is_guest !== 1 || guestId === memberId) return { droppedSaves: 0 };
-      const plays = await trx.selectFrom('played_games').selectAll().where('user_id', '=', guestId).execute();
-      for (const play of plays) {
-        await trx
-          .insertInto('played_games')
-          .values({ ...play, user_id: memberId })
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'app_id']).doUpdateSet({
-              play_count: sql`played_games.play_count + ${play.play_count}`,
-              first_played_at: sql`CASE WHEN played_games.first_played_at < ${play.first_played_at} THEN played_games.first_played_at ELSE ${play.first_played_at} END`,
-              last_played_at: sql`CASE WHEN played_games.last_played_at > ${play.last_played_at} THEN played_games.last_played_at ELSE ${play.last_played_at} END`,
-            }),
-          )
-          .execute();
-      }
-      const favourites = await trx.selectFrom('favourites').selectAll().where('user_id', '=', guestId).execute();
-      for (const favourite of favourites) {
-        await trx
-          .insertInto('favourites')
-          .values({ ...favourite, user_id: memberId })
-          .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
-          .execute();
-      }
-      // Saves: the member's value of a key stays unless the guest's is newer; the guest's newest
-      // come first, and one that would take the member's game past the quota is left out.
-      const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('updated_at', 'desc').orderBy('key').execute();
-      let droppedSaves = 0;
-      for (const appId of new Set(saves.map((s) => s.app_id))) {
-        let total = await lockSaveTotal(trx, memberId, appId);
-        for (const save of saves.filter((s) => s.app_id === appId)) {
-          const own = await trx.selectFrom('game_saves').select(['size', 'updated_at']).where('user_id', '=', memberId).where('app_id', '=', appId).where('key', '=', save.key).executeTakeFirst();
-          if (own && own.updated_at >= save.updated_at) continue;
-          const next = total - (own?.size ?? 0) + save.size;
-          if (next > maxSaveBytes) {
-            droppedSaves += 1;
-            continue;
-          }
-          await trx
-            .insertInto('game_saves')
-            .values({ ...save, user_id: memberId })
-            .onConflict((oc) => oc.columns(['user_id', 'app_id', 'key']).doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at }))
-            .execute();
-          total = next;
-        }
-        await setSaveTotal(trx, memberId, appId, total);
-      }
-      await trx.deleteFrom('users').where('id', '=', guestId).execute();
-      return { droppedSaves };
     });
   }
 

@@ -8,6 +8,7 @@ import {
   UnbindBodySchema,
   UnbindResultSchema,
 } from '#common/api/social.schema.ts';
+import { GUEST_MERGE_NOTE } from '#common/api/accounts.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { isSocialPlatform, OAUTH_BROWSER_COOKIE } from '#common/social-platforms.ts';
@@ -30,7 +31,7 @@ export function socialRoutes(api: ApiRouter, social: SocialService): void {
       description:
         `The pop-up message's data with login "force"; the session is in data.data. ${BINDINGS} ` +
         'A provider account nobody has: a guest becomes that member in place (same uid; the session rotates), anyone else gets a new member account. ' +
-        "A provider account a member has: signs in as that member, and a guest caller's played games and favourites move into it.",
+        `A provider account a member has: signs in as that member. ${GUEST_MERGE_NOTE}`,
       tags: TAGS,
       auth: 'optional',
       params: PlatformParamsSchema,

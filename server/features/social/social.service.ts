@@ -1,7 +1,5 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
-import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
 import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
 import { AppError } from '#server/lib/app-error.ts';
@@ -12,6 +10,7 @@ import { safeEqual, sha256Hex } from '#server/lib/random.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
 import { appleUserName, type OAuthProvider, type ProviderProfile, ProviderRefusal } from './oauth-providers.ts';
 import type { SocialRepository } from './social.repository.ts';
 import { type CodeSender, CodeSendFailure } from './whatsapp-sender.ts';
@@ -38,6 +37,8 @@ export interface SocialDependencies {
   repository: SocialRepository;
   accounts: Pick<AccountsService, 'userInfo'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
+  /** The guest merge of every sign-in that reaches an existing account. */
+  guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   limiter: RateLimiter;
   clock: Clock;
   /** The configured OAuth providers: the others are not offered. */
@@ -69,6 +70,7 @@ export class SocialService {
   readonly #repository: SocialRepository;
   readonly #accounts: Pick<AccountsService, 'userInfo'>;
   readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
+  readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #limiter: RateLimiter;
   readonly #clock: Clock;
   readonly #providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
@@ -77,13 +79,12 @@ export class SocialService {
   readonly #newNickname: () => string;
 
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
-  /** Set by the app: notes guest saves a merge left out. */
-  log: Pick<FastifyBaseLogger, 'warn'> | null = null;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
     this.#accounts = deps.accounts;
     this.#tokens = deps.tokens;
+    this.#guestMerge = deps.guestMerge;
     this.#limiter = deps.limiter;
     this.#clock = deps.clock;
     this.#providers = deps.providers;
@@ -141,18 +142,15 @@ export class SocialService {
   /**
    * Signs in with a provider account (login "force"). Nobody has it yet: a guest becomes that
    * member in place (same uid, nothing lost, session rotated); anyone else gets a new member
-   * account. A member has it: the caller is signed in as that member, and a guest's played games
-   * and favourites move into it.
+   * account. A member has it: the caller is signed in as that member, and a guest caller is
+   * merged into it (GuestMergeService).
    */
   async signIn(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
     const profile = await this.#confirmed(caller, platform, body, client, browserKey);
     const now = isoNow(this.#clock);
     const existing = await this.#repository.findAccount(platform, profile.id);
     if (existing) {
-      if (caller && caller.userId !== existing.user_id) {
-        const { droppedSaves } = await this.#repository.mergeGuestInto(caller.userId, existing.user_id, SAVES_PER_APP_MAX_BYTES);
-        if (droppedSaves > 0) this.log?.warn({ guest: caller.userId, member: existing.user_id, droppedSaves }, 'guest saves left out of a merge: the member’s quota was full');
-      }
+      await this.#guestMerge.mergeCallerInto(caller, existing.user_id);
       return this.#session(existing.user_id, 'issue', platform, client);
     }
     const nickname = nicknameOf(profile);
