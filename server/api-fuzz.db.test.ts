@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isErrorCode } from '#common/api/error-codes.ts';
 import { insertUser, openTestApi, type TestApi } from './testing/test-api.ts';
 
 /*
@@ -316,7 +317,7 @@ describe('the API under hostile input', () => {
   it('answers a URL with broken percent-encoding in the envelope, without echoing it', async () => {
     const response = await api.app.inject({ method: 'GET', url: '/serve/api/article/info/%E0%A4%A?token=secret', headers: { locale: 'zh-CN' } });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 400, message: expect.stringMatching(/\S/), data: null });
+    expect(response.json()).toEqual({ code: 400, error: 'bad_request', message: expect.stringMatching(/\S/), data: null });
     expect(response.body).not.toContain('secret');
   });
 
@@ -369,7 +370,7 @@ function checkAnswer(status: number, body: string, envelope: boolean): string | 
   if (status >= 500) return 'server error';
   if (LEAK.test(body)) return 'stack trace or source path';
   if (!envelope || status === 204) return null;
-  let parsed: { code?: unknown; message?: unknown; data?: unknown };
+  let parsed: { code?: unknown; error?: unknown; message?: unknown; data?: unknown };
   try {
     parsed = JSON.parse(body) as typeof parsed;
   } catch {
@@ -378,5 +379,6 @@ function checkAnswer(status: number, body: string, envelope: boolean): string | 
   if (parsed.code !== status) return 'envelope code differs from the status';
   if (typeof parsed.message !== 'string' || parsed.message.trim() === '') return 'no message';
   if (!('data' in parsed)) return 'no data';
+  if (status >= 400 && !isErrorCode(parsed.error)) return 'refusal without a known error code';
   return null;
 }

@@ -20,7 +20,7 @@ describe('API conventions', () => {
   it('answers an unknown path with 404 in the envelope, translated by the Locale header', async () => {
     const en = await api.app.inject({ method: 'GET', url: '/serve/api/nothing/here' });
     expect(en.statusCode).toBe(404);
-    expect(en.json()).toEqual({ code: 404, message: 'No API route matches GET /serve/api/nothing/here.', data: null });
+    expect(en.json()).toEqual({ code: 404, error: 'route_not_found', message: 'No API route matches GET /serve/api/nothing/here.', data: null });
     const zh = await api.app.inject({ method: 'POST', url: '/serve/api/nothing', headers: { locale: 'zh-CN' } });
     expect(zh.json()).toMatchObject({ code: 404, message: '没有与 POST /serve/api/nothing 匹配的接口。' });
   });
@@ -102,7 +102,7 @@ describe('API conventions', () => {
       payload: '{"broken":',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 400, message: 'The request could not be read.', data: null });
+    expect(response.json()).toEqual({ code: 400, error: 'bad_request', message: 'The request could not be read.', data: null });
   });
 
   it('reads an empty JSON body as {}', async () => {

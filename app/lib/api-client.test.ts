@@ -119,11 +119,11 @@ describe('API client', () => {
 
   it('takes a 409 as the final answer: one request, its message, for reads and writes alike', async () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
-      const conflict = { status: 409, body: { code: 409, message: 'Google is your only way to sign in.', data: null } };
+      const conflict = { status: 409, body: { code: 409, error: 'last_sign_in_method', message: 'Google is your only way to sign in.', data: null } };
       const api = client([conflict, conflict, conflict]);
       const error = (await api.request(method, '/social/unbind/google').catch((e: unknown) => e)) as ApiError;
       expect(server.calls.filter((c) => !c.url.includes('/csrf')), method).toHaveLength(1);
-      expect(error).toMatchObject({ status: 409, message: 'Google is your only way to sign in.' });
+      expect(error).toMatchObject({ status: 409, errorCode: 'last_sign_in_method', message: 'Google is your only way to sign in.' });
     }
     expect(sleeps).toEqual([]);
   });
@@ -188,12 +188,13 @@ describe('API client', () => {
 
   it("uses the body's code over the HTTP status, and the generic text when there is no message", async () => {
     const api = client([
-      { status: 400, body: { code: 4001, message: 'Custom failure', data: null } },
+      { status: 400, body: { code: 4001, error: 'made_up', message: 'Custom failure', data: null } },
       { status: 403, body: '<html>proxy page</html>' },
       { status: 404, body: { code: 404, message: '', data: null } },
     ]);
-    await expect(api.request('GET', '/a')).rejects.toMatchObject({ status: 4001, message: 'Custom failure' });
-    await expect(api.request('GET', '/b')).rejects.toMatchObject({ status: 403, message: 'Generic error text' });
+    // An `error` that is none of the portal's codes is no code at all.
+    await expect(api.request('GET', '/a')).rejects.toMatchObject({ status: 4001, message: 'Custom failure', errorCode: null });
+    await expect(api.request('GET', '/b')).rejects.toMatchObject({ status: 403, message: 'Generic error text', errorCode: null });
     await expect(api.request('GET', '/c')).rejects.toMatchObject({ status: 404, message: 'Generic error text' });
   });
 

@@ -1,4 +1,5 @@
 import type { ApiEnvelope } from '#common/api/envelope.ts';
+import { type ErrorCode, isErrorCode } from '#common/api/error-codes.ts';
 import { API_BASE, RETRY_ATTEMPTS, TOKEN_COOKIE, UTM_FIELDS, XSRF_COOKIE } from '#common/constants.ts';
 import { type Locale, localeOfPath } from '#common/locales.ts';
 import { loadedI18n } from '../i18n/i18n.ts';
@@ -12,10 +13,13 @@ export class ApiError extends Error {
   readonly status: number;
   /** The envelope's `data` (field errors of a 422, for example), or null. */
   readonly data: unknown;
-  constructor(status: number, message: string, data: unknown = null, options?: { cause?: unknown }) {
+  /** The envelope's `error`: what went wrong in the domain's terms, or null without an envelope. */
+  readonly errorCode: ErrorCode | null;
+  constructor(status: number, message: string, data: unknown = null, options?: { cause?: unknown; errorCode?: ErrorCode | null }) {
     super(message, options);
     this.status = status;
     this.data = data;
+    this.errorCode = options?.errorCode ?? null;
   }
 }
 
@@ -190,7 +194,7 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
       const envelope = (await readJson(response)) as Partial<ApiEnvelope> | null;
       const status = typeof envelope?.code === 'number' ? envelope.code : response.status;
       const message = typeof envelope?.message === 'string' && envelope.message !== '' ? envelope.message : options.genericError();
-      throw new ApiError(status, message, envelope?.data ?? null);
+      throw new ApiError(status, message, envelope?.data ?? null, { errorCode: isErrorCode(envelope?.error) ? envelope.error : null });
     }
   }
 

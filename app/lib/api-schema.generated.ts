@@ -269,7 +269,7 @@ export interface paths {
     get: operations["getGameSavesByAppIdByKey"];
     /**
      * Store a value in the caller's cloud save for a game
-     * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 saying which.
+     * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.
      */
     put: operations["putGameSavesByAppIdByKey"];
     /** Remove a value of the caller's cloud save */
@@ -278,7 +278,7 @@ export interface paths {
   "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
-     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 for a guest (secure the account first), 404 for an unknown item.
+     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.
      */
     post: operations["postGamePayByAppId"];
   };
@@ -347,7 +347,13 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     ErrorEnvelope: {
+      /** @description The HTTP status */
       code: number;
+      /**
+       * @description What went wrong in the domain's terms (decision 085); one status each
+       * @enum {string}
+       */
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "save_too_large" | "saves_full";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -3340,7 +3346,7 @@ export interface operations {
   };
   /**
    * Store a value in the caller's cloud save for a game
-   * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 saying which.
+   * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.
    */
   putGameSavesByAppIdByKey: {
     parameters: {
@@ -3475,7 +3481,7 @@ export interface operations {
   };
   /**
    * Create an order for an item of a game
-   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 for a guest (secure the account first), 404 for an unknown item.
+   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.
    */
   postGamePayByAppId: {
     parameters: {

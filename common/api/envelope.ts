@@ -1,6 +1,12 @@
-/** The JSON envelope of every /serve/api response. `code` is the HTTP status. */
+import type { ErrorCode } from './error-codes.ts';
+
+/**
+ * The JSON envelope of every /serve/api response. `code` is the HTTP status (the spec's field);
+ * a refusal adds `error`, what went wrong in the domain's terms (decision 085).
+ */
 export interface ApiEnvelope<T = unknown> {
   code: number;
+  error?: ErrorCode;
   message: string;
   data: T;
 }

@@ -34,8 +34,23 @@ export interface PlayportPurchase {
   sku: string;
 }
 
+/** Why a call was refused (docs/game-sdk.md, "Errors"); `string` leaves room for codes a later portal adds. */
 export interface PlayportError extends Error {
-  code: 'not_framed' | 'timeout' | 'cancelled' | 'unauthenticated' | 'payload_too_large' | 'not_found' | 'validation' | 'failed' | string;
+  code:
+    | 'not_framed'
+    | 'timeout'
+    | 'unknown_method'
+    | 'busy'
+    | 'unauthenticated'
+    | 'forbidden'
+    | 'account_not_secured'
+    | 'not_found'
+    | 'conflict'
+    | 'payload_too_large'
+    | 'validation'
+    | 'too_many_requests'
+    | 'failed'
+    | (string & {});
 }
 
 export interface Playport {

@@ -16,7 +16,7 @@
     constructor(code, message) {
       super(message);
       this.name = 'PlayportError';
-      /** 'not_framed', 'timeout', 'cancelled', 'unauthenticated', 'payload_too_large', 'not_found', … */
+      /** 'not_framed', 'timeout', 'account_not_secured', 'payload_too_large', 'not_found', … (docs/game-sdk.md, "Errors") */
       this.code = code;
     }
   }
@@ -62,7 +62,7 @@
     login: () => call('login'),
     /** The game's items with their prices, and which the player owns. */
     getConfig: () => call('getConfig'),
-    /** Buys an item: resolves { status: 'paid' | 'cancelled' | 'declined', orderId, sku } once the purchase is over. */
+    /** Buys an item: resolves { status: 'paid' | 'cancelled' | 'declined', orderId, sku } once the purchase is over; rejects when it cannot be made (account_not_secured, …). */
     pay: ({ sku }) => call('pay', { sku }),
     /** The player's cloud save for this game: JSON values by key (64 KB a value, 256 KB a game). */
     data: Object.freeze({

@@ -16,9 +16,36 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   csrf_mismatch: 419,
-  too_many_requests: 429,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
+  credentials_invalid: 401,
+  password_incorrect: 422,
+  username_taken: 422,
+  guest_challenge_failed: 403,
+  sign_in_code_invalid: 400,
+  last_sign_in_method: 409,
+  social_account_taken: 409,
+  passkey_already_registered: 409,
+  account_not_secured: 403,
+  order_not_payable: 409,
+  idempotency_key_reused: 409,
+  save_too_large: 413,
+  saves_full: 413,
+};
+
+/** The codes of Fastify's own refusals (body parser, limits), by status: the generic one of each. */
+const FRAMEWORK_CODE: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'validation',
+  429: 'rate_limited',
+  503: 'unavailable',
 };
 
 export function statusOf(code: ErrorCode): number {
@@ -46,14 +73,12 @@ export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unkn
         ),
       }
     : (error.options.data ?? null);
-  return { code: statusOf(error.code), message: t(key, error.options.values ?? {}) as string, data };
+  return { code: statusOf(error.code), error: error.code, message: t(key, error.options.values ?? {}) as string, data };
 }
 
 /** Maps a status to the closest code, for errors raised by Fastify itself (body parser, limits). */
 export function codeForStatus(status: number): ErrorCode {
-  const entry = (Object.entries(STATUS) as Array<[ErrorCode, number]>).find(([, s]) => s === status);
-  if (entry) return entry[0];
-  return status >= 500 ? 'internal' : 'bad_request';
+  return FRAMEWORK_CODE[status] ?? (status >= 500 ? 'internal' : 'bad_request');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES } from '#common/api/error-codes.ts';
 import { LOCALES } from '#common/locales.ts';
 import type { RegisteredRoute } from './api-router.ts';
 
@@ -100,7 +101,9 @@ export function buildOpenApiDocument(
     info: {
       title: info.title,
       version: info.version,
-      description: 'Every answer is the envelope `{ code, message, data }`: `code` repeats the HTTP status, `message` is translated from the `Locale` header, `data` is described per operation.',
+      description:
+        'Every answer is the envelope `{ code, message, data }`: `code` repeats the HTTP status, `message` is translated from the `Locale` header, `data` is described per operation. ' +
+        'A refusal adds `error`, what went wrong in the domain\'s terms (`account_not_secured`, `save_too_large`, …; schema ErrorEnvelope).',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: info.serverUrl }],
@@ -108,7 +111,16 @@ export function buildOpenApiDocument(
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Access token `{id}|{random}`' } },
       schemas: {
-        ErrorEnvelope: envelope({ description: 'null, or details such as { errors: { field: [message] } }' }),
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['code', 'error', 'message', 'data'],
+          properties: {
+            code: { type: 'integer', description: 'The HTTP status' },
+            error: { type: 'string', enum: [...ERROR_CODES], description: 'What went wrong in the domain\'s terms (decision 085); one status each' },
+            message: { type: 'string' },
+            data: { description: 'null, or details such as { errors: { field: [message] } }' },
+          },
+        },
       },
     },
   };

@@ -1,20 +1,8 @@
 // Domain errors: what services throw, independent of the transport that reports them.
 
-/** Error codes services throw; server/http/errors.ts maps them to HTTP statuses. */
-export type ErrorCode =
-  | 'bad_request'
-  | 'validation'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'route_not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'csrf_mismatch'
-  | 'too_many_requests'
-  | 'unavailable'
-  | 'internal';
+import type { ErrorCode } from '#common/api/error-codes.ts';
+
+export type { ErrorCode };
 
 /** The message of each code unless the error names another. */
 export const MESSAGE_KEY: Record<ErrorCode, string> = {
@@ -28,9 +16,22 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   payload_too_large: 'errors:payloadTooLarge',
   unsupported_media_type: 'errors:unsupportedMediaType',
   csrf_mismatch: 'errors:csrfMismatch',
-  too_many_requests: 'errors:tooManyRequests',
+  rate_limited: 'errors:tooManyRequests',
   unavailable: 'errors:unavailable',
   internal: 'errors:generic',
+  credentials_invalid: 'accounts:invalidCredentials',
+  password_incorrect: 'errors:validation',
+  username_taken: 'errors:validation',
+  guest_challenge_failed: 'accounts:guestChallenge',
+  sign_in_code_invalid: 'social:whatsapp.codeWrong',
+  last_sign_in_method: 'errors:conflict',
+  social_account_taken: 'errors:conflict',
+  passkey_already_registered: 'passkeys:errors.alreadyRegistered',
+  account_not_secured: 'payments:errors.secureAccount',
+  order_not_payable: 'errors:conflict',
+  idempotency_key_reused: 'payments:errors.idempotencyKeyReused',
+  save_too_large: 'errors:payloadTooLarge',
+  saves_full: 'errors:payloadTooLarge',
 };
 
 /** A translation key ("namespace:key"), with values when the text interpolates some. */

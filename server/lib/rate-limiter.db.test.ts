@@ -200,7 +200,7 @@ describe('FallbackRateLimiter (Redis away, then back)', () => {
 describe('rateLimitError', () => {
   it('carries Retry-After and the seconds', () => {
     const error = rateLimitError({ allowed: false, count: 4, limit: 3, retryAfterSeconds: 42 });
-    expect(error.code).toBe('too_many_requests');
+    expect(error.code).toBe('rate_limited');
     expect(error.options).toMatchObject({ headers: { 'Retry-After': '42' }, values: { seconds: 42 }, data: { retryAfter: 42 } });
   });
 });

@@ -56,7 +56,7 @@ export function peekState(rule: RateRule, count: number, msLeft: number): RateLi
 /** The 429 answer for a counter over its limit: Retry-After header and the seconds in the message. */
 export function rateLimitError(state: RateLimitState): AppError {
   const seconds = state.retryAfterSeconds;
-  return new AppError('too_many_requests', {
+  return new AppError('rate_limited', {
     values: { seconds },
     headers: { 'Retry-After': String(seconds) },
     data: { retryAfter: seconds },

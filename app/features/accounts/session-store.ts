@@ -245,7 +245,7 @@ export class SessionStore {
   /** GET /member/info/ for the current token. Spec section 5: without a token, error 401. */
   async loadUserInfo(): Promise<UserInfo> {
     const token = this.#state.token;
-    if (!token) throw new ApiError(401, this.#e.message('errors:unauthenticated'));
+    if (!token) throw new ApiError(401, this.#e.message('errors:unauthenticated'), null, { errorCode: 'unauthenticated' });
     const generation = this.#generation;
     this.#set({ status: 'loading' });
     try {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '#common/api/error-codes.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { bridgeError, bridgeRequestOf, BridgeRefusal } from './game-bridge.ts';
+import { bridgeError, bridgeRequestOf, BridgeRefusal, SDK_ERROR_CODE, SDK_ERROR_CODES } from './game-bridge.ts';
 
 describe('the game bridge', () => {
   it('takes only well-formed requests', () => {
@@ -12,10 +14,30 @@ describe('the game bridge', () => {
   });
 
   it('gives the game a code it can branch on and the portal’s message', () => {
-    expect(bridgeError(new ApiError(413, 'This save is 71 KB; a value may be at most 64 KB.', null), 'x')).toEqual({ code: 'payload_too_large', message: 'This save is 71 KB; a value may be at most 64 KB.' });
-    expect(bridgeError(new ApiError(401, 'Sign in', null), 'x').code).toBe('unauthenticated');
-    expect(bridgeError(new ApiError(500, 'Oops', null), 'x').code).toBe('failed');
+    const tooLarge = new ApiError(413, 'This save is 71 KB; a value may be at most 64 KB.', null, { errorCode: 'save_too_large' });
+    expect(bridgeError(tooLarge, 'x')).toEqual({ code: 'payload_too_large', message: 'This save is 71 KB; a value may be at most 64 KB.' });
+    expect(bridgeError(new ApiError(413, 'Full', null, { errorCode: 'saves_full' }), 'x').code).toBe('payload_too_large');
+    expect(bridgeError(new ApiError(401, 'Sign in', null, { errorCode: 'unauthenticated' }), 'x').code).toBe('unauthenticated');
+    expect(bridgeError(new ApiError(500, 'Oops', null, { errorCode: 'internal' }), 'x').code).toBe('failed');
+    // No envelope, no code: the status alone says nothing the game could act on.
+    expect(bridgeError(new ApiError(502, 'Bad gateway', null), 'x').code).toBe('failed');
     expect(bridgeError(new BridgeRefusal('unknown_method', 'No such call'), 'x')).toEqual({ code: 'unknown_method', message: 'No such call' });
     expect(bridgeError(new TypeError('boom'), 'Something went wrong')).toEqual({ code: 'failed', message: 'Something went wrong' });
+  });
+
+  it('tells a guest who must secure the account first from any other refusal', () => {
+    const guest = new ApiError(403, 'Secure your account first', null, { errorCode: 'account_not_secured' });
+    expect(bridgeError(guest, 'x')).toEqual({ code: 'account_not_secured', message: 'Secure your account first' });
+    expect(bridgeError(new ApiError(403, 'Refused', null, { errorCode: 'forbidden' }), 'x').code).toBe('forbidden');
+  });
+
+  it('maps every code the portal can answer to one of the SDK’s codes, and the guide lists each of those', () => {
+    for (const code of ERROR_CODES) expect(SDK_ERROR_CODES, code).toContain(SDK_ERROR_CODE[code]);
+    const guide = readFileSync(new URL('../../../docs/game-sdk.md', import.meta.url), 'utf8');
+    const types = readFileSync(new URL('../../../sdk/v1/playport.d.ts', import.meta.url), 'utf8');
+    for (const code of SDK_ERROR_CODES) {
+      expect(guide, code).toContain(`\`${code}\``);
+      expect(types, code).toContain(`'${code}'`);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '#common/api/error-codes.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 
@@ -19,7 +20,7 @@ export interface BridgeAnswer {
   id: number;
   ok: boolean;
   result?: unknown;
-  error?: { code: string; message: string };
+  error?: { code: SdkErrorCode; message: string };
 }
 
 /** A request from the game, or null for anything else. */
@@ -30,20 +31,70 @@ export function bridgeRequestOf(data: unknown): BridgeRequest | null {
   return { type, id, method, params: typeof params === 'object' && params !== null ? params : {} };
 }
 
+/** The codes a game's promise can reject with (sdk/v1/playport.d.ts; docs/game-sdk.md, "Errors"). */
+export const SDK_ERROR_CODES = [
+  'not_framed',
+  'timeout',
+  'unknown_method',
+  'busy',
+  'unauthenticated',
+  'forbidden',
+  'account_not_secured',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'validation',
+  'too_many_requests',
+  'failed',
+] as const;
+
+export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
+
+/**
+ * The one table from the portal's error codes to the SDK's. SDK version 1 keeps the codes games
+ * already branch on (both save limits stay `payload_too_large`, a rate limit `too_many_requests`);
+ * a case a game must handle its own way has its own code.
+ */
+export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
+  bad_request: 'failed',
+  validation: 'validation',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  route_not_found: 'not_found',
+  conflict: 'conflict',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'failed',
+  csrf_mismatch: 'failed',
+  rate_limited: 'too_many_requests',
+  unavailable: 'failed',
+  internal: 'failed',
+  credentials_invalid: 'unauthenticated',
+  password_incorrect: 'validation',
+  username_taken: 'validation',
+  guest_challenge_failed: 'forbidden',
+  sign_in_code_invalid: 'failed',
+  last_sign_in_method: 'conflict',
+  social_account_taken: 'conflict',
+  passkey_already_registered: 'conflict',
+  account_not_secured: 'account_not_secured',
+  order_not_payable: 'conflict',
+  idempotency_key_reused: 'conflict',
+  save_too_large: 'payload_too_large',
+  saves_full: 'payload_too_large',
+};
+
 /** What the SDK's error says: a short code a game can branch on, and the portal's message. */
-export function bridgeError(error: unknown, fallback: string): { code: string; message: string } {
+export function bridgeError(error: unknown, fallback: string): { code: SdkErrorCode; message: string } {
   if (error instanceof BridgeRefusal) return { code: error.code, message: error.message };
-  if (error instanceof ApiError) {
-    const code = ({ 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 422: 'validation', 429: 'too_many_requests' } as Record<number, string>)[error.status] ?? 'failed';
-    return { code, message: error.message };
-  }
+  if (error instanceof ApiError) return { code: error.errorCode ? SDK_ERROR_CODE[error.errorCode] : 'failed', message: error.message };
   return { code: 'failed', message: fallback };
 }
 
 export class BridgeRefusal extends Error {
   override name = 'BridgeRefusal';
-  readonly code: string;
-  constructor(code: string, message: string) {
+  readonly code: SdkErrorCode;
+  constructor(code: SdkErrorCode, message: string) {
     super(message);
     this.code = code;
   }

@@ -57,15 +57,17 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
   }, [loaded, isMember, appId, onDelivered]);
 
   if (!purchase) return null;
-  const end = (result: PurchaseResult) => {
-    postToGame(frame, { type: 'playport:response', id: purchase.id, ok: true, result });
+  const answer = (response: Pick<BridgeAnswer, 'ok' | 'result' | 'error'>) => {
+    postToGame(frame, { type: 'playport:response', id: purchase.id, ...response });
     purchasing.current = false;
     setPurchase(null);
     frame.current?.focus();
   };
+  const end = (result: PurchaseResult) => answer({ ok: true, result });
+  const refuse = (failure: unknown) => answer({ ok: false, error: bridgeError(failure, t('generic')) });
   return (
     <Suspense fallback={null}>
-      <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onDelivered={onDelivered} />
+      <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onRefused={refuse} onDelivered={onDelivered} />
     </Suspense>
   );
 }

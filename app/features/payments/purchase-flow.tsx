@@ -2,7 +2,7 @@ import { LoaderCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { Order } from '#common/api/game-store.schema.ts';
-import { api } from '../../lib/api-client.ts';
+import { api, ApiError } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
 import { messageOf } from '../accounts/form-errors.ts';
@@ -19,15 +19,29 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-type Stage = { name: 'secure' } | { name: 'working' } | { name: 'blocked'; url: string; orderId: string } | { name: 'waiting'; orderId: string } | { name: 'failed'; message: string };
+type Stage = { name: 'secure' } | { name: 'working' } | { name: 'blocked'; url: string; orderId: string } | { name: 'waiting'; orderId: string } | { name: 'failed'; message: string; failure: unknown };
 
 /**
  * A purchase the game asked for with `Playport.pay({ sku })` (decision 064). A guest secures the
  * account first (a purchase must not be lost with a browser), then the order is made at the
  * server's price and the provider's checkout opens in its own window; the page waits for the
- * order to be paid, hands it to the game once, and tells the game how it ended.
+ * order to be paid, hands it to the game once, and tells the game how it ended. A purchase that
+ * cannot be made (a guest who does not secure the account, an item no longer sold) is refused with
+ * the API's error, so the game learns why (decision 085).
  */
-export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number; sku: string; onEnd: (result: PurchaseResult) => void; onDelivered: (order: Order) => void }) {
+export function PurchaseFlow({
+  appId,
+  sku,
+  onEnd,
+  onRefused,
+  onDelivered,
+}: {
+  appId: number;
+  sku: string;
+  onEnd: (result: PurchaseResult) => void;
+  onRefused: (failure: unknown) => void;
+  onDelivered: (order: Order) => void;
+}) {
   const { t } = useTranslation('payments');
   const { isMember } = useSession();
   const [stage, setStage] = useState<Stage>(isMember ? { name: 'working' } : { name: 'secure' });
@@ -40,6 +54,11 @@ export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number
     ended.current = true;
     checkoutWindow.current = null;
     onEnd({ ...result, sku });
+  };
+  const refuse = (failure: unknown) => {
+    if (ended.current) return;
+    ended.current = true;
+    onRefused(failure);
   };
   // The poll reports through the latest callbacks without restarting when they change.
   const report = useRef({ end, onDelivered });
@@ -59,7 +78,10 @@ export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number
         checkoutWindow.current = window.open(checkout.url, 'playport-checkout', 'popup=yes,width=480,height=720');
         setStage(checkoutWindow.current ? { name: 'waiting', orderId: order.id } : { name: 'blocked', url: checkout.url, orderId: order.id });
       } catch (failure) {
-        if (active) setStage({ name: 'failed', message: messageOf(failure, t('buy.failed')) });
+        if (!active) return;
+        // The server had the buyer as a guest: secure the account, then go on.
+        if (failure instanceof ApiError && failure.errorCode === 'account_not_secured') setStage({ name: 'secure' });
+        else setStage({ name: 'failed', message: messageOf(failure, t('buy.failed')), failure });
       }
     })();
     return () => {
@@ -103,7 +125,9 @@ export function PurchaseFlow({ appId, sku, onEnd, onDelivered }: { appId: number
 
   const cancel = () => {
     checkoutWindow.current?.close();
-    end({ status: 'cancelled', orderId: 'orderId' in stage ? stage.orderId : null });
+    if (stage.name === 'secure') refuse(new ApiError(403, t('errors.secureAccount'), null, { errorCode: 'account_not_secured' }));
+    else if (stage.name === 'failed') refuse(stage.failure);
+    else end({ status: 'cancelled', orderId: 'orderId' in stage ? stage.orderId : null });
   };
 
   if (stage.name === 'secure') {

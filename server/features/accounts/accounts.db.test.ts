@@ -178,7 +178,7 @@ describe('accounts API', () => {
       for (const token of [undefined, 'nonsense', '1|AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
         const response = await call('GET', '/member/info/', { token });
         expect(response.statusCode).toBe(401);
-        expect(response.json()).toEqual({ code: 401, message: 'Token is missing or invalid.', data: null });
+        expect(response.json()).toEqual({ code: 401, error: 'unauthenticated', message: 'Token is missing or invalid.', data: null });
       }
     });
 
@@ -239,7 +239,7 @@ describe('accounts API', () => {
       const member = await newMember('Alice_1', 'correct horse');
       const wrong = await call('POST', '/username/login/', { body: { username: 'Alice_1', password: 'wrong horse' } });
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json()).toEqual({ code: 401, message: 'The username or password is incorrect.', data: null });
+      expect(wrong.json()).toEqual({ code: 401, error: 'credentials_invalid', message: 'The username or password is incorrect.', data: null });
       const right = await call('POST', '/username/login/', { body: { username: 'alice_1', password: 'correct horse' } });
       expect(right.statusCode).toBe(200);
       const { data } = right.json();
@@ -309,16 +309,17 @@ describe('accounts API', () => {
     it('refuses a username taken in any case, a missing username and bad values, changing nothing', async () => {
       await newMember('Erin_5', 'correct horse');
       const guest = await newGuest();
-      const cases: Array<[Record<string, unknown>, string]> = [
-        [{ username: 'erin_5', password: 'correct horse' }, 'This username is already taken.'],
-        [{ password: 'correct horse' }, 'Choose a username.'],
-        [{ username: 'ab', password: 'correct horse' }, 'Use 3 to 20 characters.'],
-        [{ username: 'has space', password: 'correct horse' }, 'Use only letters a–z, digits and underscores.'],
-        [{ username: 'frank_6', password: 'short' }, 'Use 8 to 128 characters.'],
+      const cases: Array<[Record<string, unknown>, string, string]> = [
+        [{ username: 'erin_5', password: 'correct horse' }, 'This username is already taken.', 'username_taken'],
+        [{ password: 'correct horse' }, 'Choose a username.', 'validation'],
+        [{ username: 'ab', password: 'correct horse' }, 'Use 3 to 20 characters.', 'validation'],
+        [{ username: 'has space', password: 'correct horse' }, 'Use only letters a–z, digits and underscores.', 'validation'],
+        [{ username: 'frank_6', password: 'short' }, 'Use 8 to 128 characters.', 'validation'],
       ];
-      for (const [body, message] of cases) {
+      for (const [body, message, error] of cases) {
         const response = await call('PATCH', '/member/password/', { token: guest.token, body });
         expect(response.statusCode, JSON.stringify(body)).toBe(422);
+        expect(response.json().error, JSON.stringify(body)).toBe(error);
         expect(Object.values(response.json().data.errors).flat(), JSON.stringify(body)).toContain(message);
       }
       const row = await db().selectFrom('users').selectAll().where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow();
@@ -441,7 +442,7 @@ describe('accounts API', () => {
     it('answers 404 for a device without a guest account', async () => {
       const response = await call('POST', '/fingerprint/login/', { body: deviceBody('ffffffffffffffffffffffffffffffff') });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ code: 404, message: 'No guest account is linked to this device. Please sign in another way.', data: null });
+      expect(response.json()).toEqual({ code: 404, error: 'not_found', message: 'No guest account is linked to this device. Please sign in another way.', data: null });
     });
 
     it('never signs into an account with a password, a social account or a passkey', async () => {

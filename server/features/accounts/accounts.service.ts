@@ -153,7 +153,7 @@ export class AccountsService {
       const userInfo = await this.userInfo(caller.userId);
       return { token: presentedToken, userInfo, created: false };
     }
-    if (!(await this.#challenges.redeem(input.challenge, input.nonce))) throw new AppError('forbidden', { messageKey: 'accounts:guestChallenge' });
+    if (!(await this.#challenges.redeem(input.challenge, input.nonce))) throw new AppError('guest_challenge_failed', { messageKey: 'accounts:guestChallenge' });
     assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject(client.address)));
     const userId = await this.#users.insertGuest({
       // In the language of the page that made the guest (its calls' Locale header).
@@ -318,7 +318,7 @@ export class AccountsService {
       assertAllowed(await this.#peek(counter));
       if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
         await this.#limiter.consume(...counter);
-        throw fieldError({ currentPassword: ['accounts:password.currentIncorrect'] });
+        throw new AppError('password_incorrect', { fields: { currentPassword: ['accounts:password.currentIncorrect'] } });
       }
       await this.#limiter.reset(...counter);
     }
@@ -437,11 +437,11 @@ function isUsernameShape(value: string): boolean {
 }
 
 function invalidCredentials(): AppError {
-  return new AppError('unauthenticated', { messageKey: 'accounts:invalidCredentials' });
+  return new AppError('credentials_invalid', { messageKey: 'accounts:invalidCredentials' });
 }
 
 function usernameTaken(): AppError {
-  return fieldError({ username: ['accounts:username.taken'] });
+  return new AppError('username_taken', { fields: { username: ['accounts:username.taken'] } });
 }
 
 function safeDecode(value: string): string | null {

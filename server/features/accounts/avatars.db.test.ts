@@ -74,7 +74,7 @@ describe('avatar upload', () => {
     const avatarBefore = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data.userInfo.avatar;
     const response = await upload(multipart('avatar', 'photo.png', 'image/png', Buffer.from('just some text, not an image\n'.repeat(20))));
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ code: 422, message: 'The given data was invalid.', data: { errors: { avatar: ['Upload a PNG, JPEG, WebP or GIF image.'] } } });
+    expect(response.json()).toEqual({ code: 422, error: 'validation', message: 'The given data was invalid.', data: { errors: { avatar: ['Upload a PNG, JPEG, WebP or GIF image.'] } } });
     expect(webpFiles().sort()).toEqual(before);
     const after = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data.userInfo.avatar;
     expect(after).toBe(avatarBefore);

@@ -171,7 +171,7 @@ describe('articles', () => {
     it('answers an unknown column with 404 in the envelope and a malformed one with 422', async () => {
       const missing = await get('/serve/api/article/column/info/sports');
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ code: 404, message: 'This column does not exist.', data: null });
+      expect(missing.body).toEqual({ code: 404, error: 'not_found', message: 'This column does not exist.', data: null });
       expect((await get('/serve/api/article/column/info/sports', { locale: 'zh-CN' })).body.message).toBe('该栏目不存在。');
       for (const bad of ['ab', 'es-ports', 'news1', 'a'.repeat(21), '%3Cscript%3E']) {
         const response = await get(`/serve/api/article/column/info/${bad}`);
@@ -286,7 +286,7 @@ describe('articles', () => {
       }
       const missing = await get('/serve/api/article/info/999', { locale: 'zh-CN' });
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ code: 404, message: '该文章不存在或尚未发布。', data: null });
+      expect(missing.body).toEqual({ code: 404, error: 'not_found', message: '该文章不存在或尚未发布。', data: null });
     });
   });
 

@@ -151,7 +151,7 @@ describe('catalogue API', () => {
     it('answers 404 for an unknown slug and 422 for a malformed or missing one', async () => {
       const unknown = await get('/app/info/?slug=nope');
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ code: 404, message: 'No app or game is called “nope”.', data: null });
+      expect(unknown.body).toEqual({ code: 404, error: 'not_found', message: 'No app or game is called “nope”.', data: null });
       expect((await get('/app/info/?slug=../x')).status).toBe(422);
       expect((await get('/app/info/')).status).toBe(422);
     });

@@ -47,7 +47,7 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       method: 'PUT',
       url: '/game/saves/:app_id/:key',
       summary: "Store a value in the caller's cloud save for a game",
-      description: 'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 saying which.',
+      description: 'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.',
       tags: TAGS,
       auth: 'required',
       params: SaveParamsSchema,

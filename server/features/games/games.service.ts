@@ -51,10 +51,10 @@ export class GamesService {
     if (value === undefined) throw new AppError('validation', { fields: { value: ['games:saves.missing'] } });
     const text = JSON.stringify(value);
     const size = Buffer.byteLength(text);
-    if (size > SAVE_VALUE_MAX_BYTES) throw new AppError('payload_too_large', { messageKey: 'games:saves.valueTooLarge', values: { size: Math.ceil(size / 1024), max: SAVE_VALUE_MAX_BYTES / 1024 } });
+    if (size > SAVE_VALUE_MAX_BYTES) throw new AppError('save_too_large', { messageKey: 'games:saves.valueTooLarge', values: { size: Math.ceil(size / 1024), max: SAVE_VALUE_MAX_BYTES / 1024 } });
     const now = isoNow(this.#clock);
     if (!(await this.#repository.putSave(caller.userId, appId, key, text, size, SAVES_PER_APP_MAX_BYTES, now))) {
-      throw new AppError('payload_too_large', { messageKey: 'games:saves.appFull', values: { max: SAVES_PER_APP_MAX_BYTES / 1024 } });
+      throw new AppError('saves_full', { messageKey: 'games:saves.appFull', values: { max: SAVES_PER_APP_MAX_BYTES / 1024 } });
     }
     return { key, value, updatedAt: now };
   }

@@ -68,7 +68,9 @@ describe('cloud saves', () => {
     const keys = (await api.services.database.db.selectFrom('game_saves').select('key').where('user_id', '=', guest.userInfo.uid).execute()).map((r) => r.key);
     const missing = Array.from({ length: 20 }, (_, i) => `slot${i}`).find((k) => !keys.includes(k) && k !== 'slot0')!;
     expect((await put(guest.token, missing, value)).statusCode).toBe(200);
-    expect((await put(guest.token, 'slot0', value)).statusCode).toBe(413);
+    const full = await put(guest.token, 'slot0', value);
+    expect(full.statusCode).toBe(413);
+    expect(full.json()).toMatchObject({ code: 413, error: 'saves_full' });
   });
 
   it('keeps a member within the quota when a guest’s saves are merged in: the newer value of a key wins, what does not fit stays out', async () => {

@@ -136,7 +136,7 @@ export class PasskeysService {
       },
       now,
     );
-    if (!row) throw new AppError('conflict', { messageKey: 'passkeys:errors.alreadyRegistered' });
+    if (!row) throw new AppError('passkey_already_registered', { messageKey: 'passkeys:errors.alreadyRegistered' });
     const { token } = await this.#tokens.rotate(caller.userId, tokenName('passkey', client));
     if (wasGuest) this.#conversions?.registration(caller.userId, client);
     return { token, userInfo: await this.#accounts.userInfo(caller.userId), passkey: toPasskey(row) };
@@ -185,7 +185,7 @@ export class PasskeysService {
       const { token } = await this.#tokens.issue(credential.user_id, tokenName('passkey', client));
       return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'too_many_requests') await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
+      if (error instanceof AppError && error.code !== 'rate_limited') await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
       throw error;
     }
   }
@@ -210,7 +210,7 @@ export class PasskeysService {
     const passkeys = await this.#repository.listForUser(caller.userId);
     if (!passkeys.some((c) => c.id === id)) throw notFound();
     if (passkeys.length === 1 && !(await this.#repository.hasOtherSignIn(caller.userId))) {
-      throw new AppError('conflict', { messageKey: 'passkeys:errors.lastSignIn' });
+      throw new AppError('last_sign_in_method', { messageKey: 'passkeys:errors.lastSignIn' });
     }
     if (!(await this.#repository.remove(caller.userId, id))) throw notFound();
     return { userInfo: await this.#accounts.userInfo(caller.userId) };

@@ -100,7 +100,7 @@ describe('payments API', () => {
     const guest = await newGuest();
     const response = await api.call('POST', `/game/pay/${appId}`, { token: guest.token, body: { sku: 'alpha-gold-tiles', idempotencyKey: key() } });
     expect(response.statusCode).toBe(403);
-    expect(response.json().message).toBe('Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.');
+    expect(response.json()).toEqual({ code: 403, error: 'account_not_secured', message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.', data: null });
   });
 
   it('takes the price from the server, never the client, and answers a retried request with the same order', async () => {

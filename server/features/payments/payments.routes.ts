@@ -44,7 +44,7 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       summary: 'Create an order for an item of a game',
       description:
         "The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. " +
-        '403 for a guest (secure the account first), 404 for an unknown item.',
+        '403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.',
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,

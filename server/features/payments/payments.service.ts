@@ -85,7 +85,7 @@ export class PaymentsService {
   async createOrder(caller: Caller, appId: number, input: { sku: string; idempotencyKey: string }, campaign: Record<string, string>, locale: Locale): Promise<Order> {
     const provider = this.#requireProvider();
     const user = await this.#accounts.userInfo(caller.userId);
-    if (user.isGuest) throw new AppError('forbidden', { messageKey: 'payments:errors.secureAccount' });
+    if (user.isGuest) throw new AppError('account_not_secured', { messageKey: 'payments:errors.secureAccount' });
     const item = await this.#repository.findItem(appId, input.sku);
     if (!item) throw new AppError('not_found', { messageKey: 'payments:errors.itemNotFound', values: { sku: input.sku } });
     const now = isoNow(this.#clock);
@@ -103,7 +103,7 @@ export class PaymentsService {
       campaign: Object.keys(campaign).length > 0 ? JSON.stringify(campaign) : null,
       created_at: now,
     });
-    if (order.app_id !== appId || order.sku !== item.sku) throw new AppError('conflict', { messageKey: 'payments:errors.idempotencyKeyReused' });
+    if (order.app_id !== appId || order.sku !== item.sku) throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.idempotencyKeyReused' });
     return this.#view(order.public_id, locale);
   }
 
@@ -111,7 +111,7 @@ export class PaymentsService {
   async checkout(caller: Caller, orderId: string, client: ClientFacts, locale: Locale): Promise<Checkout> {
     const provider = this.#requireProvider();
     const order = await this.#ownOrder(caller, orderId);
-    if (!['created', 'pending', 'failed'].includes(order.status)) throw new AppError('conflict', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
+    if (!['created', 'pending', 'failed'].includes(order.status)) throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
     const user = await this.#accounts.userInfo(caller.userId);
     const created = await provider.create(order, { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' }).catch((cause: unknown) => {
       throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause: cause instanceof XsollaRefusal ? cause : undefined });

@@ -176,12 +176,12 @@ export class SocialService {
   async link(caller: Caller, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
     const profile = await this.#confirmed(caller, platform, body, client, browserKey);
     const existing = await this.#repository.findAccount(platform, profile.id);
-    if (existing && existing.user_id !== caller.userId) throw new AppError('conflict', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
+    if (existing && existing.user_id !== caller.userId) throw new AppError('social_account_taken', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
     if (!existing) {
       const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
       if (bound === 'taken') {
         const now = await this.#repository.findAccount(platform, profile.id);
-        throw new AppError('conflict', {
+        throw new AppError('social_account_taken', {
           messageKey: now && now.user_id !== caller.userId ? 'social:errors.boundToOther' : 'social:errors.platformTaken',
           values: { platform: platformName(platform) },
         });
@@ -194,7 +194,7 @@ export class SocialService {
   async unbind(caller: Caller, platform: SocialPlatform): Promise<UnbindResult> {
     const result = await this.#repository.unbind(caller.userId, platform);
     if (result === 'missing') throw new AppError('not_found', { messageKey: 'social:errors.notBound', values: { platform: platformName(platform) } });
-    if (result === 'last') throw new AppError('conflict', { messageKey: 'social:errors.lastSignIn', values: { platform: platformName(platform) } });
+    if (result === 'last') throw new AppError('last_sign_in_method', { messageKey: 'social:errors.lastSignIn', values: { platform: platformName(platform) } });
     return { userInfo: await this.#accounts.userInfo(caller.userId) };
   }
 
@@ -234,7 +234,7 @@ export class SocialService {
       await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       return profile;
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'too_many_requests' || error.code === 'unavailable') await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+      if (!(error instanceof AppError) || error.code === 'rate_limited' || error.code === 'unavailable') await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       throw error;
     }
   }
@@ -273,13 +273,13 @@ export class SocialService {
     const code = body.code.trim();
     // The guess is counted before it is checked (one atomic update): guesses at once cannot share an attempt.
     const stored = PHONE_CODE_PATTERN.test(code) ? await this.#repository.takePhoneCodeAttempt(phone, PHONE_CODE_ATTEMPTS, isoNow(this.#clock)) : undefined;
-    if (!stored) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    if (!stored) throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     const hash = this.#phoneCodeHash(phone, code);
     if (!safeEqual(stored.codeHash, hash)) {
       if (stored.attempts >= PHONE_CODE_ATTEMPTS) await this.#repository.deleteSpentPhoneCode(phone, stored.codeHash, PHONE_CODE_ATTEMPTS);
-      throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+      throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     }
-    if (!(await this.#repository.takePhoneCode(phone, hash))) throw new AppError('bad_request', { messageKey: 'social:whatsapp.codeWrong' });
+    if (!(await this.#repository.takePhoneCode(phone, hash))) throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     return { id: phone, name: null, email: null };
   }
 

@@ -10,6 +10,9 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 const PASSWORD = 'Harbour-Lantern-Tricky-9';
 
+/** The SDK as a framed game sees it (sdk/v1/playport.d.ts). */
+type GameWindow = { Playport: { pay(request: { sku: string }): Promise<unknown> } };
+
 function game(page: Page) {
   return page.frameLocator('[data-testid="game-frame"]');
 }
@@ -75,6 +78,32 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await item.locator('summary').click();
     await expect(item.getByTestId('order-receipt')).toContainText(orderId);
     await expect(item.getByTestId('order-receipt')).toContainText('$1.99');
+  });
+
+  test('a guest who closes the secure-account step instead of creating the account: the game learns why nothing was bought', async ({ page, request }) => {
+    test.slow();
+    await page.goto('/play/solitaire');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await expect(game(page).locator('#backs')).toHaveText('Gold card backs · $1.99');
+    const frame = page.frames().find((f) => f.url().includes('/games/solitaire/'))!;
+    const answer = frame.evaluate(() =>
+      (window as unknown as GameWindow).Playport.pay({ sku: 'solitaire-gold-backs' }).then(
+        (result: unknown) => ({ resolved: result }),
+        (error: { code: string; message: string }) => ({ code: error.code, message: error.message }),
+      ),
+    );
+    const secure = page.getByTestId('purchase-secure');
+    await expect(secure).toContainText('Secure your account to buy');
+    await secure.getByRole('button', { name: 'Close' }).click();
+    expect(await answer).toEqual({ code: 'account_not_secured', message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.' });
+    await expect(secure).toHaveCount(0);
+    // Nothing was ordered, and the game may ask again.
+    const again = frame.evaluate(() => (window as unknown as GameWindow).Playport.pay({ sku: 'solitaire-gold-backs' }).catch((error: { code: string }) => error.code));
+    await expect(secure).toBeVisible();
+    await secure.getByRole('button', { name: 'Close' }).click();
+    expect(await again).toBe('account_not_secured');
   });
 
   test('in Chinese, the checkout and My area name the game in Chinese', async ({ page, request, context, baseURL }) => {
