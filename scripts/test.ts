@@ -66,10 +66,10 @@ function newestChange(path: string): number {
 
 /** Whether build/ was made after every change to what goes into it: the PostgreSQL pass reuses the SQLite pass's build. */
 function buildIsCurrent(): boolean {
-  const built = 'build/server/index.js';
-  if (!existsSync(built)) return false;
+  const entry = 'build/server/index.js';
+  if (!existsSync(entry)) return false;
   const inputs = ['app', 'common', 'server', 'public', 'games', 'sdk', 'content', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'scripts/build-service-worker.ts', 'scripts/compress-assets.ts'];
-  return statSync(built).mtimeMs > Math.max(...inputs.map(newestChange));
+  return statSync(entry).mtimeMs > Math.max(...inputs.map(newestChange));
 }
 
 /** Builds unless the build is current; false when a build was needed and failed. */
