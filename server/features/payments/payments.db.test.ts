@@ -4,7 +4,7 @@ import { GameTokens } from '#server/features/games/game-tokens.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { webhookSignature } from './xsolla.ts';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const key = () => randomBytes(12).toString('base64url');
 
