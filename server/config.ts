@@ -170,6 +170,8 @@ export type PaymentsConfig =
       sandbox: boolean;
       apiUrl: string;
       payStationUrl: string;
+      /** Refunds through the merchant API; null without XSOLLA_MERCHANT_ID. */
+      merchant: { id: string; apiUrl: string } | null;
     }
   | { provider: 'sandbox'; webhookSecret: string; webhookUrl: string }
   | { provider: 'off' };
@@ -263,6 +265,9 @@ const EnvSchema = z
     XSOLLA_API_URL: z.url({ protocol: /^https?$/ }).default('https://store.xsolla.com/api'),
     XSOLLA_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://secure.xsolla.com/paystation4/'),
     XSOLLA_SANDBOX_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox-secure.xsolla.com/paystation4/'),
+    /** The merchant account: refunds through Xsolla's merchant API need it (optional). */
+    XSOLLA_MERCHANT_ID: z.string().regex(/^\d+$/, 'must be the numeric merchant id').optional().or(z.literal('').transform(() => undefined)),
+    XSOLLA_MERCHANT_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.xsolla.com'),
     /** Where the sandbox checkout sends its notifications: this server's webhook. */
     PAYMENT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
     /** The Meta (Facebook) pixel: loaded for visitors from facebook or meta campaigns who consented; none by default. */
@@ -419,6 +424,7 @@ function paymentsConfigOf(env: Env, origin: string): PaymentsConfig {
     sandbox: env.XSOLLA_SANDBOX,
     apiUrl: env.XSOLLA_API_URL.replace(/\/+$/, ''),
     payStationUrl: env.XSOLLA_SANDBOX ? env.XSOLLA_SANDBOX_PAYSTATION_URL : env.XSOLLA_PAYSTATION_URL,
+    merchant: env.XSOLLA_MERCHANT_ID ? { id: env.XSOLLA_MERCHANT_ID, apiUrl: env.XSOLLA_MERCHANT_API_URL.replace(/\/+$/, '') } : null,
   };
 }
 

@@ -1,11 +1,19 @@
 import { AdvertisingIdsService } from './features/tracking/advertising-ids.service.ts';
 import { ConversionsService } from './features/tracking/conversions.service.ts';
-import { MetaConversionsApi } from './features/tracking/meta-conversions-api.ts';
 import { resolve } from 'node:path';
+import { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
+import { OAuthProvider } from './adapters/identity/oauth-providers.ts';
+import { CloudApiCodeSender } from './adapters/whatsapp/cloud-api-code-sender.ts';
+import { type CodeSender, DevelopmentInbox } from './adapters/whatsapp/code-sender.ts';
 import { type ContentChanges, LocalContentChanges } from './adapters/content-changes/content-changes.ts';
 import { RedisContentChanges } from './adapters/content-changes/redis-content-changes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
+import type { PaymentProvider } from './adapters/payments/payment-provider.ts';
+import { SandboxPayments } from './adapters/payments/sandbox-payments.ts';
+import { XsollaApi } from './adapters/payments/xsolla-api.ts';
+import { XsollaNotifications } from './adapters/payments/xsolla-notifications.ts';
+import { XsollaPayments } from './adapters/payments/xsolla-payments.ts';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
@@ -39,14 +47,10 @@ import { PagesService } from './features/pages/pages.service.ts';
 import { GameTokens } from './features/games/game-tokens.ts';
 import { GamesRepository } from './features/games/games.repository.ts';
 import { GamesService } from './features/games/games.service.ts';
-import { type CheckoutProvider, SandboxCheckout, SandboxNotifier, XsollaCheckout } from './features/payments/checkout-providers.ts';
 import { PaymentsRepository } from './features/payments/payments.repository.ts';
-import { PaymentsService } from './features/payments/payments.service.ts';
-import { XsollaApi } from './features/payments/xsolla.ts';
-import { OAuthProvider } from './features/social/oauth-providers.ts';
+import { PaymentsService, type WebhookFaults } from './features/payments/payments.service.ts';
 import { SocialRepository } from './features/social/social.repository.ts';
 import { SocialService } from './features/social/social.service.ts';
-import { CloudApiCodeSender, type CodeSender, DevelopmentInbox } from './features/social/whatsapp-sender.ts';
 import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
 import { RedirectsService } from './features/redirects/redirects.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -105,11 +109,23 @@ export function pageServices(services: Services): PageServices {
   return { accounts, articles, catalogue, library, pages, redirects, social, payments };
 }
 
-function checkoutProvider(config: Config): CheckoutProvider | null {
+function paymentProvider(config: Config): PaymentProvider | null {
   const payments = config.payments;
   if (payments.provider === 'off') return null;
-  if (payments.provider === 'sandbox') return new SandboxCheckout();
-  return new XsollaCheckout(new XsollaApi(payments), { sandbox: payments.sandbox, payStationUrl: payments.payStationUrl });
+  if (payments.provider === 'sandbox') return new SandboxPayments({ webhookUrl: payments.webhookUrl, secret: payments.webhookSecret });
+  return new XsollaPayments(new XsollaApi(payments), { sandbox: payments.sandbox, payStationUrl: payments.payStationUrl, webhookSecret: payments.webhookSecret });
+}
+
+/** Tests only (FAULT_INJECTION): the process dies where a power cut would (no clean-up, no answer). */
+function crashNow(): void {
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/** Where FAULT_INJECTION stops the process while a notification is handled. */
+function webhookFaults(fault: Config['faultInjection']): WebhookFaults {
+  if (fault === 'webhook-before-commit') return { beforeCommit: crashNow };
+  if (fault === 'webhook-after-commit') return { afterCommit: crashNow };
+  return {};
 }
 
 function contentChangesFor(config: Config): ContentChanges {
@@ -156,6 +172,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock });
   const redirects = new RedirectsService(redirectsRepository, clock);
   const contentChanges = contentChangesFor(config);
+  const paymentsProvider = paymentProvider(config);
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -189,10 +206,11 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       repository: new PaymentsRepository(db, database.kind),
       accounts,
       clock,
-      provider: checkoutProvider(config),
-      webhookSecret: config.payments.provider === 'off' ? null : config.payments.webhookSecret,
-      sandboxNotifier: config.payments.provider === 'sandbox' ? new SandboxNotifier({ webhookUrl: config.payments.webhookUrl, secret: config.payments.webhookSecret }) : null,
-      fault: config.faultInjection,
+      provider: paymentsProvider,
+      // With payments off the webhook still answers in Xsolla's format, refusing every notification as unsigned.
+      notifications: paymentsProvider ?? new XsollaNotifications(null),
+      sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
+      faults: webhookFaults(config.faultInjection),
       conversions,
     }),
     passkeys: new PasskeysService({

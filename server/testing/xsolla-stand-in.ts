@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhookSignature } from '../features/payments/xsolla.ts';
+import { webhookSignature } from '../adapters/payments/xsolla-notifications.ts';
 
 /*
  * A stand-in for Xsolla on loopback (decision 064): the server API's "create payment token for
  * purchase" call, checked as Xsolla checks it (Basic auth with project id and API key, the user,
- * the items, the buyer's address or country), and a webhook sender that signs notifications as
- * Xsolla does (Authorization: Signature sha1(body + secret)).
+ * the items, the buyer's address or country), the merchant API's refund call (Basic auth with the
+ * merchant id and API key), and a webhook sender that signs notifications as Xsolla does
+ * (Authorization: Signature sha1(body + secret)).
  */
 
 export interface TokenRequest {
@@ -20,14 +21,30 @@ export interface TokenRequest {
   userIp: string | undefined;
 }
 
-export async function startXsollaStandIn(expected: { projectId: string; apiKey: string }) {
+/** One refund request as the stand-in received it. */
+export interface RefundRequest {
+  transactionId: string;
+  description: unknown;
+}
+
+export async function startXsollaStandIn(expected: { projectId: string; apiKey: string; merchantId?: string }) {
   const requests: TokenRequest[] = [];
+  const refunds: RefundRequest[] = [];
   let nextOrder = 9_000_000;
   const server = createServer((req, res) => {
     let raw = '';
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
+      const refund = /^\/merchant\/v2\/merchants\/([^/]+)\/reports\/transactions\/([^/]+)\/refund$/.exec(req.url ?? '');
+      if (req.method === 'PUT' && refund) {
+        if (refund[1] !== expected.merchantId || req.headers.authorization !== `Basic ${Buffer.from(`${expected.merchantId}:${expected.apiKey}`).toString('base64')}`) {
+          return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
+        }
+        if (!/^\d+$/.test(refund[2]!)) return send(404, { errorCode: 404, errorMessage: 'Transaction not found' });
+        refunds.push({ transactionId: refund[2]!, description: (JSON.parse(raw || '{}') as { description?: unknown }).description });
+        return res.writeHead(204).end();
+      }
       if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`) return send(404, { errorCode: 404, errorMessage: 'Not found' });
       if (req.headers.authorization !== `Basic ${Buffer.from(`${expected.projectId}:${expected.apiKey}`).toString('base64')}`) {
         return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
@@ -49,7 +66,7 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}`, requests, refunds, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Sends a notification to a webhook as Xsolla does; answers the status and body. */

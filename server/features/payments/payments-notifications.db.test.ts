@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { paidNotifications } from './checkout-providers.ts';
+import { paidNotifications } from '#server/adapters/payments/sandbox-payments.ts';
 import { PaymentsRepository } from './payments.repository.ts';
-import { webhookSignature } from './xsolla.ts';
+import { payableOf } from './payments.service.ts';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const payment = (o: { id: string }, uid: number, transaction: number, total?: object) => ({
   notification_type: 'payment',
@@ -122,7 +123,7 @@ describe('payment notifications', () => {
     expect((await notify(payment(o, uid, 83001, { amount: 1.2, currency: 'JPY' }))).json().error.code).toBe('INVALID_PARAMETER');
     expect((await notify(payment(o, uid, 83002, { amount: 12_000, currency: 'JPY' }))).json().error.code).toBe('INCORRECT_AMOUNT');
     // The sandbox tells the webhook what Xsolla would: ¥120, written without decimals.
-    const [paying, paid] = paidNotifications(await rowOf(o.id), 83003) as [{ purchase: { total: { amount: number } } }, { order: { amount: string } }];
+    const [paying, paid] = paidNotifications(payableOf(await rowOf(o.id)), 83003) as [{ purchase: { total: { amount: number } } }, { order: { amount: string } }];
     expect(paying.purchase.total.amount).toBe(120);
     expect(paid.order.amount).toBe('120');
     expect((await notify(paying)).statusCode).toBe(204);

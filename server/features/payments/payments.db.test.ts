@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { webhookSignature } from './xsolla.ts';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const key = () => randomBytes(12).toString('base64url');
 

@@ -11,29 +11,13 @@ import {
   SandboxPayBodySchema,
   SandboxPaySchema,
 } from '#common/api/game-store.schema.ts';
-import { z } from 'zod';
+import { XSOLLA_WEBHOOK_DOCUMENT } from '#server/adapters/payments/xsolla-notifications.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const TAGS = ['payments'];
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
-
-/** The notification fields the portal reads (webhook-notifications.ts); Xsolla sends more, kept as they are. */
-const XsollaNotificationSchema = z
-  .object({
-    notification_type: z.string(),
-    user: z.object({ id: z.string().optional(), external_id: z.string().optional() }).optional(),
-    transaction: z.object({ id: z.union([z.string(), z.number()]).optional(), external_id: z.string().optional() }).optional(),
-    order: z.object({ id: z.union([z.string(), z.number()]).optional(), amount: z.union([z.string(), z.number()]).optional(), currency: z.string().optional(), status: z.string().optional() }).optional(),
-    purchase: z.object({ total: z.object({ amount: z.number().optional(), currency: z.string().optional() }).optional() }).optional(),
-    refund_details: z.object({ amount: z.number().optional() }).optional(),
-    custom_parameters: z.object({ order_id: z.string().optional() }).optional(),
-  })
-  .loose();
-const XsollaRefusalSchema = z.object({
-  error: z.object({ code: z.enum(['INVALID_SIGNATURE', 'INVALID_USER', 'INVALID_PARAMETER', 'INCORRECT_AMOUNT']), message: z.string() }),
-});
 
 /** In-game purchases (spec section 7; decision 064). */
 export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService): Promise<void> {
@@ -123,22 +107,21 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
     tags: TAGS,
     auth: 'none',
     csrf: false,
-    body: XsollaNotificationSchema,
+    body: XSOLLA_WEBHOOK_DOCUMENT.body,
     rawResponses: {
       '204': { description: 'Handled (or a type the portal does not act on)' },
-      '400': { description: "Refused, in Xsolla's format", schema: XsollaRefusalSchema },
+      '400': { description: "Refused, in Xsolla's format", schema: XSOLLA_WEBHOOK_DOCUMENT.refusal },
     },
   });
-  // Xsolla's webhook: the raw body is signed, so it is read as text; the answer is Xsolla's format, not the envelope.
+  // The provider's webhook: the raw body is signed, so it is read as text; the answer is the provider's format, not the envelope.
   await api.app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
     scope.post('/payment/xsolla/webhook/', { config: { auth: 'none', csrf: false } }, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
-      const answer = await payments.handleNotification(raw, request.headers.authorization);
-      if (answer.status === 204) return reply.code(204).send();
-      request.log.warn({ code: answer.error!.code }, 'payment notification refused');
-      return reply.code(400).send({ error: answer.error });
+      const answer = await payments.handleNotification(raw, { authorization: request.headers.authorization });
+      if (answer.code) request.log.warn({ code: answer.code }, 'payment notification refused');
+      return answer.body ? reply.code(answer.status).send(answer.body) : reply.code(answer.status).send();
     });
   });
 }

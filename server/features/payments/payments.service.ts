@@ -1,50 +1,54 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Checkout, Delivery, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
-import { jsonTextDepthWithin, MAX_JSON_DEPTH } from '#common/json-depth.ts';
 import type { Locale } from '#common/locales.ts';
+import type { OrderStatus } from '#server/db/schema.ts';
+import { type NotificationRefusal, type OrderChange, type OrderEffect, type PayableOrder, type PaymentNotifications, type PaymentProvider, PaymentProviderFailure, type ProviderAnswer } from '#server/adapters/payments/payment-provider.ts';
+import type { SandboxCards } from '#server/adapters/payments/sandbox-payments.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
-import { type CheckoutProvider, paidNotifications, SANDBOX_CARDS, SANDBOX_CHALLENGE_CODE, type SandboxNotifier } from './checkout-providers.ts';
 import type { OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
-import {
-  eventKeyOf,
-  NEXT_STATUS,
-  type Notification,
-  type NotificationKind,
-  ORDER_NOTIFICATIONS,
-  orderIdOf,
-  PAYING_NOTIFICATIONS,
-  paidAmountOf,
-  providerOrderIdOf,
-  transactionIdOf,
-  userIdOf,
-} from './webhook-notifications.ts';
-import { hasValidSignature, XsollaRefusal } from './xsolla.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 
-/** Xsolla's answer to a notification: 204, or 400 with one of its error codes. */
-export interface WebhookAnswer {
-  status: 204 | 400;
-  error?: { code: 'INVALID_SIGNATURE' | 'INVALID_USER' | 'INVALID_PARAMETER' | 'INCORRECT_AMOUNT'; message: string };
+/** Hooks a test may set to stop the process while a notification is handled (APP_ENV=test only). */
+export interface WebhookFaults {
+  beforeCommit?: () => void;
+  afterCommit?: () => void;
 }
-
-/** Where a test may stop the process while a notification is handled (APP_ENV=test only). */
-export type WebhookFault = 'webhook-before-commit' | 'webhook-after-commit' | undefined;
 
 export interface PaymentsDependencies {
   repository: PaymentsRepository;
   accounts: Pick<AccountsService, 'userInfo'>;
   clock: Clock;
   /** Null when payments are off. */
-  provider: CheckoutProvider | null;
-  webhookSecret: string | null;
-  sandboxNotifier: SandboxNotifier | null;
-  fault?: WebhookFault;
+  provider: PaymentProvider | null;
+  /** Reads and answers the webhook's notifications: the provider itself, or (payments off) a webhook that accepts none. */
+  notifications: PaymentNotifications;
+  /** The sandbox's test-card form, when the sandbox is the provider. */
+  sandboxCards: SandboxCards | null;
+  faults?: WebhookFaults;
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'purchase'>;
 }
+
+const paid = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' || current === 'failed' ? 'paid' : current);
+const cancelled = (current: OrderStatus): OrderStatus => (current === 'paid' || current === 'refunded' ? 'refunded' : 'cancelled');
+// A declined payment fails an unpaid order: the member sees it and may pay again. A paid order is not touched.
+const declined = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' ? 'failed' : current);
+
+/**
+ * The status an order change leads to from the current one. Statuses move so that any order of
+ * arrival ends the same: a payment after a refund leaves the order refunded; a refund before the
+ * payment too. A partial refund leaves the purchase in place; the event records the amount.
+ */
+const NEXT_STATUS: Record<OrderEffect, (current: OrderStatus) => OrderStatus> = {
+  paid,
+  refunded: () => 'refunded',
+  'partially-refunded': (current) => current,
+  cancelled,
+  declined,
+};
 
 /**
  * Orders of in-game items and their payment (decision 064). Prices are the server's; every state
@@ -54,10 +58,10 @@ export class PaymentsService {
   readonly #repository: PaymentsRepository;
   readonly #accounts: Pick<AccountsService, 'userInfo'>;
   readonly #clock: Clock;
-  readonly #provider: CheckoutProvider | null;
-  readonly #webhookSecret: string | null;
-  readonly #notifier: SandboxNotifier | null;
-  readonly #fault: WebhookFault;
+  readonly #provider: PaymentProvider | null;
+  readonly #notifications: PaymentNotifications;
+  readonly #sandboxCards: SandboxCards | null;
+  readonly #faults: WebhookFaults;
   readonly #conversions: Pick<ConversionsService, 'purchase'> | null;
 
   constructor(deps: PaymentsDependencies) {
@@ -65,9 +69,9 @@ export class PaymentsService {
     this.#accounts = deps.accounts;
     this.#clock = deps.clock;
     this.#provider = deps.provider;
-    this.#webhookSecret = deps.webhookSecret;
-    this.#notifier = deps.sandboxNotifier;
-    this.#fault = deps.fault;
+    this.#notifications = deps.notifications;
+    this.#sandboxCards = deps.sandboxCards;
+    this.#faults = deps.faults ?? {};
     this.#conversions = deps.conversions ?? null;
   }
 
@@ -113,8 +117,8 @@ export class PaymentsService {
     const order = await this.#ownOrder(caller, orderId);
     if (!['created', 'pending', 'failed'].includes(order.status)) throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
     const user = await this.#accounts.userInfo(caller.userId);
-    const created = await provider.create(order, { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' }).catch((cause: unknown) => {
-      throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause: cause instanceof XsollaRefusal ? cause : undefined });
+    const created = await provider.createCheckout(payableOf(order), { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' }).catch((cause: unknown) => {
+      throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause: cause instanceof PaymentProviderFailure ? cause : undefined });
     });
     await this.#repository.markPending(order.id, created.providerOrderId, isoNow(this.#clock));
     return { url: created.url, token: created.token, provider: provider.name, sandbox: provider.sandbox };
@@ -139,53 +143,54 @@ export class PaymentsService {
   }
 
   /**
-   * One Xsolla notification (decision 064). The signature is checked before anything else; then
-   * the order it names, the user and the amount; the change is recorded once (a notification sent
-   * again changes nothing) and commits before the 204, so a crash before the answer loses nothing:
-   * Xsolla sends it again.
+   * One notification at the provider's webhook (decision 064). The provider checks its signature
+   * and reads it before anything else; then the order it names, the user and the amount; the
+   * change is recorded once (a notification sent again changes nothing) and commits before the
+   * answer, so a crash before the answer loses nothing: the provider sends it again. The answer is
+   * the provider's own format.
    */
-  async handleNotification(rawBody: string, authorization: string | undefined): Promise<WebhookAnswer> {
-    if (!this.#webhookSecret || !hasValidSignature(authorization, rawBody, this.#webhookSecret)) return refusal('INVALID_SIGNATURE', 'Invalid signature');
-    // Refused before parsing: the body is stored as the event's payload, and JSON.stringify of a value nested thousands deep throws.
-    if (!jsonTextDepthWithin(rawBody, MAX_JSON_DEPTH)) return refusal('INVALID_PARAMETER', 'The body is nested too deeply');
-    let notification: Notification;
-    try {
-      notification = JSON.parse(rawBody) as Notification;
-    } catch {
-      return refusal('INVALID_PARAMETER', 'The body is not JSON');
+  async handleNotification(rawBody: string, headers: { authorization?: string | undefined }): Promise<ProviderAnswer> {
+    const notification = this.#notifications.readNotification(rawBody, headers);
+    const refusal = await this.#verdictOn(notification);
+    return this.#notifications.answer(refusal ? { accepted: false, refusal } : { accepted: true });
+  }
+
+  async #verdictOn(notification: ReturnType<PaymentNotifications['readNotification']>): Promise<NotificationRefusal | null> {
+    switch (notification.kind) {
+      case 'refused':
+        return notification.refusal;
+      case 'ignored':
+        return null;
+      case 'user-check': {
+        const userId = Number(notification.userId);
+        return Number.isSafeInteger(userId) && userId > 0 && (await this.#repository.userExists(userId)) ? null : { reason: 'user', message: 'Unknown user' };
+      }
+      case 'order-change':
+        return this.#applyChange(notification.change);
     }
-    if (typeof notification !== 'object' || notification === null) return refusal('INVALID_PARAMETER', 'The body is not an object');
-    const type = String(notification.notification_type ?? '');
-    if (type === 'user_validation') {
-      const userId = Number(userIdOf(notification));
-      return Number.isSafeInteger(userId) && userId > 0 && (await this.#repository.userExists(userId)) ? { status: 204 } : refusal('INVALID_USER', 'Unknown user');
-    }
-    // Types this portal does not act on are acknowledged, so Xsolla does not retry them.
-    if (!ORDER_NOTIFICATIONS.has(type)) return { status: 204 };
-    const kind = type as NotificationKind;
-    const portalOrderId = orderIdOf(notification);
-    const providerOrderId = providerOrderIdOf(notification);
-    const order = portalOrderId
-      ? await this.#repository.findOrder(portalOrderId)
-      : providerOrderId && this.#provider
-        ? await this.#repository.findByProviderOrder(this.#provider.name, providerOrderId)
+  }
+
+  async #applyChange(change: OrderChange): Promise<NotificationRefusal | null> {
+    const order = change.orderId
+      ? await this.#repository.findOrder(change.orderId)
+      : change.providerOrderId && this.#provider
+        ? await this.#repository.findByProviderOrder(this.#provider.name, change.providerOrderId)
         : undefined;
-    if (!order) return refusal('INVALID_PARAMETER', 'Unknown order');
-    if (userIdOf(notification) !== String(order.user_id)) return refusal('INVALID_USER', 'The order belongs to another user');
-    if (PAYING_NOTIFICATIONS.has(kind)) {
+    if (!order) return { reason: 'order', message: 'Unknown order' };
+    if (change.userId !== String(order.user_id)) return { reason: 'user', message: 'The order belongs to another user' };
+    if (change.effect === 'paid') {
       // Nothing is paid on a notification that does not say how much: a signed one without the amount is refused, not trusted.
-      const paid = paidAmountOf(kind, notification);
-      if (!paid) return refusal('INVALID_PARAMETER', 'The amount and currency are required');
-      if (paid.amount !== order.amount_minor || paid.currency !== order.currency.toUpperCase()) return refusal('INCORRECT_AMOUNT', 'The amount or currency differs from the order');
+      if (!change.paid) return { reason: 'malformed', message: 'The amount and currency are required' };
+      if (change.paid.amount !== order.amount_minor || change.paid.currency !== order.currency.toUpperCase()) return { reason: 'amount', message: 'The amount or currency differs from the order' };
     }
     await this.#repository.applyChange(
       order.id,
-      { type: kind, eventKey: eventKeyOf(kind, notification, rawBody), next: NEXT_STATUS[kind], payload: notification, transactionId: transactionIdOf(notification) },
+      { type: change.type, eventKey: change.eventKey, next: NEXT_STATUS[change.effect], payload: change.payload, transactionId: change.transactionId },
       isoNow(this.#clock),
-      this.#fault === 'webhook-before-commit' ? crashNow : undefined,
+      this.#faults.beforeCommit,
     );
-    if (this.#fault === 'webhook-after-commit') crashNow();
-    return { status: 204 };
+    this.#faults.afterCommit?.();
+    return null;
   }
 
   /** The sandbox checkout page's order (by its checkout token). */
@@ -202,26 +207,24 @@ export class PaymentsService {
    */
   async sandboxPay(token: string, card: string, challenge: string | undefined): Promise<SandboxPay> {
     const order = await this.#sandboxOrder(token);
-    const now = isoNow(this.#clock);
     if (order.status === 'paid' || order.status === 'refunded') return { outcome: 'paid', orderId: order.public_id };
-    const approved = card === SANDBOX_CARDS.success || (card === SANDBOX_CARDS.challenge && challenge === SANDBOX_CHALLENGE_CODE);
-    if (card === SANDBOX_CARDS.challenge && challenge === undefined) return { outcome: 'challenge', orderId: order.public_id };
-    if (!approved) {
-      await this.#repository.applyChange(order.id, { type: 'declined', eventKey: `declined:${randomBytes(8).toString('hex')}`, next: (s) => (s === 'paid' ? s : 'failed'), payload: { card: card.slice(-4) } }, now);
-      return { outcome: 'declined', orderId: order.public_id };
+    const outcome = await this.#sandboxCards!.pay(payableOf(order), card, challenge).catch((cause: unknown) => {
+      throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause });
+    });
+    if (outcome === 'declined') {
+      const change = { type: 'declined', eventKey: `declined:${randomBytes(8).toString('hex')}`, next: (s: OrderStatus) => (s === 'paid' ? s : 'failed'), payload: { card: card.slice(-4) } };
+      await this.#repository.applyChange(order.id, change, isoNow(this.#clock));
     }
-    const delivered = await this.#notifier!.send(paidNotifications(order, randomInt(100_000_000, 999_999_999)));
-    if (!delivered) throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown' });
-    return { outcome: 'paid', orderId: order.public_id };
+    return { outcome, orderId: order.public_id };
   }
 
   async #sandboxOrder(token: string): Promise<OrderRow> {
-    const order = this.#provider?.name === 'sandbox' ? await this.#repository.findByProviderOrder('sandbox', token) : undefined;
+    const order = this.#sandboxCards ? await this.#repository.findByProviderOrder('sandbox', token) : undefined;
     if (!order) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
     return order;
   }
 
-  #requireProvider(): CheckoutProvider {
+  #requireProvider(): PaymentProvider {
     if (!this.#provider) throw new AppError('not_found', { messageKey: 'payments:errors.unavailable' });
     return this.#provider;
   }
@@ -237,14 +240,17 @@ export class PaymentsService {
   }
 }
 
-function refusal(code: NonNullable<WebhookAnswer['error']>['code'], message: string): WebhookAnswer {
-  return { status: 400, error: { code, message } };
-}
-
-/** Test-only fault: the process dies here as a power cut would (no clean-up, no answer). */
-function crashNow(): never {
-  process.kill(process.pid, 'SIGKILL');
-  throw new Error('unreachable');
+/** An order as the provider sees it. */
+export function payableOf(row: OrderRow): PayableOrder {
+  return {
+    id: row.public_id,
+    userId: row.user_id,
+    sku: row.sku,
+    amount: row.amount_minor,
+    currency: row.currency,
+    providerOrderId: row.provider_order_id,
+    providerTransactionId: row.provider_transaction_id,
+  };
 }
 
 /** 16 random bytes, base64url: the order id members see and Xsolla carries as external id. */

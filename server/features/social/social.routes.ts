@@ -13,7 +13,7 @@ import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { isSocialPlatform, OAUTH_BROWSER_COOKIE } from '#common/social-platforms.ts';
 import type { SocialService } from './social.service.ts';
-import type { DevelopmentInbox } from './whatsapp-sender.ts';
+import type { DevelopmentInbox } from '#server/adapters/whatsapp/code-sender.ts';
 
 const TAGS = ['social'];
 const BINDINGS =

@@ -11,9 +11,9 @@ import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
-import { appleUserName, type OAuthProvider, type ProviderProfile, ProviderRefusal } from './oauth-providers.ts';
+import { type IdentityProvider, type ProviderProfile, ProviderRefusal } from '#server/adapters/identity/identity-provider.ts';
+import { type CodeSender, CodeSendFailure } from '#server/adapters/whatsapp/code-sender.ts';
 import type { SocialRepository } from './social.repository.ts';
-import { type CodeSender, CodeSendFailure } from './whatsapp-sender.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** A pop-up flow must come back within this time (the provider's own sign-in page included). */
@@ -42,7 +42,7 @@ export interface SocialDependencies {
   limiter: RateLimiter;
   clock: Clock;
   /** The configured OAuth providers: the others are not offered. */
-  providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
+  providers: Partial<Record<OAuthPlatform, IdentityProvider>>;
   /** The WhatsApp code sender, or null when WhatsApp is not offered. */
   whatsapp: CodeSender | null;
   /** Keys the WhatsApp code hashes. */
@@ -73,7 +73,7 @@ export class SocialService {
   readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #limiter: RateLimiter;
   readonly #clock: Clock;
-  readonly #providers: Partial<Record<OAuthPlatform, OAuthProvider>>;
+  readonly #providers: Partial<Record<OAuthPlatform, IdentityProvider>>;
   readonly #whatsapp: CodeSender | null;
   readonly #secret: string;
   readonly #newNickname: () => string;
@@ -257,8 +257,7 @@ export class SocialService {
       (body.flow === undefined || body.flow === flow.flowId);
     if (!valid) throw new AppError('bad_request', { messageKey: 'social:errors.state' });
     try {
-      const profile = await provider.profile(body.code, { codeVerifier: flow.codeVerifier, nonce: flow.nonce });
-      return platform === 'apple' && !profile.name ? { ...profile, name: appleUserName(body.user) } : profile;
+      return await provider.profile(body.code, { codeVerifier: flow.codeVerifier, nonce: flow.nonce }, { user: body.user });
     } catch (error) {
       if (error instanceof ProviderRefusal) throw new AppError('bad_request', { messageKey: 'social:errors.providerRefused', values: { platform: platformName(platform) }, cause: error });
       throw error;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSignature } from '#server/features/payments/xsolla.ts';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { AcquisitionRepository } from './acquisition.repository.ts';

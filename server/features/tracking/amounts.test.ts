@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatAcquisition } from './acquisition.repository.ts';
 import { AdvertisingIdsService } from './advertising-ids.service.ts';
-import { type ConversionEvent, ConversionsService } from './conversions.service.ts';
+import type { ConversionEvent } from '#server/adapters/conversions/conversion-sender.ts';
+import { ConversionsService } from './conversions.service.ts';
 
 /* Amounts leave the server in each currency's own units (common/money.ts): yen have no decimals. */
 describe('amounts in reports and conversions', () => {

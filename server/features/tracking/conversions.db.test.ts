@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSignature } from '#server/features/payments/xsolla.ts';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { openApiInstance } from '#server/testing/api-instance.ts';
 import { startConversionsApiStandIn } from '#server/testing/conversions-api-stand-in.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';

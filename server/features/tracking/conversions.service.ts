@@ -1,6 +1,12 @@
 import { toMajorUnits } from '#common/money.ts';
+import type { ConversionSender } from '#server/adapters/conversions/conversion-sender.ts';
 import type { ClientFacts } from '#server/lib/caller.ts';
 import type { AdvertisingIdsService } from './advertising-ids.service.ts';
+
+/** Whether a request's visitor may be measured: a facebook or meta campaign, and consent given. */
+export function measurable(client: ClientFacts): boolean {
+  return client.adConsent === true && /^(facebook|meta)$/i.test(client.campaign?.source?.trim() ?? '');
+}
 
 /**
  * The server's copy of the advertising events (decision 065): Meta's Conversions API, an option
@@ -11,27 +17,6 @@ import type { AdvertisingIdsService } from './advertising-ids.service.ts';
  * https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event
  * https://developers.facebook.com/docs/marketing-api/conversions-api/deduplicate-pixel-and-server-events
  */
-export interface ConversionEvent {
-  name: 'CompleteRegistration' | 'Purchase';
-  /** The event id, hashed as the pixel's. */
-  id: string;
-  /** The account's external_id, hashed as the pixel's. */
-  externalId: string;
-  client: ClientFacts;
-  /** Purchase only: the amount in major units, its currency, the hashed order id (as the pixel sends them). */
-  custom?: { value: number; currency: string; order_id: string };
-}
-
-/** Sends a conversion somewhere; never throws, never delays the request that caused it. */
-export interface ConversionSender {
-  send(event: ConversionEvent): void;
-}
-
-/** Whether a request's visitor may be measured: a facebook or meta campaign, and consent given. */
-export function measurable(client: ClientFacts): boolean {
-  return client.adConsent === true && /^(facebook|meta)$/i.test(client.campaign?.source?.trim() ?? '');
-}
-
 export class ConversionsService {
   readonly #sender: ConversionSender;
   readonly #ids: AdvertisingIdsService;

@@ -1,14 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { WhatsAppConfig } from '#server/config.ts';
-
-/** Sends a sign-in code to a WhatsApp number. */
-export interface CodeSender {
-  send(phone: string, code: string): Promise<void>;
-}
-
-export class CodeSendFailure extends Error {
-  override name = 'CodeSendFailure';
-}
+import { type CodeSender, CodeSendFailure } from './code-sender.ts';
 
 const SEND_TIMEOUT_MS = 10_000;
 
@@ -49,31 +40,5 @@ export class CloudApiCodeSender implements CodeSender {
       const body = (await response.json().catch(() => null)) as { error?: { message?: string; code?: number } } | null;
       throw new CodeSendFailure(`WhatsApp Cloud API answered ${response.status}${body?.error ? `: ${body.error.code ?? ''} ${body.error.message ?? ''}` : ''}`);
     }
-  }
-}
-
-export interface InboxMessage {
-  phone: string;
-  code: string;
-  sentAt: string;
-}
-
-/**
- * Development only (refused in production by the configuration): writes each code to the server
- * log and keeps the last 50 for the local inbox page, so sign-in by WhatsApp works without Meta.
- */
-export class DevelopmentInbox implements CodeSender {
-  readonly #messages: InboxMessage[] = [];
-  /** The server's log, once the server is up. */
-  log: Pick<FastifyBaseLogger, 'info'> | null = null;
-
-  async send(phone: string, code: string): Promise<void> {
-    this.#messages.unshift({ phone, code, sentAt: new Date().toISOString() });
-    this.#messages.length = Math.min(this.#messages.length, 50);
-    this.log?.info({ phone, code }, 'WhatsApp sign-in code (development sender)');
-  }
-
-  messages(): readonly InboxMessage[] {
-    return this.#messages;
   }
 }

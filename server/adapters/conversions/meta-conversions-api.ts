@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConversionEvent, ConversionSender } from './conversions.service.ts';
+import type { ConversionEvent, ConversionSender } from './conversion-sender.ts';
 
 /** The Conversions API over HTTPS: POST {api}/{pixel id}/events, the access token in the body. */
 export class MetaConversionsApi implements ConversionSender {

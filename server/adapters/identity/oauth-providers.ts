@@ -2,19 +2,7 @@ import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client, OAuth2RequestE
 import { createRemoteJWKSet, importPKCS8, jwtVerify, SignJWT } from 'jose';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import type { OAuthProviderConfig } from '#server/config.ts';
-
-/** Who the provider says signed in: its stable account id, and the name and email it shares. */
-export interface ProviderProfile {
-  id: string;
-  name: string | null;
-  email: string | null;
-}
-
-/** What one flow keeps between the authorization request and the code exchange. */
-export interface FlowSecrets {
-  codeVerifier: string | null;
-  nonce: string;
-}
+import { type FlowSecrets, type IdentityProvider, type ProviderProfile, ProviderRefusal } from './identity-provider.ts';
 
 interface Endpoints {
   authorization: string;
@@ -39,6 +27,8 @@ interface ProviderSpec {
   endpoints: Endpoints;
   /** The account from the profile call's answer (providers without ID tokens). */
   profileOf?: (body: unknown) => ProviderProfile | null;
+  /** Apple names the person only in its first answer's `user` field, never in the ID token. */
+  nameFromAnswer?: (user: string | undefined) => string | null;
 }
 
 const FACEBOOK_GRAPH = 'https://graph.facebook.com/v21.0';
@@ -65,6 +55,7 @@ const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
     idToken: true,
     formPost: true,
     clientAuth: 'post',
+    nameFromAnswer: appleUserName,
     endpoints: {
       authorization: 'https://appleid.apple.com/auth/authorize',
       token: 'https://appleid.apple.com/auth/token',
@@ -130,11 +121,6 @@ const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
   },
 };
 
-/** Why a provider did not confirm a sign-in: told to the person as one refusal, logged with the cause. */
-export class ProviderRefusal extends Error {
-  override name = 'ProviderRefusal';
-}
-
 const PROVIDER_TIMEOUT_MS = 10_000;
 
 /**
@@ -142,7 +128,7 @@ const PROVIDER_TIMEOUT_MS = 10_000;
  * the account that signed in, checking the ID token (signature by the provider's keys, issuer,
  * audience, expiry, nonce) where the provider issues one.
  */
-export class OAuthProvider {
+export class OAuthProvider implements IdentityProvider {
   readonly platform: OAuthPlatform;
   readonly #spec: ProviderSpec;
   readonly #config: OAuthProviderConfig;
@@ -179,7 +165,12 @@ export class OAuthProvider {
   }
 
   /** The account behind an authorization code; throws ProviderRefusal when anything does not hold. */
-  async profile(code: string, secrets: FlowSecrets): Promise<ProviderProfile> {
+  async profile(code: string, secrets: FlowSecrets, answer: { user?: string | undefined } = {}): Promise<ProviderProfile> {
+    const profile = await this.#profile(code, secrets);
+    return !profile.name && this.#spec.nameFromAnswer ? { ...profile, name: this.#spec.nameFromAnswer(answer.user) } : profile;
+  }
+
+  async #profile(code: string, secrets: FlowSecrets): Promise<ProviderProfile> {
     const endpoints = await this.#resolveEndpoints();
     const tokens = await this.#exchange(endpoints, code, secrets);
     if (this.#spec.idToken) return this.#verifiedIdToken(endpoints, tokens, secrets.nonce);
@@ -298,7 +289,7 @@ export async function appleClientSecret(clientId: string, apple: NonNullable<OAu
 }
 
 /** The name Apple sends in the callback's `user` field, only on the first sign-in. */
-export function appleUserName(user: string | undefined): string | null {
+function appleUserName(user: string | undefined): string | null {
   if (!user) return null;
   try {
     const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };

@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
-import { safeEqual } from '#server/lib/random.ts';
+import { PaymentProviderFailure } from './payment-provider.ts';
 
 /**
- * Xsolla's server API and webhook signature (decision 064; docs/payments.md cites the pages).
+ * Xsolla's server API (decision 064; docs/payments.md cites the pages).
  * Token: POST {api}/v3/project/{project_id}/admin/payment/token with Basic auth (project id and
  * API key), the user, the items, the settings; the answer's token opens Pay Station at
  * {paystation}?token=….
+ * Refund: PUT {merchant api}/merchant/v2/merchants/{merchant_id}/reports/transactions/{transaction_id}/refund
+ * with Basic auth (merchant id and API key); Xsolla then sends the `refund` notification.
  */
 
 export interface PaymentTokenRequest {
@@ -20,21 +21,19 @@ export interface PaymentTokenRequest {
   sandbox: boolean;
 }
 
-export class XsollaRefusal extends Error {
-  override name = 'XsollaRefusal';
-}
-
 const XSOLLA_TIMEOUT_MS = 15_000;
 
 export class XsollaApi {
   readonly #apiUrl: string;
   readonly #projectId: string;
   readonly #apiKey: string;
+  readonly #merchant: { id: string; apiUrl: string } | null;
 
-  constructor(config: { apiUrl: string; projectId: string; apiKey: string }) {
+  constructor(config: { apiUrl: string; projectId: string; apiKey: string; merchant?: { id: string; apiUrl: string } | null }) {
     this.#apiUrl = config.apiUrl;
     this.#projectId = config.projectId;
     this.#apiKey = config.apiKey;
+    this.#merchant = config.merchant ?? null;
   }
 
   async createPaymentToken(request: PaymentTokenRequest): Promise<{ token: string; orderId: string }> {
@@ -58,23 +57,31 @@ export class XsollaApi {
       }),
       signal: AbortSignal.timeout(XSOLLA_TIMEOUT_MS),
     }).catch((cause: unknown) => {
-      throw new XsollaRefusal('Xsolla unreachable', { cause });
+      throw new PaymentProviderFailure('Xsolla unreachable', { cause });
     });
     const body = (await response.json().catch(() => null)) as { token?: unknown; order_id?: unknown; errorCode?: unknown; errorMessage?: unknown } | null;
     if (!response.ok || typeof body?.token !== 'string') {
-      throw new XsollaRefusal(`Xsolla answered ${response.status}${body?.errorMessage ? `: ${String(body.errorMessage)}` : ''}`);
+      throw new PaymentProviderFailure(`Xsolla answered ${response.status}${body?.errorMessage ? `: ${String(body.errorMessage)}` : ''}`);
     }
     return { token: body.token, orderId: String(body.order_id ?? '') };
   }
-}
 
-/** Xsolla's webhook signature: SHA-1 of the raw body followed by the project's secret key, in hex. */
-export function webhookSignature(rawBody: string, secret: string): string {
-  return createHash('sha1').update(rawBody + secret).digest('hex');
-}
-
-/** Whether `Authorization: Signature <hex>` is the body's signature (compared in constant time). */
-export function hasValidSignature(authorization: string | undefined, rawBody: string, secret: string): boolean {
-  const match = /^Signature ([0-9a-f]{40})$/i.exec(authorization?.trim() ?? '');
-  return match !== null && safeEqual(match[1]!.toLowerCase(), webhookSignature(rawBody, secret));
+  /** Asks Xsolla to refund a payment; resolves once Xsolla accepted the request. */
+  async refund(transactionId: string, description: string): Promise<void> {
+    if (!this.#merchant) throw new PaymentProviderFailure('Refunds through Xsolla need XSOLLA_MERCHANT_ID');
+    const { id, apiUrl } = this.#merchant;
+    const response = await fetch(`${apiUrl}/merchant/v2/merchants/${encodeURIComponent(id)}/reports/transactions/${encodeURIComponent(transactionId)}/refund`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${Buffer.from(`${id}:${this.#apiKey}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ description }),
+      signal: AbortSignal.timeout(XSOLLA_TIMEOUT_MS),
+    }).catch((cause: unknown) => {
+      throw new PaymentProviderFailure('Xsolla unreachable', { cause });
+    });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { errorMessage?: unknown } | null;
+      throw new PaymentProviderFailure(`Xsolla refused the refund: ${response.status}${body?.errorMessage ? ` ${String(body.errorMessage)}` : ''}`);
+    }
+    await response.body?.cancel();
+  }
 }

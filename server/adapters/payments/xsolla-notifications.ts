@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { jsonTextDepthWithin, MAX_JSON_DEPTH } from '#common/json-depth.ts';
+import { toMinorUnits } from '#common/money.ts';
+import { safeEqual } from '#server/lib/random.ts';
+import type { NotificationRefusal, NotificationVerdict, OrderEffect, PaymentNotifications, ProviderAnswer, ProviderNotification } from './payment-provider.ts';
+
+/*
+ * Xsolla's webhook (decision 064): notifications signed with the project's secret key, read into
+ * the portal's order changes, answered 204 or 400 with Xsolla's error codes. The sandbox signs and
+ * sends its notifications in the same format, so both are read here.
+ */
+
+/** Xsolla's webhook signature: SHA-1 of the raw body followed by the project's secret key, in hex. */
+export function webhookSignature(rawBody: string, secret: string): string {
+  return createHash('sha1').update(rawBody + secret).digest('hex');
+}
+
+/** Whether `Authorization: Signature <hex>` is the body's signature (compared in constant time). */
+function hasValidSignature(authorization: string | undefined, rawBody: string, secret: string): boolean {
+  const match = /^Signature ([0-9a-f]{40})$/i.exec(authorization?.trim() ?? '');
+  return match !== null && safeEqual(match[1]!.toLowerCase(), webhookSignature(rawBody, secret));
+}
+
+/** The notification fields this portal reads; anything else is kept in the event's payload. */
+interface Notification {
+  notification_type?: unknown;
+  user?: { id?: unknown; external_id?: unknown };
+  transaction?: { id?: unknown; external_id?: unknown };
+  order?: { id?: unknown; amount?: unknown; currency?: unknown; status?: unknown };
+  purchase?: { total?: { amount?: unknown; currency?: unknown } };
+  refund_details?: { amount?: unknown };
+  custom_parameters?: { order_id?: unknown };
+}
+
+type NotificationKind = 'payment' | 'order_paid' | 'refund' | 'partial_refund' | 'order_canceled' | 'ps_declined' | 'afs_reject';
+const ORDER_NOTIFICATIONS = new Set<string>(['payment', 'order_paid', 'refund', 'partial_refund', 'order_canceled', 'ps_declined', 'afs_reject']);
+/** The notifications that pay an order: they must state the amount and currency, which must be the order's. */
+const PAYING_NOTIFICATIONS = new Set<NotificationKind>(['payment', 'order_paid']);
+
+/*
+ * What each notification does to an order. A partial refund leaves the purchase in place (the
+ * event records the amount); a payment declined by the payment system or Xsolla's anti-fraud
+ * fails an unpaid order, as the sandbox's declined card does.
+ */
+const EFFECTS: Record<NotificationKind, OrderEffect> = {
+  payment: 'paid',
+  order_paid: 'paid',
+  refund: 'refunded',
+  partial_refund: 'partially-refunded',
+  order_canceled: 'cancelled',
+  ps_declined: 'declined',
+  afs_reject: 'declined',
+};
+
+/** The portal order id the notification names: our custom parameter, else the transaction's external id. */
+function orderIdOf(n: Notification): string | null {
+  const candidates = [n.custom_parameters?.order_id, n.transaction?.external_id];
+  for (const value of candidates) if (typeof value === 'string' && value !== '') return value;
+  return null;
+}
+
+/** Xsolla's own order id, for notifications that carry only that. */
+function providerOrderIdOf(n: Notification): string | null {
+  const id = n.order?.id;
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
+}
+
+/** The user the notification is for (payment: user.id; order notifications: user.external_id). */
+function userIdOf(n: Notification): string | null {
+  for (const value of [n.user?.id, n.user?.external_id]) if (typeof value === 'string' || typeof value === 'number') return String(value);
+  return null;
+}
+
+/**
+ * The amount a paying notification states, in minor units of its currency (`payment`:
+ * purchase.total; `order_paid`: order); null when either is missing or unreadable.
+ */
+function paidAmountOf(kind: NotificationKind, n: Notification): { amount: number; currency: string } | null {
+  const stated = kind === 'payment' ? n.purchase?.total : kind === 'order_paid' ? n.order : undefined;
+  const currency = typeof stated?.currency === 'string' && /^[A-Za-z]{3}$/.test(stated.currency) ? stated.currency.toUpperCase() : null;
+  const amount = currency ? toMinorUnits(stated?.amount, currency) : null;
+  return currency && amount !== null ? { amount, currency } : null;
+}
+
+/** What makes a notification the same one when Xsolla sends it again. */
+function eventKeyOf(kind: NotificationKind, n: Notification, rawBody: string): string {
+  const transaction = n.transaction?.id;
+  const order = providerOrderIdOf(n);
+  const id = transaction !== undefined && transaction !== null ? String(transaction) : (order ?? '');
+  if (kind === 'partial_refund') return `${kind}:${id}:${String(n.refund_details?.amount ?? rawBody.length)}`;
+  return `${kind}:${id}`;
+}
+
+function transactionIdOf(n: Notification): string | null {
+  const id = n.transaction?.id;
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
+}
+
+const refused = (reason: NotificationRefusal['reason'], message: string): ProviderNotification => ({ kind: 'refused', refusal: { reason, message } });
+
+/**
+ * Reads a notification signed with `secret` (null: every notification is refused as unsigned).
+ * The signature is checked before anything else; a body nested too deeply is refused before
+ * parsing, as it is stored as the event's payload and JSON.stringify of such a value throws.
+ */
+export function readXsollaNotification(rawBody: string, authorization: string | undefined, secret: string | null): ProviderNotification {
+  if (!secret || !hasValidSignature(authorization, rawBody, secret)) return refused('signature', 'Invalid signature');
+  if (!jsonTextDepthWithin(rawBody, MAX_JSON_DEPTH)) return refused('malformed', 'The body is nested too deeply');
+  let notification: Notification;
+  try {
+    notification = JSON.parse(rawBody) as Notification;
+  } catch {
+    return refused('malformed', 'The body is not JSON');
+  }
+  if (typeof notification !== 'object' || notification === null) return refused('malformed', 'The body is not an object');
+  const type = String(notification.notification_type ?? '');
+  if (type === 'user_validation') return { kind: 'user-check', userId: userIdOf(notification) };
+  if (!ORDER_NOTIFICATIONS.has(type)) return { kind: 'ignored' };
+  const kind = type as NotificationKind;
+  return {
+    kind: 'order-change',
+    change: {
+      effect: EFFECTS[kind],
+      type: kind,
+      orderId: orderIdOf(notification),
+      providerOrderId: providerOrderIdOf(notification),
+      userId: userIdOf(notification),
+      paid: PAYING_NOTIFICATIONS.has(kind) ? paidAmountOf(kind, notification) : null,
+      eventKey: eventKeyOf(kind, notification, rawBody),
+      transactionId: transactionIdOf(notification),
+      payload: notification,
+    },
+  };
+}
+
+const ERROR_CODES: Record<NotificationRefusal['reason'], XsollaErrorCode> = {
+  signature: 'INVALID_SIGNATURE',
+  malformed: 'INVALID_PARAMETER',
+  order: 'INVALID_PARAMETER',
+  user: 'INVALID_USER',
+  amount: 'INCORRECT_AMOUNT',
+};
+
+/** Xsolla's answer to a notification: 204, or 400 with one of its error codes. */
+export function xsollaAnswer(verdict: NotificationVerdict): ProviderAnswer {
+  if (verdict.accepted) return { status: 204 };
+  const code = ERROR_CODES[verdict.refusal.reason];
+  return { status: 400, code, body: { error: { code, message: verdict.refusal.message } } };
+}
+
+/** Notifications in Xsolla's format, signed with one secret key (null: none is accepted). */
+export class XsollaNotifications implements PaymentNotifications {
+  readonly #secret: string | null;
+  constructor(secret: string | null) {
+    this.#secret = secret;
+  }
+  readNotification(rawBody: string, headers: { authorization?: string | undefined }): ProviderNotification {
+    return readXsollaNotification(rawBody, headers.authorization, this.#secret);
+  }
+  answer(verdict: NotificationVerdict): ProviderAnswer {
+    return xsollaAnswer(verdict);
+  }
+}
+
+type XsollaErrorCode = 'INVALID_SIGNATURE' | 'INVALID_USER' | 'INVALID_PARAMETER' | 'INCORRECT_AMOUNT';
+
+/** The webhook as the API document describes it: the fields the portal reads (Xsolla sends more, kept as they are) and the refusal. */
+export const XSOLLA_WEBHOOK_DOCUMENT = {
+  body: z
+    .object({
+      notification_type: z.string(),
+      user: z.object({ id: z.string().optional(), external_id: z.string().optional() }).optional(),
+      transaction: z.object({ id: z.union([z.string(), z.number()]).optional(), external_id: z.string().optional() }).optional(),
+      order: z.object({ id: z.union([z.string(), z.number()]).optional(), amount: z.union([z.string(), z.number()]).optional(), currency: z.string().optional(), status: z.string().optional() }).optional(),
+      purchase: z.object({ total: z.object({ amount: z.number().optional(), currency: z.string().optional() }).optional() }).optional(),
+      refund_details: z.object({ amount: z.number().optional() }).optional(),
+      custom_parameters: z.object({ order_id: z.string().optional() }).optional(),
+    })
+    .loose(),
+  refusal: z.object({
+    error: z.object({ code: z.enum(['INVALID_SIGNATURE', 'INVALID_USER', 'INVALID_PARAMETER', 'INCORRECT_AMOUNT']), message: z.string() }),
+  }),
+};
