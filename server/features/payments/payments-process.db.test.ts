@@ -47,13 +47,15 @@ const paymentOf = (order: { id: string }, uid: number) => ({
   custom_parameters: { order_id: order.id },
 });
 
-describe('payments across processes', () => {
+// Each test starts the API in a process of its own (a second Node.js with the TypeScript sources):
+// seconds on a quiet machine, many more on a busy one, so these tests have a minute each rather
+// than the db project's 20 s.
+describe('payments across processes', { timeout: 60_000 }, () => {
   let api: TestApi;
   beforeAll(async () => {
     api = await openTestApi(XSOLLA_ENV);
   });
   afterAll(() => api?.close());
-
 
   for (const fault of ['webhook-before-commit', 'webhook-after-commit'] as const) {
     it(`keeps one paid order when the server dies ${fault === 'webhook-before-commit' ? 'before' : 'after'} the change commits, before it answers`, async () => {
