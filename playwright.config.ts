@@ -14,7 +14,9 @@ export const E2E_SCHEMA = `e2e_${runId}`;
 // provider on five ports from STAND_IN_BASE_PORT; Apple's client secret is signed with a key made
 // for the run, whose public half the Apple stand-in checks.
 const standInBase = port + 1700;
-export const STAND_IN_ISSUERS = Object.fromEntries(['google', 'apple', 'discord', 'facebook', 'x'].map((platform, index) => [platform, `http://127.0.0.1:${standInBase + index}`]));
+export const STAND_IN_ISSUERS = Object.fromEntries(
+  ['google', 'apple', 'discord', 'facebook', 'x'].map((platform, index) => [platform, `http://127.0.0.1:${standInBase + index}`]),
+);
 // The server's advertising events go to a local stand-in for Meta's Conversions API (decision 065).
 export const CONVERSIONS_API_STAND_IN = `http://127.0.0.1:${port + 1710}`;
 process.env.E2E_APPLE_KEY ??= generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

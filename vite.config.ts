@@ -7,7 +7,8 @@ import { defineConfig } from 'vite';
  * shell) in one chunk instead of a dozen: each file is a request, and on a phone's connection the
  * requests, not the bytes, decide when the page can respond (docs/performance.md).
  */
-const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|compose-refs))[\\/]/;
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|compose-refs))[\\/]/;
 
 /**
  * The shared infrastructure of every page (shell, primitives, helpers, i18n, middleware, common) in
@@ -16,17 +17,24 @@ const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|@rea
  * otherwise load with it.
  */
 const SHELL = /[\\/](app[\\/](shell|ui|lib|i18n|middleware)|common)[\\/]/;
-const ON_DEMAND = /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
+const ON_DEMAND =
+  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
 const isShellModule = (id: string) => SHELL.test(id) && !ON_DEMAND.test(id) && !/[\\/]common[\\/]api[\\/]/.test(id);
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   build: {
     assetsInlineLimit: 0,
-    rolldownOptions: { output: { codeSplitting: { groups: [
-          { name: 'framework', test: FRAMEWORK },
-          { name: 'shell', test: isShellModule },
-        ] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'framework', test: FRAMEWORK },
+            { name: 'shell', test: isShellModule },
+          ],
+        },
+      },
+    },
   },
   server: { hmr: { port: 24678 } },
 });

@@ -137,4 +137,3 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     </TranslationProvider>
   );
 }
-

@@ -22,7 +22,9 @@ export function candidateWidths(width: number, withSizes: boolean): number[] {
  * quality or format is refused, so no client can make the server encode (and cache) thousands of
  * variants of one image.
  */
-export const IMAGE_WIDTHS: ReadonlySet<number> = new Set(IMAGE_DISPLAY_WIDTHS.flatMap((width) => [...candidateWidths(width, false), ...candidateWidths(width, true)]));
+export const IMAGE_WIDTHS: ReadonlySet<number> = new Set(
+  IMAGE_DISPLAY_WIDTHS.flatMap((width) => [...candidateWidths(width, false), ...candidateWidths(width, true)]),
+);
 /** Path prefix of the image endpoint: `/_img/w_{width},q_{quality},f_{format}{source path}`. */
 export const IMAGE_ENDPOINT = '/_img/';
 

@@ -29,7 +29,12 @@ export function solves(challenge: string, nonce: string, difficulty: number): bo
  * Finds a nonce, a slice of `sliceSize` hashes at a time, yielding between slices (`pause`) so
  * the page stays responsive on slow phones.
  */
-export async function solve(challenge: string, difficulty: number, pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)), sliceSize = 2048): Promise<string> {
+export async function solve(
+  challenge: string,
+  difficulty: number,
+  pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  sliceSize = 2048,
+): Promise<string> {
   for (let start = 0; ; start += sliceSize) {
     for (let n = start; n < start + sliceSize; n++) {
       const nonce = n.toString(36);

@@ -36,8 +36,7 @@ export function isValidArticlePath(segments: string[]): boolean {
 
 /** What a valid /article/{...} path shows. Ids are digits; columns and sub-columns are letters. */
 export type ArticleTarget =
-  | { kind: 'column'; column: string; subColumn: string | null }
-  | { kind: 'article'; column: string; subColumn: string | null; id: number };
+  { kind: 'column'; column: string; subColumn: string | null } | { kind: 'article'; column: string; subColumn: string | null; id: number };
 
 export function articleTarget(segments: string[]): ArticleTarget | null {
   if (!isValidArticlePath(segments)) return null;

@@ -20,7 +20,10 @@ export function lintApiDocument(file: string): string | null {
     // No calls home: the lint runs with nothing but the local package.
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });
-  const report = JSON.parse(result.stdout || '{}') as { totals?: { errors: number; warnings: number }; problems?: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+  const report = JSON.parse(result.stdout || '{}') as {
+    totals?: { errors: number; warnings: number };
+    problems?: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+  };
   if (!report.totals) return `redocly printed no report (exit ${result.status}): ${result.stderr}`;
   if (report.totals.errors + report.totals.warnings === 0) return null;
   return (report.problems ?? []).map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`).join('\n');

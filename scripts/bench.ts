@@ -44,7 +44,14 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
 
 const database = join(tmpdir(), `playport-bench-${Date.now()}.sqlite`);
 const server = spawn(process.execPath, ['scripts/start.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: origin, LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL ?? `file:${database}` },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: origin,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: process.env.DATABASE_URL ?? `file:${database}`,
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const stop = () => {
@@ -77,7 +84,10 @@ const closest = assets
 
 /** A guest session, made as a browser makes it (CSRF cookie, proof of work), as a cookie header. */
 async function guestSession(): Promise<Record<string, string>> {
-  const csrf = (await fetch(`${origin}/serve/api/csrf`)).headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='))!.split(';')[0]!;
+  const csrf = (await fetch(`${origin}/serve/api/csrf`)).headers
+    .getSetCookie()
+    .find((c) => c.startsWith('XSRF-TOKEN='))!
+    .split(';')[0]!;
   const { data } = (await (await fetch(`${origin}/serve/api/guest/challenge/`)).json()) as { data: { challenge: string; difficulty: number } };
   const nonce = await solve(data.challenge, data.difficulty, async () => undefined);
   const response = await fetch(`${origin}/serve/api/guest/login/`, {
@@ -108,7 +118,13 @@ const targets: Array<{ name: string; path: string; bytes: number; headers?: Reco
   { name: `app page ${APP} (session)`, path: APP, bytes: await sizeOf(APP, session), headers: session, budget: PAGE_BUDGET },
   { name: `article ${ARTICLE} (session)`, path: ARTICLE, bytes: await sizeOf(ARTICLE, session), headers: session },
   { name: 'home page rendered (session, no cache)', path: RENDERED, bytes: await sizeOf(RENDERED, session), headers: session, budget: 0.03 },
-  { name: 'GET /serve/api/member/info/ (session)', path: '/serve/api/member/info/', bytes: await sizeOf('/serve/api/member/info/', bearer), headers: bearer, budget: 0.7 },
+  {
+    name: 'GET /serve/api/member/info/ (session)',
+    path: '/serve/api/member/info/',
+    bytes: await sizeOf('/serve/api/member/info/', bearer),
+    headers: bearer,
+    budget: 0.7,
+  },
   { name: 'GET /serve/api/app/list/', path: '/serve/api/app/list/', bytes: apiBytes, budget: 0.7 },
   { name: `static /assets/${closest.f}`, path: `/assets/${closest.f}`, bytes: closest.size },
 ];
@@ -173,7 +189,8 @@ const http = targets.map((target) => {
     errors: list.reduce((n, s) => n + s.errors + s.non2xx, 0),
   };
   // Budgets (issue: speed for every visitor): a ratio to the static file, p99 under 100 ms for pages with a session.
-  if (target.budget !== undefined && figures.ratio < target.budget) problems.push(`${target.name}: ${figures.ratio} of the static file's requests/s, budget ${target.budget}`);
+  if (target.budget !== undefined && figures.ratio < target.budget)
+    problems.push(`${target.name}: ${figures.ratio} of the static file's requests/s, budget ${target.budget}`);
   if (target.headers?.cookie && target.budget === PAGE_BUDGET && figures.p99 >= 100) problems.push(`${target.name}: p99 ${figures.p99} ms, budget 100 ms`);
   if (figures.errors > 0) problems.push(`${target.name}: ${figures.errors} errors`);
   return figures;
@@ -181,7 +198,9 @@ const http = targets.map((target) => {
 console.log(`\n${rounds} rounds × ${duration} s, ${connections} connections, medians:`);
 console.log(`${'target'.padEnd(42)}  bytes    req/s   p50 ms   p99 ms  ratio to static  errors`);
 for (const f of http) {
-  console.log(`${f.name.padEnd(42)} ${String(f.bytes).padStart(6)} ${String(f.rps).padStart(8)} ${f.p50.toFixed(1).padStart(8)} ${f.p99.toFixed(1).padStart(8)} ${f.ratio.toFixed(2).padStart(16)} ${String(f.errors).padStart(7)}`);
+  console.log(
+    `${f.name.padEnd(42)} ${String(f.bytes).padStart(6)} ${String(f.rps).padStart(8)} ${f.p50.toFixed(1).padStart(8)} ${f.p99.toFixed(1).padStart(8)} ${f.ratio.toFixed(2).padStart(16)} ${String(f.errors).padStart(7)}`,
+  );
 }
 
 // First-load JavaScript of the home page: the modules its HTML loads (entry, route modules and their imports),
@@ -190,10 +209,15 @@ const FIRST_LOAD_JS_BUDGET = 120 * 1024;
 const homeHtml = await (await fetch(`${origin}/`)).text();
 // Module preloads and the inline script's imports; not every address in the page: the inline route
 // manifest names the full manifest's file, which lazy route discovery never loads.
-const homeModules = [...new Set([...homeHtml.matchAll(/rel="modulepreload" href="([^"]+\.js)"|(?:from |import ?\(?)"([^"]+\.js)"/g)].map((match) => match[1] ?? match[2]!))];
+const homeModules = [
+  ...new Set([...homeHtml.matchAll(/rel="modulepreload" href="([^"]+\.js)"|(?:from |import ?\(?)"([^"]+\.js)"/g)].map((match) => match[1] ?? match[2]!)),
+];
 const firstLoadJs = homeModules.reduce((sum, path) => sum + brotliCompressSync(readFileSync(join(buildDir, 'client', path))).length, 0);
-console.log(`\nfirst-load JavaScript of /: ${homeModules.length} modules, ${(firstLoadJs / 1024).toFixed(1)} KB compressed (budget ${FIRST_LOAD_JS_BUDGET / 1024} KB)`);
-if (firstLoadJs > FIRST_LOAD_JS_BUDGET) problems.push(`/: first-load JavaScript ${(firstLoadJs / 1024).toFixed(1)} KB, budget ${FIRST_LOAD_JS_BUDGET / 1024} KB`);
+console.log(
+  `\nfirst-load JavaScript of /: ${homeModules.length} modules, ${(firstLoadJs / 1024).toFixed(1)} KB compressed (budget ${FIRST_LOAD_JS_BUDGET / 1024} KB)`,
+);
+if (firstLoadJs > FIRST_LOAD_JS_BUDGET)
+  problems.push(`/: first-load JavaScript ${(firstLoadJs / 1024).toFixed(1)} KB, budget ${FIRST_LOAD_JS_BUDGET / 1024} KB`);
 
 // Lighthouse, mobile preset, on the pages a visitor meets (the play page's game loads there too).
 let lighthouseFigures: LighthouseFigures[] = [];
@@ -233,7 +257,10 @@ if (!values['no-lighthouse'] && !short) {
 
 mkdirSync(dirname(values.json), { recursive: true });
 if (existsSync(values.json)) copyFileSync(values.json, values.json.replace(/latest\.json$/, 'previous.json'));
-writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), rounds, duration, connections, http, firstLoadJs: { modules: homeModules.length, bytes: firstLoadJs }, lighthouse: lighthouseFigures, problems }, null, 2)}\n`);
+writeFileSync(
+  values.json,
+  `${JSON.stringify({ date: new Date().toISOString(), rounds, duration, connections, http, firstLoadJs: { modules: homeModules.length, bytes: firstLoadJs }, lighthouse: lighthouseFigures, problems }, null, 2)}\n`,
+);
 console.log(`\nfigures written to ${values.json}`);
 if (problems.length > 0) {
   console.log(`\n${problems.length} budget${problems.length === 1 ? '' : 's'} crossed:`);

@@ -20,7 +20,9 @@ describe('layer rules', () => {
 
   it("lets a feature use the types of another feature's service, and tests set up what they need", () => {
     expect(rules('server/features/articles/articles.service.ts', "import type { CatalogueService } from '../catalogue/catalogue.service.ts';")).toEqual([]);
-    expect(rules('server/features/articles/articles.db.test.ts', "import { importCatalogue } from '#server/features/catalogue/catalogue.import.ts';")).toEqual([]);
+    expect(rules('server/features/articles/articles.db.test.ts', "import { importCatalogue } from '#server/features/catalogue/catalogue.import.ts';")).toEqual(
+      [],
+    );
     expect(rules('app/features/catalogue/favourite-button.tsx', "import { useSession } from '../accounts/use-session.ts';")).toEqual([]);
   });
 
@@ -61,8 +63,13 @@ function lintPlanted(files: Record<string, string>): { oxlint: Set<string>; laye
       mkdirSync(join(root, dirname(file)), { recursive: true });
       writeFileSync(join(root, file), source);
     }
-    const oxlint = spawnSync(resolve('node_modules/.bin/oxlint'), ['-c', '.oxlintrc.json', '--format', 'unix', ...Object.keys(files)], { cwd: root, encoding: 'utf8' });
-    const refusedByOxlint = new Set(Object.keys(files).filter((file) => oxlint.stdout.split('\n').some((line) => line.startsWith(`${file}:`) && line.includes('no-restricted-imports'))));
+    const oxlint = spawnSync(resolve('node_modules/.bin/oxlint'), ['-c', '.oxlintrc.json', '--format', 'unix', ...Object.keys(files)], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const refusedByOxlint = new Set(
+      Object.keys(files).filter((file) => oxlint.stdout.split('\n').some((line) => line.startsWith(`${file}:`) && line.includes('no-restricted-imports'))),
+    );
     const folders = [...new Set(Object.keys(files).map((file) => file.split('/')[0]!))];
     return { oxlint: refusedByOxlint, layers: new Set(checkTree(root, folders).map((v) => v.file)) };
   } finally {
@@ -82,22 +89,55 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
     ['server → app, type only', 'server/planted-7.ts', "import type { AppLoadContext } from '#app/context.ts';\nexport type X = AppLoadContext;\n"],
     ['server → app, type query', 'server/planted-8.ts', "export type X = typeof import('#app/context.ts');\n"],
     ['server → app, dynamic import()', 'server/planted-9.ts', "export const load = () => import('../app/context.ts');\n"],
-    ['server → app, require()', 'server/planted-10.ts', "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const context = require('#app/context.ts');\n"],
-    ['app → server value, in a page module', 'app/routes/planted-11.tsx', "import { openDatabase } from '#server/db/client.ts';\nexport const x = openDatabase;\n"],
-    ['app → server value, in a *.server.ts module', 'app/features/social/planted-12.server.ts', "import { statusOf } from '#server/http/errors.ts';\nexport const x = statusOf;\n"],
+    [
+      'server → app, require()',
+      'server/planted-10.ts',
+      "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const context = require('#app/context.ts');\n",
+    ],
+    [
+      'app → server value, in a page module',
+      'app/routes/planted-11.tsx',
+      "import { openDatabase } from '#server/db/client.ts';\nexport const x = openDatabase;\n",
+    ],
+    [
+      'app → server value, in a *.server.ts module',
+      'app/features/social/planted-12.server.ts',
+      "import { statusOf } from '#server/http/errors.ts';\nexport const x = statusOf;\n",
+    ],
     ['app → server, side effect only', 'app/features/social/planted-13.server.ts', "import '#server/http/errors.ts';\n"],
     ['app → server, dynamic import()', 'app/routes/planted-14.tsx', "export const load = () => import('#server/db/client.ts');\n"],
-    ["feature → another feature's repository", 'server/features/articles/planted-15.service.ts', "import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';\nexport const x = CatalogueRepository;\n"],
-    ["feature → another feature's repository, dynamic import()", 'server/features/articles/planted-16.service.ts', "export const load = () => import('../catalogue/catalogue.repository.ts');\n"],
-    ["browser feature → another feature's store", 'app/features/catalogue/planted-17.tsx', "import { session } from '../accounts/session-store.ts';\nexport const x = session;\n"],
+    [
+      "feature → another feature's repository",
+      'server/features/articles/planted-15.service.ts',
+      "import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';\nexport const x = CatalogueRepository;\n",
+    ],
+    [
+      "feature → another feature's repository, dynamic import()",
+      'server/features/articles/planted-16.service.ts',
+      "export const load = () => import('../catalogue/catalogue.repository.ts');\n",
+    ],
+    [
+      "browser feature → another feature's store",
+      'app/features/catalogue/planted-17.tsx',
+      "import { session } from '../accounts/session-store.ts';\nexport const x = session;\n",
+    ],
     ['service → HTTP', 'server/features/catalogue/planted-18.service.ts', "import { statusOf } from '#server/http/errors.ts';\nexport const x = statusOf;\n"],
-    ['server infrastructure → feature', 'server/lib/planted-19.ts', "import { AccountsService } from '#server/features/accounts/accounts.service.ts';\nexport const x = AccountsService;\n"],
-    ['app infrastructure → feature', 'app/lib/planted-20.ts', "import { useSession } from '../features/accounts/use-session.ts';\nexport const x = useSession;\n"],
+    [
+      'server infrastructure → feature',
+      'server/lib/planted-19.ts',
+      "import { AccountsService } from '#server/features/accounts/accounts.service.ts';\nexport const x = AccountsService;\n",
+    ],
+    [
+      'app infrastructure → feature',
+      'app/lib/planted-20.ts',
+      "import { useSession } from '../features/accounts/use-session.ts';\nexport const x = useSession;\n",
+    ],
   ];
   const clean: Record<string, string> = {
     'common/clean-1.ts': "import { isLocale } from './locales.ts';\nexport const x = isLocale;\n",
     'app/clean-2.ts': "import type { AppLoadContext } from '#server/page-context.ts';\nexport type { AppLoadContext };\n",
-    'server/features/articles/clean-3.service.ts': "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
+    'server/features/articles/clean-3.service.ts':
+      "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
   };
 
   // One oxlint process over all of them: seconds on a busy machine.

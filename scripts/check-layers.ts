@@ -24,7 +24,9 @@ const ALIASES: Record<string, string> = { '#app/': 'app/', '#server/': 'server/'
 function target(file: string, specifier: string): string | null {
   for (const [alias, folder] of Object.entries(ALIASES)) if (specifier.startsWith(alias)) return folder + specifier.slice(alias.length);
   if (!specifier.startsWith('.')) return null;
-  return relative('.', resolve(dirname(file), specifier)).split(sep).join('/');
+  return relative('.', resolve(dirname(file), specifier))
+    .split(sep)
+    .join('/');
 }
 
 /**
@@ -103,7 +105,11 @@ export function checkFile(file: string, source: string): Violation[] {
       const name = to.split('/').pop()!;
       const isPublic = side === 'server' ? /\.(service|schema)\.ts$/.test(name) : !/(\.server\.tsx?|-store\.ts|\.repository\.ts)$/.test(name);
       if (!isPublic || (side === 'server' && !typeOnly)) {
-        add(side === 'server' ? `features do not import each other's internals: ${from} may use only types of ${into}'s service` : `features do not import each other's internals: ${from} may not use ${into}'s ${name}`);
+        add(
+          side === 'server'
+            ? `features do not import each other's internals: ${from} may use only types of ${into}'s service`
+            : `features do not import each other's internals: ${from} may not use ${into}'s ${name}`,
+        );
       }
     }
     if (/^server\/(lib|db)\/|\.(service|repository)\.ts$/.test(file) && to.startsWith('server/http/') && !isTest(file)) {

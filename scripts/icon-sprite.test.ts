@@ -12,6 +12,7 @@ describe('the category icon sprite', () => {
     const sprite = readFileSync(SPRITE_FILE, 'utf8');
     const symbols = new Map([...sprite.matchAll(/<symbol id="([^"]+)"[^>]*>(.*?)<\/symbol>/g)].map((m) => [m[1], m[2]]));
     expect(new Set(symbols.keys())).toEqual(new Set(CATEGORY_ICON_NAMES));
-    for (const name of Object.values(CATEGORY_ICONS)) expect(symbols.get(name), name).toMatch(/^(<(path|circle|rect|line|polyline|polygon|ellipse) [^>]+\/>)+$/);
+    for (const name of Object.values(CATEGORY_ICONS))
+      expect(symbols.get(name), name).toMatch(/^(<(path|circle|rect|line|polyline|polygon|ellipse) [^>]+\/>)+$/);
   });
 });

@@ -6,7 +6,11 @@ import { startIdentityProviders } from '../server/testing/identity-providers.ts'
 const base = Number(process.env.STAND_IN_BASE_PORT ?? 4800);
 const ports = Object.fromEntries(OAUTH_PLATFORMS.map((platform, index) => [platform, base + index]));
 const providers = await startIdentityProviders({ ports, applePrivateKey: process.env.OAUTH_APPLE_PRIVATE_KEY });
-console.log(`identity provider stand-ins: ${Object.entries(providers.issuers).map(([p, url]) => `${p} ${url}`).join(', ')}`);
+console.log(
+  `identity provider stand-ins: ${Object.entries(providers.issuers)
+    .map(([p, url]) => `${p} ${url}`)
+    .join(', ')}`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void providers.stop().finally(() => process.exit(0)));
 }

@@ -4,7 +4,10 @@
 import { parseArgs } from 'node:util';
 import { describeFigures, runLighthouse } from './lib/lighthouse-runner.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { url: { type: 'string', default: 'http://localhost:3000' }, desktop: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { url: { type: 'string', default: 'http://localhost:3000' }, desktop: { type: 'boolean', default: false } },
+});
 const figures = await runLighthouse(values.url, positionals.length > 0 ? positionals : ['/', '/zh-CN'], { desktop: values.desktop });
 for (const page of figures) console.log(describeFigures(page));
 process.exit(figures.every((page) => page.scores.installable === 100) ? 0 : 1);

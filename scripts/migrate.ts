@@ -15,7 +15,9 @@ const database = await connectDatabase(config.databaseUrl, {
 if (!database) process.exit(1);
 try {
   const results = await migrateToLatest(database.db, database.kind);
-  console.log(results.length ? `applied to ${database.description}: ${results.map((r) => r.migrationName).join(', ')}` : `${database.description} is up to date`);
+  console.log(
+    results.length ? `applied to ${database.description}: ${results.map((r) => r.migrationName).join(', ')}` : `${database.description} is up to date`,
+  );
 } finally {
   await database.close();
 }

@@ -47,7 +47,8 @@ function countPlaywright(file: string, pass: string) {
   failed += report.stats.unexpected;
   const walk = (suite: PlaywrightSuite, path: string[]): void => {
     for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) if (test.status === 'flaky') retried.push(`[${pass}, ${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
+      for (const test of spec.tests)
+        if (test.status === 'flaky') retried.push(`[${pass}, ${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
     }
     for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
   };
@@ -61,14 +62,32 @@ function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).filter((entry) => entry !== 'node_modules' && entry !== 'uploads').map((entry) => newestChange(join(path, entry))));
+  return Math.max(
+    stat.mtimeMs,
+    ...readdirSync(path)
+      .filter((entry) => entry !== 'node_modules' && entry !== 'uploads')
+      .map((entry) => newestChange(join(path, entry))),
+  );
 }
 
 /** Whether build/ was made after every change to what goes into it: the PostgreSQL pass reuses the SQLite pass's build. */
 function buildIsCurrent(): boolean {
   const entry = 'build/server/index.js';
   if (!existsSync(entry)) return false;
-  const inputs = ['app', 'common', 'server', 'public', 'games', 'sdk', 'content', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'scripts/build-service-worker.ts', 'scripts/compress-assets.ts'];
+  const inputs = [
+    'app',
+    'common',
+    'server',
+    'public',
+    'games',
+    'sdk',
+    'content',
+    'package-lock.json',
+    'vite.config.ts',
+    'react-router.config.ts',
+    'scripts/build-service-worker.ts',
+    'scripts/compress-assets.ts',
+  ];
   return statSync(entry).mtimeMs > Math.max(...inputs.map(newestChange));
 }
 
@@ -92,13 +111,17 @@ if (wanted('unit')) {
 
 if (wanted('db')) {
   const sqlite = join(reports, 'db-sqlite.json');
-  run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), { DATABASE_URL: '' });
+  run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), {
+    DATABASE_URL: '',
+  });
   countVitest(sqlite);
   if (postgresUrl) {
     // server/instances.db.test.ts runs two instances of the built server.
     built();
     const pgReport = join(reports, 'db-postgres.json');
-    run('db (PostgreSQL)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]), { DATABASE_URL: postgresUrl });
+    run('db (PostgreSQL)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]), {
+      DATABASE_URL: postgresUrl,
+    });
     countVitest(pgReport);
   } else {
     console.log('── db (PostgreSQL): skipped, DATABASE_URL is not postgres://…');

@@ -11,13 +11,35 @@ import { openTestDatabase, type TestDatabase } from './testing/test-database.ts'
 
 /** The calls of spec section 7, as method and path below /serve/api. */
 const SPEC_CALLS = [
-  'GET /app/list/', 'GET /app/info/', 'GET /app/tag/', 'GET /article/list/{column}', 'GET /article/column/info/{column}',
-  'GET /article/info/{id}', 'GET /game/config/{app_id}', 'GET /page/info/', 'GET /webauthn/create/options/',
-  'GET /webauthn/login/options/', 'GET /webauthn/credential/list/', 'GET /csrf', 'POST /member/played/', 'POST /member/avatar/',
-  'POST /username/login/', 'POST /fingerprint/login/', 'POST /logout/', 'POST /session/check', 'POST /payment/xsolla/create/',
-  'POST /game/login/{app_id}', 'POST /game/pay/{app_id}', 'POST /oauth/link/{platform}', 'POST /oauth/login/{platform}',
-  'POST /webauthn/create/verification/', 'POST /webauthn/login/verification/', 'PATCH /member/nickname/', 'PATCH /member/password/',
-  'PATCH /member/social/unbind/{platform}', 'DELETE /webauthn/credential/{id}',
+  'GET /app/list/',
+  'GET /app/info/',
+  'GET /app/tag/',
+  'GET /article/list/{column}',
+  'GET /article/column/info/{column}',
+  'GET /article/info/{id}',
+  'GET /game/config/{app_id}',
+  'GET /page/info/',
+  'GET /webauthn/create/options/',
+  'GET /webauthn/login/options/',
+  'GET /webauthn/credential/list/',
+  'GET /csrf',
+  'POST /member/played/',
+  'POST /member/avatar/',
+  'POST /username/login/',
+  'POST /fingerprint/login/',
+  'POST /logout/',
+  'POST /session/check',
+  'POST /payment/xsolla/create/',
+  'POST /game/login/{app_id}',
+  'POST /game/pay/{app_id}',
+  'POST /oauth/link/{platform}',
+  'POST /oauth/login/{platform}',
+  'POST /webauthn/create/verification/',
+  'POST /webauthn/login/verification/',
+  'PATCH /member/nickname/',
+  'PATCH /member/password/',
+  'PATCH /member/social/unbind/{platform}',
+  'DELETE /webauthn/credential/{id}',
 ];
 
 interface Operation {
@@ -60,7 +82,11 @@ describe('the OpenAPI document', () => {
   const documented = (portal = false) =>
     Object.entries(paths)
       .filter(([, item]) => 'servers' in item === portal)
-      .flatMap(([path, item]) => Object.keys(item).filter((key) => METHODS.has(key)).map((method) => `${method.toUpperCase()} ${path}`));
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((key) => METHODS.has(key))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      );
 
   it('lists every route the API registers, and nothing else', () => {
     const routes = registered
@@ -108,7 +134,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('names and sums up every operation, with unique operation ids', () => {
-    const operations = Object.values(paths).flatMap((item) => Object.entries(item).filter(([key]) => METHODS.has(key)).map(([, operation]) => operation));
+    const operations = Object.values(paths).flatMap((item) =>
+      Object.entries(item)
+        .filter(([key]) => METHODS.has(key))
+        .map(([, operation]) => operation),
+    );
     for (const operation of operations) {
       expect(operation.operationId, JSON.stringify(operation.summary)).toMatch(/^[a-z][A-Za-z0-9]+$/);
       expect(operation.summary?.length).toBeGreaterThan(5);

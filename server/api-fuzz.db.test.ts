@@ -123,10 +123,7 @@ function plausible(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unkn
 /** Plausible or hostile, each field on its own: wrong types, nulls, extra and prototype keys. */
 function mutated(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
   const fields = schema?.properties ?? {};
-  const mixed = fc.record(
-    Object.fromEntries(Object.entries(fields).map(([name, s]) => [name, fc.oneof(plausible(s), hostileJson)])),
-    { requiredKeys: [] },
-  );
+  const mixed = fc.record(Object.fromEntries(Object.entries(fields).map(([name, s]) => [name, fc.oneof(plausible(s), hostileJson)])), { requiredKeys: [] });
   const withExtras = fc
     .tuple(mixed, fc.dictionary(hostileKey, hostileJson, { maxKeys: 2 }))
     .map(([body, extra]) => Object.assign(Object.create(null) as object, body, extra));
@@ -157,13 +154,26 @@ type TokenKind = 'none' | 'valid' | 'revoked' | 'forged' | 'garbage' | 'huge' | 
 type CsrfKind = 'valid' | 'none' | 'header-only' | 'cookie-only' | 'mismatch' | 'forged';
 
 /** `usual` most of the time (so input gets past the gates to the handlers), else one of `others`. */
-const mostly = <T,>(usual: T, ...others: T[]) => fc.oneof({ arbitrary: fc.constant(usual), weight: 3 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
+const mostly = <T>(usual: T, ...others: T[]) => fc.oneof({ arbitrary: fc.constant(usual), weight: 3 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
 
 const requestShape = fc.record({
   token: fc.oneof(fc.constant<TokenKind>('valid'), mostly<TokenKind>('none', 'revoked', 'forged', 'garbage', 'huge', 'basic', 'empty-bearer')),
   csrf: mostly<CsrfKind>('valid', 'none', 'header-only', 'cookie-only', 'mismatch', 'forged'),
-  locale: fc.option(fc.oneof(fc.constantFrom('en', 'zh-CN', 'xx', '../en', '__proto__'), hostileString.filter((s) => s.length < 200)), { nil: undefined }),
-  contentType: mostly<string | undefined>('application/json', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', undefined),
+  locale: fc.option(
+    fc.oneof(
+      fc.constantFrom('en', 'zh-CN', 'xx', '../en', '__proto__'),
+      hostileString.filter((s) => s.length < 200),
+    ),
+    { nil: undefined },
+  ),
+  contentType: mostly<string | undefined>(
+    'application/json',
+    'text/plain',
+    'application/json; charset=utf-16',
+    'multipart/form-data; boundary=x',
+    'application/x-www-form-urlencoded',
+    undefined,
+  ),
   extraCookie: fc.option(fc.tuple(fc.constantFrom('token', 'utm_source', '__proto__'), fc.string({ maxLength: 50 })), { nil: undefined }),
   raw: fc.boolean(),
   // Campaign tags travel as headers and are stored with new accounts and orders.
@@ -253,60 +263,64 @@ describe('the API under hostile input', () => {
       // Envelope answers everywhere but the provider's webhook and the document itself.
       const envelope = !('204' in operation.responses) && operation.operationId !== 'getOpenapiJson';
       const input = fc.record({
-        path: fc.record(Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof(plausible(p.schema), hostileString).map(String)]))),
+        path: fc.record(
+          Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof(plausible(p.schema), hostileString).map(String)])),
+        ),
         // The operation's own parameters: all plausible, or plausible and hostile with a few strangers (repeated keys too).
         query: fc.oneof(
           fc.record(Object.fromEntries(queryParameters.map((p) => [p.name, plausible(p.schema).map(String)])), { requiredKeys: [] }),
           fc
-          .tuple(
-            fc.record(
-              Object.fromEntries(queryParameters.map((p) => [p.name, fc.oneof(plausible(p.schema).map(String), hostileString)])),
-              { requiredKeys: [] },
-            ),
-            fc.dictionary(
-              fc.oneof(fc.constantFrom('__proto__', 'constructor[prototype][x]', 'locale'), fc.string({ maxLength: 6 })),
-              fc.oneof(hostileString, fc.array(fc.string({ maxLength: 6 }), { minLength: 2, maxLength: 3 })),
-              { maxKeys: 2 },
-            ),
-          )
-          .map(([own, strangers]) => ({ ...own, ...strangers }) as Record<string, string | string[]>),
+            .tuple(
+              fc.record(Object.fromEntries(queryParameters.map((p) => [p.name, fc.oneof(plausible(p.schema).map(String), hostileString)])), {
+                requiredKeys: [],
+              }),
+              fc.dictionary(
+                fc.oneof(fc.constantFrom('__proto__', 'constructor[prototype][x]', 'locale'), fc.string({ maxLength: 6 })),
+                fc.oneof(hostileString, fc.array(fc.string({ maxLength: 6 }), { minLength: 2, maxLength: 3 })),
+                { maxKeys: 2 },
+              ),
+            )
+            .map(([own, strangers]) => ({ ...own, ...strangers }) as Record<string, string | string[]>),
         ),
         body: mutated(bodySchema),
         rawBody,
         shape: requestShape,
       });
-      await fc.assert(
-        fc.asyncProperty(input, async ({ path: pathValues, query, body, rawBody: raw, shape }) => {
-          const url = path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => shape.badEscape ?? encode(pathValues[name] ?? ''));
-          const search = new URLSearchParams();
-          for (const [key, value] of Object.entries(query)) for (const v of [value ?? []].flat()) search.append(key, v);
-          const headers: Record<string, string> = { ...csrfHeaders(shape.csrf) };
-          const authorization = await tokenFor(shape.token);
-          if (authorization) headers.authorization = authorization;
-          if (shape.locale !== undefined) headers.locale = encode(shape.locale);
-          for (const [name, value] of Object.entries(shape.campaign)) headers[name] = encode(value);
-          if (shape.extraCookie) headers.cookie = [headers.cookie, `${shape.extraCookie[0]}=${encode(shape.extraCookie[1])}`].filter(Boolean).join('; ');
-          const withBody = method !== 'GET' && method !== 'DELETE';
-          if (withBody && shape.contentType) headers['content-type'] = shape.contentType;
-          // An upload gets broken forms under its own content type half the time.
-          if (multipart && shape.raw) headers['content-type'] = 'multipart/form-data; boundary=x';
-          const response = await api.app.inject({
-            method: method as 'GET',
-            url: `/serve/api${url}${search.size ? `?${search}` : ''}`,
-            headers,
-            ...(withBody ? { payload: shape.raw ? raw : JSON.stringify(body) ?? 'null' } : {}),
-          });
-          const seen = statuses.get(`${method} ${path}`) ?? new Map<number, number>();
-          statuses.set(`${method} ${path}`, seen.set(response.statusCode, (seen.get(response.statusCode) ?? 0) + 1));
-          const problem = checkAnswer(response.statusCode, response.body, envelope);
-          if (problem) failures.push(`${method} ${path} → ${response.statusCode} ${problem}: ${response.body.slice(0, 300)}`);
-          return problem === null;
-        }),
-        { numRuns: RUNS, endOnFailure: true },
-      ).catch((error: unknown) => {
-        // A property that threw (rather than found a bad answer) is a failure of its own.
-        if (!failures.some((f) => f.startsWith(`${method} ${path} `))) failures.push(`${method} ${path}: ${`${String(error).slice(0, 1500)} ${String((error as Error).cause)}`}`);
-      });
+      await fc
+        .assert(
+          fc.asyncProperty(input, async ({ path: pathValues, query, body, rawBody: raw, shape }) => {
+            const url = path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => shape.badEscape ?? encode(pathValues[name] ?? ''));
+            const search = new URLSearchParams();
+            for (const [key, value] of Object.entries(query)) for (const v of [value ?? []].flat()) search.append(key, v);
+            const headers: Record<string, string> = { ...csrfHeaders(shape.csrf) };
+            const authorization = await tokenFor(shape.token);
+            if (authorization) headers.authorization = authorization;
+            if (shape.locale !== undefined) headers.locale = encode(shape.locale);
+            for (const [name, value] of Object.entries(shape.campaign)) headers[name] = encode(value);
+            if (shape.extraCookie) headers.cookie = [headers.cookie, `${shape.extraCookie[0]}=${encode(shape.extraCookie[1])}`].filter(Boolean).join('; ');
+            const withBody = method !== 'GET' && method !== 'DELETE';
+            if (withBody && shape.contentType) headers['content-type'] = shape.contentType;
+            // An upload gets broken forms under its own content type half the time.
+            if (multipart && shape.raw) headers['content-type'] = 'multipart/form-data; boundary=x';
+            const response = await api.app.inject({
+              method: method as 'GET',
+              url: `/serve/api${url}${search.size ? `?${search}` : ''}`,
+              headers,
+              ...(withBody ? { payload: shape.raw ? raw : (JSON.stringify(body) ?? 'null') } : {}),
+            });
+            const seen = statuses.get(`${method} ${path}`) ?? new Map<number, number>();
+            statuses.set(`${method} ${path}`, seen.set(response.statusCode, (seen.get(response.statusCode) ?? 0) + 1));
+            const problem = checkAnswer(response.statusCode, response.body, envelope);
+            if (problem) failures.push(`${method} ${path} → ${response.statusCode} ${problem}: ${response.body.slice(0, 300)}`);
+            return problem === null;
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        )
+        .catch((error: unknown) => {
+          // A property that threw (rather than found a bad answer) is a failure of its own.
+          if (!failures.some((f) => f.startsWith(`${method} ${path} `)))
+            failures.push(`${method} ${path}: ${`${String(error).slice(0, 1500)} ${String((error as Error).cause)}`}`);
+        });
     }
     if (process.env.API_FUZZ_REPORT) for (const [operation, seen] of statuses) console.log(operation, Object.fromEntries(seen));
     expect(failures).toEqual([]);

@@ -107,7 +107,12 @@ describe('API conventions', () => {
 
   it('reads an empty JSON body as {}', async () => {
     const headers = await api.csrfHeaders();
-    const response = await api.app.inject({ method: 'POST', url: '/serve/api/session/check', headers: { ...headers, 'content-type': 'application/json' }, payload: '' });
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/session/check',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(response.statusCode).toBe(200);
   });
 

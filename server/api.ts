@@ -94,13 +94,10 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
 
   const api = new ApiRouter(app);
 
-  api.route(
-    { method: 'GET', url: '/csrf', summary: 'Issue the XSRF-TOKEN cookie', tags: ['session'], auth: 'none' },
-    ({ reply }) => {
-      reply.setCookie(XSRF_COOKIE, csrf.issue(), { ...cookieOptions, httpOnly: false });
-      return null;
-    },
-  );
+  api.route({ method: 'GET', url: '/csrf', summary: 'Issue the XSRF-TOKEN cookie', tags: ['session'], auth: 'none' }, ({ reply }) => {
+    reply.setCookie(XSRF_COOKIE, csrf.issue(), { ...cookieOptions, httpOnly: false });
+    return null;
+  });
 
   sessionRoutes(api);
   await accountsRoutes(api, services.accounts);
@@ -124,12 +121,16 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
       '400': { description: 'Malformed request URL, in the envelope' },
     },
   });
-  const document = buildOpenApiDocument(api.routes, {
-    title: `${config.productName} API`,
-    version: VERSION,
-    // Relative to the document's own address, so it is right behind any origin or proxy.
-    serverUrl: '/serve/api',
-  }, PORTAL_ENDPOINTS);
+  const document = buildOpenApiDocument(
+    api.routes,
+    {
+      title: `${config.productName} API`,
+      version: VERSION,
+      // Relative to the document's own address, so it is right behind any origin or proxy.
+      serverUrl: '/serve/api',
+    },
+    PORTAL_ENDPOINTS,
+  );
   app.get('/openapi.json', { config: { auth: 'none', csrf: false } }, async () => document);
 };
 

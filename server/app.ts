@@ -76,7 +76,10 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     if (!isServiceOutage(error)) throw error;
     request.log.warn({ err: error }, 'service unavailable');
     const outage = outageError(error);
-    return reply.code(503).headers(outage.options.headers ?? {}).send(errorEnvelope(outage, requestLocale(request.headers.locale, request.query)));
+    return reply
+      .code(503)
+      .headers(outage.options.headers ?? {})
+      .send(errorEnvelope(outage, requestLocale(request.headers.locale, request.query)));
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onSend', async (request, reply) => {
@@ -89,7 +92,13 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
   // The pixel's origins are allowed only when a pixel is configured (decision 065).
-  const pixelSources = config.pixel ? { 'script-src': ['https://connect.facebook.net'], 'img-src': ['https://www.facebook.com'], 'connect-src': ['https://www.facebook.com', 'https://connect.facebook.net'] } : undefined;
+  const pixelSources = config.pixel
+    ? {
+        'script-src': ['https://connect.facebook.net'],
+        'img-src': ['https://www.facebook.com'],
+        'connect-src': ['https://www.facebook.com', 'https://connect.facebook.net'],
+      }
+    : undefined;
   await app.register(securityHeaders, { isProduction: config.isProduction, extraSources: pixelSources });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -193,7 +202,11 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     getBuild: options.getBuild,
     mode: options.mode,
     pageCache: { cache: pageCache, keyFor: pageKey },
-    isServiceAway: () => pingDatabase(services.database.db).then(() => false, () => true),
+    isServiceAway: () =>
+      pingDatabase(services.database.db).then(
+        () => false,
+        () => true,
+      ),
     fillContext(request, context, build) {
       const key = (build.entry.module as unknown as { appContext: import('react-router').RouterContext<AppLoadContext> }).appContext;
       context.set(key, {

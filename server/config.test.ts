@@ -28,7 +28,9 @@ describe('loadConfig', () => {
 
   it('refuses the published development secret when the server is reachable by others, naming APP_SECRET', () => {
     for (const env of [{ HOST: '0.0.0.0' }, { HOST: '::' }, { HOST: '192.168.1.20' }, { HOST: 'portal.example' }, { PUBLIC_ORIGIN: 'https://play.example' }]) {
-      expect(() => loadConfig({ ...env, WHATSAPP_SENDER: 'off' }), JSON.stringify(env)).toThrowError(/APP_SECRET: the published development secret is refused when the server is reachable by others \((HOST=\S+ listens beyond loopback|PUBLIC_ORIGIN=https:\/\/play\.example is https)\)/);
+      expect(() => loadConfig({ ...env, WHATSAPP_SENDER: 'off' }), JSON.stringify(env)).toThrowError(
+        /APP_SECRET: the published development secret is refused when the server is reachable by others \((HOST=\S+ listens beyond loopback|PUBLIC_ORIGIN=https:\/\/play\.example is https)\)/,
+      );
     }
     const secret = 'x'.repeat(40);
     expect(loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret }).host).toBe('0.0.0.0');
@@ -39,8 +41,12 @@ describe('loadConfig', () => {
 
   it('refuses the development WhatsApp inbox when the server is reachable by others, naming WHATSAPP_SENDER, and defaults to no sender there', () => {
     const secret = 'x'.repeat(40);
-    expect(() => loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(/WHATSAPP_SENDER: development shows every sign-in code at \/dev\/whatsapp-inbox; it is refused/);
-    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(/WHATSAPP_SENDER: development/);
+    expect(() => loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(
+      /WHATSAPP_SENDER: development shows every sign-in code at \/dev\/whatsapp-inbox; it is refused/,
+    );
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret, WHATSAPP_SENDER: 'development' })).toThrowError(
+      /WHATSAPP_SENDER: development/,
+    );
     expect(loadConfig({ HOST: '0.0.0.0', APP_SECRET: secret }).social.whatsapp).toEqual({ sender: 'off' });
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: secret }).social.whatsapp).toEqual({ sender: 'off' });
     expect(loadConfig({ HOST: '127.0.0.1' }).social.whatsapp).toEqual({ sender: 'development' });
@@ -52,7 +58,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATABASE_URL: bad }), bad).toThrowError(/DATABASE_URL: /);
     }
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:notaport/db' })).toThrowError(/DATABASE_URL: is not a valid URL/);
-    for (const good of ['postgres://u@h:5432/db', 'postgresql://u:p%40ss@db.internal/db', 'postgres://postgres@127.0.0.1:5432/test', 'file:data/x.sqlite', 'file::memory:']) {
+    for (const good of [
+      'postgres://u@h:5432/db',
+      'postgresql://u:p%40ss@db.internal/db',
+      'postgres://postgres@127.0.0.1:5432/test',
+      'file:data/x.sqlite',
+      'file::memory:',
+    ]) {
       expect(loadConfig({ DATABASE_URL: good }).databaseUrl, good).toBe(good);
     }
   });
@@ -72,7 +84,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
-  it('takes a proxy count or the proxies\' addresses, and refuses a bare true that would trust every hop', () => {
+  it("takes a proxy count or the proxies' addresses, and refuses a bare true that would trust every hop", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
@@ -95,20 +107,33 @@ describe('loadConfig', () => {
       expect(loadConfig({ OAUTH_GOOGLE_CLIENT_ID: 'id', OAUTH_GOOGLE_CLIENT_SECRET: 'secret' }).social.oauth).toEqual({
         google: { clientId: 'id', clientSecret: 'secret', apple: null, issuerUrl: null },
       });
-      expect(() => loadConfig({ OAUTH_DISCORD_CLIENT_ID: 'id' })).toThrow(/OAUTH_DISCORD_CLIENT_SECRET: discord sign-in needs OAUTH_DISCORD_CLIENT_ID, OAUTH_DISCORD_CLIENT_SECRET together/);
+      expect(() => loadConfig({ OAUTH_DISCORD_CLIENT_ID: 'id' })).toThrow(
+        /OAUTH_DISCORD_CLIENT_SECRET: discord sign-in needs OAUTH_DISCORD_CLIENT_ID, OAUTH_DISCORD_CLIENT_SECRET together/,
+      );
       expect(() => loadConfig({ OAUTH_APPLE_CLIENT_ID: 'id', OAUTH_APPLE_TEAM_ID: 'team' })).toThrow(/OAUTH_APPLE_KEY_ID: apple sign-in needs/);
-      expect(() => loadConfig({ OAUTH_X_CLIENT_ID: 'id', OAUTH_X_CLIENT_SECRET: 's', OAUTH_X_ISSUER_URL: 'ftp://x' })).toThrow(/OAUTH_X_ISSUER_URL: must be an http\(s\) URL/);
+      expect(() => loadConfig({ OAUTH_X_CLIENT_ID: 'id', OAUTH_X_CLIENT_SECRET: 's', OAUTH_X_ISSUER_URL: 'ftp://x' })).toThrow(
+        /OAUTH_X_ISSUER_URL: must be an http\(s\) URL/,
+      );
     });
 
-    it('takes Apple\'s key with its newlines written as \\n', () => {
-      const config = loadConfig({ OAUTH_APPLE_CLIENT_ID: 'com.example', OAUTH_APPLE_TEAM_ID: 'T', OAUTH_APPLE_KEY_ID: 'K', OAUTH_APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nAAA\\n-----END PRIVATE KEY-----' });
+    it("takes Apple's key with its newlines written as \\n", () => {
+      const config = loadConfig({
+        OAUTH_APPLE_CLIENT_ID: 'com.example',
+        OAUTH_APPLE_TEAM_ID: 'T',
+        OAUTH_APPLE_KEY_ID: 'K',
+        OAUTH_APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nAAA\\n-----END PRIVATE KEY-----',
+      });
       expect(config.social.oauth.apple?.apple?.privateKey).toBe('-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----');
     });
 
     it('sends WhatsApp codes through the Cloud API when it has credentials, to the development inbox otherwise, and never there in production', () => {
       expect(loadConfig({}).social.whatsapp).toEqual({ sender: 'development' });
       expect(loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40) }).social.whatsapp).toEqual({ sender: 'off' });
-      expect(loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '123', WHATSAPP_ACCESS_TOKEN: 'tok' }).social.whatsapp).toMatchObject({ sender: 'cloud', phoneNumberId: '123', template: 'sign_in_code' });
+      expect(loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '123', WHATSAPP_ACCESS_TOKEN: 'tok' }).social.whatsapp).toMatchObject({
+        sender: 'cloud',
+        phoneNumberId: '123',
+        template: 'sign_in_code',
+      });
       expect(() => loadConfig({ WHATSAPP_SENDER: 'cloud' })).toThrow(/WHATSAPP_SENDER: cloud needs/);
       expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40), WHATSAPP_SENDER: 'development' })).toThrow(/refused in production/);
     });

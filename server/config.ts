@@ -5,9 +5,7 @@ import { OAUTH_PLATFORMS, type OAuthPlatform } from '#common/social-platforms.ts
 
 const DEV_SECRET = 'development-secret-change-me-0123456789abcdef';
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1');
+const booleanFromEnv = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 
 /** Named ranges that Fastify's trustProxy (proxy-addr) understands. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -46,7 +44,10 @@ const TrustProxySchema = z
       const hops = Number(value);
       if (hops >= 1 && hops <= 10) return hops;
     }
-    const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+    const list = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     if (list.length > 0 && list.every(isProxyAddress)) return list;
     ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges' });
     return z.NEVER;
@@ -62,7 +63,11 @@ export function trustProxyOption(trust: false | number | string[]): false | stri
 }
 
 /** A variable that may be unset or empty (both mean unset). */
-const OptionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const OptionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
 
 type OAuthEnvKey = `OAUTH_${Uppercase<OAuthPlatform>}_${'CLIENT_ID' | 'CLIENT_SECRET' | 'ISSUER_URL'}`;
 
@@ -94,13 +99,16 @@ type OAuthEnv = Record<OAuthEnvKey | 'OAUTH_APPLE_TEAM_ID' | 'OAUTH_APPLE_KEY_ID
 function checkOAuthEnv(env: OAuthEnv, platform: OAuthPlatform, ctx: z.RefinementCtx): void {
   const prefix = `OAUTH_${platform.toUpperCase()}` as `OAUTH_${Uppercase<OAuthPlatform>}`;
   const needed: (keyof OAuthEnv)[] =
-    platform === 'apple' ? ['OAUTH_APPLE_CLIENT_ID', 'OAUTH_APPLE_TEAM_ID', 'OAUTH_APPLE_KEY_ID', 'OAUTH_APPLE_PRIVATE_KEY'] : [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`];
+    platform === 'apple'
+      ? ['OAUTH_APPLE_CLIENT_ID', 'OAUTH_APPLE_TEAM_ID', 'OAUTH_APPLE_KEY_ID', 'OAUTH_APPLE_PRIVATE_KEY']
+      : [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`];
   const set = needed.filter((key) => env[key] !== undefined);
   if (set.length > 0 && set.length < needed.length) {
     ctx.addIssue({ code: 'custom', path: [needed.find((key) => env[key] === undefined)!], message: `${platform} sign-in needs ${needed.join(', ')} together` });
   }
   const issuer = env[`${prefix}_ISSUER_URL`];
-  if (issuer !== undefined && !/^https?:\/\/[^\s]+$/.test(issuer)) ctx.addIssue({ code: 'custom', path: [`${prefix}_ISSUER_URL`], message: 'must be an http(s) URL' });
+  if (issuer !== undefined && !/^https?:\/\/[^\s]+$/.test(issuer))
+    ctx.addIssue({ code: 'custom', path: [`${prefix}_ISSUER_URL`], message: 'must be an http(s) URL' });
 }
 
 function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'xsolla' | 'sandbox' | 'off' | undefined; XSOLLA_API_KEY?: string | undefined; APP_ENV: string }) {
@@ -135,7 +143,14 @@ function exposure(env: { HOST: string; PUBLIC_ORIGIN?: string | undefined; PORT:
   return origin.startsWith('https:') ? `PUBLIC_ORIGIN=${origin} is https` : null;
 }
 
-type SenderEnv = { WHATSAPP_SENDER?: 'cloud' | 'development' | 'off' | undefined; WHATSAPP_ACCESS_TOKEN?: string | undefined; APP_ENV: string; HOST: string; PUBLIC_ORIGIN?: string | undefined; PORT: number };
+type SenderEnv = {
+  WHATSAPP_SENDER?: 'cloud' | 'development' | 'off' | undefined;
+  WHATSAPP_ACCESS_TOKEN?: string | undefined;
+  APP_ENV: string;
+  HOST: string;
+  PUBLIC_ORIGIN?: string | undefined;
+  PORT: number;
+};
 
 function whatsappSenderOf(env: SenderEnv) {
   return env.WHATSAPP_SENDER ?? (env.WHATSAPP_ACCESS_TOKEN ? 'cloud' : env.APP_ENV === 'production' || reachableByOthers(env) ? 'off' : 'development');
@@ -204,7 +219,10 @@ const EnvSchema = z
     HOST: z.string().min(1).default('localhost'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Default http://localhost:{PORT}: game tokens' issuer and the sandbox's webhook follow the port. */
-    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+    PUBLIC_ORIGIN: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     PRODUCT_NAME: z.string().trim().min(1).max(40).default('Playport'),
     DATABASE_URL: z
       .string()
@@ -215,7 +233,10 @@ const EnvSchema = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
     /** PostgreSQL only: a schema to run in (created when missing); isolates test runs. */
-    DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+      .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     /** How long start-up waits for an unreachable database before it gives up. */
     DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -225,7 +246,10 @@ const EnvSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     /** Keeps this deployment's Redis keys apart from another's on the same Redis server. */
-    REDIS_PREFIX: z.string().regex(/^[\w:.-]{0,40}$/, 'must be up to 40 letters, digits, _ : . or -').default(''),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w:.-]{0,40}$/, 'must be up to 40 letters, digits, _ : . or -')
+      .default(''),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: TrustProxySchema,
@@ -244,19 +268,39 @@ const EnvSchema = z
     WEBAUTHN_ORIGINS: z
       .string()
       .optional()
-      .transform((value) => (value ? value.split(',').map((o) => o.trim()).filter(Boolean) : []))
+      .transform((value) =>
+        value
+          ? value
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(z.url({ protocol: /^https?$/ }))),
     ...oauthEnvShape(),
     /** WhatsApp sign-in codes: sent through the Cloud API, written to the log and the development inbox, or not offered. */
-    WHATSAPP_SENDER: z.enum(['cloud', 'development', 'off']).optional().or(z.literal('').transform(() => undefined)),
+    WHATSAPP_SENDER: z
+      .enum(['cloud', 'development', 'off'])
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
     WHATSAPP_PHONE_NUMBER_ID: OptionalText,
     WHATSAPP_ACCESS_TOKEN: OptionalText,
     /** An approved authentication template with a copy-code button; its body takes the code as {{1}}. */
-    WHATSAPP_TEMPLATE: z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be a template name: lower-case letters, digits and _').default('sign_in_code'),
+    WHATSAPP_TEMPLATE: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, 'must be a template name: lower-case letters, digits and _')
+      .default('sign_in_code'),
     /** Card payments: Xsolla when its credentials are set, the built-in sandbox otherwise (never in production), or none. */
-    PAYMENTS_PROVIDER: z.enum(['xsolla', 'sandbox', 'off']).optional().or(z.literal('').transform(() => undefined)),
-    XSOLLA_PROJECT_ID: z.string().regex(/^\d+$/, 'must be the numeric project id').optional().or(z.literal('').transform(() => undefined)),
+    PAYMENTS_PROVIDER: z
+      .enum(['xsolla', 'sandbox', 'off'])
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    XSOLLA_PROJECT_ID: z
+      .string()
+      .regex(/^\d+$/, 'must be the numeric project id')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     XSOLLA_API_KEY: OptionalText,
     /** The project's secret key: webhooks are signed with it. */
     XSOLLA_WEBHOOK_SECRET: OptionalText,
@@ -266,18 +310,35 @@ const EnvSchema = z
     XSOLLA_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://secure.xsolla.com/paystation4/'),
     XSOLLA_SANDBOX_PAYSTATION_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox-secure.xsolla.com/paystation4/'),
     /** The merchant account: refunds through Xsolla's merchant API need it (optional). */
-    XSOLLA_MERCHANT_ID: z.string().regex(/^\d+$/, 'must be the numeric merchant id').optional().or(z.literal('').transform(() => undefined)),
+    XSOLLA_MERCHANT_ID: z
+      .string()
+      .regex(/^\d+$/, 'must be the numeric merchant id')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     XSOLLA_MERCHANT_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.xsolla.com'),
     /** Where the sandbox checkout sends its notifications: this server's webhook. */
-    PAYMENT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+    PAYMENT_WEBHOOK_URL: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** The Meta (Facebook) pixel: loaded for visitors from facebook or meta campaigns who consented; none by default. */
-    META_PIXEL_ID: z.string().regex(/^\d{5,20}$/, 'must be the numeric pixel id').optional().or(z.literal('').transform(() => undefined)),
+    META_PIXEL_ID: z
+      .string()
+      .regex(/^\d{5,20}$/, 'must be the numeric pixel id')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** Server-side Conversions API: the events the browser sends, sent again from the server with the same event ids. */
     META_CONVERSIONS_API_TOKEN: OptionalText,
     META_CONVERSIONS_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
     /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
-    FAULT_INJECTION: z.enum(['webhook-before-commit', 'webhook-after-commit']).optional().or(z.literal('').transform(() => undefined)),
-    WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or zh_CN').default('en'),
+    FAULT_INJECTION: z
+      .enum(['webhook-before-commit', 'webhook-after-commit'])
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    WHATSAPP_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or zh_CN')
+      .default('en'),
   })
   .superRefine((env, ctx) => {
     for (const platform of OAUTH_PLATFORMS) checkOAuthEnv(env, platform, ctx);
@@ -296,7 +357,11 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
     }
     if (sender === 'development' && env.APP_ENV === 'production') {
-      ctx.addIssue({ code: 'custom', path: ['WHATSAPP_SENDER'], message: 'the development sender shows codes to anyone who can read the log; it is refused in production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WHATSAPP_SENDER'],
+        message: 'the development sender shows codes to anyone who can read the log; it is refused in production',
+      });
     }
     if (env.APP_ENV === 'production' && env.APP_SECRET === DEV_SECRET) {
       ctx.addIssue({
@@ -403,7 +468,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payments: paymentsConfigOf(env, origin.origin),
     faultInjection: env.FAULT_INJECTION,
     pixel: env.META_PIXEL_ID
-      ? { id: env.META_PIXEL_ID, conversionsApi: env.META_CONVERSIONS_API_TOKEN ? { url: env.META_CONVERSIONS_API_URL.replace(/\/+$/, ''), token: env.META_CONVERSIONS_API_TOKEN } : null }
+      ? {
+          id: env.META_PIXEL_ID,
+          conversionsApi: env.META_CONVERSIONS_API_TOKEN
+            ? { url: env.META_CONVERSIONS_API_URL.replace(/\/+$/, ''), token: env.META_CONVERSIONS_API_TOKEN }
+            : null,
+        }
       : null,
   };
 }

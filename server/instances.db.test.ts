@@ -63,7 +63,10 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}`);
-    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { name, base, child, exited };
     if (Date.now() > deadline) throw new Error(`instance ${name} did not become ready`);
     await new Promise((done) => setTimeout(done, 100));
@@ -231,7 +234,10 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
   it('apply a payment notification delivered to both once', async () => {
     const buyer = await member(b);
     const app = await database.db.selectFrom('apps').select('id').where('slug', '=', 'solitaire').executeTakeFirstOrThrow();
-    const ordered = await call(a, 'POST', `/game/pay/${app.id}`, { token: buyer.token, body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') } });
+    const ordered = await call(a, 'POST', `/game/pay/${app.id}`, {
+      token: buyer.token,
+      body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') },
+    });
     expect(ordered.status, ordered.text).toBe(201);
     const order = ordered.json().data as { id: string };
     const payment = {
@@ -265,9 +271,27 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     writeFileSync(columns, readFileSync(columns, 'utf8').replace('Announcements, milestones and stories', 'Fresh announcements and stories'));
     writeFileSync(
       join(folder, 'news', '1999-two-instances.en.md'),
-      ['---', 'id: 1999', 'column: news', 'slug: two-instances', 'locale: en', 'title: "Two instances, one story"', 'summary: "Imported while two instances served."', 'author: "Ops"', 'published_at: "2026-11-01T09:00:00Z"', 'tags: [ops]', '---', '', 'Served fresh by both.', ''].join('\n'),
+      [
+        '---',
+        'id: 1999',
+        'column: news',
+        'slug: two-instances',
+        'locale: en',
+        'title: "Two instances, one story"',
+        'summary: "Imported while two instances served."',
+        'author: "Ops"',
+        'published_at: "2026-11-01T09:00:00Z"',
+        'tags: [ops]',
+        '---',
+        '',
+        'Served fresh by both.',
+        '',
+      ].join('\n'),
     );
-    const command = spawn(process.execPath, [resolve('scripts/content.ts'), 'import', join(work, 'content')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const command = spawn(process.execPath, [resolve('scripts/content.ts'), 'import', join(work, 'content')], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     expect(await new Promise((done) => command.once('exit', done))).toBe(0);
     const imported = performance.now();
     const after = await Promise.all([columnPage(a), columnPage(b), gamePage(a), gamePage(b)]);

@@ -113,7 +113,11 @@ function paymentProvider(config: Config): PaymentProvider | null {
   const payments = config.payments;
   if (payments.provider === 'off') return null;
   if (payments.provider === 'sandbox') return new SandboxPayments({ webhookUrl: payments.webhookUrl, secret: payments.webhookSecret });
-  return new XsollaPayments(new XsollaApi(payments), { sandbox: payments.sandbox, payStationUrl: payments.payStationUrl, webhookSecret: payments.webhookSecret });
+  return new XsollaPayments(new XsollaApi(payments), {
+    sandbox: payments.sandbox,
+    payStationUrl: payments.payStationUrl,
+    webhookSecret: payments.webhookSecret,
+  });
 }
 
 /** Tests only (FAULT_INJECTION): the process dies where a power cut would (no clean-up, no answer). */
@@ -132,7 +136,10 @@ function contentChangesFor(config: Config): ContentChanges {
   if (!config.redisUrl) return new LocalContentChanges();
   return new RedisContentChanges(config.redisUrl, {
     prefix: config.redisPrefix,
-    onError: (error) => console.error(`Content changes could not be shared through Redis (${error instanceof Error ? error.message : String(error)}); other instances see them when their caches expire.`),
+    onError: (error) =>
+      console.error(
+        `Content changes could not be shared through Redis (${error instanceof Error ? error.message : String(error)}); other instances see them when their caches expire.`,
+      ),
   });
 }
 
@@ -145,7 +152,12 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
   const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
   const conversionsApi = config.pixel?.conversionsApi
-    ? new MetaConversionsApi({ pixelId: config.pixel.id, url: config.pixel.conversionsApi.url, token: config.pixel.conversionsApi.token, publicOrigin: config.publicOrigin })
+    ? new MetaConversionsApi({
+        pixelId: config.pixel.id,
+        url: config.pixel.conversionsApi.url,
+        token: config.pixel.conversionsApi.token,
+        publicOrigin: config.publicOrigin,
+      })
     : null;
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;

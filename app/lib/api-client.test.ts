@@ -22,7 +22,10 @@ function fakeServer(script: Array<{ status: number; body?: unknown; headers?: Re
     }
     const next = script.shift() ?? { status: 200, body: { code: 200, message: 'OK', data: 'default' } };
     if (next === 'network-error') throw new TypeError('Failed to fetch');
-    return new Response(next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body), { status: next.status, headers: next.headers });
+    return new Response(next.body === undefined ? null : typeof next.body === 'string' ? next.body : JSON.stringify(next.body), {
+      status: next.status,
+      headers: next.headers,
+    });
   }) as typeof globalThis.fetch;
   return { calls, state, fetch };
 }
@@ -122,7 +125,10 @@ describe('API client', () => {
       const conflict = { status: 409, body: { code: 409, error: 'last_sign_in_method', message: 'Google is your only way to sign in.', data: null } };
       const api = client([conflict, conflict, conflict]);
       const error = (await api.request(method, '/social/unbind/google').catch((e: unknown) => e)) as ApiError;
-      expect(server.calls.filter((c) => !c.url.includes('/csrf')), method).toHaveLength(1);
+      expect(
+        server.calls.filter((c) => !c.url.includes('/csrf')),
+        method,
+      ).toHaveLength(1);
       expect(error).toMatchObject({ status: 409, errorCode: 'last_sign_in_method', message: 'Google is your only way to sign in.' });
     }
     expect(sleeps).toEqual([]);
@@ -138,12 +144,20 @@ describe('API client', () => {
   });
 
   it('waits as long as a short Retry-After asks, and does not wait for a long one', async () => {
-    const api = client([{ status: 503, headers: { 'Retry-After': '3' } }, { status: 200, body: { code: 200, message: 'OK', data: 'back' } }]);
+    const api = client([
+      { status: 503, headers: { 'Retry-After': '3' } },
+      { status: 200, body: { code: 200, message: 'OK', data: 'back' } },
+    ]);
     expect((await api.get('/app/list/')).data).toBe('back');
     expect(sleeps).toEqual([3000]);
     sleeps = [];
-    const limited = client([{ status: 429, headers: { 'Retry-After': '357' }, body: { code: 429, message: 'Try again in 357 seconds.', data: { retryAfter: 357 } } }]);
-    await expect(limited.post('/username/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({ status: 429, message: 'Try again in 357 seconds.' });
+    const limited = client([
+      { status: 429, headers: { 'Retry-After': '357' }, body: { code: 429, message: 'Try again in 357 seconds.', data: { retryAfter: 357 } } },
+    ]);
+    await expect(limited.post('/username/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({
+      status: 429,
+      message: 'Try again in 357 seconds.',
+    });
     expect(server.calls.filter((c) => !c.url.includes('/csrf'))).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -160,10 +174,17 @@ describe('API client', () => {
   });
 
   it('on 419 fetches a fresh CSRF cookie, then retries with the new token', async () => {
-    const api = client([{ status: 419, body: { code: 419, message: 'expired', data: null } }, { status: 200, body: { code: 200, message: 'OK', data: 'ok' } }]);
+    const api = client([
+      { status: 419, body: { code: 419, message: 'expired', data: null } },
+      { status: 200, body: { code: 200, message: 'OK', data: 'ok' } },
+    ]);
     const result = await api.post('/username/login/', { username: 'a', password: 'b' });
     expect(result.data).toBe('ok');
-    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /serve/api/username/login/', 'GET /serve/api/csrf', 'POST /serve/api/username/login/']);
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /serve/api/username/login/',
+      'GET /serve/api/csrf',
+      'POST /serve/api/username/login/',
+    ]);
     expect(server.calls[0]!.headers.get('x-xsrf-token')).toBe('tok=1');
     expect(server.calls[2]!.headers.get('x-xsrf-token')).toBe('fresh=2');
     expect(server.calls[1]!.credentials).toBe('include');

@@ -57,9 +57,8 @@ export type { Method };
 /** Options of a typed call: its query parameters are the operation's own. */
 type CallOptions<Operation> = Omit<RequestOptions, 'query' | 'body'> & { query?: QueryOf<Operation> };
 /** The body may be left out when the operation takes none or every field of it is optional. */
-type BodyArgs<Operation> = {} extends BodyOf<Operation>
-  ? [body?: BodyOf<Operation>, options?: CallOptions<Operation>]
-  : [body: BodyOf<Operation>, options?: CallOptions<Operation>];
+type BodyArgs<Operation> =
+  {} extends BodyOf<Operation> ? [body?: BodyOf<Operation>, options?: CallOptions<Operation>] : [body: BodyOf<Operation>, options?: CallOptions<Operation>];
 type Answer<P extends string, M extends Method> = Promise<ApiEnvelope<DataOf<OperationOf<P, M>>>>;
 
 const WITH_BODY = new Set<Method>(['POST', 'PUT', 'PATCH']);
@@ -184,7 +183,12 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
       }
       if (response?.ok) return (await readJson(response)) as ApiEnvelope<T>;
 
-      const delay = retryDelay({ method, status: response?.status ?? null, retryAfter: response?.headers.get('Retry-After') ?? null, once: init.once === true });
+      const delay = retryDelay({
+        method,
+        status: response?.status ?? null,
+        retryAfter: response?.headers.get('Retry-After') ?? null,
+        once: init.once === true,
+      });
       if (delay !== null && attempt < RETRY_ATTEMPTS) {
         if (response?.status === 419) await refreshCsrf();
         await options.sleep(delay);

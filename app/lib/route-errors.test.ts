@@ -13,7 +13,10 @@ function thrown(fn: () => void): unknown {
 describe('404s of spec section 2', () => {
   it('an invalid parameter: 404 "Page Not Found: {path}"', () => {
     const error = thrown(() => invalidParameter(new URL('http://x/zh-CN/app/bad!')));
-    expect(error).toMatchObject({ init: { status: 404 }, data: { message: 'Page Not Found: /zh-CN/app/bad!', kind: 'invalid-parameter', path: '/zh-CN/app/bad!' } });
+    expect(error).toMatchObject({
+      init: { status: 404 },
+      data: { message: 'Page Not Found: /zh-CN/app/bad!', kind: 'invalid-parameter', path: '/zh-CN/app/bad!' },
+    });
   });
 
   it('an unmatched route: 404 "Page not found: {path}"', () => {

@@ -75,7 +75,9 @@ describe('first-visit language', () => {
     expect(isDocumentRequest(new Request('http://x/', { headers: { accept: 'text/html,application/xhtml+xml' } }))).toBe(true);
     expect(isDocumentRequest(new Request('http://x/', { headers: { accept: '*/*' } }))).toBe(false);
     // A navigation the service worker passes on: its destination reads "empty", its mode still "navigate".
-    expect(isDocumentRequest(new Request('http://x/', { headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'navigate', accept: 'text/html' } }))).toBe(true);
+    expect(isDocumentRequest(new Request('http://x/', { headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'navigate', accept: 'text/html' } }))).toBe(
+      true,
+    );
     expect(isDocumentRequest(new Request('http://x/', { headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' } }))).toBe(false);
   });
 });

@@ -19,7 +19,6 @@ import { ResponsiveImage } from '../ui/responsive-image.tsx';
 import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/app';
 
-
 /** The named tracking middleware (spec section 2). */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -59,13 +58,25 @@ export default function AppPage({ loaderData }: Route.ComponentProps) {
       />
       <div className="grid gap-6 md:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] md:gap-10">
         <div className="aspect-[4/3] overflow-hidden rounded-2xl bg-zinc-100 shadow-sm ring-1 ring-zinc-900/5 dark:bg-zinc-800 dark:ring-white/10">
-          <ResponsiveImage src={app.thumbnail} width={640} height={480} priority alt={app.title} className="size-full object-cover" sizes="(min-width: 768px) 45vw, 100vw" />
+          <ResponsiveImage
+            src={app.thumbnail}
+            width={640}
+            height={480}
+            priority
+            alt={app.title}
+            className="size-full object-cover"
+            sizes="(min-width: 768px) 45vw, 100vw"
+          />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <span className="rounded-md bg-green-50 px-2 py-0.5 font-medium text-green-800 dark:bg-green-950 dark:text-green-300">{t(`type.${app.type}`)}</span>
             {app.categories.map((category) => (
-              <Link key={category.slug} to={localePath(locale, `/categories/${category.slug}`)} className={cn('rounded text-zinc-600 hover:text-green-700 hover:underline dark:text-zinc-400 dark:hover:text-green-400', focusRing)}>
+              <Link
+                key={category.slug}
+                to={localePath(locale, `/categories/${category.slug}`)}
+                className={cn('rounded text-zinc-600 hover:text-green-700 hover:underline dark:text-zinc-400 dark:hover:text-green-400', focusRing)}
+              >
                 {category.title}
               </Link>
             ))}

@@ -9,7 +9,6 @@ import { pageTitle } from '../lib/meta.ts';
 import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/home';
 
-
 /** The named tracking middleware (spec section 2). */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -34,7 +33,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <CategoryChips categories={categories} locale={locale} />
       </div>
       <AppRow id="featured" title={t('home.featured')} apps={featured} locale={locale} priority withSummary />
-      <AppRow id="popular" title={t('home.popular')} apps={popular} locale={locale} seeAll={localePath(locale, '/categories?sort=popular')} priority={featured.length === 0} />
+      <AppRow
+        id="popular"
+        title={t('home.popular')}
+        apps={popular}
+        locale={locale}
+        seeAll={localePath(locale, '/categories?sort=popular')}
+        priority={featured.length === 0}
+      />
       <AppRow id="newest" title={t('home.newest')} apps={newest} locale={locale} seeAll={localePath(locale, '/categories?sort=newest')} />
       {/* Last: it is filled in by the browser for the visitor (decision 066), so it moves nothing already on screen. */}
       <RecentlyPlayedRow locale={locale} />

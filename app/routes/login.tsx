@@ -35,7 +35,13 @@ export default function Page({ loaderData }: Route.ComponentProps) {
   const { userInfo, isMember } = useSession();
   const returnTo = params.get(RETURN_QUERY);
   const destination = sameOriginPath(returnTo, localePath(locale, '/user'));
-  const intro = returnTo ? t('login.returnNotice') : userInfo && isMember ? t('login.signedInAs', { name: displayName(userInfo, t) }) : userInfo ? t('login.guestNotice', { name: displayName(userInfo, t) }) : t('login.intro');
+  const intro = returnTo
+    ? t('login.returnNotice')
+    : userInfo && isMember
+      ? t('login.signedInAs', { name: displayName(userInfo, t) })
+      : userInfo
+        ? t('login.guestNotice', { name: displayName(userInfo, t) })
+        : t('login.intro');
   return (
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">{loaderData.title}</h1>

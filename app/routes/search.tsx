@@ -32,7 +32,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = { ...(q ? { q } : {}), ...(tagParam.success ? { tag: tagParam.data } : {}), ...(typeParam.success ? { type: typeParam.data } : {}) };
   const searching = Object.keys(filter).length > 0;
   const page = searching
-    ? await orPageNotFound(request, loadPage(url, cursor, () => services.catalogue.list(locale, { sort, limit: PAGE_SIZE, cursor, ...filter })))
+    ? await orPageNotFound(
+        request,
+        loadPage(url, cursor, () => services.catalogue.list(locale, { sort, limit: PAGE_SIZE, cursor, ...filter })),
+      )
     : null;
   const heading = q ? t('catalogue:search.resultsFor', { q }) : tag ? t('catalogue:search.taggedWith', { tag: tag.title }) : t('catalogue:search.heading');
   return { locale, q, tag, tags, sort, page, heading, title: q || tag?.title || t('catalogue:search.heading') };

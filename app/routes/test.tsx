@@ -20,7 +20,13 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
-type Support = { webauthn: boolean; conditionalMediation: boolean; broadcastChannel: boolean; serviceWorker: boolean; install: 'installed' | 'prompt' | 'supported' | 'unsupported' };
+type Support = {
+  webauthn: boolean;
+  conditionalMediation: boolean;
+  broadcastChannel: boolean;
+  serviceWorker: boolean;
+  install: 'installed' | 'prompt' | 'supported' | 'unsupported';
+};
 
 /** What this browser offers; measured after hydration, since the server cannot know. */
 function useSupport(): Support | null {
@@ -30,7 +36,10 @@ function useSupport(): Support | null {
     let prompted = false;
     const webauthn = typeof window.PublicKeyCredential === 'function';
     const measure = async () => {
-      const conditional = webauthn && typeof PublicKeyCredential.isConditionalMediationAvailable === 'function' ? await PublicKeyCredential.isConditionalMediationAvailable().catch(() => false) : false;
+      const conditional =
+        webauthn && typeof PublicKeyCredential.isConditionalMediationAvailable === 'function'
+          ? await PublicKeyCredential.isConditionalMediationAvailable().catch(() => false)
+          : false;
       if (cancelled) return;
       const install = window.matchMedia('(display-mode: standalone)').matches
         ? 'installed'
@@ -39,7 +48,13 @@ function useSupport(): Support | null {
           : 'onbeforeinstallprompt' in window
             ? 'supported'
             : 'unsupported';
-      setSupport({ webauthn, conditionalMediation: conditional, broadcastChannel: typeof BroadcastChannel === 'function', serviceWorker: 'serviceWorker' in navigator, install });
+      setSupport({
+        webauthn,
+        conditionalMediation: conditional,
+        broadcastChannel: typeof BroadcastChannel === 'function',
+        serviceWorker: 'serviceWorker' in navigator,
+        install,
+      });
     };
     const onPrompt = () => {
       prompted = true;
@@ -108,7 +123,8 @@ export default function TestPage({ loaderData }: Route.ComponentProps) {
       ok: support ? support.install !== 'unsupported' : undefined,
     },
   ];
-  const report = [...rows, ...browser].map((row) => `${row.label}: ${row.value}`).join('\n') + `\n${typeof navigator === 'undefined' ? '' : navigator.userAgent}`;
+  const report =
+    [...rows, ...browser].map((row) => `${row.label}: ${row.value}`).join('\n') + `\n${typeof navigator === 'undefined' ? '' : navigator.userAgent}`;
   return (
     <div className="mx-auto max-w-2xl">
       <div className="flex flex-wrap items-end justify-between gap-4">

@@ -1,13 +1,6 @@
 import { CircleAlert, CircleHelp, Info, TriangleAlert } from 'lucide-react';
 import { useTranslation } from '../i18n/translation.tsx';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogTitle,
-} from '../ui/alert-dialog.tsx';
+import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogTitle } from '../ui/alert-dialog.tsx';
 import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
 import { confirmDialog, type ConfirmRequest, useConfirmRequest } from './confirm-store.ts';
@@ -34,7 +27,9 @@ export function ConfirmDialog() {
             <span
               className={cn(
                 'flex size-10 shrink-0 items-center justify-center rounded-full',
-                warning ? 'bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-400' : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-400',
+                warning
+                  ? 'bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-400'
+                  : 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-400',
               )}
             >
               <Icon className="size-5" aria-hidden />

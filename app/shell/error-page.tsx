@@ -30,7 +30,10 @@ export function ErrorPage({ error }: { error: unknown }) {
         </p>
         <h1 className="mt-4 text-2xl font-semibold tracking-tight">{t('notFound.title')}</h1>
         <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t('notFound.description')}</p>
-        <p className="mt-4 max-w-full rounded-lg bg-zinc-100 px-3 py-1.5 font-mono text-sm break-all text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300" data-testid="not-found-message">
+        <p
+          className="mt-4 max-w-full rounded-lg bg-zinc-100 px-3 py-1.5 font-mono text-sm break-all text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300"
+          data-testid="not-found-message"
+        >
           {t(info.kind === 'invalid-parameter' ? 'notFound.invalidParameter' : 'notFound.unmatched', { path: info.path })}
         </p>
         <Button className="mt-8" onClick={() => void navigate(localePath(locale, '/'))} data-testid="not-found-clear">

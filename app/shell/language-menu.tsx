@@ -1,7 +1,14 @@
 import { isLocale, LOCALES } from '#common/locales.ts';
 import { useTranslation } from '../i18n/translation.tsx';
 import type { DeferredWidgetProps } from '../ui/deferred.tsx';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../ui/dropdown-menu.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
+} from '../ui/dropdown-menu.tsx';
 import { useLanguageChoice } from './language-selector.tsx';
 
 /** The header's language menu, loaded when wanted (language-selector.tsx): each language named in itself. */

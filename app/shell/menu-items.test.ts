@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../features/accounts/use-session.ts';
 import { MAIN_NAV, sideMenuGroups, userMenuItems } from './menu-items.ts';
 
-const user = (fields: Partial<UserInfo> = {}): UserInfo => ({ uid: 7, nickname: null, avatar: null, social_providers: [], webauthn: false, isGuest: false, ...fields });
+const user = (fields: Partial<UserInfo> = {}): UserInfo => ({
+  uid: 7,
+  nickname: null,
+  avatar: null,
+  social_providers: [],
+  webauthn: false,
+  isGuest: false,
+  ...fields,
+});
 const paths = (items: ReadonlyArray<{ to: string }>) => items.map((i) => i.to);
 
 describe('menus of spec section 2', () => {

@@ -17,10 +17,17 @@ function subscribe(listener: () => void): () => void {
  */
 export function OfflineNotice() {
   const { t } = useTranslation('shell');
-  const offline = useSyncExternalStore(subscribe, () => !navigator.onLine, () => false);
+  const offline = useSyncExternalStore(
+    subscribe,
+    () => !navigator.onLine,
+    () => false,
+  );
   if (!offline) return null;
   return (
-    <output data-testid="offline-notice" className="mb-4 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
+    <output
+      data-testid="offline-notice"
+      className="mb-4 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200"
+    >
       <WifiOff className="size-4 shrink-0" aria-hidden />
       {t('offline.notice')}
     </output>

@@ -49,7 +49,10 @@ export function Toaster() {
             </div>
             <ToastPrimitive.Close
               aria-label={t('toast.close')}
-              className={cn('shrink-0 cursor-pointer rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100', focusRing)}
+              className={cn(
+                'shrink-0 cursor-pointer rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
+                focusRing,
+              )}
             >
               <X className="size-4" aria-hidden />
             </ToastPrimitive.Close>

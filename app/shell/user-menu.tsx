@@ -27,7 +27,10 @@ export function UserMenuPopover() {
           aria-haspopup="dialog"
           aria-expanded={open}
           data-testid="user-menu-trigger"
-          className={cn('ml-1 flex cursor-pointer items-center gap-2 rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-zinc-200 lg:pr-3 dark:hover:ring-zinc-700', focusRing)}
+          className={cn(
+            'ml-1 flex cursor-pointer items-center gap-2 rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-zinc-200 lg:pr-3 dark:hover:ring-zinc-700',
+            focusRing,
+          )}
         >
           <Avatar src={session.userInfo?.avatar} />
           {/* Who is signed in, filled in once the page runs (decision 066): a fixed width, so a name moves nothing. Wide screens only.

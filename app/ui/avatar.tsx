@@ -15,7 +15,9 @@ export function Avatar({ src, className = 'size-8' }: { src?: string | null; cla
       <span className="flex size-full items-center justify-center text-zinc-600 dark:text-zinc-300">
         <UserRound className="size-[60%]" aria-hidden />
       </span>
-      {src && failed !== src ? <img src={src} alt="" decoding="async" onError={() => setFailed(src)} className="absolute inset-0 size-full object-cover" /> : null}
+      {src && failed !== src ? (
+        <img src={src} alt="" decoding="async" onError={() => setFailed(src)} className="absolute inset-0 size-full object-cover" />
+      ) : null}
     </span>
   );
 }

@@ -66,17 +66,17 @@ export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
   const attempt = () =>
-    (loading ??= load().then(
-      (component) => {
+    (loading ??= load()
+      .then((component) => {
         // A failed chunk may resolve to nothing when the page handles the preload error itself.
         if (!component) throw new Error('The component did not load');
         loaded = component;
         return { default: component };
-      },
-    ).catch((error: unknown) => {
-      loading = null;
-      throw error;
-    }));
+      })
+      .catch((error: unknown) => {
+        loading = null;
+        throw error;
+      }));
   // A failed preload (offline, a new build) is not an error of the page: the next use tries again.
   const preload = () => attempt().catch(() => undefined);
   const Lazy = lazy(attempt);

@@ -47,7 +47,10 @@ export function DialogPanel({
             </div>
             <Dialog.Close
               aria-label={closeLabel}
-              className={cn('-mt-1 -mr-1 shrink-0 cursor-pointer rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100', focusRing)}
+              className={cn(
+                '-mt-1 -mr-1 shrink-0 cursor-pointer rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100',
+                focusRing,
+              )}
             >
               <X className="size-5" aria-hidden />
             </Dialog.Close>

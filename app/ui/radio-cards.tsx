@@ -33,7 +33,13 @@ export function RadioCardsSection({
   );
 }
 
-export function RadioCard({ className, icon, label, hint, ...props }: ComponentProps<typeof RadioPrimitive.Item> & { icon?: ReactNode; label: string; hint?: string }) {
+export function RadioCard({
+  className,
+  icon,
+  label,
+  hint,
+  ...props
+}: ComponentProps<typeof RadioPrimitive.Item> & { icon?: ReactNode; label: string; hint?: string }) {
   return (
     <RadioPrimitive.Item
       className={cn(
@@ -46,7 +52,11 @@ export function RadioCard({ className, icon, label, hint, ...props }: ComponentP
       )}
       {...props}
     >
-      {icon ? <span className="text-zinc-500 group-data-[state=checked]:text-green-700 dark:text-zinc-400 dark:group-data-[state=checked]:text-green-400">{icon}</span> : null}
+      {icon ? (
+        <span className="text-zinc-500 group-data-[state=checked]:text-green-700 dark:text-zinc-400 dark:group-data-[state=checked]:text-green-400">
+          {icon}
+        </span>
+      ) : null}
       <span className="min-w-0 flex-1">
         <span className="block text-sm font-medium">{label}</span>
         {hint ? <span className="block text-xs text-zinc-500 dark:text-zinc-400">{hint}</span> : null}

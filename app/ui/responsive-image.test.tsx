@@ -13,7 +13,7 @@ describe('responsive image', () => {
     );
   });
 
-  it('leaves SVG and other sites\' images alone, but always sets width, height and lazy loading', () => {
+  it("leaves SVG and other sites' images alone, but always sets width, height and lazy loading", () => {
     expect(imageSrcSet('/games/x/thumb.svg', 320)).toBeUndefined();
     expect(imageSrcSet('https://example.com/a.png', 320)).toBeUndefined();
     const html = renderToStaticMarkup(<ResponsiveImage src="/games/x/thumb.svg" width={320} height={240} />);

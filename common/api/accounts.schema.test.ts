@@ -9,7 +9,8 @@ describe('account field rules', () => {
     expect(UsernameSchema.parse('  padded  ')).toBe('padded');
     expect(messages(UsernameSchema.safeParse('ab'))).toEqual(['accounts:username.length']);
     expect(messages(UsernameSchema.safeParse('x'.repeat(21)))).toEqual(['accounts:username.length']);
-    for (const bad of ['with space', 'dash-ed', 'émile', 'пётр', 'a.b']) expect(messages(UsernameSchema.safeParse(bad)), bad).toContain('accounts:username.characters');
+    for (const bad of ['with space', 'dash-ed', 'émile', 'пётр', 'a.b'])
+      expect(messages(UsernameSchema.safeParse(bad)), bad).toContain('accounts:username.characters');
   });
 
   it('passwords: 8 to 128 characters, counted as a person would, never trimmed', () => {
@@ -21,7 +22,8 @@ describe('account field rules', () => {
   });
 
   it('nicknames: trimmed, 2 to 24 letters of any script, digits, spaces and _-.', () => {
-    for (const ok of ['Li', '玩家', 'Ana María', 'Zoë_2.0-beta', 'ナルト', 'हिन्दी', 'x'.repeat(24)]) expect(NicknameSchema.safeParse(ok).success, ok).toBe(true);
+    for (const ok of ['Li', '玩家', 'Ana María', 'Zoë_2.0-beta', 'ナルト', 'हिन्दी', 'x'.repeat(24)])
+      expect(NicknameSchema.safeParse(ok).success, ok).toBe(true);
     expect(NicknameSchema.parse('  Star  ')).toBe('Star');
     expect(NicknameSchema.parse('Zoe\u0308')).toBe('Zoë');
     for (const short of ['a', '  a  ', '', '   ']) expect(messages(NicknameSchema.safeParse(short)), short).toEqual(['accounts:nickname.length']);
@@ -34,13 +36,15 @@ describe('account field rules', () => {
   it('email: a valid address or empty (removes it)', () => {
     expect(EmailSchema.parse(' me@example.com ')).toBe('me@example.com');
     expect(EmailSchema.parse('')).toBeNull();
-    for (const bad of ['me', 'me@', '@example.com', 'me@example', 'a b@example.com']) expect(messages(EmailSchema.safeParse(bad)), bad).toEqual(['accounts:email.invalid']);
+    for (const bad of ['me', 'me@', '@example.com', 'me@example', 'a b@example.com'])
+      expect(messages(EmailSchema.safeParse(bad)), bad).toEqual(['accounts:email.invalid']);
   });
 
   it('phone: + and 7 to 15 digits, separators dropped, or empty (removes it)', () => {
     expect(PhoneSchema.parse('+1 (415) 555-0100')).toBe('+14155550100');
     expect(PhoneSchema.parse('+86 138.0013.8000')).toBe('+8613800138000');
     expect(PhoneSchema.parse('  ')).toBeNull();
-    for (const bad of ['4155550100', '+123456', '+0123456789', '+1234567890123456', '+44 20 ABC']) expect(messages(PhoneSchema.safeParse(bad)), bad).toEqual(['accounts:phone.invalid']);
+    for (const bad of ['4155550100', '+123456', '+0123456789', '+1234567890123456', '+44 20 ABC'])
+      expect(messages(PhoneSchema.safeParse(bad)), bad).toEqual(['accounts:phone.invalid']);
   });
 });

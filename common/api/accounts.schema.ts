@@ -39,7 +39,13 @@ export const UsernameSchema = z
   .trim()
   .refine((v) => length(v) >= USERNAME_MIN && length(v) <= USERNAME_MAX, 'accounts:username.length')
   .refine((v) => USERNAME_PATTERN.test(v), 'accounts:username.characters')
-  .meta({ description: '3–20 characters: letters a–z (any case), digits, underscore; unique regardless of case', minLength: USERNAME_MIN, maxLength: USERNAME_MAX, pattern: USERNAME_PATTERN.source, example: 'star_player' });
+  .meta({
+    description: '3–20 characters: letters a–z (any case), digits, underscore; unique regardless of case',
+    minLength: USERNAME_MIN,
+    maxLength: USERNAME_MAX,
+    pattern: USERNAME_PATTERN.source,
+    example: 'star_player',
+  });
 
 export const PasswordSchema = z
   .string()
@@ -71,20 +77,21 @@ export const PhoneSchema = z
   .transform((v) => v.replace(/[\s().-]/g, ''))
   .refine((v) => v === '' || PHONE_PATTERN.test(v), 'accounts:phone.invalid')
   .transform((v) => (v === '' ? null : v))
-  .meta({ description: 'International form starting with + and the country code (spaces, dashes, dots and brackets are ignored), or an empty string to remove it', example: '+44 20 7946 0958' });
+  .meta({
+    description: 'International form starting with + and the country code (spaces, dashes, dots and brackets are ignored), or an empty string to remove it',
+    example: '+44 20 7946 0958',
+  });
 
 const FingerprintSchema = z
   .string()
   .regex(FINGERPRINT_PATTERN)
   .meta({ description: 'The device fingerprint computed in the browser (FingerprintJS visitor id); the server keeps only a keyed hash' });
 
-const DeviceIdSchema = z
-  .string()
-  .regex(DEVICE_ID_PATTERN)
-  .meta({
-    description: 'A random value (at least 128 bits, base64url) the browser makes once and keeps in localStorage; device sign-in needs the same one as was recorded. The server keeps only a keyed hash',
-    example: 'q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M',
-  });
+const DeviceIdSchema = z.string().regex(DEVICE_ID_PATTERN).meta({
+  description:
+    'A random value (at least 128 bits, base64url) the browser makes once and keeps in localStorage; device sign-in needs the same one as was recorded. The server keeps only a keyed hash',
+  example: 'q3Jr6m0h8V5sKpYx2cNwE1fA9tLbUzGd4eHiOjQvR7M',
+});
 
 /** POST /guest/login/ body. */
 /** GET /guest/challenge/: the proof of work a new guest account costs (decision 054). */
@@ -124,7 +131,9 @@ export const GuestDeviceSchema = z.object({
 
 /** GET /guest/empty/ answer. */
 export const GuestEmptinessSchema = z.object({
-  empty: z.boolean().meta({ description: 'true for a guest with nothing of its own: no plays, favourites, saves, orders, credential, email, phone, avatar, social account or passkey' }),
+  empty: z.boolean().meta({
+    description: 'true for a guest with nothing of its own: no plays, favourites, saves, orders, credential, email, phone, avatar, social account or passkey',
+  }),
 });
 
 /** PATCH /member/nickname/ body. */
@@ -132,7 +141,9 @@ export const NicknameBodySchema = z.object({ nickname: NicknameSchema });
 
 /** PATCH /member/password/ body. */
 export const PasswordBodySchema = z.object({
-  username: UsernameSchema.optional().meta({ description: 'Required when the account has no username yet (a guest becoming a member); ignored when it equals the current one' }),
+  username: UsernameSchema.optional().meta({
+    description: 'Required when the account has no username yet (a guest becoming a member); ignored when it equals the current one',
+  }),
   password: PasswordSchema,
   currentPassword: z.string().max(1024).optional().meta({ description: 'Required when the account already has a password' }),
 });
@@ -146,7 +157,9 @@ export const PhoneBodySchema = z.object({ phone: PhoneSchema });
 
 /** POST /member/avatar/ multipart body (documentation: the handler reads the file part itself). */
 export const AvatarUploadSchema = z.object({
-  [AVATAR_FIELD]: z.string().meta({ format: 'binary', description: 'PNG, JPEG, WebP or GIF (first frame), at most 5 MB, 32–10000 px a side, at most 64 megapixels' }),
+  [AVATAR_FIELD]: z
+    .string()
+    .meta({ format: 'binary', description: 'PNG, JPEG, WebP or GIF (first frame), at most 5 MB, 32–10000 px a side, at most 64 megapixels' }),
 });
 
 /** The signed-in user's info (spec section 3). */
@@ -162,7 +175,7 @@ export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 /** The guest merge, as the description of every sign-in that reaches an existing account says it (decision 063). */
 export const GUEST_MERGE_NOTE =
-  "A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, " +
+  'A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, ' +
   'cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401.';
 
 /** A signed-in session: the token to send as `Authorization: Bearer …` and the user's info. */

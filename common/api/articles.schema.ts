@@ -13,12 +13,7 @@ export const ColumnParamsSchema = z.object({ column: ColumnSlugSchema });
 
 /** GET /article/info/{id}: digits only, within the integer range of both databases. */
 export const ArticleIdParamsSchema = z.object({
-  id: z
-    .string()
-    .regex(DIGITS_PATTERN, 'errors:field.invalidFormat')
-    .max(10)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(2_147_483_647)),
+  id: z.string().regex(DIGITS_PATTERN, 'errors:field.invalidFormat').max(10).transform(Number).pipe(z.number().int().min(1).max(2_147_483_647)),
 });
 
 /** GET /article/list/{column} query. */

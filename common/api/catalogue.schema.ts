@@ -21,7 +21,10 @@ export const AppListQuerySchema = z.object({
   tag: SlugSchema.optional(),
   q: z.string().trim().min(1).max(100).optional(),
   sort: AppSortSchema.default('popular'),
-  featured: z.enum(['1', 'true']).transform(() => true).optional(),
+  featured: z
+    .enum(['1', 'true'])
+    .transform(() => true)
+    .optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
   cursor: CursorSchema.optional(),
 });

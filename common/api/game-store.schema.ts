@@ -55,7 +55,10 @@ export const SKU_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 /** POST /game/pay/{app_id}: the item by SKU; the price is the server's. */
 export const PayBodySchema = z.object({
   sku: z.string().regex(SKU_PATTERN, 'payments:errors.sku'),
-  idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'payments:errors.idempotencyKey').meta({ description: 'The same key answers the same order (a retried request makes no second order)' }),
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'payments:errors.idempotencyKey')
+    .meta({ description: 'The same key answers the same order (a retried request makes no second order)' }),
 });
 
 export const ORDER_STATUSES = ['created', 'pending', 'paid', 'failed', 'refunded', 'cancelled'] as const;
@@ -98,7 +101,10 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /** The built-in sandbox checkout's payment (no Xsolla credentials). */
 export const SandboxPayBodySchema = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{16,80}$/),
-  card: z.string().max(30).transform((v) => v.replace(/[\s-]/g, '')),
+  card: z
+    .string()
+    .max(30)
+    .transform((v) => v.replace(/[\s-]/g, '')),
   challenge: z.string().max(10).optional(),
 });
 export const SandboxPaySchema = z.object({
@@ -106,5 +112,12 @@ export const SandboxPaySchema = z.object({
   orderId: z.string(),
 });
 export type SandboxPay = z.infer<typeof SandboxPaySchema>;
-export const SandboxCheckoutSchema = z.object({ orderId: z.string(), itemName: z.string(), appTitle: z.string(), amount: z.number().int(), currency: z.string(), status: z.enum(ORDER_STATUSES) });
+export const SandboxCheckoutSchema = z.object({
+  orderId: z.string(),
+  itemName: z.string(),
+  appTitle: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  status: z.enum(ORDER_STATUSES),
+});
 export type SandboxCheckout = z.infer<typeof SandboxCheckoutSchema>;

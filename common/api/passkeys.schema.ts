@@ -7,7 +7,11 @@ import { SessionSchema, UserInfoSchema } from './accounts.schema.ts';
  * with @simplewebauthn/server. Rule messages are translation keys of the `passkeys` namespace.
  */
 
-const Base64Url = z.string().min(1).max(16_384).regex(/^[A-Za-z0-9_-]+$/, 'passkeys:errors.malformed');
+const Base64Url = z
+  .string()
+  .min(1)
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]+$/, 'passkeys:errors.malformed');
 export const PASSKEY_NAME_MAX = 64;
 
 export const RegistrationResponseSchema = z

@@ -20,8 +20,16 @@ export const SocialMessageSchema = z
   .object({
     platform: z.enum(SOCIAL_PLATFORMS).optional().meta({ description: 'The platform, as in the path' }),
     code: z.string().min(1, 'social:errors.codeMissing').max(2048).meta({ description: "The provider's authorization code, or the 6-digit WhatsApp code" }),
-    state: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'social:errors.state').optional().meta({ description: 'The state the provider returned (OAuth providers)' }),
-    flow: z.string().regex(FLOW_ID_PATTERN, 'social:errors.state').optional().meta({ description: 'The flow id the page opened the pop-up with (OAuth providers)' }),
+    state: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,128}$/, 'social:errors.state')
+      .optional()
+      .meta({ description: 'The state the provider returned (OAuth providers)' }),
+    flow: z
+      .string()
+      .regex(FLOW_ID_PATTERN, 'social:errors.state')
+      .optional()
+      .meta({ description: 'The flow id the page opened the pop-up with (OAuth providers)' }),
     user: z.string().max(4096).optional().meta({ description: "Apple's `user` field (the name, sent on the first sign-in only)" }),
     phone: RequiredPhoneSchema.optional().meta({ description: 'The WhatsApp number the code was sent to (international form)' }),
     login: z.literal('force').optional().meta({ description: '"force" on the login call' }),

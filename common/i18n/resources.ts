@@ -25,8 +25,30 @@ import type { Locale } from '../locales.ts';
  * (a unit test compares them). Add a namespace to both locales in one change.
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, catalogue: enCatalogue, articles: enArticles, accounts: enAccounts, passkeys: enPasskeys, social: enSocial, payments: enPayments, games: enGames, shell: enShell },
-  'zh-CN': { common: zhCommon, errors: zhErrors, catalogue: zhCatalogue, articles: zhArticles, accounts: zhAccounts, passkeys: zhPasskeys, social: zhSocial, payments: zhPayments, games: zhGames, shell: zhShell },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    catalogue: enCatalogue,
+    articles: enArticles,
+    accounts: enAccounts,
+    passkeys: enPasskeys,
+    social: enSocial,
+    payments: enPayments,
+    games: enGames,
+    shell: enShell,
+  },
+  'zh-CN': {
+    common: zhCommon,
+    errors: zhErrors,
+    catalogue: zhCatalogue,
+    articles: zhArticles,
+    accounts: zhAccounts,
+    passkeys: zhPasskeys,
+    social: zhSocial,
+    payments: zhPayments,
+    games: zhGames,
+    shell: zhShell,
+  },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof MESSAGES)['en'];

@@ -12,7 +12,9 @@ function keysOf(tree: MessageTree, prefix = ''): string[] {
 }
 
 function placeholdersOf(tree: MessageTree): string[] {
-  return Object.values(tree).flatMap((value) => (typeof value === 'string' ? [...value.matchAll(/\{\{(.+?)\}\}/g)].map((m) => m[1]!.trim()) : placeholdersOf(value)));
+  return Object.values(tree).flatMap((value) =>
+    typeof value === 'string' ? [...value.matchAll(/\{\{(.+?)\}\}/g)].map((m) => m[1]!.trim()) : placeholdersOf(value),
+  );
 }
 
 function i18nextFor(locale: string) {
@@ -61,7 +63,8 @@ describe.each(LOCALE_CODES)('the translator reads the %s messages as i18next doe
       ['shell:notFound.unmatched', {}],
       ['errors:generic'],
     ];
-    for (const [key, given] of cases) expect(ours.namespace('accounts')(key, given), JSON.stringify(key)).toBe(reference.getFixedT(locale, 'accounts')(key, given as never));
+    for (const [key, given] of cases)
+      expect(ours.namespace('accounts')(key, given), JSON.stringify(key)).toBe(reference.getFixedT(locale, 'accounts')(key, given as never));
   });
 
   it('one function per namespace, so hooks and effects that depend on it stay still', () => {

@@ -76,7 +76,12 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
   try {
     const figures: LighthouseFigures[] = [];
     for (const path of paths) {
-      const flags = { port: chrome.port, output: 'json' as const, logLevel: 'error' as const, ...(options.desktop ? { formFactor: 'desktop' as const, screenEmulation: { disabled: true } } : {}) };
+      const flags = {
+        port: chrome.port,
+        output: 'json' as const,
+        logLevel: 'error' as const,
+        ...(options.desktop ? { formFactor: 'desktop' as const, screenEmulation: { disabled: true } } : {}),
+      };
       const { lhr } = (await lighthouse(new URL(path, origin).href, flags, CONFIG as never))!;
       const transfer = (lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
       figures.push({

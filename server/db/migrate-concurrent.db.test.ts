@@ -28,7 +28,10 @@ describe.skipIf(!postgresUrl)('migrations started by several instances at once',
       // Every migration ran exactly once, in one of the three.
       expect(applied.length).toBe(new Set(applied).size);
       expect(applied).toContain('0001-foundation');
-      const recorded = await handles[0]!.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+      const recorded = await handles[0]!.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute();
       expect(recorded.length).toBe(applied.length);
     } finally {
       await Promise.all(handles.map((handle) => handle.close()));

@@ -46,19 +46,48 @@ describe('migrations', () => {
     await expect(database.db.insertInto('access_tokens').values({ user_id: 999_999, token_hash: 'z', name: 'y', created_at: now }).execute()).rejects.toThrow();
     // Deleting a user removes its tokens.
     await database.db.deleteFrom('users').where('id', '=', id).execute();
-    const left = await database.db.selectFrom('access_tokens').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const left = await database.db
+      .selectFrom('access_tokens')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
   });
 
   it('count the saves that existed before the per-game totals', async () => {
     const now = new Date().toISOString();
     const user = await database.db.insertInto('users').values({ is_guest: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    const app = { type: 'game' as const, entry_url: '/g/', thumbnail: 't.png', screenshots: '[]', orientation: 'any' as const, width: 1, height: 1, developer: null, featured: 0, play_count: 0, released_at: now, published: 1, created_at: now, updated_at: now };
-    const a = await database.db.insertInto('apps').values({ ...app, slug: 'totals-a' }).returning('id').executeTakeFirstOrThrow();
-    const b = await database.db.insertInto('apps').values({ ...app, slug: 'totals-b' }).returning('id').executeTakeFirstOrThrow();
+    const app = {
+      type: 'game' as const,
+      entry_url: '/g/',
+      thumbnail: 't.png',
+      screenshots: '[]',
+      orientation: 'any' as const,
+      width: 1,
+      height: 1,
+      developer: null,
+      featured: 0,
+      play_count: 0,
+      released_at: now,
+      published: 1,
+      created_at: now,
+      updated_at: now,
+    };
+    const a = await database.db
+      .insertInto('apps')
+      .values({ ...app, slug: 'totals-a' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const b = await database.db
+      .insertInto('apps')
+      .values({ ...app, slug: 'totals-b' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await saveTotals().down(database.db as unknown as Kysely<unknown>);
     const save = (appId: number, key: string, size: number) => ({ user_id: user.id, app_id: appId, key, value: '0', size, updated_at: now });
-    await database.db.insertInto('game_saves').values([save(a.id, 'one', 100), save(a.id, 'two', 250), save(b.id, 'one', 7)]).execute();
+    await database.db
+      .insertInto('game_saves')
+      .values([save(a.id, 'one', 100), save(a.id, 'two', 250), save(b.id, 'one', 7)])
+      .execute();
     await saveTotals().up(database.db as unknown as Kysely<unknown>);
     const totals = await database.db.selectFrom('game_save_totals').select(['app_id', 'total']).where('user_id', '=', user.id).orderBy('app_id').execute();
     expect(totals.map((t) => [t.app_id, Number(t.total)])).toEqual([

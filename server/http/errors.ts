@@ -66,10 +66,7 @@ export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unkn
     ? {
         ...(error.options.data as object | undefined),
         errors: Object.fromEntries(
-          Object.entries(fields).map(([field, messages]) => [
-            field,
-            messages.map((m) => (typeof m === 'string' ? t(m) : t(m.key, m.values)) as string),
-          ]),
+          Object.entries(fields).map(([field, messages]) => [field, messages.map((m) => (typeof m === 'string' ? t(m) : t(m.key, m.values)) as string)]),
         ),
       }
     : (error.options.data ?? null);

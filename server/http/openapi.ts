@@ -38,7 +38,10 @@ export function buildOpenApiDocument(
   for (const route of [...routes, ...portalRoutes]) {
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
-    for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+    for (const [location, schema] of [
+      ['path', route.params],
+      ['query', route.query],
+    ] as const) {
       if (!schema) continue;
       const js = jsonSchema(schema, 'input');
       const properties = (js.properties ?? {}) as Record<string, unknown>;
@@ -72,7 +75,8 @@ export function buildOpenApiDocument(
     if (!route.rawResponses) {
       // Every envelope route can refuse malformed JSON, a body over the limit, or too many calls.
       responses['400'] = refusal(route.method === 'GET' ? 'Malformed request URL' : 'Malformed request URL or JSON body');
-      if (route.params || route.query || route.body || route.multipart) responses['422'] = refusal('Invalid input: data.errors maps each field to its messages');
+      if (route.params || route.query || route.body || route.multipart)
+        responses['422'] = refusal('Invalid input: data.errors maps each field to its messages');
       if (route.method !== 'GET') responses['413'] = refusal('Body larger than the limit');
       if (route.auth === 'required') responses['401'] = refusal('Token is missing or invalid');
       if (route.method !== 'GET' && route.csrf !== false) responses['419'] = refusal('XSRF token missing or mismatched: fetch /csrf and retry');
@@ -103,7 +107,7 @@ export function buildOpenApiDocument(
       version: info.version,
       description:
         'Every answer is the envelope `{ code, message, data }`: `code` repeats the HTTP status, `message` is translated from the `Locale` header, `data` is described per operation. ' +
-        'A refusal adds `error`, what went wrong in the domain\'s terms (`account_not_secured`, `save_too_large`, …; schema ErrorEnvelope).',
+        "A refusal adds `error`, what went wrong in the domain's terms (`account_not_secured`, `save_too_large`, …; schema ErrorEnvelope).",
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: info.serverUrl }],
@@ -116,7 +120,7 @@ export function buildOpenApiDocument(
           required: ['code', 'error', 'message', 'data'],
           properties: {
             code: { type: 'integer', description: 'The HTTP status' },
-            error: { type: 'string', enum: [...ERROR_CODES], description: 'What went wrong in the domain\'s terms (decision 085); one status each' },
+            error: { type: 'string', enum: [...ERROR_CODES], description: "What went wrong in the domain's terms (decision 085); one status each" },
             message: { type: 'string' },
             data: { description: 'null, or details such as { errors: { field: [message] } }' },
           },

@@ -81,6 +81,9 @@ export function pageCacheKey(request: { url: string; hasSession: boolean; prefer
   const parameters = [...new URLSearchParams(query)];
   if (parameters.some(([name, value]) => !CACHEABLE_PARAMETERS[name]?.(value))) return null;
   if (new Set(parameters.map(([name]) => name)).size !== parameters.length) return null;
-  const normalised = parameters.sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => `${name}=${value}`).join('&');
+  const normalised = parameters
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
   return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}|${request.hasSession ? 'session' : '-'}`;
 }

@@ -19,7 +19,10 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     summary: 'Liveness: the process answers',
     tags: TAGS,
     auth: 'none',
-    rawResponses: { '200': { description: 'Alive', schema: z.object({ status: z.literal('ok') }) }, '400': { description: 'Malformed request URL, in the envelope' } },
+    rawResponses: {
+      '200': { description: 'Alive', schema: z.object({ status: z.literal('ok') }) },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
   },
   {
     method: 'GET',
@@ -54,7 +57,11 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     auth: 'none',
     query: z.object({ locale: LocaleSchema.optional() }),
     rawResponses: {
-      '200': { description: 'Web app manifest', contentType: 'application/manifest+json', schema: z.object({ id: z.string(), name: z.string(), start_url: z.string() }).loose() },
+      '200': {
+        description: 'Web app manifest',
+        contentType: 'application/manifest+json',
+        schema: z.object({ id: z.string(), name: z.string(), start_url: z.string() }).loose(),
+      },
       '400': { description: 'Malformed request URL, in the envelope' },
     },
   },
@@ -64,7 +71,10 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     summary: 'The running build, polled by the browser to notice a release',
     tags: TAGS,
     auth: 'none',
-    rawResponses: { '200': { description: 'The build id', schema: z.object({ id: z.string() }) }, '400': { description: 'Malformed request URL, in the envelope' } },
+    rawResponses: {
+      '200': { description: 'The build id', schema: z.object({ id: z.string() }) },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
   },
   {
     method: 'GET',
@@ -81,7 +91,10 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     summary: 'The sitemap of every page in both locales',
     tags: TAGS,
     auth: 'none',
-    rawResponses: { '200': { description: 'Sitemap', contentType: 'application/xml', schema: z.string() }, '400': { description: 'Malformed request URL, in the envelope' } },
+    rawResponses: {
+      '200': { description: 'Sitemap', contentType: 'application/xml', schema: z.string() },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
   },
   {
     method: 'POST',
@@ -102,6 +115,9 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     description: 'Only with the development sender, which the configuration refuses in production.',
     tags: TAGS,
     auth: 'none',
-    rawResponses: { '200': { description: 'HTML table of the codes, newest first', contentType: 'text/html', schema: z.string() }, '400': { description: 'Malformed request URL, in the envelope' } },
+    rawResponses: {
+      '200': { description: 'HTML table of the codes, newest first', contentType: 'text/html', schema: z.string() },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
   },
 ];

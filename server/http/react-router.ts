@@ -84,7 +84,12 @@ function sendServiceAwayPage(request: FastifyRequest, reply: FastifyReply) {
   const title = escapeHtml(t('errors:unavailable'));
   const hint = escapeHtml(t('errors:retryLater', { seconds: OUTAGE_RETRY_AFTER_SECONDS }));
   const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${hint}</p></main></body></html>`;
-  return reply.code(503).header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS)).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+  return reply
+    .code(503)
+    .header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
 
 function escapeHtml(text: string): string {

@@ -18,8 +18,7 @@ export interface SecurityHeadersOptions {
 /** Page policy: scripts only from us or with this response's nonce. */
 function pageContentSecurityPolicy(nonce: string, options: SecurityHeadersOptions): string {
   const extra = options.extraSources ?? {};
-  const join = (directive: keyof NonNullable<SecurityHeadersOptions['extraSources']>, base: string[]) =>
-    [...base, ...(extra[directive] ?? [])].join(' ');
+  const join = (directive: keyof NonNullable<SecurityHeadersOptions['extraSources']>, base: string[]) => [...base, ...(extra[directive] ?? [])].join(' ');
   const devConnect = options.isProduction ? [] : ['ws:'];
   return [
     "default-src 'self'",
@@ -67,29 +66,32 @@ function isGamePath(url: string): boolean {
 }
 
 /** Sets the security headers of every response, and the page CSP with a fresh nonce on HTML. */
-export const securityHeaders = fp<SecurityHeadersOptions>(async (app: FastifyInstance, options) => {
-  app.decorateRequest('cspNonce', '');
-  app.addHook('onRequest', async (request) => {
-    request.cspNonce = randomBytes(16).toString('base64');
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // A page may choose its own (the sign-in pop-up pages keep their opener across the provider's pages).
-    if (!reply.hasHeader('Referrer-Policy')) reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (!reply.hasHeader('Cross-Origin-Opener-Policy')) reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
-    if (options.isProduction) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (!reply.hasHeader('Content-Security-Policy')) {
-      const type = String(reply.getHeader('content-type') ?? '');
-      if (isGamePath(request.url)) {
-        reply.header('Content-Security-Policy', GAME_CONTENT_SECURITY_POLICY);
-      } else if (type.startsWith('text/html')) {
-        reply.header('Content-Security-Policy', pageContentSecurityPolicy(request.cspNonce, options));
-        reply.header('X-Frame-Options', 'SAMEORIGIN');
-      } else {
-        reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+export const securityHeaders = fp<SecurityHeadersOptions>(
+  async (app: FastifyInstance, options) => {
+    app.decorateRequest('cspNonce', '');
+    app.addHook('onRequest', async (request) => {
+      request.cspNonce = randomBytes(16).toString('base64');
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      reply.header('X-Content-Type-Options', 'nosniff');
+      // A page may choose its own (the sign-in pop-up pages keep their opener across the provider's pages).
+      if (!reply.hasHeader('Referrer-Policy')) reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+      if (!reply.hasHeader('Cross-Origin-Opener-Policy')) reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+      reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
+      if (options.isProduction) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      if (!reply.hasHeader('Content-Security-Policy')) {
+        const type = String(reply.getHeader('content-type') ?? '');
+        if (isGamePath(request.url)) {
+          reply.header('Content-Security-Policy', GAME_CONTENT_SECURITY_POLICY);
+        } else if (type.startsWith('text/html')) {
+          reply.header('Content-Security-Policy', pageContentSecurityPolicy(request.cspNonce, options));
+          reply.header('X-Frame-Options', 'SAMEORIGIN');
+        } else {
+          reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+        }
       }
-    }
-    return payload;
-  });
-}, { name: 'security-headers' });
+      return payload;
+    });
+  },
+  { name: 'security-headers' },
+);

@@ -14,7 +14,12 @@ const SCREENSHOTS = [
  */
 export function webManifest(locale: Locale, productName: string) {
   const t = translator(locale);
-  const shortcut = (name: string, path: string) => ({ name, short_name: name, url: localePath(locale, path), icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }] });
+  const shortcut = (name: string, path: string) => ({
+    name,
+    short_name: name,
+    url: localePath(locale, path),
+    icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }],
+  });
   return {
     id: '/',
     name: productName,
@@ -35,7 +40,17 @@ export function webManifest(locale: Locale, productName: string) {
       { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
       { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
     ],
-    screenshots: SCREENSHOTS.map((s) => ({ src: `/screenshots/${locale}-${s.name}.jpg`, sizes: s.sizes, type: 'image/jpeg', form_factor: s.form_factor, label: t(`common:${s.label}`) })),
-    shortcuts: [shortcut(t('common:pages.categories'), '/categories'), shortcut(t('common:pages.news'), '/article/news'), shortcut(t('common:manifest.recentlyPlayed'), '/user')],
+    screenshots: SCREENSHOTS.map((s) => ({
+      src: `/screenshots/${locale}-${s.name}.jpg`,
+      sizes: s.sizes,
+      type: 'image/jpeg',
+      form_factor: s.form_factor,
+      label: t(`common:${s.label}`),
+    })),
+    shortcuts: [
+      shortcut(t('common:pages.categories'), '/categories'),
+      shortcut(t('common:pages.news'), '/article/news'),
+      shortcut(t('common:manifest.recentlyPlayed'), '/user'),
+    ],
   };
 }

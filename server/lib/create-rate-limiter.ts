@@ -26,5 +26,7 @@ export function createRateLimiter(options: {
 
 function printSwitch(to: 'fallback' | 'primary', cause?: unknown): void {
   const reason = cause instanceof Error ? `: ${cause.message}` : '';
-  console.warn(to === 'fallback' ? `Redis unreachable${reason}; rate limits count in the database until it returns.` : 'Redis is back; rate limits count in Redis again.');
+  console.warn(
+    to === 'fallback' ? `Redis unreachable${reason}; rate limits count in the database until it returns.` : 'Redis is back; rate limits count in Redis again.',
+  );
 }

@@ -41,7 +41,10 @@ export function networkOf(address: string, v4Bits: number, v6Bits: number): stri
       return group & (0xffff << (16 - keep)) & 0xffff;
     });
     const kept = Math.ceil(v6Bits / 16);
-    return `${groups.slice(0, kept).map((g) => g.toString(16)).join(':')}::/${v6Bits}`;
+    return `${groups
+      .slice(0, kept)
+      .map((g) => g.toString(16))
+      .join(':')}::/${v6Bits}`;
   }
   return address;
 }

@@ -31,7 +31,11 @@ function sharedBehaviour(instances: () => { a: RateLimiter; b: RateLimiter }) {
     const limit = rule(3, 60);
     const counts = [];
     for (const limiter of [a, b, a]) counts.push(await limiter.consume(limit, 'subject'));
-    expect(counts.map((s) => [s.count, s.allowed])).toEqual([[1, true], [2, true], [3, true]]);
+    expect(counts.map((s) => [s.count, s.allowed])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
     const over = await b.consume(limit, 'subject');
     expect(over).toMatchObject({ allowed: false, count: 4, limit: 3 });
     expect(over.retryAfterSeconds).toBeGreaterThan(0);
@@ -167,7 +171,11 @@ describe('FallbackRateLimiter (Redis away, then back)', () => {
     const limit = rule(2);
     const states = [];
     for (let n = 0; n < 3; n++) states.push(await limiter.consume(limit, 'subject'));
-    expect(states.map((s) => [s.count, s.allowed])).toEqual([[1, true], [2, true], [3, false]]);
+    expect(states.map((s) => [s.count, s.allowed])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
     expect(switches).toEqual(['fallback']);
     await limiter.close();
   });

@@ -72,7 +72,13 @@ export class RedisRateLimiter implements RateLimiter {
   async close(): Promise<void> {
     if (this.#closing) return this.#closing;
     // QUIT only on a live connection: queued while Redis is away, it would wait for its return.
-    this.#closing = this.#redis.status === 'ready' ? this.#redis.quit().then(() => undefined, () => this.#redis.disconnect()) : Promise.resolve(this.#redis.disconnect());
+    this.#closing =
+      this.#redis.status === 'ready'
+        ? this.#redis.quit().then(
+            () => undefined,
+            () => this.#redis.disconnect(),
+          )
+        : Promise.resolve(this.#redis.disconnect());
     return this.#closing;
   }
 

@@ -35,12 +35,18 @@ export const STAND_IN_CLIENT = { clientId: 'playport-test-client', clientSecret:
  * provider's documented shape; Apple answers by form_post, sends the name on the first sign-in
  * only and checks the ES256 client secret against the key's public half.
  */
-export async function startIdentityProviders(options: { host?: string; ports?: Partial<Record<OAuthPlatform, number>>; applePrivateKey?: string } = {}): Promise<IdentityProviders> {
+export async function startIdentityProviders(
+  options: { host?: string; ports?: Partial<Record<OAuthPlatform, number>>; applePrivateKey?: string } = {},
+): Promise<IdentityProviders> {
   const host = options.host ?? '127.0.0.1';
   const servers: OAuth2Server[] = [];
   const issuers = {} as Record<OAuthPlatform, string>;
   for (const platform of OAUTH_PLATFORMS) {
-    const server = new OAuth2Server(undefined, undefined, platform === 'apple' ? { endpoints: { authorize: '/auth/authorize-internal', token: '/auth/token-internal' } } : undefined);
+    const server = new OAuth2Server(
+      undefined,
+      undefined,
+      platform === 'apple' ? { endpoints: { authorize: '/auth/authorize-internal', token: '/auth/token-internal' } } : undefined,
+    );
     await server.issuer.keys.generate('RS256');
     configure(server, platform, options.applePrivateKey);
     await server.start(options.ports?.[platform] ?? 0, host);
@@ -141,7 +147,9 @@ function configureApple(server: OAuth2Server, privateKey: string | undefined): v
       .map((key) => `<input type="hidden" name="${key}" value="${escapeHtml(query.get(key)!)}">`)
       .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><body><form method="post" action="${escapeHtml(query.get('target') ?? '')}">${inputs}</form><script>document.forms[0].submit()</script></body></html>`);
+    res.end(
+      `<!doctype html><html><body><form method="post" action="${escapeHtml(query.get('target') ?? '')}">${inputs}</form><script>document.forms[0].submit()</script></body></html>`,
+    );
   });
 
   service.addRoute('POST', '/auth/token', async (req, res) => {
@@ -162,7 +170,10 @@ function configureApple(server: OAuth2Server, privateKey: string | undefined): v
 async function appleSecretValid(body: Record<string, unknown>, privateKey: string | undefined): Promise<boolean> {
   if (!privateKey || typeof body.client_secret !== 'string' || typeof body.client_id !== 'string') return false;
   try {
-    const { payload, protectedHeader } = await jwtVerify(body.client_secret, createPublicKey(privateKey), { audience: 'https://appleid.apple.com', algorithms: ['ES256'] });
+    const { payload, protectedHeader } = await jwtVerify(body.client_secret, createPublicKey(privateKey), {
+      audience: 'https://appleid.apple.com',
+      algorithms: ['ES256'],
+    });
     return protectedHeader.kid !== undefined && typeof payload.iss === 'string' && payload.sub === body.client_id;
   } catch {
     return false;
@@ -199,7 +210,13 @@ function bearerSubject(req: IncomingMessage): string | null {
 function profileBody(platform: OAuthPlatform, identity: StandInIdentity): Record<string, unknown> {
   switch (platform) {
     case 'discord':
-      return { id: identity.sub, username: identity.name?.toLowerCase().replace(/\W+/g, '') ?? identity.sub, global_name: identity.name, email: identity.email, verified: true };
+      return {
+        id: identity.sub,
+        username: identity.name?.toLowerCase().replace(/\W+/g, '') ?? identity.sub,
+        global_name: identity.name,
+        email: identity.email,
+        verified: true,
+      };
     case 'facebook':
       return { id: identity.sub, name: identity.name, email: identity.email };
     case 'x':
@@ -227,7 +244,10 @@ export interface WhatsAppMessage {
  * A stand-in for the WhatsApp Cloud API's message call: POST /{phone-number-id}/messages with the
  * bearer token; takes authentication-template messages and keeps them for the test to read.
  */
-export async function startWhatsAppCloudApi(expected: { phoneNumberId: string; accessToken: string }): Promise<{ url: string; messages: WhatsAppMessage[]; failNext: () => void; stop(): Promise<void> }> {
+export async function startWhatsAppCloudApi(expected: {
+  phoneNumberId: string;
+  accessToken: string;
+}): Promise<{ url: string; messages: WhatsAppMessage[]; failNext: () => void; stop(): Promise<void> }> {
   const messages: WhatsAppMessage[] = [];
   let fail = false;
   const server = createServer((req, res) => {
@@ -269,4 +289,3 @@ export async function startWhatsAppCloudApi(expected: { phoneNumberId: string; a
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-

@@ -31,11 +31,25 @@ export class SoftAuthenticator {
   create(options: CreationOptions, lie: { origin?: string; rpId?: string } = {}) {
     this.userHandle = options.user.id;
     const jwk = this.#publicKey.export({ format: 'jwk' });
-    const coseKey = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+    const coseKey = cbor(
+      new Map<number, unknown>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
     const attested = Buffer.concat([this.aaguid, u16(this.credentialId.length), this.credentialId, coseKey]);
     const authData = Buffer.concat([rpIdHash(lie.rpId ?? options.rp.id), Buffer.from([0x01 | 0x04 | 0x40]), u32(this.counter), attested]);
     const clientData = clientDataJSON('webauthn.create', options.challenge, lie.origin ?? ORIGIN);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,

@@ -18,14 +18,20 @@ export function testPlayers(apiOf: () => TestApi, network: number) {
   async function newGuest(): Promise<TestPlayer> {
     const api = apiOf();
     address += 1;
-    const response = await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.${network}.${address >> 8}.${address & 255}` });
+    const response = await api.call('POST', '/guest/login/', {
+      body: await solvedChallenge(api.app),
+      address: `10.${network}.${address >> 8}.${address & 255}`,
+    });
     if (response.statusCode >= 300) throw new Error(`guest sign-in: ${response.statusCode} ${response.body}`);
     return response.json().data as TestPlayer;
   }
   /** A guest who set a username and password. */
   async function newMember(): Promise<TestPlayer> {
     const guest = await newGuest();
-    const response = await apiOf().call('PATCH', '/member/password/', { token: guest.token, body: { username: `player${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
+    const response = await apiOf().call('PATCH', '/member/password/', {
+      token: guest.token,
+      body: { username: `player${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
+    });
     if (response.statusCode >= 300) throw new Error(`setting a password: ${response.statusCode} ${response.body}`);
     return response.json().data as TestPlayer;
   }

@@ -38,14 +38,18 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
     req.on('end', () => {
       const refund = /^\/merchant\/v2\/merchants\/([^/]+)\/reports\/transactions\/([^/]+)\/refund$/.exec(req.url ?? '');
       if (req.method === 'PUT' && refund) {
-        if (refund[1] !== expected.merchantId || req.headers.authorization !== `Basic ${Buffer.from(`${expected.merchantId}:${expected.apiKey}`).toString('base64')}`) {
+        if (
+          refund[1] !== expected.merchantId ||
+          req.headers.authorization !== `Basic ${Buffer.from(`${expected.merchantId}:${expected.apiKey}`).toString('base64')}`
+        ) {
           return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
         }
         if (!/^\d+$/.test(refund[2]!)) return send(404, { errorCode: 404, errorMessage: 'Transaction not found' });
         refunds.push({ transactionId: refund[2]!, description: (JSON.parse(raw || '{}') as { description?: unknown }).description });
         return res.writeHead(204).end();
       }
-      if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`) return send(404, { errorCode: 404, errorMessage: 'Not found' });
+      if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`)
+        return send(404, { errorCode: 404, errorMessage: 'Not found' });
       if (req.headers.authorization !== `Basic ${Buffer.from(`${expected.projectId}:${expected.apiKey}`).toString('base64')}`) {
         return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
       }
@@ -70,7 +74,12 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
 }
 
 /** Sends a notification to a webhook as Xsolla does; answers the status and body. */
-export async function sendNotification(webhookUrl: string, secret: string, notification: object, signature?: string): Promise<{ status: number; body: string }> {
+export async function sendNotification(
+  webhookUrl: string,
+  secret: string,
+  notification: object,
+  signature?: string,
+): Promise<{ status: number; body: string }> {
   const body = JSON.stringify(notification);
   const response = await fetch(webhookUrl, {
     method: 'POST',

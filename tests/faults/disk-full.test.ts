@@ -41,48 +41,54 @@ function fillDisk(path: string): void {
   }
 }
 
-it.skipIf(!mounted)('answers 503 while the disk is full and keeps the database intact', async () => {
-  const file = join(disk, 'playport.sqlite');
-  copyFileSync(inject('faults').sqliteTemplate, file);
-  const server = await startServer({ DATABASE_URL: `file:${file}` });
-  const client = new Client(server.origin);
-  const member = await client.newMember(`disk_${randomBytes(4).toString('hex')}`);
-  const apps = (await client.call<{ items: Array<{ id: number }> }>('GET', '/app/list/')).data.items;
-  const auth = { token: member.token };
-  const value = 'x'.repeat(30_000);
-  const save = (n: number) => client.call('PUT', `/game/saves/${apps[n % apps.length]!.id}/slot-${n}`, { ...auth, body: { value } });
+it.skipIf(!mounted)(
+  'answers 503 while the disk is full and keeps the database intact',
+  async () => {
+    const file = join(disk, 'playport.sqlite');
+    copyFileSync(inject('faults').sqliteTemplate, file);
+    const server = await startServer({ DATABASE_URL: `file:${file}` });
+    const client = new Client(server.origin);
+    const member = await client.newMember(`disk_${randomBytes(4).toString('hex')}`);
+    const apps = (await client.call<{ items: Array<{ id: number }> }>('GET', '/app/list/')).data.items;
+    const auth = { token: member.token };
+    const value = 'x'.repeat(30_000);
+    const save = (n: number) => client.call('PUT', `/game/saves/${apps[n % apps.length]!.id}/slot-${n}`, { ...auth, body: { value } });
 
-  const acknowledged: number[] = [];
-  for (let n = 0; n < 5; n++) if ((await save(n)).status === 200) acknowledged.push(n);
-  expect(acknowledged).toHaveLength(5);
+    const acknowledged: number[] = [];
+    for (let n = 0; n < 5; n++) if ((await save(n)).status === 200) acknowledged.push(n);
+    expect(acknowledged).toHaveLength(5);
 
-  fillDisk(join(disk, 'filler'));
-  const statuses: number[] = [];
-  for (let n = 5; n < 40; n++) {
-    const answer = await save(n);
-    statuses.push(answer.status);
-    if (answer.status === 200) acknowledged.push(n);
-    else expect(answer, server.output()).toMatchObject({ status: 503, code: 503, message: 'The service is temporarily unavailable.' });
-    if (answer.status === 503) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-  }
-  console.info(`disk full: ${statuses.filter((s) => s === 503).length} of ${statuses.length} writes answered 503, ${statuses.filter((s) => s === 200).length} fitted in space already allocated`);
-  expect(statuses).toContain(503);
-  // Reads go on while no write fits.
-  expect((await client.call('GET', '/member/info/', auth)).status).toBe(200);
-  expect(server.child.exitCode).toBeNull();
+    fillDisk(join(disk, 'filler'));
+    const statuses: number[] = [];
+    for (let n = 5; n < 40; n++) {
+      const answer = await save(n);
+      statuses.push(answer.status);
+      if (answer.status === 200) acknowledged.push(n);
+      else expect(answer, server.output()).toMatchObject({ status: 503, code: 503, message: 'The service is temporarily unavailable.' });
+      if (answer.status === 503) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    console.info(
+      `disk full: ${statuses.filter((s) => s === 503).length} of ${statuses.length} writes answered 503, ${statuses.filter((s) => s === 200).length} fitted in space already allocated`,
+    );
+    expect(statuses).toContain(503);
+    // Reads go on while no write fits.
+    expect((await client.call('GET', '/member/info/', auth)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
 
-  rmSync(join(disk, 'filler'));
-  const freedAt = Date.now();
-  await waitFor('writes to succeed again', async () => ((await save(1000)).status === 200 ? true : undefined), 10_000, 50);
-  console.info(`disk full: writes accepted again ${Date.now() - freedAt} ms after space returned`);
-  await server.stop();
+    rmSync(join(disk, 'filler'));
+    const freedAt = Date.now();
+    await waitFor('writes to succeed again', async () => ((await save(1000)).status === 200 ? true : undefined), 10_000, 50);
+    console.info(`disk full: writes accepted again ${Date.now() - freedAt} ms after space returned`);
+    await server.stop();
 
-  const database = new SQLite(file, { readonly: true });
-  try {
-    expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
-    const keys = database.prepare('select key from game_saves').all() as Array<{ key: string }>;
-    for (const n of acknowledged) expect(keys.map((row) => row.key)).toContain(`slot-${n}`);
-  } finally {
-    database.close();
-  }
-}, 90_000);
+    const database = new SQLite(file, { readonly: true });
+    try {
+      expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
+      const keys = database.prepare('select key from game_saves').all() as Array<{ key: string }>;
+      for (const n of acknowledged) expect(keys.map((row) => row.key)).toContain(`slot-${n}`);
+    } finally {
+      database.close();
+    }
+  },
+  90_000,
+);

@@ -7,7 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, createRedis, freshPostgresDatabase, postgresAt, type PrivatePostgres, type PrivateRedis, type Server, killServers, sleep, startServer, waitFor } from './support.ts';
+import {
+  Client,
+  createRedis,
+  freshPostgresDatabase,
+  postgresAt,
+  type PrivatePostgres,
+  type PrivateRedis,
+  type Server,
+  killServers,
+  sleep,
+  startServer,
+  waitFor,
+} from './support.ts';
 
 let postgres: PrivatePostgres;
 let redis: PrivateRedis;
@@ -44,7 +56,11 @@ function load(workers: number) {
         worker % 2 === 0
           ? await client.call('GET', '/member/info/', { token: member.token }).catch(() => null)
           : await client.call('POST', '/member/played/', { token: member.token, body: { app_id: appId } }).catch(() => null);
-      answers.push(answer ? { at: Date.now(), status: answer.status, retryAfter: answer.headers.get('retry-after'), code: answer.code } : { at: Date.now(), status: 0, retryAfter: null });
+      answers.push(
+        answer
+          ? { at: Date.now(), status: answer.status, retryAfter: answer.headers.get('retry-after'), code: answer.code }
+          : { at: Date.now(), status: 0, retryAfter: null },
+      );
       await sleep(20);
     }
   });
@@ -82,7 +98,12 @@ describe('PostgreSQL stopped under load', () => {
     await sleep(Math.max(0, 3000 - (Date.now() - stoppedAt)));
     postgres.start();
     const startedAt = Date.now();
-    await waitFor('the API to serve again', async () => ((await client.call('GET', '/member/info/', { token: member.token })).status === 200 ? true : undefined), 30_000, 50);
+    await waitFor(
+      'the API to serve again',
+      async () => ((await client.call('GET', '/member/info/', { token: member.token })).status === 200 ? true : undefined),
+      30_000,
+      50,
+    );
     const recoveryMs = Date.now() - startedAt;
     await sleep(300);
     await traffic.stop();
@@ -107,7 +128,12 @@ describe('PostgreSQL stopped under load', () => {
     expect((await client.call('POST', '/member/played/', { token: member.token, body: { app_id: appId } })).status).toBe(503);
     postgres.start();
     const startedAt = Date.now();
-    await waitFor('the API to serve again', async () => ((await client.call('POST', '/member/played/', { token: member.token, body: { app_id: appId } })).status === 200 ? true : undefined), 30_000, 50);
+    await waitFor(
+      'the API to serve again',
+      async () => ((await client.call('POST', '/member/played/', { token: member.token, body: { app_id: appId } })).status === 200 ? true : undefined),
+      30_000,
+      50,
+    );
     console.info(`PostgreSQL after a crash: writes accepted again ${Date.now() - startedAt} ms after it accepted connections`);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
@@ -141,10 +167,15 @@ describe('Redis stopped under load', () => {
     redis.start();
     const startedAt = Date.now();
     const other = `back_${randomBytes(4).toString('hex')}`;
-    await waitFor('limits counted in Redis again', async () => {
-      await client.call('POST', '/username/login/', { body: { username: other, password: 'Wrong-Password-1234' } });
-      return redisKeys().some((key) => key.includes(`login-pair:${other}`)) ? true : undefined;
-    }, 30_000, 200);
+    await waitFor(
+      'limits counted in Redis again',
+      async () => {
+        await client.call('POST', '/username/login/', { body: { username: other, password: 'Wrong-Password-1234' } });
+        return redisKeys().some((key) => key.includes(`login-pair:${other}`)) ? true : undefined;
+      },
+      30_000,
+      200,
+    );
     const recoveryMs = Date.now() - startedAt;
     await traffic.stop();
     console.info(`Redis: limits counted in Redis again ${recoveryMs} ms after it started`);

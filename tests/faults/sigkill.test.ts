@@ -54,7 +54,16 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const alpha = (await client.call<{ id: number }>('GET', '/app/info/?slug=solitaire')).data.id;
       const auth = { token: member.token };
 
-      const acknowledged: Acknowledged = { plays: new Map(), favourites: new Set(), saves: new Map(), nicknames: [], nicknameInFlight: null, orders: [], paid: [], lost: 0 };
+      const acknowledged: Acknowledged = {
+        plays: new Map(),
+        favourites: new Set(),
+        saves: new Map(),
+        nicknames: [],
+        nicknameInFlight: null,
+        orders: [],
+        paid: [],
+        lost: 0,
+      };
       const server = { dead: false };
       // Each worker writes one kind of thing, one request after another, until the server dies.
       const worker = async (write: (n: number) => Promise<void>) => {
@@ -70,7 +79,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const workers = [
         worker(async (n) => {
           const app = apps[n % apps.length]!.id;
-          if (ok((await client.call('POST', '/member/played/', { ...auth, body: { app_id: app } })).status)) acknowledged.plays.set(app, (acknowledged.plays.get(app) ?? 0) + 1);
+          if (ok((await client.call('POST', '/member/played/', { ...auth, body: { app_id: app } })).status))
+            acknowledged.plays.set(app, (acknowledged.plays.get(app) ?? 0) + 1);
         }),
         worker(async (n) => {
           const app = apps[n % apps.length]!.id;
@@ -87,7 +97,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
           if (ok((await client.call('PATCH', '/member/nickname/', { ...auth, body: { nickname } })).status)) acknowledged.nicknames.push(nickname);
         }),
         worker(async () => {
-          const order = await client.call<{ id: string }>('POST', `/game/pay/${alpha}`, { ...auth, body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') } });
+          const order = await client.call<{ id: string }>('POST', `/game/pay/${alpha}`, {
+            ...auth,
+            body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') },
+          });
           if (!ok(order.status)) return;
           acknowledged.orders.push(order.data.id);
           const notice = {
@@ -106,8 +119,23 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect((await first.exited).signal).toBe('SIGKILL');
       await Promise.all(workers);
 
-      const total = [...acknowledged.plays.values()].reduce((a, b) => a + b, 0) + acknowledged.favourites.size + acknowledged.saves.size + acknowledged.nicknames.length + acknowledged.orders.length + acknowledged.paid.length;
-      console.info(JSON.stringify({ plays: [...acknowledged.plays.values()], favourites: acknowledged.favourites.size, saves: acknowledged.saves.size, nicknames: acknowledged.nicknames.length, orders: acknowledged.orders.length, paid: acknowledged.paid.length }));
+      const total =
+        [...acknowledged.plays.values()].reduce((a, b) => a + b, 0) +
+        acknowledged.favourites.size +
+        acknowledged.saves.size +
+        acknowledged.nicknames.length +
+        acknowledged.orders.length +
+        acknowledged.paid.length;
+      console.info(
+        JSON.stringify({
+          plays: [...acknowledged.plays.values()],
+          favourites: acknowledged.favourites.size,
+          saves: acknowledged.saves.size,
+          nicknames: acknowledged.nicknames.length,
+          orders: acknowledged.orders.length,
+          paid: acknowledged.paid.length,
+        }),
+      );
       console.info(`${kind}: ${total} writes acknowledged before SIGKILL, ${acknowledged.lost} requests cut off`);
       expect(total).toBeGreaterThan(20);
       expect(acknowledged.paid.length).toBeGreaterThan(0);

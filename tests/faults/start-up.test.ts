@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 function startServer(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string; ms: number }> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve('server/main.ts')], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve('server/main.ts')], {
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -28,7 +31,9 @@ describe('start-up with an unreachable database', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toEqual([
       'Database unreachable at DATABASE_URL=postgres://portal:***@127.0.0.1:9/portal: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:9; retrying for 2 s.',
-      expect.stringMatching(/^Database unreachable at DATABASE_URL=postgres:\/\/portal:\*\*\*@127\.0\.0\.1:9\/portal: ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:9; gave up after \d+ attempts\.$/),
+      expect.stringMatching(
+        /^Database unreachable at DATABASE_URL=postgres:\/\/portal:\*\*\*@127\.0\.0\.1:9\/portal: ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:9; gave up after \d+ attempts\.$/,
+      ),
     ]);
     expect(result.stderr + result.stdout).not.toContain('hunter2');
     expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -52,7 +57,9 @@ describe('start-up with an unreachable database', () => {
     try {
       const result = await startServer({ DATABASE_URL: `file:${blocker}/db.sqlite`, DATABASE_CONNECT_TIMEOUT_SECONDS: '0' });
       expect(result.code).toBe(1);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^Database unreachable at DATABASE_URL=file:${blocker}/db\\.sqlite: EEXIST .*; gave up after 1 attempt\\.$`))]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^Database unreachable at DATABASE_URL=file:${blocker}/db\\.sqlite: EEXIST .*; gave up after 1 attempt\\.$`)),
+      ]);
       expect(result.stderr).not.toMatch(/^\s+at /m);
     } finally {
       rmSync(folder, { recursive: true, force: true });

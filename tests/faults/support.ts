@@ -59,7 +59,13 @@ export interface Server {
 /** The built server in its own process, ready when /healthz answers. */
 export async function startServer(env: Record<string, string>, port = nextServerPort++): Promise<Server> {
   if (!existsSync(join(ROOT, 'build/server/index.js'))) throw new Error('no build: run npm run build first');
-  if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)) throw new Error(`port ${port} is taken by another server`);
+  if (
+    await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is taken by another server`);
   const child = spawn(process.execPath, [join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     env: {
@@ -91,10 +97,14 @@ export async function startServer(env: Record<string, string>, port = nextServer
     if (!stopping && signal === null && code !== 0) console.error(`server on ${port} ended (${code ?? signal}):\n${output}`);
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor('the server to listen', async () => {
-    if (ended) throw new Error(`server exited before listening:\n${output}`);
-    return (await fetch(`${origin}/healthz`)).ok ? true : undefined;
-  }, 60_000).catch((error: Error) => {
+  await waitFor(
+    'the server to listen',
+    async () => {
+      if (ended) throw new Error(`server exited before listening:\n${output}`);
+      return (await fetch(`${origin}/healthz`)).ok ? true : undefined;
+    },
+    60_000,
+  ).catch((error: Error) => {
     child.kill('SIGKILL');
     throw new Error(`${error.message}\n${output}`);
   });
@@ -145,7 +155,8 @@ export function createPostgres(port = PORT_BASE + 50): PrivatePostgres {
 /** The cluster that createPostgres made in `dir` (from another process: the global set-up's). */
 export function postgresAt(dir: string, port: number): PrivatePostgres {
   const data = join(dir, 'data');
-  const start = () => postgresCommand('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  const start = () =>
+    postgresCommand('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
   const stop = (mode: 'fast' | 'immediate' = 'fast') => postgresCommand('pg_ctl', ['-D', data, '-w', '-m', mode, 'stop']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -45,14 +45,16 @@ test('the server HTML of every page type, in both locales, has no Nu Html Checke
       }
     }
     // vnu exits 1 when it reports an error; its JSON report on stderr is read either way.
-    const { stderr } = await run('java', ['-jar', vnuJar, '--format', 'json', '--errors-only', ...[...files.keys()].map((f) => f.slice('file:'.length))], { maxBuffer: 64 * 1024 * 1024 }).catch(
-      (failure: { stderr?: string; code?: number }) => {
-        if (typeof failure.stderr !== 'string' || failure.code !== 1) throw failure;
-        return { stderr: failure.stderr };
-      },
-    );
+    const { stderr } = await run('java', ['-jar', vnuJar, '--format', 'json', '--errors-only', ...[...files.keys()].map((f) => f.slice('file:'.length))], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((failure: { stderr?: string; code?: number }) => {
+      if (typeof failure.stderr !== 'string' || failure.code !== 1) throw failure;
+      return { stderr: failure.stderr };
+    });
     const { messages } = JSON.parse(stderr) as { messages: NuMessage[] };
-    const errors = messages.filter((m) => m.type === 'error' || m.subType === 'fatal').map((m) => `${files.get(m.url) ?? m.url}: ${m.message} ${m.extract ?? ''}`.trim());
+    const errors = messages
+      .filter((m) => m.type === 'error' || m.subType === 'fatal')
+      .map((m) => `${files.get(m.url) ?? m.url}: ${m.message} ${m.extract ?? ''}`.trim());
     expect(files.size).toBeGreaterThan(40);
     expect(errors).toEqual([]);
   } finally {

@@ -2,7 +2,16 @@ import { expect } from '@playwright/test';
 import { newGuest, newMember, uniqueUsername } from '../support/accounts.ts';
 import { httpTest as test } from '../support/site.ts';
 
-const PROFILE_PAGES = ['/user/profile', '/user/profile/avatar', '/user/profile/nickname', '/user/profile/password', '/user/profile/email', '/user/profile/phone', '/user/profile/social', '/user/profile/passkey'];
+const PROFILE_PAGES = [
+  '/user/profile',
+  '/user/profile/avatar',
+  '/user/profile/nickname',
+  '/user/profile/password',
+  '/user/profile/email',
+  '/user/profile/phone',
+  '/user/profile/social',
+  '/user/profile/passkey',
+];
 
 test.describe('the auth middleware (decision 026)', () => {
   test('every profile page sends a visitor without a session, and a guest, to /login with the way back', async ({ request }) => {

@@ -61,7 +61,9 @@ const ROUTES: RouteCase[] = [
 function expectLayout(page: RenderedPage, layout: Layout) {
   const parts = ['site-header', 'header-nav', 'bottom-bar', 'site-footer', 'auth-header'];
   const expected: Record<Layout, string[]> = { default: ['site-header', 'header-nav', 'bottom-bar', 'site-footer'], auth: ['auth-header'], empty: [] };
-  expect(Object.fromEntries(parts.map((part) => [part, page.has(part)]))).toEqual(Object.fromEntries(parts.map((part) => [part, expected[layout].includes(part)])));
+  expect(Object.fromEntries(parts.map((part) => [part, page.has(part)]))).toEqual(
+    Object.fromEntries(parts.map((part) => [part, expected[layout].includes(part)])),
+  );
 }
 
 test.describe('every route in three locale variants', () => {

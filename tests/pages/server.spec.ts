@@ -26,7 +26,10 @@ test.describe('server routes and headers', () => {
   });
 
   test('a page answers OPTIONS with the methods it allows and no cross-origin permission', async ({ request }) => {
-    const response = await request.fetch('/article/news', { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    const response = await request.fetch('/article/news', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+    });
     expect(response.status()).toBe(204);
     expect(response.headers()['allow']).toBe('GET, HEAD, POST');
     expect(response.headers()['access-control-allow-origin']).toBeUndefined();
@@ -120,7 +123,9 @@ test.describe('server routes and headers', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/app/list/', '/csrf', '/session/check']));
   });
 
-  test('shared pages are cached briefly with a fresh nonce, for visitors with and without a session; personal pages and unknown queries are not', async ({ request }) => {
+  test('shared pages are cached briefly with a fresh nonce, for visitors with and without a session; personal pages and unknown queries are not', async ({
+    request,
+  }) => {
     const url = '/terms';
     const first = await request.get(url);
     expect(['miss', 'hit']).toContain(first.headers()['x-page-cache']);

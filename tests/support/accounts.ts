@@ -34,7 +34,8 @@ export async function call<T = any>(
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (method !== 'GET') {
     const csrf = await request.get('/serve/api/csrf');
-    const cookie = csrf.headers()['set-cookie']?.split('\n').find((c) => c.startsWith('XSRF-TOKEN='));
+    const setCookie = csrf.headers()['set-cookie'];
+    const cookie = setCookie?.split('\n').find((c) => c.startsWith('XSRF-TOKEN='));
     if (!cookie) throw new Error('no XSRF-TOKEN cookie');
     const value = cookie.split(';')[0]!.slice('XSRF-TOKEN='.length);
     headers.cookie = `XSRF-TOKEN=${value}`;

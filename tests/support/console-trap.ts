@@ -28,6 +28,8 @@ afterEach(() => {
   console.error = original;
   const unexpected = seen.filter((line) => !allowed.some((pattern) => (typeof pattern === 'string' ? line.includes(pattern) : pattern.test(line))));
   if (unexpected.length > 0) {
-    throw new Error(`console.error during the test (allow it with allowConsoleError if it is expected):\n${unexpected.map((line) => `  ${line.split('\n')[0]}`).join('\n')}`);
+    throw new Error(
+      `console.error during the test (allow it with allowConsoleError if it is expected):\n${unexpected.map((line) => `  ${line.split('\n')[0]}`).join('\n')}`,
+    );
   }
 });

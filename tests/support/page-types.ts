@@ -76,7 +76,10 @@ export async function fillPath(path: string, prefix: string, samples: PathSample
 /** Orders Solitaire's gold card backs and opens the built-in sandbox checkout: its token. */
 async function sandboxCheckoutToken(request: APIRequestContext, token: string): Promise<string> {
   const app = await call<{ id: number }>(request, 'GET', '/app/info/?slug=solitaire');
-  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${app.data.id}`, { token, body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') } });
+  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${app.data.id}`, {
+    token,
+    body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') },
+  });
   const checkout = await call<{ url: string; provider: string }>(request, 'POST', '/payment/xsolla/create/', { token, body: { order_id: order.data.id } });
   if (checkout.data?.provider !== 'sandbox') throw new Error(`no sandbox checkout: ${checkout.status} ${checkout.message}`);
   return new URL(checkout.data.url, 'http://localhost').searchParams.get('token')!;

@@ -16,7 +16,10 @@ export function deviceId(): string | null {
     const stored = localStorage.getItem(DEVICE_ID_KEY);
     if (stored && DEVICE_ID_PATTERN.test(stored)) return stored;
     const bytes = crypto.getRandomValues(new Uint8Array(32));
-    const made = btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+    const made = btoa(String.fromCharCode(...bytes))
+      .replaceAll('+', '-')
+      .replaceAll('/', '_')
+      .replace(/=+$/, '');
     localStorage.setItem(DEVICE_ID_KEY, made);
     return localStorage.getItem(DEVICE_ID_KEY) === made ? made : null;
   } catch {

@@ -64,7 +64,14 @@ function LoginDialog({ title, testId, primary = false, children }: { title: stri
       title={title}
       onDone={done}
       trigger={
-        <Button variant={primary ? 'primary' : 'ghost'} size="sm" className="max-sm:size-9 max-sm:px-0" aria-haspopup="dialog" aria-expanded={open} data-testid={testId}>
+        <Button
+          variant={primary ? 'primary' : 'ghost'}
+          size="sm"
+          className="max-sm:size-9 max-sm:px-0"
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          data-testid={testId}
+        >
           {children}
         </Button>
       }

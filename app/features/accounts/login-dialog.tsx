@@ -5,7 +5,13 @@ import { LoginList, type LoginMode } from './login-list.tsx';
 import type { UserInfo } from './use-session.ts';
 
 /** The header's login modal with the login list, loaded when wanted (header-account.tsx). */
-export default function LoginDialog({ open, onOpenChange, trigger, title, onDone }: DeferredWidgetProps & { title: string; onDone: (how: LoginMode, userInfo: UserInfo) => void }) {
+export default function LoginDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  onDone,
+}: DeferredWidgetProps & { title: string; onDone: (how: LoginMode, userInfo: UserInfo) => void }) {
   const { t } = useTranslation('accounts');
   return (
     <DialogPanel

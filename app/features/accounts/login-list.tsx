@@ -120,7 +120,16 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="password-sign-in">
-      <TextField label={t('login.username')} name="username" autoComplete="username webauthn" autoCapitalize="none" spellCheck={false} value={username} onChange={(e) => setUsername(e.target.value)} disabled={busy} />
+      <TextField
+        label={t('login.username')}
+        name="username"
+        autoComplete="username webauthn"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+        disabled={busy}
+      />
       <TextField
         ref={passwordRef}
         label={t('login.password')}

@@ -21,7 +21,10 @@ export function ProfileSection({ title, intro, children }: { title: string; intr
     <div className="mx-auto max-w-xl">
       <Link
         to={localePath(locale, '/user/profile')}
-        className={cn('-ml-1 inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100', focusRing)}
+        className={cn(
+          '-ml-1 inline-flex items-center gap-1 rounded-md px-1 py-0.5 text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100',
+          focusRing,
+        )}
       >
         <ChevronLeft className="size-4" aria-hidden />
         {t('profile.back')}
@@ -49,7 +52,12 @@ export function ProfileOverview({ title }: { title: string }) {
     { id: 'password', label: t('profile.password'), value: profile.hasPassword ? t('profile.passwordSet') : t('profile.notSet'), to: '/user/profile/password' },
     { id: 'email', label: t('profile.email'), value: profile.email ?? t('profile.notSet'), to: '/user/profile/email' },
     { id: 'phone', label: t('profile.phone'), value: profile.phone ?? t('profile.notSet'), to: '/user/profile/phone' },
-    { id: 'social', label: t('profile.social'), value: social > 0 ? t('profile.socialCount', { count: social }) : t('profile.socialNone'), to: '/user/profile/social' },
+    {
+      id: 'social',
+      label: t('profile.social'),
+      value: social > 0 ? t('profile.socialCount', { count: social }) : t('profile.socialNone'),
+      to: '/user/profile/social',
+    },
   ];
   if (userInfo?.webauthn) rows.push({ id: 'passkey', label: t('profile.passkey'), value: t('profile.passkeyReady'), to: '/user/profile/passkey' });
   return (
@@ -71,7 +79,10 @@ export function ProfileOverview({ title }: { title: string }) {
         <h2 id="profile-details" className="text-sm font-medium text-zinc-500 dark:text-zinc-400">
           {t('profile.details')}
         </h2>
-        <ul className="mt-2 divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="profile-rows">
+        <ul
+          className="mt-2 divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+          data-testid="profile-rows"
+        >
           {profile.username ? (
             <li className="flex min-h-14 items-center justify-between gap-4 px-4 py-3">
               <span className="text-sm font-medium">{t('profile.username')}</span>

@@ -48,11 +48,15 @@ describe('session restore on the server', () => {
   it('a page load with a token the server knows offers it to the page and redirects without it; the session cookie is never written', async () => {
     const token = `5|${'m'.repeat(48)}`;
     const lookups: string[] = [];
-    const response = await thrown(() => sessionRestore(args(`https://p.example/zh-CN/user?a=1&token=${encodeURIComponent(token)}`, contextWith(lookups), page), next));
+    const response = await thrown(() =>
+      sessionRestore(args(`https://p.example/zh-CN/user?a=1&token=${encodeURIComponent(token)}`, contextWith(lookups), page), next),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/zh-CN/user?a=1');
     expect(lookups).toEqual([token]);
-    expect(response.headers.getSetCookie()).toEqual(['session_offer=5%7Cmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm; Path=/; Max-Age=120; SameSite=Strict; Secure']);
+    expect(response.headers.getSetCookie()).toEqual([
+      'session_offer=5%7Cmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm; Path=/; Max-Age=120; SameSite=Strict; Secure',
+    ]);
   });
 
   it('a navigation passed on by the service worker (destination "empty", mode "navigate") is a page load too: the token is removed and offered', async () => {
@@ -74,9 +78,13 @@ describe('session restore on the server', () => {
 
   it('cookies carry Secure by the public origin, not by the request: behind a proxy that ends TLS the request is plain http', async () => {
     const token = `5|${'m'.repeat(48)}`;
-    const behindProxy = await thrown(() => sessionRestore(args(`http://internal:3000/?token=${encodeURIComponent(token)}`, contextWith([], 'https://p.example'), page), next));
+    const behindProxy = await thrown(() =>
+      sessionRestore(args(`http://internal:3000/?token=${encodeURIComponent(token)}`, contextWith([], 'https://p.example'), page), next),
+    );
     expect(behindProxy.headers.getSetCookie()[0]).toMatch(/; Secure$/);
-    const plainSite = await thrown(() => sessionRestore(args(`http://portal.test/?token=${encodeURIComponent(token)}`, contextWith([], 'http://portal.test'), page), next));
+    const plainSite = await thrown(() =>
+      sessionRestore(args(`http://portal.test/?token=${encodeURIComponent(token)}`, contextWith([], 'http://portal.test'), page), next),
+    );
     expect(plainSite.headers.getSetCookie()[0]).not.toContain('Secure');
     const tags = await captureCampaignTags(args('http://internal:3000/?utm_source=mail', contextWith([], 'https://p.example')), next);
     expect((tags as Response).headers.getSetCookie()).toEqual([expect.stringMatching(/^utm_source=mail; .*; Secure$/)]);

@@ -66,7 +66,15 @@ class FakeAccounts {
         if (this.failGuest) return fail(this.failGuest.status, this.failGuest.message, this.failGuest.data);
         if (!body.challenge || !solves(body.challenge, body.nonce, 4)) return fail(403, 'Please let the page finish loading, then try again.');
         const uid = this.#next++;
-        this.users.set(uid, { uid, nickname: `Guest${uid}`, avatar: null, social_providers: [], webauthn: false, isGuest: true, fingerprint: body.fingerprint });
+        this.users.set(uid, {
+          uid,
+          nickname: `Guest${uid}`,
+          avatar: null,
+          social_providers: [],
+          webauthn: false,
+          isGuest: true,
+          fingerprint: body.fingerprint,
+        });
         const token = this.issue(uid);
         return ok({ token, userInfo: info(uid), created: true }, 201);
       }
@@ -127,7 +135,7 @@ class FakeBrowser {
   deviceId: string | null = `device-${Math.random().toString(36).slice(2)}-kept-in-local-storage`;
   #lock: Promise<unknown> = Promise.resolve();
 
-  exclusive = <T,>(task: () => Promise<T>): Promise<T> => {
+  exclusive = <T>(task: () => Promise<T>): Promise<T> => {
     const run = this.#lock.then(task, task);
     this.#lock = run.catch(() => undefined);
     return run;
@@ -348,7 +356,7 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual(['GET /guest/challenge/', 'POST /guest/login/', 'GET /member/info/']);
   });
 
-  it('user info that cannot be reached, after the client\'s retries, clears the session and starts a new anonymous one', async () => {
+  it("user info that cannot be reached, after the client's retries, clears the session and starts a new anonymous one", async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const uid = server.member('bea', 'secret-password');
@@ -497,7 +505,10 @@ describe('session rules of spec section 4', () => {
     tab.store.start(NONE);
     await until(() => tab.store.snapshot().status === 'ready');
     const guest = tab.store.snapshot();
-    await expect(tab.store.signInWithPassword('dan', 'wrong-password')).rejects.toMatchObject({ status: 401, message: 'The username or password is incorrect.' });
+    await expect(tab.store.signInWithPassword('dan', 'wrong-password')).rejects.toMatchObject({
+      status: 401,
+      message: 'The username or password is incorrect.',
+    });
     expect(tab.store.snapshot()).toEqual(guest);
     await tab.store.signInWithPassword('dan', 'right-password');
     expect(tab.store.snapshot().userInfo).toMatchObject({ uid, isGuest: false });
@@ -518,7 +529,7 @@ describe('session rules of spec section 4', () => {
     expect(tab.store.snapshot().userInfo!.uid).not.toBe(uid);
   });
 
-  it('a refused anonymous sign-in shows nothing, lets the visitor play on, and is tried again after the server\'s wait', async () => {
+  it("a refused anonymous sign-in shows nothing, lets the visitor play on, and is tried again after the server's wait", async () => {
     const server = new FakeAccounts();
     server.failGuest = { status: 429, message: 'Too many attempts. Please try again in 60 seconds.', data: { retryAfter: 60 } };
     const browser = new FakeBrowser();
@@ -668,7 +679,7 @@ describe('session rules of spec section 4', () => {
     expect(browser.cookie).toBe(mine.token);
   });
 
-  it('a token still in the page\'s own address (no server redirect) is offered exactly as the server\'s offer is', async () => {
+  it("a token still in the page's own address (no server redirect) is offered exactly as the server's offer is", async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const sender = server.member('sid', 'secret-password');
@@ -680,7 +691,7 @@ describe('session rules of spec section 4', () => {
     expect(tab.store.snapshot().userInfo!.uid).not.toBe(sender);
   });
 
-  it('a signed-in member keeps their session unless they confirm the switch, which names the offered account, a guest\'s token too', async () => {
+  it("a signed-in member keeps their session unless they confirm the switch, which names the offered account, a guest's token too", async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
     const me = server.member('mia', 'secret-password');

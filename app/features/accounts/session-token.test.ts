@@ -17,7 +17,9 @@ describe('tokens in the page address (spec sections 4 and 5)', () => {
   });
 
   it('removes the token and keeps the rest of the address', () => {
-    expect(urlWithoutToken(new URL(`http://x/zh-CN/app/snake?utm_source=mail&token=${encodeURIComponent(token)}&tab=2#reviews`))).toBe('/zh-CN/app/snake?utm_source=mail&tab=2#reviews');
+    expect(urlWithoutToken(new URL(`http://x/zh-CN/app/snake?utm_source=mail&token=${encodeURIComponent(token)}&tab=2#reviews`))).toBe(
+      '/zh-CN/app/snake?utm_source=mail&tab=2#reviews',
+    );
     expect(urlWithoutToken(new URL(`http://x/?token=${encodeURIComponent(token)}`))).toBe('/');
   });
 

@@ -124,7 +124,8 @@ function browserEnvironment(): SessionEnvironment {
     onRegistration: (uid) => track('registration', { uid }),
     // Loaded on first use: pages whose visitor already has a session never fetch it.
     // Small slices (a few milliseconds each on a slow phone), so solving never blocks the page.
-    solveChallenge: async ({ challenge, difficulty }) => (await import('#common/proof-of-work.ts')).solve(challenge, difficulty, yieldToPage, PROOF_OF_WORK_SLICE),
+    solveChallenge: async ({ challenge, difficulty }) =>
+      (await import('#common/proof-of-work.ts')).solve(challenge, difficulty, yieldToPage, PROOF_OF_WORK_SLICE),
     later: (task, ms) => {
       setTimeout(task, ms);
     },

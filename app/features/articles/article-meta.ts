@@ -83,7 +83,12 @@ export function articleMeta(matches: Matches, article: ArticleInfo, locale: Loca
     { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
     { name: 'twitter:title', content: article.title },
     { name: 'twitter:description', content: article.summary },
-    ...(image ? [{ name: 'twitter:image', content: image }, { name: 'twitter:image:alt', content: article.title }] : []),
+    ...(image
+      ? [
+          { name: 'twitter:image', content: image },
+          { name: 'twitter:image:alt', content: article.title },
+        ]
+      : []),
     feedLink(section, locale, site, feedTitle),
     {
       'script:ld+json': {
@@ -98,7 +103,12 @@ export function articleMeta(matches: Matches, article: ArticleInfo, locale: Loca
         dateModified: article.updatedAt > article.publishedAt ? article.updatedAt : article.publishedAt,
         ...(image ? { image: [image] } : {}),
         ...(article.author ? { author: [{ '@type': 'Person', name: article.author }] } : {}),
-        publisher: { '@type': 'Organization', name: site.productName, url: site.origin + localePath(locale, '/'), logo: { '@type': 'ImageObject', url: `${site.origin}/icons/icon-512.png`, width: 512, height: 512 } },
+        publisher: {
+          '@type': 'Organization',
+          name: site.productName,
+          url: site.origin + localePath(locale, '/'),
+          logo: { '@type': 'ImageObject', url: `${site.origin}/icons/icon-512.png`, width: 512, height: 512 },
+        },
         articleSection: section.title,
         keywords: article.tags.join(', '),
       },

@@ -58,7 +58,10 @@ export async function loadArticlePath(request: Request, splat: string, services:
     cursor,
     canonicalPath: column.path,
     feedTitle: t('articles:list.feedTitle', { column: column.title }),
-    dateLabels: dateLabels(list.items.map((item) => item.publishedAt), locale),
+    dateLabels: dateLabels(
+      list.items.map((item) => item.publishedAt),
+      locale,
+    ),
   };
 }
 

@@ -31,7 +31,16 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
           {article.trail.map((c, index) => (
             <li key={c.slug} className="flex items-center gap-1.5">
               {index > 0 && <ChevronRight aria-hidden="true" className="size-3.5" />}
-              <Link to={localePath(locale, `/article/${article.trail.slice(0, index + 1).map((x) => x.slug).join('/')}`)} className={linkStyle}>
+              <Link
+                to={localePath(
+                  locale,
+                  `/article/${article.trail
+                    .slice(0, index + 1)
+                    .map((x) => x.slug)
+                    .join('/')}`,
+                )}
+                className={linkStyle}
+              >
                 {c.title}
               </Link>
             </li>
@@ -71,7 +80,10 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
       )}
 
       {article.locale !== locale && (
-        <p role="note" className="mt-8 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+        <p
+          role="note"
+          className="mt-8 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+        >
           {t('article.englishFallback')}
         </p>
       )}
@@ -107,7 +119,9 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
                 <ChevronLeft aria-hidden="true" className="size-3.5" />
                 {t('article.previous')}
               </span>
-              <span className="mt-1 block font-medium text-zinc-900 group-hover:text-green-800 dark:text-zinc-100 dark:group-hover:text-green-300">{article.previous.title}</span>
+              <span className="mt-1 block font-medium text-zinc-900 group-hover:text-green-800 dark:text-zinc-100 dark:group-hover:text-green-300">
+                {article.previous.title}
+              </span>
             </Link>
           ) : (
             <span className="hidden sm:block" />
@@ -116,13 +130,18 @@ export function ArticleView({ data }: { data: ArticlePageData }) {
             <Link
               to={localePath(locale, article.next.path)}
               rel="next"
-              className={cn('group rounded-xl border border-zinc-200 p-4 text-right hover:border-green-600 dark:border-zinc-800 dark:hover:border-green-500', focusRing)}
+              className={cn(
+                'group rounded-xl border border-zinc-200 p-4 text-right hover:border-green-600 dark:border-zinc-800 dark:hover:border-green-500',
+                focusRing,
+              )}
             >
               <span className="flex items-center justify-end gap-1 text-xs text-zinc-600 dark:text-zinc-400">
                 {t('article.next')}
                 <ChevronRight aria-hidden="true" className="size-3.5" />
               </span>
-              <span className="mt-1 block font-medium text-zinc-900 group-hover:text-green-800 dark:text-zinc-100 dark:group-hover:text-green-300">{article.next.title}</span>
+              <span className="mt-1 block font-medium text-zinc-900 group-hover:text-green-800 dark:text-zinc-100 dark:group-hover:text-green-300">
+                {article.next.title}
+              </span>
             </Link>
           )}
         </nav>

@@ -47,7 +47,10 @@ export function ColumnView({ data }: { data: ColumnPageData }) {
     }
   }
 
-  const tabs = [{ slug: section.slug, title: t('list.all'), path: section.path }, ...section.children.map((c) => ({ ...c, path: `${section.path}/${c.slug}` }))];
+  const tabs = [
+    { slug: section.slug, title: t('list.all'), path: section.path },
+    ...section.children.map((c) => ({ ...c, path: `${section.path}/${c.slug}` })),
+  ];
   return (
     <div className="mx-auto max-w-6xl">
       <header className="max-w-3xl">
@@ -62,7 +65,10 @@ export function ColumnView({ data }: { data: ColumnPageData }) {
         {column.description && <p className="mt-3 text-base leading-7 text-zinc-700 sm:text-lg dark:text-zinc-300">{column.description}</p>}
         <a
           href={feedPath(column.slug, locale)}
-          className={cn('mt-3 inline-flex items-center gap-1.5 rounded-sm text-sm text-zinc-600 hover:text-green-700 dark:text-zinc-400 dark:hover:text-green-400', focusRing)}
+          className={cn(
+            'mt-3 inline-flex items-center gap-1.5 rounded-sm text-sm text-zinc-600 hover:text-green-700 dark:text-zinc-400 dark:hover:text-green-400',
+            focusRing,
+          )}
         >
           <Rss aria-hidden="true" className="size-4" />
           {t('list.feed')}

@@ -26,18 +26,14 @@ export function AppTile({ app, locale, priority = false, withSummary = false, cl
   return (
     <Link to={localePath(locale, `/app/${app.slug}`)} className={cn('group block rounded-xl', focusRing, className)} data-testid="app-tile">
       <div className="relative aspect-[4/3] overflow-hidden rounded-xl bg-zinc-100 shadow-sm ring-1 ring-zinc-900/5 transition duration-150 ease-out group-hover:-translate-y-0.5 group-hover:shadow-md dark:bg-zinc-800 dark:ring-white/10">
-        <ResponsiveImage
-          src={app.thumbnail}
-          width={TILE_WIDTH}
-          height={TILE_HEIGHT}
-          priority={priority}
-          className="size-full object-cover"
-        />
+        <ResponsiveImage src={app.thumbnail} width={TILE_WIDTH} height={TILE_HEIGHT} priority={priority} className="size-full object-cover" />
         {app.type === 'app' && (
           <span className="absolute top-2 left-2 rounded-md bg-zinc-900/75 px-1.5 py-0.5 text-xs font-medium text-white">{t('type.app')}</span>
         )}
       </div>
-      <p className="mt-2 truncate text-sm font-medium text-zinc-900 group-hover:text-green-700 dark:text-zinc-100 dark:group-hover:text-green-400">{app.title}</p>
+      <p className="mt-2 truncate text-sm font-medium text-zinc-900 group-hover:text-green-700 dark:text-zinc-100 dark:group-hover:text-green-400">
+        {app.title}
+      </p>
       {withSummary && <p className="mt-0.5 line-clamp-2 text-sm text-zinc-600 dark:text-zinc-400">{app.summary}</p>}
     </Link>
   );

@@ -40,7 +40,10 @@ export function HeaderSearch() {
   const results = status === 'ready' ? answer!.items : [];
   const searchHref = localePath(locale, `/search?q=${encodeURIComponent(trimmed)}`);
   // Suggestions, then "see all results" as the last option.
-  const options = status === 'ready' && results.length > 0 ? [...results.map((app) => ({ key: `app-${app.id}`, href: localePath(locale, `/app/${app.slug}`), app })), { key: 'all', href: searchHref, app: null }] : [];
+  const options =
+    status === 'ready' && results.length > 0
+      ? [...results.map((app) => ({ key: `app-${app.id}`, href: localePath(locale, `/app/${app.slug}`), app })), { key: 'all', href: searchHref, app: null }]
+      : [];
 
   useEffect(() => {
     if (!trimmed) return;
@@ -102,7 +105,15 @@ export function HeaderSearch() {
   const listId = `${id}-list`;
   const optionId = (index: number) => `${id}-option-${index}`;
   const announcement =
-    status === 'loading' ? t('search.searching') : status === 'failed' ? t('search.failed') : status === 'ready' ? (results.length === 0 ? t('search.noResults', { q: trimmed }) : t('search.resultCount', { count: results.length })) : '';
+    status === 'loading'
+      ? t('search.searching')
+      : status === 'failed'
+        ? t('search.failed')
+        : status === 'ready'
+          ? results.length === 0
+            ? t('search.noResults', { q: trimmed })
+            : t('search.resultCount', { count: results.length })
+          : '';
 
   return (
     <div className="flex min-w-0 justify-end md:relative md:flex-1" data-testid="header-search">
@@ -180,7 +191,13 @@ export function HeaderSearch() {
                   >
                     {option.app ? (
                       <>
-                        <img src={option.app.thumbnail} alt="" width={48} height={36} className="h-9 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800" />
+                        <img
+                          src={option.app.thumbnail}
+                          alt=""
+                          width={48}
+                          height={36}
+                          className="h-9 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800"
+                        />
                         <span className="min-w-0 truncate">{option.app.title}</span>
                       </>
                     ) : (

@@ -15,7 +15,11 @@ export function listParams(url: URL): { sort: AppSort; cursor: string | undefine
 }
 
 /** Loads one page; a cursor that does not fit (edited, or from another order) sends the visitor to the first page. */
-export async function loadPage(url: URL, cursor: string | undefined, load: () => Promise<{ items: AppPage['items']; nextCursor: string | null }>): Promise<AppPage> {
+export async function loadPage(
+  url: URL,
+  cursor: string | undefined,
+  load: () => Promise<{ items: AppPage['items']; nextCursor: string | null }>,
+): Promise<AppPage> {
   try {
     const { items, nextCursor } = await load();
     return { cursor: cursor ?? null, items, nextCursor };

@@ -8,7 +8,14 @@ describe('the game bridge', () => {
   it('takes only well-formed requests', () => {
     expect(bridgeRequestOf({ type: 'playport:request', id: 3, method: 'login' })).toEqual({ type: 'playport:request', id: 3, method: 'login', params: {} });
     expect(bridgeRequestOf({ type: 'playport:request', id: 4, method: 'data.set', params: { key: 'k', value: 1 } })?.params).toEqual({ key: 'k', value: 1 });
-    for (const bad of [null, 'login', { type: 'playport:game-loaded' }, { type: 'playport:request', id: '1', method: 'login' }, { type: 'playport:request', id: 1.5, method: 'login' }, { type: 'playport:request', id: 1 }]) {
+    for (const bad of [
+      null,
+      'login',
+      { type: 'playport:game-loaded' },
+      { type: 'playport:request', id: '1', method: 'login' },
+      { type: 'playport:request', id: 1.5, method: 'login' },
+      { type: 'playport:request', id: 1 },
+    ]) {
       expect(bridgeRequestOf(bad)).toBeNull();
     }
   });

@@ -74,7 +74,10 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
       <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
         <Link
           to={back}
-          className={cn('inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800', focusRing)}
+          className={cn(
+            'inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
+            focusRing,
+          )}
           aria-label={t('play.backTo', { title: game.title })}
           data-testid="play-back"
         >
@@ -83,7 +86,13 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
         </Link>
         <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{game.title}</h1>
         {fullscreen.supported && (
-          <Button variant="ghost" size="icon-sm" onClick={fullscreen.toggle} aria-label={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')} title={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            onClick={fullscreen.toggle}
+            aria-label={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
+            title={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
+          >
             {fullscreen.active ? <Minimize /> : <Maximize />}
           </Button>
         )}
@@ -109,10 +118,19 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
           </div>
         )}
         {hint && (
-          <div className="absolute inset-x-2 bottom-2 flex items-center gap-3 rounded-xl bg-zinc-900/90 p-3 text-sm text-white shadow-lg" role="note" data-testid="orientation-hint">
+          <div
+            className="absolute inset-x-2 bottom-2 flex items-center gap-3 rounded-xl bg-zinc-900/90 p-3 text-sm text-white shadow-lg"
+            role="note"
+            data-testid="orientation-hint"
+          >
             <Smartphone className={cn('size-5 shrink-0', hint.want === 'landscape' && 'rotate-90')} aria-hidden="true" />
             <p className="flex-1">{t(hint.want === 'landscape' ? 'play.rotateLandscape' : 'play.rotatePortrait')}</p>
-            <button type="button" onClick={hint.dismiss} className={cn('grid size-8 place-items-center rounded-lg hover:bg-white/10', focusRing)} aria-label={t('play.dismiss')}>
+            <button
+              type="button"
+              onClick={hint.dismiss}
+              className={cn('grid size-8 place-items-center rounded-lg hover:bg-white/10', focusRing)}
+              aria-label={t('play.dismiss')}
+            >
               <X className="size-4" aria-hidden="true" />
             </button>
           </div>

@@ -21,7 +21,10 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
   const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
   const purchasing = useRef(false);
 
-  const onDelivered = useCallback((order: Order) => postToGame(frame, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }), [frame]);
+  const onDelivered = useCallback(
+    (order: Order) => postToGame(frame, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }),
+    [frame],
+  );
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
@@ -31,7 +34,12 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
       if (request.method === 'pay') {
         const sku = request.params.sku;
         if (purchasing.current || typeof sku !== 'string') {
-          postToGame(frame, { type: 'playport:response', id: request.id, ok: false, error: { code: purchasing.current ? 'busy' : 'validation', message: t('generic') } });
+          postToGame(frame, {
+            type: 'playport:response',
+            id: request.id,
+            ok: false,
+            error: { code: purchasing.current ? 'busy' : 'validation', message: t('generic') },
+          });
           return;
         }
         purchasing.current = true;

@@ -34,13 +34,22 @@ registerRoute(
 // Pages: the network first (a page is fresh when it can be), the last copy when offline.
 // The play page of a game played before is among them, so the game can be played again offline.
 registerRoute(
-  ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/serve/') && !url.pathname.startsWith('/oauth/') && !url.pathname.startsWith('/payment/'),
-  new NetworkFirst({ cacheName: CACHE_NAMES.pages, networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
+  ({ request, url }) =>
+    request.mode === 'navigate' && !url.pathname.startsWith('/serve/') && !url.pathname.startsWith('/oauth/') && !url.pathname.startsWith('/payment/'),
+  new NetworkFirst({
+    cacheName: CACHE_NAMES.pages,
+    networkTimeoutSeconds: 4,
+    plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })],
+  }),
 );
 // The data of client navigations (React Router's .data requests), likewise.
 registerRoute(
   ({ url, request }) => request.method === 'GET' && url.origin === self.location.origin && url.pathname.endsWith('.data'),
-  new NetworkFirst({ cacheName: CACHE_NAMES.pageData, networkTimeoutSeconds: 4, plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })] }),
+  new NetworkFirst({
+    cacheName: CACHE_NAMES.pageData,
+    networkTimeoutSeconds: 4,
+    plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })],
+  }),
 );
 // Interface texts per locale and build.
 registerRoute(
@@ -50,11 +59,15 @@ registerRoute(
 // Games and the SDK: a game played once plays again offline (its responses keep their sandbox policy).
 registerRoute(
   ({ url }) => url.origin === self.location.origin && (url.pathname.startsWith('/games/') || url.pathname.startsWith('/sdk/')),
-  new StaleWhileRevalidate({ cacheName: CACHE_NAMES.games, plugins: [ok, new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
+  new StaleWhileRevalidate({
+    cacheName: CACHE_NAMES.games,
+    plugins: [ok, new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })],
+  }),
 );
 // Images: resized covers and thumbnails, uploads, icons.
 registerRoute(
-  ({ request, url }) => url.origin === self.location.origin && (request.destination === 'image' || url.pathname.startsWith('/_img/') || url.pathname.startsWith('/uploads/')),
+  ({ request, url }) =>
+    url.origin === self.location.origin && (request.destination === 'image' || url.pathname.startsWith('/_img/') || url.pathname.startsWith('/uploads/')),
   new CacheFirst({ cacheName: CACHE_NAMES.images, plugins: [ok, new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true })] }),
 );
 

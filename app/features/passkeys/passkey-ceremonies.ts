@@ -95,7 +95,9 @@ export function passkeyFailure(error: unknown, ceremony: 'registration' | 'authe
       return { message: error.cause.message, color: 'warning' };
     }
   }
-  if (error instanceof Error && error.message === 'Registration was not completed') return { message: t('passkeys:ceremony.registrationNotCompleted'), color: 'warning' };
-  if (error instanceof Error && error.message === 'Authentication was not completed') return { message: t('passkeys:ceremony.authenticationNotCompleted'), color: 'warning' };
+  if (error instanceof Error && error.message === 'Registration was not completed')
+    return { message: t('passkeys:ceremony.registrationNotCompleted'), color: 'warning' };
+  if (error instanceof Error && error.message === 'Authentication was not completed')
+    return { message: t('passkeys:ceremony.authenticationNotCompleted'), color: 'warning' };
   return { message: t('passkeys:failed'), color: 'warning' };
 }

@@ -140,10 +140,24 @@ export function PasskeyManager() {
                     {passkey.backedUp ? ` · ${t('manage.synced')}` : ''}
                   </p>
                 </div>
-                <Button variant="ghost" size="sm" onClick={() => setEditing(passkey.id)} disabled={pending !== null} aria-label={`${t('manage.rename')}: ${passkey.name}`} data-testid="passkey-rename">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setEditing(passkey.id)}
+                  disabled={pending !== null}
+                  aria-label={`${t('manage.rename')}: ${passkey.name}`}
+                  data-testid="passkey-rename"
+                >
                   <Pencil aria-hidden />
                 </Button>
-                <Button variant="ghost" size="sm" onClick={() => remove(passkey)} disabled={pending !== null} aria-label={`${t('manage.delete')}: ${passkey.name}`} data-testid="passkey-delete">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => remove(passkey)}
+                  disabled={pending !== null}
+                  aria-label={`${t('manage.delete')}: ${passkey.name}`}
+                  data-testid="passkey-delete"
+                >
                   <Trash2 aria-hidden />
                 </Button>
               </div>
@@ -187,7 +201,14 @@ function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: (renamed: b
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="passkey-rename-form">
-      <TextField label={t('manage.nameLabel')} name="passkey-name" value={name} maxLength={PASSKEY_NAME_MAX} onChange={(e) => setName(e.target.value)} disabled={pending !== null} />
+      <TextField
+        label={t('manage.nameLabel')}
+        name="passkey-name"
+        value={name}
+        maxLength={PASSKEY_NAME_MAX}
+        onChange={(e) => setName(e.target.value)}
+        disabled={pending !== null}
+      />
       <FormAlert message={error} />
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={pending !== null} data-testid="passkey-rename-save">

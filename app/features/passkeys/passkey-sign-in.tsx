@@ -5,7 +5,15 @@ import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
 import { Button } from '../../ui/button.tsx';
-import { cancelPasskeyCeremony, createPasskey, isCeremonyAbort, passkeyFailure, signInWithPasskey, supportsPasskeyAutofill, supportsPasskeys } from './passkey-ceremonies.ts';
+import {
+  cancelPasskeyCeremony,
+  createPasskey,
+  isCeremonyAbort,
+  passkeyFailure,
+  signInWithPasskey,
+  supportsPasskeyAutofill,
+  supportsPasskeys,
+} from './passkey-ceremonies.ts';
 
 /** Whether passkeys work here; false on the server and until the page has hydrated. */
 export function usePasskeySupport(): boolean {
@@ -21,7 +29,13 @@ interface LoginActionProps {
 /** The two passkey actions of the login list, and what each tells when it worked. */
 const ACTIONS = {
   'sign-in': { ceremony: 'authentication', label: 'signIn', done: 'signedIn', testId: 'passkey-sign-in', perform: () => signInWithPasskey() },
-  create: { ceremony: 'registration', label: 'createAccount', done: 'manage.added', testId: 'passkey-create-account', perform: async () => (await createPasskey()).userInfo },
+  create: {
+    ceremony: 'registration',
+    label: 'createAccount',
+    done: 'manage.added',
+    testId: 'passkey-create-account',
+    perform: async () => (await createPasskey()).userInfo,
+  },
 } as const;
 
 /**

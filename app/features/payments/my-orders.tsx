@@ -61,7 +61,11 @@ export function MyOrders({ locale }: { locale: Locale }) {
                     {t(`orders.status.${order.status}`)}
                   </span>
                 </summary>
-                <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-zinc-200 bg-zinc-50 px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid="order-receipt" aria-label={t('orders.receipt')}>
+                <dl
+                  className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-zinc-200 bg-zinc-50 px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+                  data-testid="order-receipt"
+                  aria-label={t('orders.receipt')}
+                >
                   <dt className="text-zinc-600 dark:text-zinc-400">{t('orders.order')}</dt>
                   <dd className="font-mono break-all">{order.id}</dd>
                   <dt className="text-zinc-600 dark:text-zinc-400">{t('orders.item')}</dt>

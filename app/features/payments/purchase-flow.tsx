@@ -19,7 +19,12 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-type Stage = { name: 'secure' } | { name: 'working' } | { name: 'blocked'; url: string; orderId: string } | { name: 'waiting'; orderId: string } | { name: 'failed'; message: string; failure: unknown };
+type Stage =
+  | { name: 'secure' }
+  | { name: 'working' }
+  | { name: 'blocked'; url: string; orderId: string }
+  | { name: 'waiting'; orderId: string }
+  | { name: 'failed'; message: string; failure: unknown };
 
 /**
  * A purchase the game asked for with `Playport.pay({ sku })` (decision 064). A guest secures the
@@ -132,13 +137,27 @@ export function PurchaseFlow({
 
   if (stage.name === 'secure') {
     return (
-      <DialogPanel open onOpenChange={(open) => !open && cancel()} title={t('buy.secureTitle')} description={t('buy.secureBody')} closeLabel={t('orders.close')} testId="purchase-secure">
+      <DialogPanel
+        open
+        onOpenChange={(open) => !open && cancel()}
+        title={t('buy.secureTitle')}
+        description={t('buy.secureBody')}
+        closeLabel={t('orders.close')}
+        testId="purchase-secure"
+      >
         <LoginList initialMode="create" onDone={() => setStage({ name: 'working' })} />
       </DialogPanel>
     );
   }
   return (
-    <DialogPanel open onOpenChange={(open) => !open && cancel()} title={t('buy.waiting')} description={stage.name === 'blocked' ? t('buy.checkoutBlocked') : t('buy.checkoutOpened')} closeLabel={t('orders.close')} testId="purchase-dialog">
+    <DialogPanel
+      open
+      onOpenChange={(open) => !open && cancel()}
+      title={t('buy.waiting')}
+      description={stage.name === 'blocked' ? t('buy.checkoutBlocked') : t('buy.checkoutOpened')}
+      closeLabel={t('orders.close')}
+      testId="purchase-dialog"
+    >
       {stage.name === 'failed' ? (
         <FormAlert message={stage.message} />
       ) : stage.name === 'blocked' ? (

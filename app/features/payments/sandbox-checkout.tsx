@@ -64,14 +64,25 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
         </p>
       </div>
       {step === 'paid' ? (
-        <output className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="sandbox-paid">
+        <output
+          className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100"
+          data-testid="sandbox-paid"
+        >
           {t('sandbox.paid')}
         </output>
       ) : step === 'challenge' ? (
         <form onSubmit={submitChallenge} className="space-y-4" data-testid="sandbox-challenge">
           <h2 className="font-medium">{t('sandbox.challengeTitle')}</h2>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('sandbox.challengeBody')}</p>
-          <TextField label={t('sandbox.challengeCode')} name="code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} disabled={busy} />
+          <TextField
+            label={t('sandbox.challengeCode')}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            disabled={busy}
+          />
           <FormAlert message={error} />
           <Button type="submit" className="w-full" disabled={busy}>
             {t('sandbox.confirm')}
@@ -80,10 +91,33 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
       ) : (
         <form onSubmit={submitCard} className="space-y-4" data-testid="sandbox-card">
           <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('sandbox.cards')}</p>
-          <TextField label={t('sandbox.card')} name="card" inputMode="numeric" autoComplete="cc-number" value={card} onChange={(e) => setCard(e.target.value)} disabled={busy} />
+          <TextField
+            label={t('sandbox.card')}
+            name="card"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            value={card}
+            onChange={(e) => setCard(e.target.value)}
+            disabled={busy}
+          />
           <div className="grid grid-cols-2 gap-3">
-            <TextField label={t('sandbox.expiry')} name="expiry" autoComplete="cc-exp" value={expiry} onChange={(e) => setExpiry(e.target.value)} disabled={busy} />
-            <TextField label={t('sandbox.cvc')} name="cvc" inputMode="numeric" autoComplete="cc-csc" value={cvc} onChange={(e) => setCvc(e.target.value)} disabled={busy} />
+            <TextField
+              label={t('sandbox.expiry')}
+              name="expiry"
+              autoComplete="cc-exp"
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              disabled={busy}
+            />
+            <TextField
+              label={t('sandbox.cvc')}
+              name="cvc"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              value={cvc}
+              onChange={(e) => setCvc(e.target.value)}
+              disabled={busy}
+            />
           </div>
           <FormAlert message={error} />
           <Button type="submit" className="w-full" disabled={busy} data-testid="sandbox-pay">

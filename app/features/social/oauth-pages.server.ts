@@ -68,7 +68,12 @@ export async function startPopupFlow(request: Request, platform: string, context
       { platform, flowId: new URL(request.url).searchParams.get('flow'), sessionToken: decodeTokenCookie(readCookie(TOKEN_COOKIE, cookies)), browserKey },
       facts.client,
     );
-    const cookie = serializeCookie(OAUTH_BROWSER_COOKIE, browserKey, { maxAgeDays: OAUTH_BROWSER_COOKIE_SECONDS / 86_400, sameSite: 'Strict', secure: site.secureCookies, httpOnly: true });
+    const cookie = serializeCookie(OAUTH_BROWSER_COOKIE, browserKey, {
+      maxAgeDays: OAUTH_BROWSER_COOKIE_SECONDS / 86_400,
+      sameSite: 'Strict',
+      secure: site.secureCookies,
+      httpOnly: true,
+    });
     return redirect(target, { headers: { 'Set-Cookie': cookie, ...POPUP_HEADERS } });
   } catch (error) {
     const refusal = serviceRefusal(error);

@@ -4,11 +4,15 @@ import { isAnswer, linkPageUrl, newFlowId, popupFeatures } from './oauth-popup.t
 
 describe('the pop-up flow', () => {
   it('opens a 960x600 window centred on the current one', () => {
-    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1400, outerHeight: 900, availWidth: 1920, availHeight: 1080 })).toBe('popup=yes,width=960,height=600,left=320,top=200');
+    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1400, outerHeight: 900, availWidth: 1920, availHeight: 1080 })).toBe(
+      'popup=yes,width=960,height=600,left=320,top=200',
+    );
   });
 
   it('fits a smaller screen', () => {
-    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 390, outerHeight: 844, availWidth: 390, availHeight: 844 })).toBe('popup=yes,width=390,height=600,left=0,top=122');
+    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 390, outerHeight: 844, availWidth: 390, availHeight: 844 })).toBe(
+      'popup=yes,width=390,height=600,left=0,top=122',
+    );
   });
 
   it('makes flow ids the server accepts, each new', () => {

@@ -27,7 +27,10 @@ const LISTEN_MS = 10 * 60 * 1000;
 /** A new flow id: 16 random bytes, base64url (22 characters). */
 export function newFlowId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 }
 
 /** The address the pop-up opens: the link page of the platform with the flow id. */
@@ -36,7 +39,14 @@ export function linkPageUrl(platform: OAuthPlatform, flow: string): string {
 }
 
 /** window.open features of a 960x600 window centred on the current one (smaller screens get what fits). */
-export function popupFeatures(view: { screenX: number; screenY: number; outerWidth: number; outerHeight: number; availWidth: number; availHeight: number }): string {
+export function popupFeatures(view: {
+  screenX: number;
+  screenY: number;
+  outerWidth: number;
+  outerHeight: number;
+  availWidth: number;
+  availHeight: number;
+}): string {
   const width = Math.min(POPUP_SIZE.width, view.availWidth);
   const height = Math.min(POPUP_SIZE.height, view.availHeight);
   const left = Math.max(0, Math.round(view.screenX + (view.outerWidth - width) / 2));
@@ -102,7 +112,11 @@ export function runOAuthPopup(platform: OAuthPlatform, flow: string, handlers: P
   window.addEventListener('message', onWindowMessage);
 
   const opening = setTimeout(() => {
-    popup = window.open(linkPageUrl(platform, flow), `oauth-${platform}`, popupFeatures({ ...window, availWidth: window.screen.availWidth, availHeight: window.screen.availHeight }));
+    popup = window.open(
+      linkPageUrl(platform, flow),
+      `oauth-${platform}`,
+      popupFeatures({ ...window, availWidth: window.screen.availWidth, availHeight: window.screen.availHeight }),
+    );
     if (!popup) {
       stop();
       handlers.onBlocked();

@@ -17,7 +17,11 @@ export class ProviderDeclined extends Error {
  * the session it answers with (spec section 4: the token is in data.data.token). Sent once: the
  * state and code work once, so a retry could only fail.
  */
-export async function submitSocialAnswer(call: SocialCall, platform: SocialPlatform, answer: Omit<OAuthMessageData, 'platform' | 'flow'> & { flow?: string; phone?: string }): Promise<Session> {
+export async function submitSocialAnswer(
+  call: SocialCall,
+  platform: SocialPlatform,
+  answer: Omit<OAuthMessageData, 'platform' | 'flow'> & { flow?: string; phone?: string },
+): Promise<Session> {
   if (answer.error) throw new ProviderDeclined(answer.error);
   // The document requires the code; an answer without one is refused by the server's 422 like before.
   const body = { ...answer, code: answer.code ?? '', platform, ...(call === 'login' ? { login: 'force' as const } : {}) };

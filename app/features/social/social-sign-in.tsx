@@ -129,13 +129,27 @@ export function SocialSignIn({ run, busy, onDone }: ListProps) {
     <div className="mt-5 space-y-2" data-testid="social-sign-in">
       {platforms.map((platform) =>
         isOAuthPlatform(platform) ? (
-          <Button key={platform} variant="secondary" className="w-full" disabled={busy} onClick={() => run(`social-${platform}`, () => start(platform))} data-testid={`social-login-${platform}`}>
+          <Button
+            key={platform}
+            variant="secondary"
+            className="w-full"
+            disabled={busy}
+            onClick={() => run(`social-${platform}`, () => start(platform))}
+            data-testid={`social-login-${platform}`}
+          >
             <PlatformMark platform={platform} />
             {t('login.with', { platform: t(`platforms.${platform}`) })}
           </Button>
         ) : (
           <div key={platform} className="space-y-2">
-            <Button variant="secondary" className="w-full" disabled={busy} aria-expanded={whatsapp} onClick={() => setWhatsapp((open) => !open)} data-testid="social-login-whatsapp">
+            <Button
+              variant="secondary"
+              className="w-full"
+              disabled={busy}
+              aria-expanded={whatsapp}
+              onClick={() => setWhatsapp((open) => !open)}
+              data-testid="social-login-whatsapp"
+            >
               <PlatformMark platform={platform} />
               {t('login.with', { platform: t(`platforms.${platform}`) })}
             </Button>
@@ -202,7 +216,17 @@ function WhatsAppCodeForm({ call, run, busy, onDone }: ListProps & { call: Socia
   return sentTo === null ? (
     <form onSubmit={send} noValidate className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800" data-testid="whatsapp-phone-form">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('whatsapp.intro')}</p>
-      <TextField label={t('whatsapp.phone')} hint={t('whatsapp.phoneHint')} name="phone" type="tel" autoComplete="tel" inputMode="tel" value={phone} onChange={(e) => setPhone(e.target.value)} disabled={busy} />
+      <TextField
+        label={t('whatsapp.phone')}
+        hint={t('whatsapp.phoneHint')}
+        name="phone"
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        value={phone}
+        onChange={(e) => setPhone(e.target.value)}
+        disabled={busy}
+      />
       <FormAlert message={error} />
       <Button type="submit" className="w-full" disabled={busy} data-testid="whatsapp-send">
         {t('whatsapp.send')}
@@ -280,7 +304,10 @@ export function SocialBindList({ hasPassword, children }: { hasPassword: boolean
 
   return (
     <div className="relative space-y-3">
-      <ul className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="bind-list">
+      <ul
+        className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+        data-testid="bind-list"
+      >
         {platforms.map((platform) => {
           const bound = userInfo?.social_providers.includes(platform) ?? false;
           const last = bound && onlyWayIn;
@@ -317,7 +344,10 @@ export function SocialBindList({ hasPassword, children }: { hasPassword: boolean
               {last && (
                 <p id={`last-way-${platform}`} className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="last-way-in">
                   {t('errors.lastSignIn', { platform: t(`platforms.${platform}`) })}{' '}
-                  <Link to={localePath(locale, '/user/profile/password')} className={cn('text-green-700 underline underline-offset-2 dark:text-green-400', focusRing)}>
+                  <Link
+                    to={localePath(locale, '/user/profile/password')}
+                    className={cn('text-green-700 underline underline-offset-2 dark:text-green-400', focusRing)}
+                  >
                     {t('bind.setPassword')}
                   </Link>
                 </p>

@@ -16,7 +16,11 @@ export const consent = {
     return value === 'accepted' || value === 'declined' ? value : null;
   },
   set(choice: Consent): void {
-    writeBrowserCookie(CONSENT_COOKIE, choice, { maxAgeDays: COOKIE_MAX_AGE_DAYS, sameSite: 'Lax', secure: window.location.protocol === 'https:' || window.location.hostname === 'localhost' });
+    writeBrowserCookie(CONSENT_COOKIE, choice, {
+      maxAgeDays: COOKIE_MAX_AGE_DAYS,
+      sameSite: 'Lax',
+      secure: window.location.protocol === 'https:' || window.location.hostname === 'localhost',
+    });
     for (const listener of listeners) listener();
   },
   subscribe(listener: Listener): () => void {

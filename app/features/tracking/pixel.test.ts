@@ -12,7 +12,12 @@ describe('the pixel', () => {
   it('sends a registration and a purchase only with the server’s keyed ids, never the ids themselves', () => {
     expect(pixelCall({ event: 'registration', data: { uid: 42 } }, ids)).toEqual(['track', 'CompleteRegistration', {}, { eventID: ids.registrationEventId }]);
     const purchase = { event: 'purchase' as const, data: { amount: 1.99, currency: 'USD', order_id: 'ord_abcdefgh12345678' } };
-    expect(pixelCall(purchase, ids)).toEqual(['track', 'Purchase', { value: 1.99, currency: 'USD', order_id: ids.purchase.orderId }, { eventID: ids.purchase.eventId }]);
+    expect(pixelCall(purchase, ids)).toEqual([
+      'track',
+      'Purchase',
+      { value: 1.99, currency: 'USD', order_id: ids.purchase.orderId },
+      { eventID: ids.purchase.eventId },
+    ]);
     expect(JSON.stringify(pixelCall(purchase, ids))).not.toContain('ord_abcdefgh12345678');
     // Without the server's answer nothing is sent rather than a readable id.
     expect(pixelCall({ event: 'registration', data: { uid: 42 } }, null)).toBeNull();

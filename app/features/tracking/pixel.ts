@@ -15,7 +15,13 @@ export function pixelScript(locale: Locale): string {
   return `https://connect.facebook.net/${localeDefinition(locale).language.replace('-', '_')}/fbevents.js`;
 }
 
-type Fbq = ((...args: unknown[]) => void) & { queue?: unknown[]; callMethod?: (...args: unknown[]) => void; loaded?: boolean; version?: string; push?: unknown };
+type Fbq = ((...args: unknown[]) => void) & {
+  queue?: unknown[];
+  callMethod?: (...args: unknown[]) => void;
+  loaded?: boolean;
+  version?: string;
+  push?: unknown;
+};
 
 /** Whether the visitor came from a facebook or meta campaign (the utm_source the portal keeps for 365 days). */
 export function fromMetaCampaign(cookies: string): boolean {
@@ -45,7 +51,9 @@ export function pixelCall(detail: TrackDetail, ids: PixelIds | null): unknown[] 
       return ['trackCustom', 'PWAInstall', {}];
     case 'purchase': {
       const { amount, currency } = detail.data as { amount: number; currency: string };
-      return ids?.purchase ? ['track', 'Purchase', { value: amount, currency: currency || 'USD', order_id: ids.purchase.orderId }, { eventID: ids.purchase.eventId }] : null;
+      return ids?.purchase
+        ? ['track', 'Purchase', { value: amount, currency: currency || 'USD', order_id: ids.purchase.orderId }, { eventID: ids.purchase.eventId }]
+        : null;
     }
     default:
       return null;
@@ -92,7 +100,10 @@ let sending: Promise<void> = Promise.resolve();
 
 function sendToPixel(detail: TrackDetail): void {
   sending = sending.then(async () => {
-    const ids = detail.event === 'registration' || detail.event === 'purchase' ? await pixelIds(detail.event === 'purchase' ? (detail.data as { order_id: string }).order_id : undefined) : null;
+    const ids =
+      detail.event === 'registration' || detail.event === 'purchase'
+        ? await pixelIds(detail.event === 'purchase' ? (detail.data as { order_id: string }).order_id : undefined)
+        : null;
     const call = pixelCall(detail, ids);
     if (call) (window as unknown as { fbq: Fbq }).fbq(...call);
   });

@@ -63,7 +63,11 @@ describe.skipIf(!existsSync(REDIS_SERVER))('content changes through Redis', () =
 
   it('reach every instance once, the announcer included', async () => {
     const url = `redis://127.0.0.1:${port}`;
-    const [one, two, otherDeployment] = [new RedisContentChanges(url, { prefix: 'a' }), new RedisContentChanges(url, { prefix: 'a' }), new RedisContentChanges(url, { prefix: 'b' })];
+    const [one, two, otherDeployment] = [
+      new RedisContentChanges(url, { prefix: 'a' }),
+      new RedisContentChanges(url, { prefix: 'a' }),
+      new RedisContentChanges(url, { prefix: 'b' }),
+    ];
     const [first, second, other] = [new Heard(), new Heard(), new Heard()];
     one.onChange(first.listener);
     two.onChange(second.listener);

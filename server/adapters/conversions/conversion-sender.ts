@@ -19,4 +19,3 @@ export interface ConversionEvent {
 export interface ConversionSender {
   send(event: ConversionEvent): void;
 }
-

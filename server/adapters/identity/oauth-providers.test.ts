@@ -74,7 +74,11 @@ describe('OAuth providers', () => {
     ] as const) {
       const oauth = provider(platform);
       const secrets = oauth.newSecrets('unused');
-      const { code } = await signIn(await oauth.authorizationUrl(`state-${platform}`, secrets), { stand_in_user: expected.id, stand_in_name: 'Cy Moss', stand_in_email: 'cy@example.com' });
+      const { code } = await signIn(await oauth.authorizationUrl(`state-${platform}`, secrets), {
+        stand_in_user: expected.id,
+        stand_in_name: 'Cy Moss',
+        stand_in_email: 'cy@example.com',
+      });
       expect(await oauth.profile(code, secrets, {}), platform).toEqual(expected);
     }
   });

@@ -261,7 +261,13 @@ export class OAuthProvider implements IdentityProvider {
 async function discover(issuerUrl: string, spec: ProviderSpec): Promise<Endpoints> {
   const response = await fetch(`${issuerUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-  const doc = (await response.json()) as { issuer?: string; authorization_endpoint?: string; token_endpoint?: string; userinfo_endpoint?: string; jwks_uri?: string };
+  const doc = (await response.json()) as {
+    issuer?: string;
+    authorization_endpoint?: string;
+    token_endpoint?: string;
+    userinfo_endpoint?: string;
+    jwks_uri?: string;
+  };
   if (!doc.issuer || !doc.authorization_endpoint || !doc.token_endpoint) throw new Error('discovery document lacks issuer or endpoints');
   return {
     authorization: doc.authorization_endpoint,

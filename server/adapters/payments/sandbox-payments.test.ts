@@ -10,7 +10,15 @@ import { SANDBOX_CARDS, SANDBOX_CHALLENGE_CODE, SandboxPayments } from './sandbo
  */
 
 const SECRET = 'sandbox-webhook-secret';
-const order: PayableOrder = { id: 'ord_sandbox', userId: 7, sku: 'alpha-gold-tiles', amount: 199, currency: 'USD', providerOrderId: 'tok', providerTransactionId: null };
+const order: PayableOrder = {
+  id: 'ord_sandbox',
+  userId: 7,
+  sku: 'alpha-gold-tiles',
+  amount: 199,
+  currency: 'USD',
+  providerOrderId: 'tok',
+  providerTransactionId: null,
+};
 
 describe('sandbox payments', () => {
   let server: Server;
@@ -48,7 +56,11 @@ describe('sandbox payments', () => {
     expect(received).toHaveLength(0);
     expect(await payments.pay(order, SANDBOX_CARDS.challenge, SANDBOX_CHALLENGE_CODE)).toBe('paid');
     const changes = received.map(({ body, authorization }) => payments.readNotification(body, { authorization }));
-    expect(changes.map((read) => (read.kind === 'order-change' ? [read.change.type, read.change.effect, read.change.orderId, read.change.userId, read.change.paid] : read))).toEqual([
+    expect(
+      changes.map((read) =>
+        read.kind === 'order-change' ? [read.change.type, read.change.effect, read.change.orderId, read.change.userId, read.change.paid] : read,
+      ),
+    ).toEqual([
       ['payment', 'paid', 'ord_sandbox', '7', { amount: 199, currency: 'USD' }],
       ['order_paid', 'paid', 'ord_sandbox', '7', { amount: 199, currency: 'USD' }],
     ]);

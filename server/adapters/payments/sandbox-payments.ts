@@ -54,7 +54,8 @@ export class SandboxPayments implements PaymentProvider, SandboxCards {
     if (card === SANDBOX_CARDS.challenge && challenge === undefined) return 'challenge';
     const approved = card === SANDBOX_CARDS.success || (card === SANDBOX_CARDS.challenge && challenge === SANDBOX_CHALLENGE_CODE);
     if (!approved) return 'declined';
-    if (!(await this.#notifier.send(paidNotifications(order, randomInt(100_000_000, 999_999_999))))) throw new PaymentProviderFailure('The webhook did not take the sandbox payment');
+    if (!(await this.#notifier.send(paidNotifications(order, randomInt(100_000_000, 999_999_999)))))
+      throw new PaymentProviderFailure('The webhook did not take the sandbox payment');
     return 'paid';
   }
 
@@ -120,7 +121,16 @@ export function paidNotifications(order: PayableOrder, transactionId: number): o
     {
       notification_type: 'order_paid',
       items: [{ sku: order.sku, type: 'virtual_good', quantity: 1, amount: majorUnitsText(order.amount, order.currency) }],
-      order: { id: order.providerOrderId, mode: 'sandbox', currency_type: 'real', currency: order.currency, amount: majorUnitsText(order.amount, order.currency), status: 'paid', platform: 'xsolla', invoice_id: String(transactionId) },
+      order: {
+        id: order.providerOrderId,
+        mode: 'sandbox',
+        currency_type: 'real',
+        currency: order.currency,
+        amount: majorUnitsText(order.amount, order.currency),
+        status: 'paid',
+        platform: 'xsolla',
+        invoice_id: String(transactionId),
+      },
       user: { external_id: String(order.userId) },
       custom_parameters: { order_id: order.id },
     },

@@ -13,7 +13,9 @@ import type { NotificationRefusal, NotificationVerdict, OrderEffect, PaymentNoti
 
 /** Xsolla's webhook signature: SHA-1 of the raw body followed by the project's secret key, in hex. */
 export function webhookSignature(rawBody: string, secret: string): string {
-  return createHash('sha1').update(rawBody + secret).digest('hex');
+  return createHash('sha1')
+    .update(rawBody + secret)
+    .digest('hex');
 }
 
 /** Whether `Authorization: Signature <hex>` is the body's signature (compared in constant time). */
@@ -172,7 +174,14 @@ export const XSOLLA_WEBHOOK_DOCUMENT = {
       notification_type: z.string(),
       user: z.object({ id: z.string().optional(), external_id: z.string().optional() }).optional(),
       transaction: z.object({ id: z.union([z.string(), z.number()]).optional(), external_id: z.string().optional() }).optional(),
-      order: z.object({ id: z.union([z.string(), z.number()]).optional(), amount: z.union([z.string(), z.number()]).optional(), currency: z.string().optional(), status: z.string().optional() }).optional(),
+      order: z
+        .object({
+          id: z.union([z.string(), z.number()]).optional(),
+          amount: z.union([z.string(), z.number()]).optional(),
+          currency: z.string().optional(),
+          status: z.string().optional(),
+        })
+        .optional(),
       purchase: z.object({ total: z.object({ amount: z.number().optional(), currency: z.string().optional() }).optional() }).optional(),
       refund_details: z.object({ amount: z.number().optional() }).optional(),
       custom_parameters: z.object({ order_id: z.string().optional() }).optional(),

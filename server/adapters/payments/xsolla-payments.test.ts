@@ -12,7 +12,15 @@ import { XsollaPayments } from './xsolla-payments.ts';
  */
 
 const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', merchantId: '77001', secret: 'xsolla-webhook-secret' };
-const order: PayableOrder = { id: 'ord_test', userId: 42, sku: 'alpha-gold-tiles', amount: 199, currency: 'USD', providerOrderId: '9000001', providerTransactionId: '880011' };
+const order: PayableOrder = {
+  id: 'ord_test',
+  userId: 42,
+  sku: 'alpha-gold-tiles',
+  amount: 199,
+  currency: 'USD',
+  providerOrderId: '9000001',
+  providerTransactionId: '880011',
+};
 const buyer = { userId: 42, name: 'Ann', ip: '203.0.113.9', language: 'en' };
 const signed = (notification: object) => {
   const body = JSON.stringify(notification);
@@ -24,7 +32,12 @@ describe('Xsolla payments', () => {
   let provider: XsollaPayments;
   beforeAll(async () => {
     xsolla = await startXsollaStandIn(XSOLLA);
-    const api = new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey, merchant: { id: XSOLLA.merchantId, apiUrl: xsolla.url } });
+    const api = new XsollaApi({
+      apiUrl: xsolla.url,
+      projectId: XSOLLA.projectId,
+      apiKey: XSOLLA.apiKey,
+      merchant: { id: XSOLLA.merchantId, apiUrl: xsolla.url },
+    });
     provider = new XsollaPayments(api, { sandbox: true, payStationUrl: 'https://sandbox-secure.xsolla.com/paystation4/', webhookSecret: XSOLLA.secret });
   });
   afterAll(() => xsolla?.stop());
@@ -40,14 +53,27 @@ describe('Xsolla payments', () => {
     expect(checkout.providerOrderId).toMatch(/^\d+$/);
     expect(xsolla.requests.at(-1)).toMatchObject({
       userIp: '203.0.113.9',
-      body: { user: { id: { value: '42' } }, purchase: { items: [{ sku: 'alpha-gold-tiles', quantity: 1 }] }, settings: { external_id: 'ord_test', currency: 'USD', mode: 'sandbox' }, custom_parameters: { order_id: 'ord_test' } },
+      body: {
+        user: { id: { value: '42' } },
+        purchase: { items: [{ sku: 'alpha-gold-tiles', quantity: 1 }] },
+        settings: { external_id: 'ord_test', currency: 'USD', mode: 'sandbox' },
+        custom_parameters: { order_id: 'ord_test' },
+      },
     });
   });
 
   it('fails with PaymentProviderFailure when Xsolla refuses the credentials or cannot be reached', async () => {
-    const wrongKey = new XsollaPayments(new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: 'wrong' }), { sandbox: true, payStationUrl: 'https://x.example/', webhookSecret: XSOLLA.secret });
+    const wrongKey = new XsollaPayments(new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: 'wrong' }), {
+      sandbox: true,
+      payStationUrl: 'https://x.example/',
+      webhookSecret: XSOLLA.secret,
+    });
     await expect(wrongKey.createCheckout(order, buyer)).rejects.toThrow(PaymentProviderFailure);
-    const away = new XsollaPayments(new XsollaApi({ apiUrl: 'http://127.0.0.1:1', projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey }), { sandbox: true, payStationUrl: 'https://x.example/', webhookSecret: XSOLLA.secret });
+    const away = new XsollaPayments(new XsollaApi({ apiUrl: 'http://127.0.0.1:1', projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey }), {
+      sandbox: true,
+      payStationUrl: 'https://x.example/',
+      webhookSecret: XSOLLA.secret,
+    });
     await expect(away.createCheckout(order, buyer)).rejects.toThrow(/Xsolla unreachable/);
   });
 
@@ -55,7 +81,11 @@ describe('Xsolla payments', () => {
     await provider.refund(order, 'Requested by the player');
     expect(xsolla.refunds).toEqual([{ transactionId: '880011', description: 'Requested by the player' }]);
     await expect(provider.refund({ ...order, providerTransactionId: null }, 'x')).rejects.toThrow(PaymentProviderFailure);
-    const noMerchant = new XsollaPayments(new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey }), { sandbox: true, payStationUrl: 'https://x.example/', webhookSecret: XSOLLA.secret });
+    const noMerchant = new XsollaPayments(new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey }), {
+      sandbox: true,
+      payStationUrl: 'https://x.example/',
+      webhookSecret: XSOLLA.secret,
+    });
     await expect(noMerchant.refund(order, 'x')).rejects.toThrow(/XSOLLA_MERCHANT_ID/);
   });
 
@@ -69,7 +99,17 @@ describe('Xsolla payments', () => {
     });
     expect(provider.readNotification(body, headers)).toEqual({
       kind: 'order-change',
-      change: { effect: 'paid', type: 'payment', orderId: 'ord_test', providerOrderId: null, userId: '42', paid: { amount: 199, currency: 'USD' }, eventKey: 'payment:880011', transactionId: '880011', payload: JSON.parse(body) },
+      change: {
+        effect: 'paid',
+        type: 'payment',
+        orderId: 'ord_test',
+        providerOrderId: null,
+        userId: '42',
+        paid: { amount: 199, currency: 'USD' },
+        eventKey: 'payment:880011',
+        transactionId: '880011',
+        payload: JSON.parse(body),
+      },
     });
   });
 
@@ -89,17 +129,28 @@ describe('Xsolla payments', () => {
 
   it('refuses before reading: a wrong or missing signature, a body that is not a JSON object', () => {
     const { body } = signed({ notification_type: 'payment' });
-    expect(provider.readNotification(body, { authorization: `Signature ${webhookSignature(body, 'another-secret')}` })).toMatchObject({ kind: 'refused', refusal: { reason: 'signature' } });
+    expect(provider.readNotification(body, { authorization: `Signature ${webhookSignature(body, 'another-secret')}` })).toMatchObject({
+      kind: 'refused',
+      refusal: { reason: 'signature' },
+    });
     expect(provider.readNotification(body, {})).toMatchObject({ kind: 'refused', refusal: { reason: 'signature' } });
-    expect(new XsollaNotifications(null).readNotification(body, signed({ notification_type: 'payment' }).headers)).toMatchObject({ kind: 'refused', refusal: { reason: 'signature' } });
+    expect(new XsollaNotifications(null).readNotification(body, signed({ notification_type: 'payment' }).headers)).toMatchObject({
+      kind: 'refused',
+      refusal: { reason: 'signature' },
+    });
     for (const raw of ['not json', '42', `${'['.repeat(100)}${']'.repeat(100)}`]) {
-      expect(provider.readNotification(raw, { authorization: `Signature ${webhookSignature(raw, XSOLLA.secret)}` }), raw.slice(0, 10)).toMatchObject({ kind: 'refused', refusal: { reason: 'malformed' } });
+      expect(provider.readNotification(raw, { authorization: `Signature ${webhookSignature(raw, XSOLLA.secret)}` }), raw.slice(0, 10)).toMatchObject({
+        kind: 'refused',
+        refusal: { reason: 'malformed' },
+      });
     }
   });
 
   it('answers as Xsolla expects: 204, or 400 with its error code', () => {
     expect(provider.answer({ accepted: true })).toEqual({ status: 204 });
-    const codes = (['signature', 'malformed', 'order', 'user', 'amount'] as const).map((reason) => provider.answer({ accepted: false, refusal: { reason, message: 'm' } }));
+    const codes = (['signature', 'malformed', 'order', 'user', 'amount'] as const).map((reason) =>
+      provider.answer({ accepted: false, refusal: { reason, message: 'm' } }),
+    );
     expect(codes.map((answer) => [answer.status, answer.code])).toEqual([
       [400, 'INVALID_SIGNATURE'],
       [400, 'INVALID_PARAMETER'],

@@ -18,7 +18,11 @@ describe('DiskStorage', () => {
     await storage.put('avatars/7/abc-64.webp', Buffer.from('pixels'));
     expect((await storage.read('avatars/7/abc-64.webp'))?.toString()).toBe('pixels');
     expect(await storage.stat('avatars/7/abc-64.webp')).toMatchObject({ size: 6 });
-    expect(readdirSync(join(root, 'uploads'), { recursive: true }).map(String).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(
+      readdirSync(join(root, 'uploads'), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.tmp')),
+    ).toEqual([]);
     expect(publicUrl(storage, 'avatars/7/abc-64.webp')).toBe('/uploads/avatars/7/abc-64.webp');
     await storage.delete('avatars/7/abc-64.webp');
     expect(await storage.read('avatars/7/abc-64.webp')).toBeNull();
@@ -28,7 +32,18 @@ describe('DiskStorage', () => {
 
   it('never reads or writes outside its folder, whatever the key', async () => {
     writeFileSync(join(root, 'secret.txt'), 'outside');
-    for (const key of ['../secret.txt', 'a/../../secret.txt', '/etc/passwd', 'a\\..\\..\\secret.txt', '.', '..', '', 'a//b', 'a/./b', '.hidden/../../secret.txt']) {
+    for (const key of [
+      '../secret.txt',
+      'a/../../secret.txt',
+      '/etc/passwd',
+      'a\\..\\..\\secret.txt',
+      '.',
+      '..',
+      '',
+      'a//b',
+      'a/./b',
+      '.hidden/../../secret.txt',
+    ]) {
       expect(isStorageKey(key), key).toBe(false);
       expect(await storage.read(key), key).toBeNull();
       expect(await storage.stat(key), key).toBeNull();

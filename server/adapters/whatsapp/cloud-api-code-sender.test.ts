@@ -14,7 +14,15 @@ describe('WhatsApp Cloud API sender', () => {
   });
   afterAll(() => cloud?.stop());
 
-  const sender = (accessToken = CLOUD.accessToken) => new CloudApiCodeSender({ sender: 'cloud', apiUrl: cloud.url, phoneNumberId: CLOUD.phoneNumberId, accessToken, template: 'sign_in_code', templateLanguage: 'en' });
+  const sender = (accessToken = CLOUD.accessToken) =>
+    new CloudApiCodeSender({
+      sender: 'cloud',
+      apiUrl: cloud.url,
+      phoneNumberId: CLOUD.phoneNumberId,
+      accessToken,
+      template: 'sign_in_code',
+      templateLanguage: 'en',
+    });
 
   it('sends the code in the template’s body and its copy-code button, to the number without its plus', async () => {
     await sender().send('+447700900123', '048213');
@@ -25,7 +33,14 @@ describe('WhatsApp Cloud API sender', () => {
     await expect(sender('wrong-token').send('+447700900123', '111111')).rejects.toThrow(/401: 190 Invalid OAuth access token/);
     cloud.failNext();
     await expect(sender().send('+447700900123', '111111')).rejects.toThrow(CodeSendFailure);
-    const away = new CloudApiCodeSender({ sender: 'cloud', apiUrl: 'http://127.0.0.1:1', phoneNumberId: CLOUD.phoneNumberId, accessToken: CLOUD.accessToken, template: 'sign_in_code', templateLanguage: 'en' });
+    const away = new CloudApiCodeSender({
+      sender: 'cloud',
+      apiUrl: 'http://127.0.0.1:1',
+      phoneNumberId: CLOUD.phoneNumberId,
+      accessToken: CLOUD.accessToken,
+      template: 'sign_in_code',
+      templateLanguage: 'en',
+    });
     await expect(away.send('+447700900123', '111111')).rejects.toThrow(/unreachable/);
   });
 });

@@ -228,10 +228,28 @@ export function foundation(kind: DatabaseKind) {
     },
     async down(db: Kysely<unknown>) {
       for (const table of [
-        'redirects', 'pages', 'article_translations', 'articles', 'article_column_translations', 'article_columns',
-        'favourites', 'played_games', 'app_tags', 'app_categories', 'app_translations', 'apps', 'tag_translations',
-        'tags', 'category_translations', 'categories', 'rate_limits', 'auth_challenges', 'webauthn_credentials',
-        'social_accounts', 'access_tokens', 'users',
+        'redirects',
+        'pages',
+        'article_translations',
+        'articles',
+        'article_column_translations',
+        'article_columns',
+        'favourites',
+        'played_games',
+        'app_tags',
+        'app_categories',
+        'app_translations',
+        'apps',
+        'tag_translations',
+        'tags',
+        'category_translations',
+        'categories',
+        'rate_limits',
+        'auth_challenges',
+        'webauthn_credentials',
+        'social_accounts',
+        'access_tokens',
+        'users',
       ]) {
         await db.schema.dropTable(table).ifExists().execute();
       }

@@ -12,7 +12,9 @@ export function catalogueSearch(kind: DatabaseKind) {
     async up(db: Kysely<unknown>) {
       if (kind === 'sqlite') {
         // unicode61 keeps each CJK bigram and each word as one token; diacritics are removed before indexing.
-        await sql`create virtual table app_search using fts5(tokens, app_id unindexed, locale unindexed, tokenize = 'unicode61 remove_diacritics 0')`.execute(db);
+        await sql`create virtual table app_search using fts5(tokens, app_id unindexed, locale unindexed, tokenize = 'unicode61 remove_diacritics 0')`.execute(
+          db,
+        );
       } else {
         await db.schema
           .createTable('app_search')
@@ -28,7 +30,10 @@ export function catalogueSearch(kind: DatabaseKind) {
       await db.schema.alterTable('app_translations').dropColumn('search_text').execute();
     },
     async down(db: Kysely<unknown>) {
-      await db.schema.alterTable('app_translations').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('app_translations')
+        .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await db.schema.dropTable('app_search').ifExists().execute();
     },
   };

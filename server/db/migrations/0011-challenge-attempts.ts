@@ -8,7 +8,10 @@ import type { Kysely } from 'kysely';
 export function challengeAttempts() {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('auth_challenges').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('auth_challenges')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('auth_challenges').dropColumn('attempts').execute();

@@ -24,7 +24,13 @@ describe('access tokens', () => {
     clock = new ManualClock();
     tokens = new AccessTokensService(new AccessTokensRepository(database.db), clock);
     const now = clock.now().toISOString();
-    userId = (await database.db.insertInto('users').values({ nickname: 'idle', is_guest: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+    userId = (
+      await database.db
+        .insertInto('users')
+        .values({ nickname: 'idle', is_guest: 1, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
   afterAll(() => database.drop());
 

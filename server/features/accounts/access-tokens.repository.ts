@@ -11,7 +11,14 @@ export class AccessTokensRepository {
   async insert(row: { userId: number; tokenHash: string; name: string; createdAt: string; expiresAt: string | null }) {
     const inserted = await this.#db
       .insertInto('access_tokens')
-      .values({ user_id: row.userId, token_hash: row.tokenHash, name: row.name, created_at: row.createdAt, expires_at: row.expiresAt, last_used_at: row.createdAt })
+      .values({
+        user_id: row.userId,
+        token_hash: row.tokenHash,
+        name: row.name,
+        created_at: row.createdAt,
+        expires_at: row.expiresAt,
+        last_used_at: row.createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return inserted.id;

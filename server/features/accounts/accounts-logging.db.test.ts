@@ -71,7 +71,9 @@ describe('accounts logs', () => {
     secrets.push('short');
     expect((await call('GET', '/member/info/', undefined, member)).statusCode).toBe(200);
     expect((await call('GET', '/member/info/', undefined, `${member}x`)).statusCode).toBe(401);
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     const boundary = 'logboundary';
     const upload = (bytes: Buffer) =>
       app.inject({
@@ -89,7 +91,12 @@ describe('accounts logs', () => {
     // A body that is not JSON: parser errors quote the start of the text they failed on.
     const broken = 'password=Br0ken-Secret-Body';
     secrets.push(broken, 'Br0ken-Secret-Body');
-    const malformed = await app.inject({ method: 'POST', url: `${API}/username/login/`, headers: { ...csrf, 'content-type': 'application/json' }, payload: broken });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: `${API}/username/login/`,
+      headers: { ...csrf, 'content-type': 'application/json' },
+      payload: broken,
+    });
     expect(malformed.statusCode).toBe(400);
     expect((await call('POST', '/logout/', undefined, member)).json().data).toEqual({ revoked: true });
 

@@ -30,9 +30,20 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     app.inject({ method: 'POST', url: `${API}/username/login/`, headers: csrf, payload: { username, password }, remoteAddress });
 
   async function member(username: string) {
-    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: await solvedChallenge(second), remoteAddress: address(250) });
+    const guest = await first.inject({
+      method: 'POST',
+      url: `${API}/guest/login/`,
+      headers: csrf,
+      payload: await solvedChallenge(second),
+      remoteAddress: address(250),
+    });
     const token = guest.json().data.token as string;
-    const set = await second.inject({ method: 'PATCH', url: `${API}/member/password/`, headers: { ...csrf, authorization: `Bearer ${token}` }, payload: { username, password: PASSWORD } });
+    const set = await second.inject({
+      method: 'PATCH',
+      url: `${API}/member/password/`,
+      headers: { ...csrf, authorization: `Bearer ${token}` },
+      payload: { username, password: PASSWORD },
+    });
     expect(set.statusCode, set.body).toBe(200);
   }
 
@@ -83,7 +94,8 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     const username = `ceil_${run}`;
     await member(username);
     const { limit } = ACCOUNT_LIMITS.loginAccount;
-    for (let i = 0; i < limit; i++) expect((await login(i % 2 ? second : first, username, 'wrong password', address(110 + Math.floor(i / 10)))).statusCode).toBe(401);
+    for (let i = 0; i < limit; i++)
+      expect((await login(i % 2 ? second : first, username, 'wrong password', address(110 + Math.floor(i / 10)))).statusCode).toBe(401);
     const fresh = address(242);
     const refused = await login(first, username, 'wrong password', fresh);
     expect(refused.statusCode).toBe(429);
@@ -102,22 +114,30 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect((await login(first, username, 'wrong password', address(245))).statusCode).toBe(401);
   }, 120000);
 
-  it('a signed-in owner changes the password after others\' failures, and their own wrong current passwords are limited', async () => {
+  it("a signed-in owner changes the password after others' failures, and their own wrong current passwords are limited", async () => {
     const username = `change_${run}`;
     await member(username);
     const session = await login(first, username, PASSWORD, address(246));
     const token = session.json().data.token as string;
     const { limit } = ACCOUNT_LIMITS.loginAccount;
     // Others push the username past its ceiling, some of them from the owner's own address.
-    for (let i = 0; i < limit + 1; i++) await login(i % 2 ? second : first, username, 'wrong password', i < 10 ? address(246) : address(130 + Math.floor(i / 10)));
+    for (let i = 0; i < limit + 1; i++)
+      await login(i % 2 ? second : first, username, 'wrong password', i < 10 ? address(246) : address(130 + Math.floor(i / 10)));
     const change = (app: FastifyInstance, currentPassword: string, password: string, bearer = token) =>
-      app.inject({ method: 'PATCH', url: `${API}/member/password/`, headers: { ...csrf, authorization: `Bearer ${bearer}` }, payload: { password, currentPassword }, remoteAddress: address(246) });
+      app.inject({
+        method: 'PATCH',
+        url: `${API}/member/password/`,
+        headers: { ...csrf, authorization: `Bearer ${bearer}` },
+        payload: { password, currentPassword },
+        remoteAddress: address(246),
+      });
     const changed = await change(second, PASSWORD, 'a brand new passphrase');
     expect(changed.statusCode, changed.body).toBe(200);
     // The change rotated the session; the new token's wrong current passwords count against its own account only.
     const rotated = changed.json().data.token as string;
     const { limit: own } = ACCOUNT_LIMITS.passwordChange;
-    for (let i = 0; i < own; i++) expect((await change(i % 2 ? first : second, 'not the password', 'another new passphrase', rotated)).statusCode, `attempt ${i + 1}`).toBe(422);
+    for (let i = 0; i < own; i++)
+      expect((await change(i % 2 ? first : second, 'not the password', 'another new passphrase', rotated)).statusCode, `attempt ${i + 1}`).toBe(422);
     expect((await change(first, 'a brand new passphrase', 'another new passphrase', rotated)).statusCode).toBe(429);
   }, 120000);
 
@@ -132,13 +152,19 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Device sign-in failures count towards the same client limit.
-    const device = await first.inject({ method: 'POST', url: `${API}/fingerprint/login/`, headers: csrf, payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00', deviceId: 'a-device-id-of-this-test-00' }, remoteAddress: from });
+    const device = await first.inject({
+      method: 'POST',
+      url: `${API}/fingerprint/login/`,
+      headers: csrf,
+      payload: { fingerprint: 'abcdefabcdefabcdefabcdefabcdef00', deviceId: 'a-device-id-of-this-test-00' },
+      remoteAddress: from,
+    });
     expect(device.statusCode).toBe(429);
     // Another address still gets the normal answer.
     expect((await login(first, `nobody_${run}_y`, 'wrong password', address(201))).statusCode).toBe(401);
   });
 
-  it('a right password clears the username\'s counters', async () => {
+  it("a right password clears the username's counters", async () => {
     const username = `reset_${run}`;
     await member(username);
     const { limit } = ACCOUNT_LIMITS.loginPair;
@@ -151,7 +177,13 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
   it('limits how many usernames one account or client may try at registration', async () => {
     const taken = `taken_${run}`;
     await member(taken);
-    const guest = await first.inject({ method: 'POST', url: `${API}/guest/login/`, headers: csrf, payload: await solvedChallenge(first), remoteAddress: address(230) });
+    const guest = await first.inject({
+      method: 'POST',
+      url: `${API}/guest/login/`,
+      headers: csrf,
+      payload: await solvedChallenge(first),
+      remoteAddress: address(230),
+    });
     const token = guest.json().data.token as string;
     const { limit } = ACCOUNT_LIMITS.registerAccount;
     const register = (username: string) =>

@@ -22,7 +22,14 @@ describe('accounts API', () => {
 
   const db = () => api.services.database.db;
   const count = async (table: 'users' | 'access_tokens') =>
-    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, options: CallOptions = {}) => api.call(method, path, options);
 
@@ -30,7 +37,10 @@ describe('accounts API', () => {
   const HOME = '192.0.2.50';
 
   async function newGuest(fingerprint?: string) {
-    const response = await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...(fingerprint ? deviceBody(fingerprint) : {}) }, address: HOME });
+    const response = await call('POST', '/guest/login/', {
+      body: { ...(await solvedChallenge(api.app)), ...(fingerprint ? deviceBody(fingerprint) : {}) },
+      address: HOME,
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data as { token: string; userInfo: { uid: number; nickname: string }; created: boolean };
   }
@@ -51,7 +61,14 @@ describe('accounts API', () => {
       expect(data.token).toMatch(/^\d+\|[A-Za-z0-9]{48}$/);
       expect(data.token.length).toBeGreaterThan(49);
       expect(data.created).toBe(true);
-      expect(data.userInfo).toEqual({ uid: expect.any(Number), nickname: expect.stringMatching(/^[A-Za-z]+\d{4}$/), avatar: null, social_providers: [], webauthn: false, isGuest: true });
+      expect(data.userInfo).toEqual({
+        uid: expect.any(Number),
+        nickname: expect.stringMatching(/^[A-Za-z]+\d{4}$/),
+        avatar: null,
+        social_providers: [],
+        webauthn: false,
+        isGuest: true,
+      });
       expect(await count('users')).toBe(users + 1);
       expect(await count('access_tokens')).toBe(tokens + 1);
       const row = await db().selectFrom('users').selectAll().where('id', '=', data.userInfo.uid).executeTakeFirstOrThrow();
@@ -102,7 +119,7 @@ describe('accounts API', () => {
       expect(await count('users')).toBe(users + 200);
     }, 180_000);
 
-    it('holds back a script that skips the browser\'s part: no solution, a wrong one, a forged or a replayed challenge', async () => {
+    it("holds back a script that skips the browser's part: no solution, a wrong one, a forged or a replayed challenge", async () => {
       const users = await count('users');
       const { challenge, nonce } = await solvedChallenge(api.app);
       const [version, expires, difficulty, random, mac] = challenge.split('.');
@@ -127,7 +144,11 @@ describe('accounts API', () => {
 
     it('keeps a high ceiling per IPv4 address and per IPv6 /64, with 429 and Retry-After', async () => {
       // The subscriber's earlier accounts this hour, counted directly rather than made one by one.
-      await Promise.all(Array.from({ length: ACCOUNT_LIMITS.guestAddress.limit }, () => api.services.rateLimiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject('2001:db8:5:5::1'))));
+      await Promise.all(
+        Array.from({ length: ACCOUNT_LIMITS.guestAddress.limit }, () =>
+          api.services.rateLimiter.consume(ACCOUNT_LIMITS.guestAddress, clientSubject('2001:db8:5:5::1')),
+        ),
+      );
       const users = await count('users');
       const limited = await call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: '2001:db8:5:5:abcd::99' });
       expect(limited.statusCode).toBe(429);
@@ -146,13 +167,20 @@ describe('accounts API', () => {
       const old = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
       const age = async (uid: number, options: { tokenUsed?: string } = {}) => {
         await db().updateTable('users').set({ created_at: old, last_seen_at: old }).where('id', '=', uid).execute();
-        await db().updateTable('access_tokens').set({ last_used_at: options.tokenUsed ?? old, created_at: old }).where('user_id', '=', uid).execute();
+        await db()
+          .updateTable('access_tokens')
+          .set({ last_used_at: options.tokenUsed ?? old, created_at: old })
+          .where('user_id', '=', uid)
+          .execute();
       };
       const forgotten = await newGuest();
       await age(forgotten.userInfo.uid);
       const player = await newGuest();
       const [app] = await db().selectFrom('apps').select('id').limit(1).execute();
-      await db().insertInto('played_games').values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: old, last_played_at: old }).execute();
+      await db()
+        .insertInto('played_games')
+        .values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: old, last_played_at: old })
+        .execute();
       await age(player.userInfo.uid);
       const withEmail = await newGuest();
       await db().updateTable('users').set({ email: 'kept@example.com' }).where('id', '=', withEmail.userInfo.uid).execute();
@@ -192,10 +220,31 @@ describe('accounts API', () => {
     it('lists bound social platforms and tells whether a passkey exists', async () => {
       const guest = await newGuest();
       const now = new Date().toISOString();
-      await db().insertInto('social_accounts').values({ user_id: guest.userInfo.uid, platform: 'google', provider_user_id: `g-${guest.userInfo.uid}`, display_name: null, email: null, created_at: now }).execute();
+      await db()
+        .insertInto('social_accounts')
+        .values({
+          user_id: guest.userInfo.uid,
+          platform: 'google',
+          provider_user_id: `g-${guest.userInfo.uid}`,
+          display_name: null,
+          email: null,
+          created_at: now,
+        })
+        .execute();
       await db()
         .insertInto('webauthn_credentials')
-        .values({ user_id: guest.userInfo.uid, credential_id: `cred-${guest.userInfo.uid}`, public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
+        .values({
+          user_id: guest.userInfo.uid,
+          credential_id: `cred-${guest.userInfo.uid}`,
+          public_key: 'pk',
+          counter: 0,
+          transports: null,
+          device_type: null,
+          backed_up: 0,
+          name: null,
+          created_at: now,
+          last_used_at: null,
+        })
         .execute();
       const { userInfo } = (await call('GET', '/member/info/', { token: guest.token })).json().data;
       expect(userInfo).toMatchObject({ social_providers: ['google'], webauthn: true });
@@ -221,7 +270,10 @@ describe('accounts API', () => {
       const fresh = await newGuest();
       expect(await empty(fresh.token)).toBe(true);
       const player = await newGuest();
-      await db().insertInto('played_games').values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: now, last_played_at: now }).execute();
+      await db()
+        .insertInto('played_games')
+        .values({ user_id: player.userInfo.uid, app_id: app!.id, play_count: 1, first_played_at: now, last_played_at: now })
+        .execute();
       const fan = await newGuest();
       expect((await call('PUT', `/member/favourite/${app!.id}`, { token: fan.token })).statusCode).toBeLessThan(300);
       const saver = await newGuest();
@@ -329,8 +381,16 @@ describe('accounts API', () => {
     it('refuses common, leaked and guessable passwords with the reason in both languages, changing nothing', async () => {
       const guest = await newGuest();
       const cases: Array<[string, string, string]> = [
-        ['password1', 'This password is on the lists of common and leaked passwords that attackers try first. Choose another.', '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。'],
-        ['iloveyou123', 'This password is on the lists of common and leaked passwords that attackers try first. Choose another.', '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。'],
+        [
+          'password1',
+          'This password is on the lists of common and leaked passwords that attackers try first. Choose another.',
+          '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。',
+        ],
+        [
+          'iloveyou123',
+          'This password is on the lists of common and leaked passwords that attackers try first. Choose another.',
+          '此密码在攻击者会优先尝试的常见或泄露密码列表中，请换一个。',
+        ],
         ['weak_user_1!', "Don't build your password from your username, nickname or the site's name.", '请不要用你的用户名、昵称或网站名称来组成密码。'],
         ['playport2026', "Don't build your password from your username, nickname or the site's name.", '请不要用你的用户名、昵称或网站名称来组成密码。'],
       ];
@@ -338,7 +398,11 @@ describe('accounts API', () => {
         const english = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'weak_user_1', password } });
         expect(english.statusCode, password).toBe(422);
         expect(english.json().data.errors, password).toEqual({ password: [en] });
-        const chinese = await call('PATCH', '/member/password/', { token: guest.token, body: { username: 'weak_user_1', password }, headers: { locale: 'zh-CN' } });
+        const chinese = await call('PATCH', '/member/password/', {
+          token: guest.token,
+          body: { username: 'weak_user_1', password },
+          headers: { locale: 'zh-CN' },
+        });
         expect(chinese.json().data.errors, password).toEqual({ password: [zh] });
       }
       const row = await db().selectFrom('users').selectAll().where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow();
@@ -442,7 +506,12 @@ describe('accounts API', () => {
     it('answers 404 for a device without a guest account', async () => {
       const response = await call('POST', '/fingerprint/login/', { body: deviceBody('ffffffffffffffffffffffffffffffff') });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ code: 404, error: 'not_found', message: 'No guest account is linked to this device. Please sign in another way.', data: null });
+      expect(response.json()).toEqual({
+        code: 404,
+        error: 'not_found',
+        message: 'No guest account is linked to this device. Please sign in another way.',
+        data: null,
+      });
     });
 
     it('never signs into an account with a password, a social account or a passkey', async () => {
@@ -455,14 +524,28 @@ describe('accounts API', () => {
 
       const withSocial = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';
       const social = await newGuest(withSocial);
-      await db().insertInto('social_accounts').values({ user_id: social.userInfo.uid, platform: 'discord', provider_user_id: 'd-1', display_name: null, email: null, created_at: now }).execute();
+      await db()
+        .insertInto('social_accounts')
+        .values({ user_id: social.userInfo.uid, platform: 'discord', provider_user_id: 'd-1', display_name: null, email: null, created_at: now })
+        .execute();
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withSocial), address: HOME })).statusCode).toBe(404);
 
       const withPasskey = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3';
       const passkey = await newGuest(withPasskey);
       await db()
         .insertInto('webauthn_credentials')
-        .values({ user_id: passkey.userInfo.uid, credential_id: 'cred-fp', public_key: 'pk', counter: 0, transports: null, device_type: null, backed_up: 0, name: null, created_at: now, last_used_at: null })
+        .values({
+          user_id: passkey.userInfo.uid,
+          credential_id: 'cred-fp',
+          public_key: 'pk',
+          counter: 0,
+          transports: null,
+          device_type: null,
+          backed_up: 0,
+          name: null,
+          created_at: now,
+          last_used_at: null,
+        })
         .execute();
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withPasskey), address: HOME })).statusCode).toBe(404);
     });
@@ -477,7 +560,9 @@ describe('accounts API', () => {
       // The same /24 is the same network; IPv6 goes by /48.
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(victim), address: '192.0.2.201' })).statusCode).toBe(200);
       const v6 = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
-      expect((await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...deviceBody(v6) }, address: '2001:db8:aa:1::5' })).statusCode).toBe(201);
+      expect(
+        (await call('POST', '/guest/login/', { body: { ...(await solvedChallenge(api.app)), ...deviceBody(v6) }, address: '2001:db8:aa:1::5' })).statusCode,
+      ).toBe(201);
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(v6), address: '2001:db8:aa:ff::9' })).statusCode).toBe(200);
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(v6), address: '2001:db8:ab:1::5' })).statusCode).toBe(404);
     });
@@ -514,7 +599,9 @@ describe('accounts API', () => {
       const player = 'c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c1';
       const played = await newGuest(player);
       expect((await call('POST', '/member/played/', { token: played.token, body: { app_id: first!.id }, address: HOME })).statusCode).toBe(200);
-      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(player), address: '192.0.2.101' })).json().data.userInfo.uid).toBe(played.userInfo.uid);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(player), address: '192.0.2.101' })).json().data.userInfo.uid).toBe(
+        played.userInfo.uid,
+      );
 
       const saver = 'c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c2';
       const saving = await newGuest(saver);
@@ -534,14 +621,27 @@ describe('accounts API', () => {
     it('the right fingerprint with another device id is refused, the same 404 as an unknown device', async () => {
       const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b1';
       const owner = await newGuest();
-      expect((await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-own-device-id-kept-locally'), address: HOME })).json().data).toEqual({ recorded: true });
+      expect(
+        (await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-own-device-id-kept-locally'), address: HOME })).json()
+          .data,
+      ).toEqual({ recorded: true });
       // Someone on the same network who computed the fingerprint, with a device id of their own.
       const borrowed = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'somebody-elses-device-id-0000000'), address: '192.0.2.77' });
-      const unknown = await call('POST', '/fingerprint/login/', { body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b9', 'somebody-elses-device-id-0000000'), address: '192.0.2.77' });
+      const unknown = await call('POST', '/fingerprint/login/', {
+        body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b9', 'somebody-elses-device-id-0000000'),
+        address: '192.0.2.77',
+      });
       expect(borrowed.statusCode).toBe(404);
       expect(borrowed.body).toBe(unknown.body);
       // The device id alone is not enough either.
-      expect((await call('POST', '/fingerprint/login/', { body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b2', 'the-owners-own-device-id-kept-locally'), address: '192.0.2.102' })).statusCode).toBe(404);
+      expect(
+        (
+          await call('POST', '/fingerprint/login/', {
+            body: deviceBody('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b2', 'the-owners-own-device-id-kept-locally'),
+            address: '192.0.2.102',
+          })
+        ).statusCode,
+      ).toBe(404);
       const back = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'the-owners-own-device-id-kept-locally'), address: '192.0.2.102' });
       expect(back.json().data.userInfo.uid).toBe(owner.userInfo.uid);
       // Only a keyed hash of the device id is stored.
@@ -549,13 +649,18 @@ describe('accounts API', () => {
       expect(row.device_id_hash).toBe(api.services.accounts.deviceIdHash('the-owners-own-device-id-kept-locally'));
     });
 
-    it('a fingerprint recorded first by someone else\'s device never captures the owner\'s later device sign-ins', async () => {
+    it("a fingerprint recorded first by someone else's device never captures the owner's later device sign-ins", async () => {
       const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b3';
       const attacker = await newGuest();
-      expect((await call('POST', '/guest/device/', { token: attacker.token, body: deviceBody(print, 'the-attackers-device-id-00000000'), address: HOME })).json().data).toEqual({ recorded: true });
+      expect(
+        (await call('POST', '/guest/device/', { token: attacker.token, body: deviceBody(print, 'the-attackers-device-id-00000000'), address: HOME })).json()
+          .data,
+      ).toEqual({ recorded: true });
       await new Promise((resolve) => setTimeout(resolve, 5));
       const owner = await newGuest();
-      expect((await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-device-id-00000000000'), address: HOME })).json().data).toEqual({ recorded: true });
+      expect(
+        (await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-device-id-00000000000'), address: HOME })).json().data,
+      ).toEqual({ recorded: true });
       const signIn = await call('POST', '/fingerprint/login/', { body: deviceBody(print, 'the-owners-device-id-00000000000'), address: '192.0.2.103' });
       expect(signIn.json().data.userInfo.uid).toBe(owner.userInfo.uid);
     });
@@ -564,10 +669,16 @@ describe('accounts API', () => {
       const print = 'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b4';
       const guest = await newGuest();
       // As migration 0009 leaves such a guest: a fingerprint, no device id.
-      await db().updateTable('users').set({ fingerprint_hash: api.services.accounts.fingerprintHash(print), fingerprint_at: new Date().toISOString() }).where('id', '=', guest.userInfo.uid).execute();
+      await db()
+        .updateTable('users')
+        .set({ fingerprint_hash: api.services.accounts.fingerprintHash(print), fingerprint_at: new Date().toISOString() })
+        .where('id', '=', guest.userInfo.uid)
+        .execute();
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(print), address: '192.0.2.104' })).statusCode).toBe(404);
       expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody(print), address: HOME })).json().data).toEqual({ recorded: true });
-      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(print), address: '192.0.2.104' })).json().data.userInfo.uid).toBe(guest.userInfo.uid);
+      expect((await call('POST', '/fingerprint/login/', { body: deviceBody(print), address: '192.0.2.104' })).json().data.userInfo.uid).toBe(
+        guest.userInfo.uid,
+      );
     });
 
     it('a later guest with the same fingerprint never shadows the earlier one', async () => {
@@ -589,11 +700,15 @@ describe('accounts API', () => {
       const signIn = await call('POST', '/fingerprint/login/', { body: deviceBody(device), address: HOME });
       expect(signIn.json().data.userInfo.uid).toBe(guest.userInfo.uid);
       // Once recorded, another fingerprint cannot replace it.
-      expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody('abababababababababababababababa2'), address: HOME })).json().data).toEqual({ recorded: false });
+      expect(
+        (await call('POST', '/guest/device/', { token: guest.token, body: deviceBody('abababababababababababababababa2'), address: HOME })).json().data,
+      ).toEqual({ recorded: false });
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody('abababababababababababababababa2'), address: HOME })).statusCode).toBe(404);
       // A member records nothing; without a session, or with a bad fingerprint, it is refused.
       const member = await newMember(`device_${Date.now().toString(36)}`, 'device-member-pass-1');
-      expect((await call('POST', '/guest/device/', { token: member.token, body: deviceBody('abababababababababababababababa3'), address: HOME })).json().data).toEqual({ recorded: false });
+      expect(
+        (await call('POST', '/guest/device/', { token: member.token, body: deviceBody('abababababababababababababababa3'), address: HOME })).json().data,
+      ).toEqual({ recorded: false });
       expect((await call('POST', '/guest/device/', { body: deviceBody('abababababababababababababababa4'), address: HOME })).statusCode).toBe(401);
       expect((await call('POST', '/guest/device/', { token: guest.token, body: deviceBody('not a fingerprint'), address: HOME })).statusCode).toBe(422);
     });
@@ -736,7 +851,9 @@ describe('accounts API', () => {
         expect(response.statusCode, value).toBe(422);
         expect(response.json().data.errors.email, value).toBeDefined();
       }
-      expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'nope' } })).json().data.errors.email).toEqual(['Enter a valid email address.']);
+      expect((await call('PATCH', '/member/email/', { token: guest.token, body: { email: 'nope' } })).json().data.errors.email).toEqual([
+        'Enter a valid email address.',
+      ]);
       for (const value of ['12345', '0044 20 7946 0958', '+0 123 456 789', '+44 20 abc', '+1234567890123456']) {
         const response = await call('PATCH', '/member/phone/', { token: guest.token, body: { phone: value } });
         expect(response.statusCode, value).toBe(422);
@@ -775,7 +892,10 @@ describe('accounts API', () => {
       expect(operation.responses['200'] ?? operation.responses['201'], path).toBeDefined();
     }
     expect(doc.paths['/username/login/'].post.requestBody.content['application/json'].schema.required).toEqual(['username', 'password']);
-    expect(doc.paths['/member/avatar/'].post.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({ type: 'string', format: 'binary' });
+    expect(doc.paths['/member/avatar/'].post.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({
+      type: 'string',
+      format: 'binary',
+    });
     expect(doc.paths['/member/info/'].get.responses['401']).toBeDefined();
     const userInfo = doc.paths['/member/info/'].get.responses['200'].content['application/json'].schema.properties.data.properties.userInfo;
     expect(Object.keys(userInfo.properties).sort()).toEqual(['avatar', 'isGuest', 'nickname', 'social_providers', 'uid', 'webauthn']);

@@ -95,7 +95,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/guest/device/',
       summary: "Record the guest's device: fingerprint and device id",
       description:
-        'Links the caller\'s guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser ' +
+        "Links the caller's guest account to its device for a later device sign-in (/fingerprint/login/): the fingerprint and the device id, a random value the browser " +
         'keeps in localStorage. The browser sends them once the page has been idle for a while rather than with /guest/login/, because computing the fingerprint is heavy ' +
         'on slow phones (decision 066). Recorded once: an account that has a device id, or is no longer a guest, is left as it is (recorded: false).',
       tags: TAGS,
@@ -127,7 +127,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/fingerprint/login/',
       summary: 'Sign in with the device fingerprint',
       description:
-        'Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller\'s network ' +
+        "Signs into the guest account that recorded this fingerprint and this device id first (see /guest/device/) that was last used from the caller's network " +
         '(IPv4 /24, IPv6 /48) and holds nothing private: no password, email, phone, uploaded avatar, social account, passkey, order, cloud save or favourite. ' +
         'Otherwise 404 "No guest account is linked to this device", the same answer whether no guest or only a refused one exists. ' +
         `${GUEST_MERGE_NOTE} ` +
@@ -158,7 +158,8 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       method: 'GET',
       url: '/member/info/',
       summary: 'User info of the bearer token',
-      description: 'Returns the token as sent and the user info (uid, nickname, avatar, social_providers, webauthn). 401 "Token is missing or invalid" without a valid token.',
+      description:
+        'Returns the token as sent and the user info (uid, nickname, avatar, social_providers, webauthn). 401 "Token is missing or invalid" without a valid token.',
       tags: TAGS,
       auth: 'required',
       response: SessionSchema,
@@ -187,7 +188,8 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       method: 'PATCH',
       url: '/member/nickname/',
       summary: 'Change the nickname',
-      description: 'Trimmed; 2–24 characters: letters of any script, digits, spaces, `_`, `-`, `.`. A bad value gets 422 with data.errors.nickname and changes nothing.',
+      description:
+        'Trimmed; 2–24 characters: letters of any script, digits, spaces, `_`, `-`, `.`. A bad value gets 422 with data.errors.nickname and changes nothing.',
       tags: TAGS,
       auth: 'required',
       body: NicknameBodySchema,
@@ -237,7 +239,8 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       method: 'PATCH',
       url: '/member/phone/',
       summary: 'Save the phone number',
-      description: 'International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.',
+      description:
+        'International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.',
       tags: TAGS,
       auth: 'required',
       body: PhoneBodySchema,

@@ -60,7 +60,11 @@ async function solved(accounts: AccountsService) {
   return { challenge, nonce: await solve(challenge, difficulty, async () => undefined) };
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as AppError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e as AppError,
+  );
 
 describe('AccountsService', () => {
   let database: TestDatabase;
@@ -100,7 +104,7 @@ describe('AccountsService', () => {
     expect(hasher.verifies - before).toBe(3);
   });
 
-  it('counts only failures, per username and client, per username and per client; a success clears the username\'s counts', async () => {
+  it("counts only failures, per username and client, per username and per client; a success clears the username's counts", async () => {
     const guest = await accounts.guestLogin(await solved(accounts), client, null, null, 'en');
     const caller = (await new AccessTokensService(new AccessTokensRepository(database.db), systemClock).verify(guest.token))!;
     const change = await accounts.setPassword(caller, { username: 'Judy_10', password: 'correct horse' }, client);

@@ -222,7 +222,10 @@ export class AccountsService {
     const where = clientSubject(client.address);
     const device = this.#deviceHashes(input);
     assertAllowed(await this.#limiter.peek(ACCOUNT_LIMITS.loginAddress, where));
-    assertAllowed(await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, device.fingerprintHash), await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where));
+    assertAllowed(
+      await this.#limiter.consume(ACCOUNT_LIMITS.deviceFingerprint, device.fingerprintHash),
+      await this.#limiter.consume(ACCOUNT_LIMITS.deviceAddress, where),
+    );
     const userId = await this.#users.findDeviceGuest(device, deviceNetwork(client.address));
     if (userId === undefined) {
       await this.#limiter.consume(ACCOUNT_LIMITS.loginAddress, where);

@@ -36,7 +36,12 @@ describe('avatar upload', () => {
     rmSync(uploads, { recursive: true, force: true });
   });
 
-  const webpFiles = () => (existsSync(uploads) ? readdirSync(uploads, { recursive: true }).map(String).filter((f) => /\.(webp|tmp)$/.test(f)) : []);
+  const webpFiles = () =>
+    existsSync(uploads)
+      ? readdirSync(uploads, { recursive: true })
+          .map(String)
+          .filter((f) => /\.(webp|tmp)$/.test(f))
+      : [];
   const upload = (body: { payload: Buffer; contentType: string }, auth = token) =>
     api.app.inject({
       method: 'POST',
@@ -46,7 +51,9 @@ describe('avatar upload', () => {
     });
 
   it('turns a real PNG into webp files on disk and shows the URL in user info', async () => {
-    const png = await sharp({ create: { width: 320, height: 240, channels: 4, background: '#e76f51' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 320, height: 240, channels: 4, background: '#e76f51' } })
+      .png()
+      .toBuffer();
     const response = await upload(multipart('avatar', 'me.png', 'image/png', png));
     expect(response.statusCode, response.body).toBe(200);
     const { data } = response.json();
@@ -62,7 +69,9 @@ describe('avatar upload', () => {
     expect(info.json().data.userInfo.avatar).toBe(data.avatar.url);
 
     // A new avatar gets new URLs, and the old files go.
-    const jpeg = await sharp({ create: { width: 100, height: 300, channels: 3, background: '#264653' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 100, height: 300, channels: 3, background: '#264653' } })
+      .jpeg()
+      .toBuffer();
     const second = (await upload(multipart('avatar', 'other.jpg', 'image/jpeg', jpeg))).json().data;
     expect(second.avatar.url).not.toBe(data.avatar.url);
     expect(webpFiles()).toHaveLength(3);
@@ -71,12 +80,19 @@ describe('avatar upload', () => {
 
   it('refuses a text file renamed to .png with 422, storing nothing and keeping the avatar', async () => {
     const before = webpFiles().sort();
-    const avatarBefore = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data.userInfo.avatar;
+    const avatarBefore = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data
+      .userInfo.avatar;
     const response = await upload(multipart('avatar', 'photo.png', 'image/png', Buffer.from('just some text, not an image\n'.repeat(20))));
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ code: 422, error: 'validation', message: 'The given data was invalid.', data: { errors: { avatar: ['Upload a PNG, JPEG, WebP or GIF image.'] } } });
+    expect(response.json()).toEqual({
+      code: 422,
+      error: 'validation',
+      message: 'The given data was invalid.',
+      data: { errors: { avatar: ['Upload a PNG, JPEG, WebP or GIF image.'] } },
+    });
     expect(webpFiles().sort()).toEqual(before);
-    const after = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data.userInfo.avatar;
+    const after = (await api.app.inject({ method: 'GET', url: `${API}/member/info/`, headers: { authorization: `Bearer ${token}` } })).json().data.userInfo
+      .avatar;
     expect(after).toBe(avatarBefore);
   });
 
@@ -95,13 +111,30 @@ describe('avatar upload', () => {
   });
 
   it('answers 415 to a JSON body, 401 without a token and 419 without the XSRF token', async () => {
-    const json = await api.app.inject({ method: 'POST', url: `${API}/member/avatar/`, headers: { ...csrf, authorization: `Bearer ${token}` }, payload: { avatar: 'x' } });
+    const json = await api.app.inject({
+      method: 'POST',
+      url: `${API}/member/avatar/`,
+      headers: { ...csrf, authorization: `Bearer ${token}` },
+      payload: { avatar: 'x' },
+    });
     expect(json.statusCode).toBe(415);
-    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const body = multipart('avatar', 'a.png', 'image/png', png);
-    const anonymous = await api.app.inject({ method: 'POST', url: `${API}/member/avatar/`, headers: { ...csrf, 'content-type': body.contentType }, payload: body.payload });
+    const anonymous = await api.app.inject({
+      method: 'POST',
+      url: `${API}/member/avatar/`,
+      headers: { ...csrf, 'content-type': body.contentType },
+      payload: body.payload,
+    });
     expect(anonymous.statusCode).toBe(401);
-    const noCsrf = await api.app.inject({ method: 'POST', url: `${API}/member/avatar/`, headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType }, payload: body.payload });
+    const noCsrf = await api.app.inject({
+      method: 'POST',
+      url: `${API}/member/avatar/`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': body.contentType },
+      payload: body.payload,
+    });
     expect(noCsrf.statusCode).toBe(419);
   });
 

@@ -8,7 +8,9 @@ import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { AvatarsService, sniff } from './avatars.service.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif') =>
-  sharp({ create: { width, height, channels: 3, background: '#2a9d8f' } }).toFormat(format).toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#2a9d8f' } })
+    .toFormat(format)
+    .toBuffer();
 
 const fieldMessages = async (promise: Promise<unknown>) => {
   const error = await promise.then(
@@ -23,7 +25,10 @@ const fieldMessages = async (promise: Promise<unknown>) => {
 describe('AvatarsService', () => {
   let root: string;
   let avatars: AvatarsService;
-  const files = () => readdirSync(root, { recursive: true }).map(String).filter((f) => f.endsWith('.webp') || f.endsWith('.tmp'));
+  const files = () =>
+    readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.webp') || f.endsWith('.tmp'));
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'playport-avatars-'));
@@ -48,12 +53,18 @@ describe('AvatarsService', () => {
     const two = await avatars.store(7, await image(120, 100, 'png'));
     expect(one.url).not.toBe(two.url);
     await avatars.remove(one.url);
-    expect(files().sort()).toEqual(Object.values(two.sizes).map((u) => u.replace('/uploads/', '')).sort());
+    expect(files().sort()).toEqual(
+      Object.values(two.sizes)
+        .map((u) => u.replace('/uploads/', ''))
+        .sort(),
+    );
   });
 
   it('rejects what is not an allowed image, writing nothing', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>');
-    const tiff = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).tiff().toBuffer();
+    const tiff = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } })
+      .tiff()
+      .toBuffer();
     const png = await image(100, 100, 'png');
     const truncated = png.subarray(0, 60);
     const pngHeaderOnText = Buffer.concat([png.subarray(0, 8), Buffer.from('this is not a png at all')]);

@@ -29,7 +29,12 @@ describe('guest merge', () => {
 
   async function save(userId: number, key: string, value: string, updatedAt: string) {
     await db().insertInto('game_saves').values({ user_id: userId, app_id: 1, key, value, size: value.length, updated_at: updatedAt }).execute();
-    const total = await db().selectFrom('game_saves').select((eb) => eb.fn.sum<number>('size').as('total')).where('user_id', '=', userId).where('app_id', '=', 1).executeTakeFirstOrThrow();
+    const total = await db()
+      .selectFrom('game_saves')
+      .select((eb) => eb.fn.sum<number>('size').as('total'))
+      .where('user_id', '=', userId)
+      .where('app_id', '=', 1)
+      .executeTakeFirstOrThrow();
     await db()
       .insertInto('game_save_totals')
       .values({ user_id: userId, app_id: 1, total: Number(total.total) })
@@ -94,7 +99,14 @@ describe('guest merge', () => {
 
     expect(await merges.mergeGuestInto(guest, account, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: true, droppedSaves: 0 });
 
-    expect(await db().selectFrom('played_games').select(['app_id', 'play_count', 'first_played_at', 'last_played_at']).where('user_id', '=', account).orderBy('app_id').execute()).toEqual([
+    expect(
+      await db()
+        .selectFrom('played_games')
+        .select(['app_id', 'play_count', 'first_played_at', 'last_played_at'])
+        .where('user_id', '=', account)
+        .orderBy('app_id')
+        .execute(),
+    ).toEqual([
       { app_id: 1, play_count: 5, first_played_at: '2026-01-01T00:00:00.000Z', last_played_at: '2026-01-10T00:00:00.000Z' },
       { app_id: 2, play_count: 1, first_played_at: '2026-01-02T00:00:00.000Z', last_played_at: '2026-01-02T00:00:00.000Z' },
     ]);
@@ -141,7 +153,9 @@ describe('guest merge', () => {
     await save(guest, 'slot', '"guest"', '2026-01-02T00:00:00.000Z');
     await save(another, 'slot', '"another"', '2026-01-01T00:00:00.000Z');
 
-    const results = await Promise.all([...Array.from({ length: 4 }, () => guest), another].map((id) => merges.mergeGuestInto(id, account, SAVES_PER_APP_MAX_BYTES)));
+    const results = await Promise.all(
+      [...Array.from({ length: 4 }, () => guest), another].map((id) => merges.mergeGuestInto(id, account, SAVES_PER_APP_MAX_BYTES)),
+    );
     expect(results.filter((r) => r.merged)).toHaveLength(2);
 
     expect(await db().selectFrom('played_games').select(['app_id', 'play_count']).where('user_id', '=', account).orderBy('app_id').execute()).toEqual([

@@ -35,7 +35,13 @@ export class GuestMergeRepository {
     return this.#db.transaction().execute(async (trx) => {
       // An update rather than a read: it locks the row until commit, and a merge waiting on it
       // re-reads the row and finds it deleted.
-      const claimed = await trx.updateTable('users').set({ is_guest: 1 }).where('id', '=', guestId).where('is_guest', '=', 1).returning('id').executeTakeFirst();
+      const claimed = await trx
+        .updateTable('users')
+        .set({ is_guest: 1 })
+        .where('id', '=', guestId)
+        .where('is_guest', '=', 1)
+        .returning('id')
+        .executeTakeFirst();
       if (!claimed) return { merged: false, droppedSaves: 0 };
       await mergePlays(trx, guestId, targetId);
       await mergeFavourites(trx, guestId, targetId);
@@ -85,12 +91,25 @@ async function mergeFavourites(trx: Transaction<Database>, guestId: number, targ
  * Answers how many were left out.
  */
 async function mergeSaves(trx: Transaction<Database>, guestId: number, targetId: number, maxSaveBytes: number): Promise<number> {
-  const saves = await trx.selectFrom('game_saves').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('updated_at', 'desc').orderBy('key').execute();
+  const saves = await trx
+    .selectFrom('game_saves')
+    .selectAll()
+    .where('user_id', '=', guestId)
+    .orderBy('app_id')
+    .orderBy('updated_at', 'desc')
+    .orderBy('key')
+    .execute();
   let dropped = 0;
   for (const appId of new Set(saves.map((s) => s.app_id))) {
     let total = await lockSaveTotal(trx, targetId, appId);
     for (const save of saves.filter((s) => s.app_id === appId)) {
-      const own = await trx.selectFrom('game_saves').select(['size', 'updated_at']).where('user_id', '=', targetId).where('app_id', '=', appId).where('key', '=', save.key).executeTakeFirst();
+      const own = await trx
+        .selectFrom('game_saves')
+        .select(['size', 'updated_at'])
+        .where('user_id', '=', targetId)
+        .where('app_id', '=', appId)
+        .where('key', '=', save.key)
+        .executeTakeFirst();
       if (own && own.updated_at >= save.updated_at) continue;
       const next = total - (own?.size ?? 0) + save.size;
       if (next > maxSaveBytes) {

@@ -25,7 +25,8 @@ export class GuestMergeService {
   async mergeCallerInto(caller: Caller | null, userId: number): Promise<boolean> {
     if (!caller || caller.userId === userId) return false;
     const { merged, droppedSaves } = await this.#repository.mergeGuestInto(caller.userId, userId, SAVES_PER_APP_MAX_BYTES);
-    if (droppedSaves > 0) this.log?.warn({ guest: caller.userId, member: userId, droppedSaves }, 'guest saves left out of a merge: the member’s quota was full');
+    if (droppedSaves > 0)
+      this.log?.warn({ guest: caller.userId, member: userId, droppedSaves }, 'guest saves left out of a merge: the member’s quota was full');
     return merged;
   }
 }

@@ -84,7 +84,9 @@ export class UsersRepository {
       .selectFrom('users')
       .selectAll('users')
       .select((eb) =>
-        eb.exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id')).as('has_passkey'),
+        eb
+          .exists(eb.selectFrom('webauthn_credentials').select('webauthn_credentials.id').whereRef('webauthn_credentials.user_id', '=', 'users.id'))
+          .as('has_passkey'),
       )
       .where('users.id', '=', id)
       .executeTakeFirst();
@@ -163,7 +165,13 @@ export class UsersRepository {
       .where((eb) =>
         eb.not(
           eb.or([
-            eb.exists(eb.selectFrom('access_tokens').select('access_tokens.id').whereRef('access_tokens.user_id', '=', 'users.id').where('access_tokens.last_used_at', '>=', cutoff)),
+            eb.exists(
+              eb
+                .selectFrom('access_tokens')
+                .select('access_tokens.id')
+                .whereRef('access_tokens.user_id', '=', 'users.id')
+                .where('access_tokens.last_used_at', '>=', cutoff),
+            ),
             eb.exists(eb.selectFrom('played_games').select('played_games.user_id').whereRef('played_games.user_id', '=', 'users.id')),
           ]),
         ),

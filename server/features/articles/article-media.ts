@@ -46,7 +46,12 @@ export class StoredMediaStore implements ArticleMediaStore {
 
   async save(name: string, bytes: Buffer): Promise<string> {
     const extension = extname(name).toLowerCase();
-    const stem = name.slice(0, name.length - extension.length).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'image';
+    const stem =
+      name
+        .slice(0, name.length - extension.length)
+        .replace(/[^A-Za-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60) || 'image';
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
     const key = `articles/${stem}-${hash}${extension}`;
     // The same content under the same name is there already: an import run again writes nothing.

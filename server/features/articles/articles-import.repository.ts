@@ -72,7 +72,11 @@ async function upsertColumn(trx: Transaction<Database>, column: ImportedColumn, 
   } else {
     id = existing.id;
     if (existing.parent_id !== fields.parent_id || existing.sort !== fields.sort || existing.cover !== fields.cover) {
-      await trx.updateTable('article_columns').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
+      await trx
+        .updateTable('article_columns')
+        .set({ ...fields, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
   }
   const rows = Object.entries(column.texts).map(([locale, t]) => ({ column_id: id, locale, title: t.title, description: t.description }));
@@ -101,9 +105,16 @@ async function upsertArticle(trx: Transaction<Database>, article: ImportedArticl
     const current = await trx.selectFrom('article_translations').selectAll().where('article_id', '=', article.id).execute();
     const sameFields = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => existing[key] === fields[key]);
     if (sameFields && sameRows(current, rows)) return false;
-    await trx.updateTable('articles').set({ ...fields, updated_at: now }).where('id', '=', article.id).execute();
+    await trx
+      .updateTable('articles')
+      .set({ ...fields, updated_at: now })
+      .where('id', '=', article.id)
+      .execute();
   } else {
-    await trx.insertInto('articles').values({ id: article.id, ...fields, created_at: now, updated_at: now }).execute();
+    await trx
+      .insertInto('articles')
+      .values({ id: article.id, ...fields, created_at: now, updated_at: now })
+      .execute();
   }
   await trx.deleteFrom('article_translations').where('article_id', '=', article.id).execute();
   await trx.insertInto('article_translations').values(rows).execute();

@@ -119,7 +119,11 @@ describe('articles', () => {
 
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const response = await app.inject({ method: 'GET', url, headers });
-    return { status: response.statusCode, body: response.headers['content-type']?.includes('json') ? response.json() : response.body, headers: response.headers };
+    return {
+      status: response.statusCode,
+      body: response.headers['content-type']?.includes('json') ? response.json() : response.body,
+      headers: response.headers,
+    };
   };
 
   beforeAll(async () => {
@@ -127,7 +131,13 @@ describe('articles', () => {
     drop = database.drop;
     content = mkdtempSync(join(tmpdir(), 'playport-articles-'));
     uploads = mkdtempSync(join(tmpdir(), 'playport-uploads-'));
-    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', UPLOAD_DIR: uploads, PUBLIC_ORIGIN: 'https://play.example', APP_SECRET: 'articles-test-secret-0123456789abcdef' });
+    const config = loadConfig({
+      APP_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      UPLOAD_DIR: uploads,
+      PUBLIC_ORIGIN: 'https://play.example',
+      APP_SECRET: 'articles-test-secret-0123456789abcdef',
+    });
     services = createServices(database, config, clock);
     await writeContent(content);
     await importArticles(services.articlesImport, { folder: content });
@@ -246,7 +256,10 @@ describe('articles', () => {
         author: 'Test Writer',
         locale: 'en',
         tags: ['cup', 'even'],
-        trail: [{ slug: 'news', title: 'News' }, { slug: 'esports', title: 'Esports' }],
+        trail: [
+          { slug: 'news', title: 'News' },
+          { slug: 'esports', title: 'Esports' },
+        ],
         path: '/article/news/esports/202',
         previous: { id: 201, title: 'Article 201', path: '/article/news/esports/201' },
         next: { id: 203, title: 'Article 203', path: '/article/news/esports/203' },
@@ -268,7 +281,9 @@ describe('articles', () => {
       expect(body).not.toMatch(/<script|alert\("x"\)|onerror|onclick|javascript:/i);
       expect(body).toContain('<a href="https://example.com" rel="noopener noreferrer" target="_blank">out</a>');
       expect(body).toContain('<a href="/article/news/101" rel="noopener">in</a>');
-      expect(body).toMatch(/<img src="\/uploads\/articles\/figure-[0-9a-f]{16}\.svg" alt="A figure" loading="lazy" decoding="async" width="800" height="400" \/>/);
+      expect(body).toMatch(
+        /<img src="\/uploads\/articles\/figure-[0-9a-f]{16}\.svg" alt="A figure" loading="lazy" decoding="async" width="800" height="400" \/>/,
+      );
       // The Chinese translation links to Chinese pages.
       const zh = (await get('/serve/api/article/info/301?locale=zh-CN')).body.data;
       expect(zh.locale).toBe('zh-CN');
@@ -315,14 +330,20 @@ describe('articles', () => {
       expect(report).toEqual({ columns: 3, articles: 13, translations: 25, changed: 0 });
       const after = await services.database.db.selectFrom('articles').select(['id', 'updated_at']).orderBy('id').execute();
       expect(after).toEqual(before);
-      const translations = await services.database.db.selectFrom('article_translations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const translations = await services.database.db
+        .selectFrom('article_translations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(translations.n)).toBe(25);
     });
 
     it('updates a changed article and only that one', async () => {
       const folder = mkdtempSync(join(tmpdir(), 'playport-articles-'));
       try {
-        await writeContent(folder, ARTICLES.map((a) => (a.id === 102 ? { ...a, body: 'A rewritten body.' } : a)));
+        await writeContent(
+          folder,
+          ARTICLES.map((a) => (a.id === 102 ? { ...a, body: 'A rewritten body.' } : a)),
+        );
         now.value = new Date('2026-12-02T00:00:00Z');
         const report = await importArticles(services.articlesImport, { folder });
         expect(report.changed).toBe(1);
@@ -417,7 +438,15 @@ describe('articles', () => {
       expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
       const xml = response.body as string;
       expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
-      for (const path of ['/app/alpha', '/categories/puzzle', '/article/news', '/article/news/esports', '/article/guides', '/article/news/esports/202', '/article/guides/301']) {
+      for (const path of [
+        '/app/alpha',
+        '/categories/puzzle',
+        '/article/news',
+        '/article/news/esports',
+        '/article/guides',
+        '/article/news/esports/202',
+        '/article/guides/301',
+      ]) {
         expect(xml).toContain(`<loc>https://play.example${path}</loc>`);
         expect(xml).toContain(`<loc>https://play.example/zh-CN${path}</loc>`);
         expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="zh-CN" href="https://play.example/zh-CN${path}"/>`);

@@ -10,8 +10,16 @@ import { type ArticleMediaStore, measureImage } from './article-media.ts';
 import type { ArticlesImportRepository, ImportedArticle, ImportedColumn } from './articles-import.repository.ts';
 
 const columnSlug = z.string().regex(ARTICLE_SEGMENT_PATTERN, 'must be 3 to 20 letters (it is a URL segment of /article/…)');
-const articleSlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits separated by single hyphens').max(100);
-const tag = z.coerce.string().pipe(z.string().regex(/^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u, 'must be letters and digits separated by hyphens').max(40));
+const articleSlug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits separated by single hyphens')
+  .max(100);
+const tag = z.coerce.string().pipe(
+  z
+    .string()
+    .regex(/^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u, 'must be letters and digits separated by hyphens')
+    .max(40),
+);
 const time = z.preprocess(
   (value) => (value instanceof Date ? value.toISOString() : value),
   // Stored as UTC ISO text, which sorts in time order (decision 004).
@@ -83,7 +91,8 @@ export async function importArticles(target: ArticleImportTarget, options: { fol
     if (column.parent === null) continue;
     const parent = columns.get(column.parent);
     if (!parent) problems.push(`columns.yaml: ${column.slug}: parent: unknown column "${column.parent}"`);
-    else if (parent.parent !== null) problems.push(`columns.yaml: ${column.slug}: parent: "${column.parent}" is itself a sub-column; columns nest one level deep`);
+    else if (parent.parent !== null)
+      problems.push(`columns.yaml: ${column.slug}: parent: "${column.parent}" is itself a sub-column; columns nest one level deep`);
   }
 
   const parsed: Array<{ file: string; name: string; front: FrontMatter; body: string }> = [];
@@ -254,7 +263,9 @@ class ImageReader {
     const ratio = width / height;
     const expected = COVER_WIDTH / COVER_HEIGHT;
     if (Math.abs(ratio - expected) / expected > 0.02 || width < COVER_WIDTH / 2) {
-      this.#problems.push(`${file}: ${field}: "${key}" is ${width}×${height}; covers must be at least ${COVER_WIDTH / 2} wide in the ${COVER_WIDTH}×${COVER_HEIGHT} shape`);
+      this.#problems.push(
+        `${file}: ${field}: "${key}" is ${width}×${height}; covers must be at least ${COVER_WIDTH / 2} wide in the ${COVER_WIDTH}×${COVER_HEIGHT} shape`,
+      );
       return null;
     }
     return key;
@@ -270,7 +281,9 @@ class ImageReader {
     for (const src of sources) await this.load(src, `${file}: image`);
     const html = renderMarkdown(markdown, {
       resolveImage: (src) => {
-        const key = relative(this.#root, resolve(this.#root, safeDecode(src))).split(sep).join('/');
+        const key = relative(this.#root, resolve(this.#root, safeDecode(src)))
+          .split(sep)
+          .join('/');
         return this.#files.get(key) ? PLACEHOLDER + key : src;
       },
       imageSize: (src) => {

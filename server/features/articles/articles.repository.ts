@@ -52,7 +52,11 @@ export class ArticlesRepository {
       .innerJoin('article_column_translations as en', (j) => j.onRef('en.column_id', '=', 'c.id').on('en.locale', '=', 'en'))
       .leftJoin('article_column_translations as t', (j) => j.onRef('t.column_id', '=', 'c.id').on('t.locale', '=', locale))
       .select([
-        'c.id', 'c.slug', 'c.parent_id', 'c.sort', 'c.cover',
+        'c.id',
+        'c.slug',
+        'c.parent_id',
+        'c.sort',
+        'c.cover',
         sql<string>`coalesce(t.title, en.title)`.as('title'),
         sql<string | null>`coalesce(t.description, en.description)`.as('description'),
       ])
@@ -65,16 +69,15 @@ export class ArticlesRepository {
   async listArticles(locale: Locale, columnIds: number[], now: string, cursor: Cursor | null, limit: number): Promise<ArticleSummaryRow[]> {
     const q = this.#summaries(locale).where('a.column_id', 'in', columnIds).where('a.published_at', '<=', now);
     const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
-    return keysetPage(q, { sort: 'a.published_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
+    return keysetPage(q, { sort: 'a.published_at', id: 'a.id', direction: 'desc' }, after)
+      .limit(limit + 1)
+      .execute();
   }
 
   async findArticle(locale: Locale, id: number, now: string): Promise<ArticleRow | undefined> {
     // The summary query plus the body and the locale the texts came from.
     return this.#summaries(locale)
-      .select([
-        sql<string>`coalesce(t.body_html, en.body_html)`.as('body_html'),
-        sql<string>`coalesce(t.locale, en.locale)`.as('text_locale'),
-      ])
+      .select([sql<string>`coalesce(t.body_html, en.body_html)`.as('body_html'), sql<string>`coalesce(t.locale, en.locale)`.as('text_locale')])
       .where('a.id', '=', id)
       .where('a.published_at', '<=', now)
       .executeTakeFirst();
@@ -85,13 +88,17 @@ export class ArticlesRepository {
     const base = () => this.#summaries(locale).where('a.column_id', '=', article.column_id).where('a.published_at', '<=', now);
     const [previous, next] = await Promise.all([
       base()
-        .where((eb) => eb.or([eb('a.published_at', '<', article.published_at), eb.and([eb('a.published_at', '=', article.published_at), eb('a.id', '<', article.id)])]))
+        .where((eb) =>
+          eb.or([eb('a.published_at', '<', article.published_at), eb.and([eb('a.published_at', '=', article.published_at), eb('a.id', '<', article.id)])]),
+        )
         .orderBy('a.published_at', 'desc')
         .orderBy('a.id', 'desc')
         .limit(1)
         .executeTakeFirst(),
       base()
-        .where((eb) => eb.or([eb('a.published_at', '>', article.published_at), eb.and([eb('a.published_at', '=', article.published_at), eb('a.id', '>', article.id)])]))
+        .where((eb) =>
+          eb.or([eb('a.published_at', '>', article.published_at), eb.and([eb('a.published_at', '=', article.published_at), eb('a.id', '>', article.id)])]),
+        )
         .orderBy('a.published_at', 'asc')
         .orderBy('a.id', 'asc')
         .limit(1)
@@ -140,7 +147,12 @@ export class ArticlesRepository {
       .innerJoin('article_translations as en', (j) => j.onRef('en.article_id', '=', 'a.id').on('en.locale', '=', 'en'))
       .leftJoin('article_translations as t', (j) => j.onRef('t.article_id', '=', 'a.id').on('t.locale', '=', locale))
       .select([
-        'a.id', 'a.slug', 'a.column_id', 'a.cover', 'a.published_at', 'a.updated_at',
+        'a.id',
+        'a.slug',
+        'a.column_id',
+        'a.cover',
+        'a.published_at',
+        'a.updated_at',
         sql<string | null>`coalesce(t.author, en.author, a.author)`.as('author'),
         sql<string>`coalesce(t.title, en.title)`.as('title'),
         sql<string>`coalesce(t.summary, en.summary)`.as('summary'),

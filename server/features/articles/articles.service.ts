@@ -44,7 +44,9 @@ class ColumnTree {
   }
 
   path(column: ColumnRow): string {
-    return `/article/${this.trail(column).map((c) => c.slug).join('/')}`;
+    return `/article/${this.trail(column)
+      .map((c) => c.slug)
+      .join('/')}`;
   }
 
   /** A column's own id and its sub-columns': a column lists the articles of its sub-columns too. */
@@ -223,15 +225,17 @@ function pickRelated(article: ArticleSummaryRow, pool: ArticleSummaryRow[], tree
     const column = tree.byId.get(columnId);
     return column ? (column.parent_id ?? column.id) : columnId;
   };
-  return pool
-    .map((candidate) => {
-      const shared = parseTags(candidate.tags).filter((t) => tags.has(t)).length;
-      const score = shared * 4 + (candidate.column_id === article.column_id ? 2 : 0) + (family(candidate.column_id) === family(article.column_id) ? 1 : 0);
-      return { candidate, score };
-    })
-    .filter((entry) => entry.score > 0)
-    // The pool comes newest first and the sort is stable, so equal scores keep that order.
-    .sort((a, b) => b.score - a.score)
-    .slice(0, RELATED_ARTICLES)
-    .map((entry) => entry.candidate);
+  return (
+    pool
+      .map((candidate) => {
+        const shared = parseTags(candidate.tags).filter((t) => tags.has(t)).length;
+        const score = shared * 4 + (candidate.column_id === article.column_id ? 2 : 0) + (family(candidate.column_id) === family(article.column_id) ? 1 : 0);
+        return { candidate, score };
+      })
+      .filter((entry) => entry.score > 0)
+      // The pool comes newest first and the sort is stable, so equal scores keep that order.
+      .sort((a, b) => b.score - a.score)
+      .slice(0, RELATED_ARTICLES)
+      .map((entry) => entry.candidate)
+  );
 }

@@ -14,7 +14,9 @@ describe('image endpoint', () => {
 
   beforeAll(async () => {
     mkdirSync(join(root, 'games', 'demo'), { recursive: true });
-    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#16a34a' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#16a34a' } })
+      .png()
+      .toBuffer();
     writeFileSync(join(root, 'games', 'demo', 'shot.png'), png);
     writeFileSync(join(root, 'games', 'demo', 'thumb.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(join(root, 'secret.png'), png);

@@ -39,7 +39,11 @@ describe('catalogue import', () => {
   const db = () => api.services.database.db;
   // Everything an import writes, without the update times (which record when it ran).
   const snapshot = async () => ({
-    apps: await db().selectFrom('apps').select(['id', 'slug', 'type', 'entry_url', 'thumbnail', 'screenshots', 'featured', 'play_count', 'released_at', 'published', 'created_at']).orderBy('id').execute(),
+    apps: await db()
+      .selectFrom('apps')
+      .select(['id', 'slug', 'type', 'entry_url', 'thumbnail', 'screenshots', 'featured', 'play_count', 'released_at', 'published', 'created_at'])
+      .orderBy('id')
+      .execute(),
     translations: await db().selectFrom('app_translations').selectAll().orderBy('app_id').orderBy('locale').execute(),
     categories: await db().selectFrom('categories').select(['id', 'slug', 'icon', 'sort']).orderBy('id').execute(),
     categoryTexts: await db().selectFrom('category_translations').selectAll().orderBy('category_id').orderBy('locale').execute(),
@@ -71,7 +75,10 @@ describe('catalogue import', () => {
     const folder = temp(copyFixture());
     writeFileSync(join(folder, 'apps', 'broken.yaml'), brokenEntry);
     writeFileSync(join(folder, 'apps', 'garbled.yaml'), 'slug: [unclosed');
-    writeFileSync(join(folder, 'apps', 'orphan.json'), JSON.stringify({ ...JSON.parse(JSON.stringify(validEntry('orphan'))), categories: ['nowhere'], thumbnail: 'missing.png' }));
+    writeFileSync(
+      join(folder, 'apps', 'orphan.json'),
+      JSON.stringify({ ...JSON.parse(JSON.stringify(validEntry('orphan'))), categories: ['nowhere'], thumbnail: 'missing.png' }),
+    );
     const before = await snapshot();
     const error = await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);
@@ -92,7 +99,15 @@ describe('catalogue import', () => {
     expect(await snapshot()).toEqual(before);
 
     // The same entry with the schema problems fixed still names the reference problems.
-    writeFileSync(join(folder, 'apps', 'broken.yaml'), brokenEntry.replace('"broken entry"', 'alpha').replace('movie', 'game').replace('width: 50', 'width: 480').replace('"yesterday"', '"2026-01-01"').replace('    summary:', '    title: Fixed\n    summary:'));
+    writeFileSync(
+      join(folder, 'apps', 'broken.yaml'),
+      brokenEntry
+        .replace('"broken entry"', 'alpha')
+        .replace('movie', 'game')
+        .replace('width: 50', 'width: 480')
+        .replace('"yesterday"', '"2026-01-01"')
+        .replace('    summary:', '    title: Fixed\n    summary:'),
+    );
     rmSync(join(folder, 'apps', 'garbled.yaml'));
     rmSync(join(folder, 'apps', 'orphan.json'));
     const second = (await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES }).catch((e: unknown) => e)) as ContentError;
@@ -109,7 +124,10 @@ describe('catalogue import', () => {
     const uploadDir = temp(mkdtempSync(join(tmpdir(), 'playport-uploads-')));
     mkdirSync(join(folder, 'apps', 'images'), { recursive: true });
     writeFileSync(join(folder, 'apps', 'images', 'delta.svg'), SVG);
-    writeFileSync(join(folder, 'apps', 'delta.json'), JSON.stringify({ ...validEntry('delta'), thumbnail: 'images/delta.svg', screenshots: ['images/delta.svg'] }));
+    writeFileSync(
+      join(folder, 'apps', 'delta.json'),
+      JSON.stringify({ ...validEntry('delta'), thumbnail: 'images/delta.svg', screenshots: ['images/delta.svg'] }),
+    );
     const report = await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploadDir });
     expect(report).toEqual({ categories: 0, tags: 0, apps: 1 });
     const files = readdirSync(join(uploadDir, 'catalogue'));

@@ -71,7 +71,10 @@ export class CatalogueImportRepository {
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx.deleteFrom('category_translations').where('category_id', '=', id).execute();
-        await trx.insertInto('category_translations').values(localeRows(c.i18n, (locale, t) => ({ category_id: id, locale, title: t.title, description: t.description ?? null }))).execute();
+        await trx
+          .insertInto('category_translations')
+          .values(localeRows(c.i18n, (locale, t) => ({ category_id: id, locale, title: t.title, description: t.description ?? null })))
+          .execute();
       }
 
       for (const tag of input.tags) {
@@ -82,7 +85,10 @@ export class CatalogueImportRepository {
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx.deleteFrom('tag_translations').where('tag_id', '=', id).execute();
-        await trx.insertInto('tag_translations').values(localeRows(tag.i18n, (locale, t) => ({ tag_id: id, locale, title: t.title }))).execute();
+        await trx
+          .insertInto('tag_translations')
+          .values(localeRows(tag.i18n, (locale, t) => ({ tag_id: id, locale, title: t.title })))
+          .execute();
       }
 
       // Apps may name categories and tags of this import or of earlier ones.
@@ -125,15 +131,27 @@ export class CatalogueImportRepository {
             })),
           )
           .execute();
-        await replaceLinks(trx, 'app_categories', id, app.categories.map((s) => ({ app_id: id, category_id: categoryIds.get(s)! })));
-        await replaceLinks(trx, 'app_tags', id, app.tags.map((s) => ({ app_id: id, tag_id: tagIds.get(s)! })));
+        await replaceLinks(
+          trx,
+          'app_categories',
+          id,
+          app.categories.map((s) => ({ app_id: id, category_id: categoryIds.get(s)! })),
+        );
+        await replaceLinks(
+          trx,
+          'app_tags',
+          id,
+          app.tags.map((s) => ({ app_id: id, tag_id: tagIds.get(s)! })),
+        );
         // Items are updated in place and never deleted: orders name them. One the import no longer lists stops being sold.
         for (const item of app.items) {
           const names = JSON.stringify(Object.fromEntries(Object.entries(item.names).map(([locale, t]) => [locale, t?.name])));
           await trx
             .insertInto('app_items')
             .values({ app_id: id, sku: item.sku, price_minor: item.price, currency: item.currency, names, active: 1, created_at: now, updated_at: now })
-            .onConflict((oc) => oc.columns(['app_id', 'sku']).doUpdateSet({ price_minor: item.price, currency: item.currency, names, active: 1, updated_at: now }))
+            .onConflict((oc) =>
+              oc.columns(['app_id', 'sku']).doUpdateSet({ price_minor: item.price, currency: item.currency, names, active: 1, updated_at: now }),
+            )
             .execute();
         }
         const listed = app.items.map((item) => item.sku);
@@ -156,7 +174,12 @@ export class CatalogueImportRepository {
  * index is rebuilt because a changed tag title changes the tokens of apps outside this import.
  */
 async function rebuildSearchIndex(trx: Transaction<Database>): Promise<void> {
-  const texts = await trx.selectFrom('app_translations').select(['app_id', 'locale', 'title', 'summary', 'description']).orderBy('app_id').orderBy('locale').execute();
+  const texts = await trx
+    .selectFrom('app_translations')
+    .select(['app_id', 'locale', 'title', 'summary', 'description'])
+    .orderBy('app_id')
+    .orderBy('locale')
+    .execute();
   const tagTexts = await trx
     .selectFrom('app_tags as at')
     .innerJoin('tag_translations as tt', 'tt.tag_id', 'at.tag_id')
@@ -178,13 +201,23 @@ async function rebuildSearchIndex(trx: Transaction<Database>): Promise<void> {
   });
   await trx.deleteFrom('app_search').execute();
   for (let i = 0; i < rows.length; i += SEARCH_CHUNK) {
-    await trx.insertInto('app_search').values(rows.slice(i, i + SEARCH_CHUNK)).execute();
+    await trx
+      .insertInto('app_search')
+      .values(rows.slice(i, i + SEARCH_CHUNK))
+      .execute();
   }
 }
 
 async function replaceLinks(trx: Transaction<Database>, table: 'app_categories' | 'app_tags', appId: number, rows: object[]) {
-  await trx.deleteFrom(table as 'app_tags').where('app_id', '=', appId).execute();
-  if (rows.length > 0) await trx.insertInto(table).values(rows as never).execute();
+  await trx
+    .deleteFrom(table as 'app_tags')
+    .where('app_id', '=', appId)
+    .execute();
+  if (rows.length > 0)
+    await trx
+      .insertInto(table)
+      .values(rows as never)
+      .execute();
 }
 
 /** English row always; a zh-CN row with English filling the gaps of a partial translation. */

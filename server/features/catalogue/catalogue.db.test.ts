@@ -128,7 +128,14 @@ describe('catalogue API', () => {
       const titles = Object.fromEntries(zh.body.data.items.map((i: { slug: string; title: string }) => [i.slug, i.title]));
       expect(titles).toEqual({ alpha: '阿尔法数字', beta: '贪吃小蛇', gamma: '计算器' });
       const en = await get('/app/list/?locale=en&type=app');
-      expect(en.body.data.items[0]).toMatchObject({ slug: 'gamma', title: 'Gamma Calculator', type: 'app', thumbnail: '/games/gamma/thumb.svg', width: 480, height: 640 });
+      expect(en.body.data.items[0]).toMatchObject({
+        slug: 'gamma',
+        title: 'Gamma Calculator',
+        type: 'app',
+        thumbnail: '/games/gamma/thumb.svg',
+        width: 480,
+        height: 640,
+      });
     });
   });
 
@@ -141,7 +148,10 @@ describe('catalogue API', () => {
         title: '阿尔法数字',
         description: '阿尔法数字 的详细介绍。',
         categories: [{ slug: 'puzzle', title: '益智' }],
-        tags: [{ slug: 'numbers', title: '数字' }, { slug: 'classic', title: '经典' }],
+        tags: [
+          { slug: 'numbers', title: '数字' },
+          { slug: 'classic', title: '经典' },
+        ],
         screenshots: [],
         favourite: null,
       });
@@ -250,7 +260,7 @@ describe('member library API', () => {
     expect(info.body.data.playCount).toBe(502);
   });
 
-  it('keeps each account\'s history to itself', async () => {
+  it("keeps each account's history to itself", async () => {
     const other = await insertUser(api.services);
     const { token } = await api.services.tokens.issue(other, 'other');
     const { body } = await call('GET', '/member/played/', undefined, { authorization: `Bearer ${token}` });

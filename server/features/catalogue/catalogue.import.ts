@@ -8,8 +8,7 @@ import { check, ContentError, listFiles, readStructured } from '#server/content/
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
 
 const slugField = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
-const localeTexts = <S extends z.ZodRawShape>(shape: S) =>
-  z.object({ en: z.object(shape), 'zh-CN': z.object(shape).partial().optional() });
+const localeTexts = <S extends z.ZodRawShape>(shape: S) => z.object({ en: z.object(shape), 'zh-CN': z.object(shape).partial().optional() });
 
 const CategoryFile = z.array(
   z.object({
@@ -44,7 +43,10 @@ const AppFile = z.object({
         sku: z.string().regex(SKU_PATTERN),
         /** In minor units (cents). */
         price: z.number().int().min(1).max(100_000_00),
-        currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+        currency: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .default('USD'),
         i18n: localeTexts({ name: z.string().min(1).max(60) }),
       }),
     )
@@ -114,7 +116,10 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
     const raw = await read(tagsFile);
     if (raw) tags.push(...(check(TagFile, raw.value, tagsFile, folder, problems) ?? []));
   }
-  for (const [file, list] of [[categoriesFile, categories], [tagsFile, tags]] as const) {
+  for (const [file, list] of [
+    [categoriesFile, categories],
+    [tagsFile, tags],
+  ] as const) {
     for (const duplicate of duplicates(list.map((entry) => entry.slug))) problems.push(`${name(file!)}: slug: "${duplicate}" is listed more than once`);
   }
 
@@ -142,7 +147,8 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       else if (!(await exists(join(gameFolder, entry.entry)))) problems.push(`${where}: entry: file games/${entry.slug}/${entry.entry} does not exist`);
       entryUrl = `/games/${entry.slug}/${entry.entry}`;
     }
-    const image = (field: string, path: string) => resolveImage({ field, path, slug: entry.slug, gameFolder, entryFolder: dirname(file), where, options, problems, copies });
+    const image = (field: string, path: string) =>
+      resolveImage({ field, path, slug: entry.slug, gameFolder, entryFolder: dirname(file), where, options, problems, copies });
     const thumbnail = await image('thumbnail', entry.thumbnail);
     const screenshots: string[] = [];
     for (const [i, path] of entry.screenshots.entries()) screenshots.push(await image(`screenshots.${i}`, path));
@@ -219,7 +225,10 @@ async function resolveImage(input: {
     return '';
   }
   if (!(await checkSize(beside, where, field, problems))) return '';
-  const hash = createHash('sha256').update(await readFile(beside)).digest('hex').slice(0, 20);
+  const hash = createHash('sha256')
+    .update(await readFile(beside))
+    .digest('hex')
+    .slice(0, 20);
   const fileName = `${hash}${extension}`;
   input.copies.push({ from: beside, to: join(input.options.uploadDir, 'catalogue', fileName) });
   return `/uploads/catalogue/${fileName}`;

@@ -60,7 +60,16 @@ export function appSummaries(db: Kysely<Database>, locale: Locale) {
     .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
     .leftJoin('app_translations as t', (j) => j.onRef('t.app_id', '=', 'a.id').on('t.locale', '=', locale))
     .select([
-      'a.id', 'a.slug', 'a.type', 'a.thumbnail', 'a.width', 'a.height', 'a.orientation', 'a.featured', 'a.play_count', 'a.released_at',
+      'a.id',
+      'a.slug',
+      'a.type',
+      'a.thumbnail',
+      'a.width',
+      'a.height',
+      'a.orientation',
+      'a.featured',
+      'a.play_count',
+      'a.released_at',
       sql<string>`coalesce(t.title, en.title)`.as('title'),
       sql<string>`coalesce(t.summary, en.summary)`.as('summary'),
     ])
@@ -109,7 +118,9 @@ export class CatalogueRepository {
           : { sort: 'a.play_count', id: 'a.id', direction: 'desc' };
     // The cursor's value is coerced to the column's type: a cursor is client input.
     const after = cursor ? { value: filter.sort === 'popular' ? Number(cursor.v) : String(cursor.v), id: cursor.id } : null;
-    return keysetPage(q, order, after).limit(limit + 1).execute();
+    return keysetPage(q, order, after)
+      .limit(limit + 1)
+      .execute();
   }
 
   /**
@@ -124,7 +135,10 @@ export class CatalogueRepository {
 
   async findApp(locale: Locale, by: { slug: string } | { id: number }): Promise<AppDetailRow | undefined> {
     let q = appSummaries(this.#db, locale).select([
-      'a.developer', 'a.screenshots', 'a.entry_url', 'a.updated_at',
+      'a.developer',
+      'a.screenshots',
+      'a.entry_url',
+      'a.updated_at',
       sql<string>`coalesce(t.description, en.description)`.as('description'),
       sql<string | null>`coalesce(t.instructions, en.instructions)`.as('instructions'),
     ]);
@@ -148,7 +162,11 @@ export class CatalogueRepository {
       .leftJoin('tag_translations as t', (j) => j.onRef('t.tag_id', '=', 'g.id').on('t.locale', '=', locale))
       .select([sql<'tag'>`'tag'`.as('kind'), 'g.slug', sql<string>`coalesce(t.title, en.title)`.as('title'), 'g.id as position'])
       .where('at.app_id', '=', appId);
-    const rows = await categories.unionAll(tags as never).orderBy('kind').orderBy('position').execute();
+    const rows = await categories
+      .unionAll(tags as never)
+      .orderBy('kind')
+      .orderBy('position')
+      .execute();
     return rows.map(({ kind, slug, title }) => ({ kind, slug, title }));
   }
 
@@ -190,7 +208,8 @@ export class CatalogueRepository {
       .innerJoin('category_translations as en', (j) => j.onRef('en.category_id', '=', 'c.id').on('en.locale', '=', 'en'))
       .leftJoin('category_translations as t', (j) => j.onRef('t.category_id', '=', 'c.id').on('t.locale', '=', locale))
       .select([
-        'c.slug', 'c.icon',
+        'c.slug',
+        'c.icon',
         sql<string>`coalesce(t.title, en.title)`.as('title'),
         sql<string | null>`coalesce(t.description, en.description)`.as('description'),
         sql<number>`(select count(*) from app_categories x inner join apps a on a.id = x.app_id where x.category_id = c.id and a.published = 1)`.as('count'),

@@ -46,13 +46,13 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
       method: 'GET',
       url: '/app/info/',
       summary: 'One app or game by slug',
-      description: 'Texts in the request locale (English where missing), screenshots, categories, tags, similar apps, and whether the caller marked it as a favourite.',
+      description:
+        'Texts in the request locale (English where missing), screenshots, categories, tags, similar apps, and whether the caller marked it as a favourite.',
       tags: ['catalogue'],
       query: AppInfoQuerySchema,
       response: AppDetailSchema,
     },
-    ({ locale, query, caller }) =>
-      catalogue.info(locale, query.slug, async (appId) => (caller ? library.isFavourite(caller.userId, appId) : null)),
+    ({ locale, query, caller }) => catalogue.info(locale, query.slug, async (appId) => (caller ? library.isFavourite(caller.userId, appId) : null)),
   );
 
   api.route(
@@ -95,7 +95,8 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
       method: 'GET',
       url: '/game/config/:app_id',
       summary: 'What the play page needs to frame a game',
-      description: "Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).",
+      description:
+        "Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).",
       tags: ['catalogue'],
       params: GameConfigParamsSchema,
       response: GameConfigWithItemsSchema,
@@ -111,7 +112,7 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
       method: 'POST',
       url: '/member/played/',
       summary: 'Record that the caller started a game',
-      description: 'Counts the play for the account (guests included) and for the game\'s popularity; the account\'s count and last time come back.',
+      description: "Counts the play for the account (guests included) and for the game's popularity; the account's count and last time come back.",
       tags: ['member library'],
       auth: 'required',
       body: PlayedBodySchema,
@@ -124,7 +125,7 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
     {
       method: 'GET',
       url: '/member/played/',
-      summary: 'The caller\'s recently played apps, most recent first',
+      summary: "The caller's recently played apps, most recent first",
       tags: ['member library'],
       auth: 'required',
       query: MemberListQuerySchema,
@@ -137,7 +138,7 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
     {
       method: 'GET',
       url: '/member/favourite/',
-      summary: 'The caller\'s favourite apps, newest first',
+      summary: "The caller's favourite apps, newest first",
       tags: ['member library'],
       auth: 'required',
       query: MemberListQuerySchema,

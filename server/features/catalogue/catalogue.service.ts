@@ -1,13 +1,4 @@
-import type {
-  AppDetail,
-  AppList,
-  AppListQuery,
-  AppSummary,
-  AppTileData,
-  Category,
-  GameConfig,
-  TagWithCount,
-} from '#common/api/catalogue.schema.ts';
+import type { AppDetail, AppList, AppListQuery, AppSummary, AppTileData, Category, GameConfig, TagWithCount } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { translator } from '#server/i18n.ts';
@@ -148,7 +139,12 @@ export class CatalogueService {
   async home(locale: Locale): Promise<HomeData> {
     const row = (sort: 'popular' | 'newest', featured?: true) =>
       this.#repository.listApps(locale, { sort, ...(featured ? { featured } : {}) }, HOME_ROW, null).then((rows) => rows.slice(0, HOME_ROW));
-    const [featured, popular, newest, categories] = await Promise.all([row('popular', true), row('popular'), row('newest'), this.#repository.listCategories(locale)]);
+    const [featured, popular, newest, categories] = await Promise.all([
+      row('popular', true),
+      row('popular'),
+      row('newest'),
+      this.#repository.listCategories(locale),
+    ]);
     return {
       featured: featured.map((r) => ({ ...toTile(r), summary: r.summary })),
       popular: popular.map(toTile),

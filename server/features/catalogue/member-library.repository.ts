@@ -26,12 +26,14 @@ export class MemberLibraryRepository {
       const row = await trx
         .insertInto('played_games')
         .values({ user_id: userId, app_id: appId, play_count: 1, first_played_at: at, last_played_at: at })
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'app_id']).doUpdateSet({ play_count: sql`played_games.play_count + 1`, last_played_at: at }),
-        )
+        .onConflict((oc) => oc.columns(['user_id', 'app_id']).doUpdateSet({ play_count: sql`played_games.play_count + 1`, last_played_at: at }))
         .returning(['play_count', 'last_played_at'])
         .executeTakeFirstOrThrow();
-      await trx.updateTable('apps').set({ play_count: sql`play_count + 1` }).where('id', '=', appId).execute();
+      await trx
+        .updateTable('apps')
+        .set({ play_count: sql`play_count + 1` })
+        .where('id', '=', appId)
+        .execute();
       return row;
     });
   }
@@ -43,7 +45,9 @@ export class MemberLibraryRepository {
       .select(['p.play_count as plays', 'p.last_played_at'])
       .where('p.user_id', '=', userId);
     const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
-    return keysetPage(q, { sort: 'p.last_played_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
+    return keysetPage(q, { sort: 'p.last_played_at', id: 'a.id', direction: 'desc' }, after)
+      .limit(limit + 1)
+      .execute();
   }
 
   /** Adds a favourite; adding it again changes nothing. */
@@ -71,6 +75,8 @@ export class MemberLibraryRepository {
       .select(['f.created_at as favourited_at'])
       .where('f.user_id', '=', userId);
     const after = cursor ? { value: String(cursor.v), id: cursor.id } : null;
-    return keysetPage(q, { sort: 'f.created_at', id: 'a.id', direction: 'desc' }, after).limit(limit + 1).execute();
+    return keysetPage(q, { sort: 'f.created_at', id: 'a.id', direction: 'desc' }, after)
+      .limit(limit + 1)
+      .execute();
   }
 }

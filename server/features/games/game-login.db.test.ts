@@ -49,7 +49,9 @@ describe('game sign-in', () => {
 
   it('gives every sign-in a token of its own: a replayed one is known by its id, and is no session for the portal', async () => {
     const member = await newMember();
-    const tokens = await Promise.all([1, 2, 3].map(async () => (await api.call('POST', `/game/login/${appId}`, { token: member.token })).json().data.token as string));
+    const tokens = await Promise.all(
+      [1, 2, 3].map(async () => (await api.call('POST', `/game/login/${appId}`, { token: member.token })).json().data.token as string),
+    );
     const keys = await publishedKeys();
     const ids = await Promise.all(tokens.map(async (token) => (await GameTokens.verify(token, keys, { issuer, appId })).jti));
     expect(new Set(ids).size).toBe(3);
@@ -58,7 +60,12 @@ describe('game sign-in', () => {
     expect(decodeJwt(tokens[0]!).jti).toBe(ids[0]);
     await expect(GameTokens.verify(tokens[0]!, keys, { issuer, appId })).resolves.toMatchObject({ jti: ids[0] });
     // Replayed against the portal itself, a game token opens nothing.
-    for (const [method, path] of [['GET', '/member/info/'], ['POST', `/game/login/${appId}`], ['GET', `/game/saves/${appId}/progress`], ['GET', '/member/orders/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/member/info/'],
+      ['POST', `/game/login/${appId}`],
+      ['GET', `/game/saves/${appId}/progress`],
+      ['GET', '/member/orders/'],
+    ] as const) {
       expect((await api.call(method, path, { token: tokens[0] })).statusCode, path).toBe(401);
     }
   });

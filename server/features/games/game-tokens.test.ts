@@ -38,7 +38,10 @@ describe('game tokens', () => {
     const expired = await tokens.issue(claims, new Date(Date.now() - (GAME_TOKEN_TTL_SECONDS + 60) * 1000));
     await expect(GameTokens.verify(expired.token, tokens.jwks(), { issuer: ISSUER, appId: 7 })).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
     const { token } = await tokens.issue(claims, new Date());
-    await expect(GameTokens.verify(token, tokens.jwks(), { issuer: ISSUER, appId: 8 })).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'aud' });
+    await expect(GameTokens.verify(token, tokens.jwks(), { issuer: ISSUER, appId: 8 })).rejects.toMatchObject({
+      code: 'ERR_JWT_CLAIM_VALIDATION_FAILED',
+      claim: 'aud',
+    });
     await expect(GameTokens.verify(token, tokens.jwks(), { issuer: 'https://elsewhere.example', appId: 7 })).rejects.toMatchObject({ claim: 'iss' });
     const elsewhere = new GameTokens(`${SECRET}-rotated`, ISSUER);
     expect(elsewhere.jwks().keys[0]!.kid).not.toBe(tokens.jwks().keys[0]!.kid);

@@ -17,7 +17,13 @@ export class GamesRepository {
   }
 
   findSave(userId: number, appId: number, key: string): Promise<SaveRow | undefined> {
-    return this.#db.selectFrom('game_saves').select(['key', 'value', 'size', 'updated_at']).where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).executeTakeFirst();
+    return this.#db
+      .selectFrom('game_saves')
+      .select(['key', 'value', 'size', 'updated_at'])
+      .where('user_id', '=', userId)
+      .where('app_id', '=', appId)
+      .where('key', '=', key)
+      .executeTakeFirst();
   }
 
   /**
@@ -28,7 +34,13 @@ export class GamesRepository {
   async putSave(userId: number, appId: number, key: string, value: string, size: number, maxTotal: number, now: string): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {
       const total = await lockSaveTotal(trx, userId, appId);
-      const old = await trx.selectFrom('game_saves').select('size').where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).executeTakeFirst();
+      const old = await trx
+        .selectFrom('game_saves')
+        .select('size')
+        .where('user_id', '=', userId)
+        .where('app_id', '=', appId)
+        .where('key', '=', key)
+        .executeTakeFirst();
       const next = total - (old?.size ?? 0) + size;
       if (next > maxTotal) return false;
       await trx
@@ -44,7 +56,13 @@ export class GamesRepository {
   async deleteSave(userId: number, appId: number, key: string): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       const total = await lockSaveTotal(trx, userId, appId);
-      const removed = await trx.deleteFrom('game_saves').where('user_id', '=', userId).where('app_id', '=', appId).where('key', '=', key).returning('size').executeTakeFirst();
+      const removed = await trx
+        .deleteFrom('game_saves')
+        .where('user_id', '=', userId)
+        .where('app_id', '=', appId)
+        .where('key', '=', key)
+        .returning('size')
+        .executeTakeFirst();
       if (removed) await setSaveTotal(trx, userId, appId, total - removed.size);
     });
   }

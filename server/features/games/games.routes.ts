@@ -38,7 +38,15 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
   );
 
   api.route(
-    { method: 'GET', url: '/game/saves/:app_id/:key', summary: "A value of the caller's cloud save for a game", tags: TAGS, auth: 'required', params: SaveParamsSchema, response: SaveSchema },
+    {
+      method: 'GET',
+      url: '/game/saves/:app_id/:key',
+      summary: "A value of the caller's cloud save for a game",
+      tags: TAGS,
+      auth: 'required',
+      params: SaveParamsSchema,
+      response: SaveSchema,
+    },
     ({ caller, params }) => games.getSave(caller!, params.app_id, params.key),
   );
 
@@ -47,7 +55,8 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       method: 'PUT',
       url: '/game/saves/:app_id/:key',
       summary: "Store a value in the caller's cloud save for a game",
-      description: 'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.',
+      description:
+        'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.',
       tags: TAGS,
       auth: 'required',
       params: SaveParamsSchema,
@@ -58,7 +67,15 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
   );
 
   api.route(
-    { method: 'DELETE', url: '/game/saves/:app_id/:key', summary: "Remove a value of the caller's cloud save", tags: TAGS, auth: 'required', params: SaveParamsSchema, response: SaveSchema },
+    {
+      method: 'DELETE',
+      url: '/game/saves/:app_id/:key',
+      summary: "Remove a value of the caller's cloud save",
+      tags: TAGS,
+      auth: 'required',
+      params: SaveParamsSchema,
+      response: SaveSchema,
+    },
     ({ caller, params }) => games.deleteSave(caller!, params.app_id, params.key),
   );
 }

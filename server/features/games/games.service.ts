@@ -51,7 +51,11 @@ export class GamesService {
     if (value === undefined) throw new AppError('validation', { fields: { value: ['games:saves.missing'] } });
     const text = JSON.stringify(value);
     const size = Buffer.byteLength(text);
-    if (size > SAVE_VALUE_MAX_BYTES) throw new AppError('save_too_large', { messageKey: 'games:saves.valueTooLarge', values: { size: Math.ceil(size / 1024), max: SAVE_VALUE_MAX_BYTES / 1024 } });
+    if (size > SAVE_VALUE_MAX_BYTES)
+      throw new AppError('save_too_large', {
+        messageKey: 'games:saves.valueTooLarge',
+        values: { size: Math.ceil(size / 1024), max: SAVE_VALUE_MAX_BYTES / 1024 },
+      });
     const now = isoNow(this.#clock);
     if (!(await this.#repository.putSave(caller.userId, appId, key, text, size, SAVES_PER_APP_MAX_BYTES, now))) {
       throw new AppError('saves_full', { messageKey: 'games:saves.appFull', values: { max: SAVES_PER_APP_MAX_BYTES / 1024 } });
@@ -66,6 +70,7 @@ export class GamesService {
   }
 
   async #requireApp(appId: number): Promise<void> {
-    if (!(await this.#repository.appExists(appId))) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+    if (!(await this.#repository.appExists(appId)))
+      throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
   }
 }

@@ -12,7 +12,8 @@ describe('cloud saves', () => {
   let api: TestApi;
   let appId: number;
   let otherAppId: number;
-  const appIdOf = async (slug: string) => (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
+  const appIdOf = async (slug: string) =>
+    (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
   beforeAll(async () => {
     api = await openTestApi();
     appId = await appIdOf('alpha');
@@ -54,7 +55,10 @@ describe('cloud saves', () => {
     const value = JSON.stringify('z'.repeat(20 * 1024 - 2));
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => put(guest.token, `slot${i}`, value)));
     const stored = answers.filter((a) => a.statusCode === 200).length;
-    expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 413), answers.map((a) => a.statusCode).join()).toBe(true);
+    expect(
+      answers.every((a) => a.statusCode === 200 || a.statusCode === 413),
+      answers.map((a) => a.statusCode).join(),
+    ).toBe(true);
     const total = await api.services.database.db
       .selectFrom('game_saves')
       .select((eb) => eb.fn.sum<number>('size').as('total'))
@@ -83,9 +87,18 @@ describe('cloud saves', () => {
     expect((await put(guest.token, 'small', '"fits"')).statusCode).toBe(200);
     expect((await put(guest.token, 'shared', '"guest, newer"')).statusCode).toBe(200);
 
-    expect(await new GuestMergeRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: true, droppedSaves: 3 });
+    expect(await new GuestMergeRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({
+      merged: true,
+      droppedSaves: 3,
+    });
 
-    const rows = await api.services.database.db.selectFrom('game_saves').select(['key', 'value', 'size']).where('user_id', '=', member.userInfo.uid).where('app_id', '=', appId).orderBy('key').execute();
+    const rows = await api.services.database.db
+      .selectFrom('game_saves')
+      .select(['key', 'value', 'size'])
+      .where('user_id', '=', member.userInfo.uid)
+      .where('app_id', '=', appId)
+      .orderBy('key')
+      .execute();
     const total = rows.reduce((sum, r) => sum + r.size, 0);
     expect(total).toBeLessThanOrEqual(SAVES_PER_APP_MAX_BYTES);
     expect(rows.map((r) => r.key)).toEqual(['m0', 'm1', 'm2', 'm3', 'shared', 'small']);
@@ -106,7 +119,8 @@ describe('cloud saves', () => {
     const big = await api.call('PUT', `/game/saves/${appId}/big`, { token: member.token, body: { value: 'x'.repeat(70 * 1024) } });
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe('This save is 71 KB; a value may be at most 64 KB.');
-    for (let i = 0; i < 4; i++) expect((await api.call('PUT', `/game/saves/${appId}/slot${i}`, { token: member.token, body: { value: 'y'.repeat(60 * 1024) } })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await api.call('PUT', `/game/saves/${appId}/slot${i}`, { token: member.token, body: { value: 'y'.repeat(60 * 1024) } })).statusCode).toBe(200);
     const full = await api.call('PUT', `/game/saves/${appId}/slot4`, { token: member.token, body: { value: 'y'.repeat(60 * 1024) } });
     expect(full.statusCode).toBe(413);
     expect(full.json().message).toBe('This game’s saves are full (256 KB). Remove something first.');
@@ -142,8 +156,13 @@ describe('cloud saves', () => {
       expect(refused.statusCode, key).toBe(422);
       expect(Object.keys(refused.json().data.errors), key).toEqual(['key']);
     }
-    for (const key of ['k'.repeat(64), 'a', 'level-2.best_time']) expect((await api.call('PUT', `/game/saves/${appId}/${key}`, { token: guest.token, body: { value: null } })).statusCode, key).toBe(200);
-    expect(await api.services.database.db.selectFrom('game_saves').select('key').where('user_id', '=', guest.userInfo.uid).orderBy('key').execute()).toEqual([{ key: 'a' }, { key: 'k'.repeat(64) }, { key: 'level-2.best_time' }]);
+    for (const key of ['k'.repeat(64), 'a', 'level-2.best_time'])
+      expect((await api.call('PUT', `/game/saves/${appId}/${key}`, { token: guest.token, body: { value: null } })).statusCode, key).toBe(200);
+    expect(await api.services.database.db.selectFrom('game_saves').select('key').where('user_id', '=', guest.userInfo.uid).orderBy('key').execute()).toEqual([
+      { key: 'a' },
+      { key: 'k'.repeat(64) },
+      { key: 'level-2.best_time' },
+    ]);
   });
 
   it('keeps each game’s saves to that game: another game neither reads, overwrites, removes nor counts them', async () => {

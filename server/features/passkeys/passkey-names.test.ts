@@ -10,7 +10,9 @@ describe('passkeyName', () => {
   it('otherwise names the browser and platform, and says "Passkey" when it knows neither', () => {
     const zero = '00000000-0000-0000-0000-000000000000';
     expect(passkeyName(zero, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 Edg/140.0')).toBe('Edge on Windows');
-    expect(passkeyName(zero, 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1')).toBe('Safari on iOS');
+    expect(passkeyName(zero, 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1')).toBe(
+      'Safari on iOS',
+    );
     expect(passkeyName(zero, 'Mozilla/5.0 (Linux; Android 15; Pixel 7) AppleWebKit/537.36 Chrome/140.0 Mobile Safari/537.36')).toBe('Chrome on Android');
     expect(passkeyName(zero, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:140.0) Gecko/20100101 Firefox/140.0')).toBe('Firefox on macOS');
     expect(passkeyName(zero, 'curl/8.0')).toBe('Passkey');

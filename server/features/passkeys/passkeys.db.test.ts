@@ -37,9 +37,16 @@ describe('passkeys API', () => {
   async function memberWithPasskey() {
     const guest = await newGuest();
     const authenticator = new SoftAuthenticator();
-    const response = await call('POST', '/webauthn/create/verification/', { token: guest.token, body: authenticator.create(await creationOptions(guest.token)) });
+    const response = await call('POST', '/webauthn/create/verification/', {
+      token: guest.token,
+      body: authenticator.create(await creationOptions(guest.token)),
+    });
     expect(response.statusCode, response.body).toBe(201);
-    const data = response.json().data as { token: string; userInfo: { uid: number; webauthn: boolean; isGuest: boolean }; passkey: { id: number; name: string } };
+    const data = response.json().data as {
+      token: string;
+      userInfo: { uid: number; webauthn: boolean; isGuest: boolean };
+      passkey: { id: number; name: string };
+    };
     return { guest, authenticator, ...data };
   }
 
@@ -97,8 +104,14 @@ describe('passkeys API', () => {
       // Issued to another account's session.
       await expectRefused(await register(other.token, new SoftAuthenticator().create(await creationOptions(guest.token))), challengeMessage);
       // Another origin, another relying party: the ceremony is refused (and the challenge spent).
-      await expectRefused(await register(guest.token, new SoftAuthenticator().create(await creationOptions(guest.token), { origin: 'https://evil.example' })), 'The new passkey could not be verified.');
-      await expectRefused(await register(guest.token, new SoftAuthenticator().create(await creationOptions(guest.token), { rpId: 'evil.example' })), 'The new passkey could not be verified.');
+      await expectRefused(
+        await register(guest.token, new SoftAuthenticator().create(await creationOptions(guest.token), { origin: 'https://evil.example' })),
+        'The new passkey could not be verified.',
+      );
+      await expectRefused(
+        await register(guest.token, new SoftAuthenticator().create(await creationOptions(guest.token), { rpId: 'evil.example' })),
+        'The new passkey could not be verified.',
+      );
       // Expired.
       const stale = await creationOptions(guest.token);
       await api.services.database.db.updateTable('auth_challenges').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('id', '=', stale.challenge).execute();
@@ -109,7 +122,12 @@ describe('passkeys API', () => {
       expect(first.statusCode, first.body).toBe(201);
       await expectRefused(await register(first.json().data.token, answer), challengeMessage);
       // Garbage is a validation error, not a crash.
-      const garbage = await register(first.json().data.token, { id: 'x', rawId: 'x', type: 'public-key', response: { attestationObject: '!!', clientDataJSON: 'x' } });
+      const garbage = await register(first.json().data.token, {
+        id: 'x',
+        rawId: 'x',
+        type: 'public-key',
+        response: { attestationObject: '!!', clientDataJSON: 'x' },
+      });
       expect(garbage.statusCode).toBe(422);
       const stored = await api.services.database.db.selectFrom('webauthn_credentials').select('id').where('user_id', '=', guest.userInfo.uid).execute();
       expect(stored).toHaveLength(1);
@@ -161,22 +179,40 @@ describe('passkeys API', () => {
       await expectRefused(await signIn(answer), 'This passkey request has expired or was started elsewhere. Please try again.');
       // Started by another session (a visitor's token), finished without it.
       const guest = await newGuest();
-      await expectRefused(await signIn(alice.authenticator.get(await requestOptions(guest.token))), 'This passkey request has expired or was started elsewhere. Please try again.');
+      await expectRefused(
+        await signIn(alice.authenticator.get(await requestOptions(guest.token))),
+        'This passkey request has expired or was started elsewhere. Please try again.',
+      );
       // Started before the page had a session, finished by the guest session made meanwhile: fine.
       const late = await signIn(alice.authenticator.get(await requestOptions()), guest.token);
       expect(late.statusCode, late.body).toBe(200);
       // A passkey nobody registered.
-      await expectRefused(await signIn(new SoftAuthenticator().get(await requestOptions(), { userHandle: alice.authenticator.userHandle })), 'This passkey is not registered here.');
+      await expectRefused(
+        await signIn(new SoftAuthenticator().get(await requestOptions(), { userHandle: alice.authenticator.userHandle })),
+        'This passkey is not registered here.',
+      );
       // Alice's passkey claiming to be Bob's account, or no account at all.
-      await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { userHandle: bob.authenticator.userHandle })), 'This passkey does not belong to the account it names.');
-      await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { userHandle: null })), 'This passkey does not belong to the account it names.');
+      await expectRefused(
+        await signIn(alice.authenticator.get(await requestOptions(), { userHandle: bob.authenticator.userHandle })),
+        'This passkey does not belong to the account it names.',
+      );
+      await expectRefused(
+        await signIn(alice.authenticator.get(await requestOptions(), { userHandle: null })),
+        'This passkey does not belong to the account it names.',
+      );
       // A counter at or below the one last seen (a cloned authenticator): the first sign-in stored 2.
       const counter = alice.authenticator.counter;
       await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { counter: 2 })), 'The passkey could not be verified.');
       await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { counter: 1 })), 'The passkey could not be verified.');
       // Another origin or relying party.
-      await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 5, origin: 'https://evil.example' })), 'The passkey could not be verified.');
-      await expectRefused(await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 6, rpId: 'evil.example' })), 'The passkey could not be verified.');
+      await expectRefused(
+        await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 5, origin: 'https://evil.example' })),
+        'The passkey could not be verified.',
+      );
+      await expectRefused(
+        await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 6, rpId: 'evil.example' })),
+        'The passkey could not be verified.',
+      );
       // And the genuine one still works.
       expect((await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 7 }))).statusCode).toBe(200);
     });
@@ -206,7 +242,9 @@ describe('passkeys API', () => {
       expect((await call('PATCH', `/webauthn/credential/${alice.passkey.id}`, { token: alice.token, body: { name: '' } })).statusCode).toBe(422);
       expect((await call('PATCH', `/webauthn/credential/${alice.passkey.id}`, { token: alice.token, body: { name: 'x'.repeat(65) } })).statusCode).toBe(422);
       // Bob can neither see, rename nor delete Alice's.
-      expect((await call('GET', '/webauthn/credential/list/', { token: bob.token })).json().data.items.map((p: { id: number }) => p.id)).toEqual([bob.passkey.id]);
+      expect((await call('GET', '/webauthn/credential/list/', { token: bob.token })).json().data.items.map((p: { id: number }) => p.id)).toEqual([
+        bob.passkey.id,
+      ]);
       expect((await call('PATCH', `/webauthn/credential/${alice.passkey.id}`, { token: bob.token, body: { name: 'mine' } })).statusCode).toBe(404);
       expect((await call('DELETE', `/webauthn/credential/${alice.passkey.id}`, { token: bob.token })).statusCode).toBe(404);
       expect((await call('DELETE', '/webauthn/credential/abc', { token: bob.token })).statusCode).toBe(422);
@@ -218,7 +256,10 @@ describe('passkeys API', () => {
       const refused = await call('DELETE', `/webauthn/credential/${passkey.id}`, { token });
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe('This passkey is your only way to sign in. Set a password first, then delete it.');
-      const withPassword = await call('PATCH', '/member/password/', { token, body: { username: `pk_${userInfo.uid}`, password: 'correct horse battery staple 9' } });
+      const withPassword = await call('PATCH', '/member/password/', {
+        token,
+        body: { username: `pk_${userInfo.uid}`, password: 'correct horse battery staple 9' },
+      });
       expect(withPassword.statusCode, withPassword.body).toBe(200);
       const newToken = withPassword.json().data.token as string;
       const deleted = await call('DELETE', `/webauthn/credential/${passkey.id}`, { token: newToken });

@@ -130,7 +130,11 @@ export class PasskeysRepository {
 
   /** Deletes the passkey challenges that expired unused; answers how many. */
   async deleteExpiredChallenges(now: string): Promise<number> {
-    const result = await this.#db.deleteFrom('auth_challenges').where('expires_at', '<', now).where('purpose', 'in', ['passkey-create', 'passkey-login']).executeTakeFirst();
+    const result = await this.#db
+      .deleteFrom('auth_challenges')
+      .where('expires_at', '<', now)
+      .where('purpose', 'in', ['passkey-create', 'passkey-login'])
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 

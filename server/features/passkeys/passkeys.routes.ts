@@ -39,7 +39,7 @@ export function passkeysRoutes(api: ApiRouter, passkeys: PasskeysService): void 
       url: '/webauthn/create/verification/',
       summary: 'Register a passkey',
       description:
-        'Verifies the authenticator\'s answer (origin, relying party, challenge) and stores the passkey. A guest becomes a member in place; the session rotates: ' +
+        "Verifies the authenticator's answer (origin, relying party, challenge) and stores the passkey. A guest becomes a member in place; the session rotates: " +
         'the answer carries the new token and every earlier token of the account stops working. 400 when the ceremony is refused, 409 when the passkey is registered already.',
       tags: TAGS,
       auth: 'required',
@@ -96,7 +96,7 @@ export function passkeysRoutes(api: ApiRouter, passkeys: PasskeysService): void 
       method: 'PATCH',
       url: '/webauthn/credential/:id',
       summary: 'Rename a passkey',
-      description: '404 for a passkey that is not the caller\'s.',
+      description: "404 for a passkey that is not the caller's.",
       tags: TAGS,
       auth: 'required',
       params: PasskeyIdParamsSchema,

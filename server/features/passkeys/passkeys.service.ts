@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { Session } from '#common/api/accounts.schema.ts';
 import type {
   AuthenticationResponseBody,
@@ -174,7 +169,12 @@ export class PasskeysService {
         expectedChallenge: challenge,
         expectedOrigin: this.#rp.origins,
         expectedRPID: this.#rp.rpId,
-        credential: { id: credential.credential_id, publicKey: Buffer.from(credential.public_key, 'base64url'), counter: credential.counter, transports: transportsOf(credential) },
+        credential: {
+          id: credential.credential_id,
+          publicKey: Buffer.from(credential.public_key, 'base64url'),
+          counter: credential.counter,
+          transports: transportsOf(credential),
+        },
         requireUserVerification: false,
       }).catch((cause: unknown) => {
         throw refused('passkeys:errors.signInRefused', cause);
@@ -275,4 +275,3 @@ function refused(messageKey: string, cause?: unknown): AppError {
 function notFound(): AppError {
   return new AppError('not_found', { messageKey: 'passkeys:errors.notFound' });
 }
-

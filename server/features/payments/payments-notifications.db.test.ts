@@ -16,7 +16,12 @@ const payment = (o: { id: string }, uid: number, transaction: number, total?: ob
   transaction: { id: transaction, external_id: o.id },
   custom_parameters: { order_id: o.id },
 });
-const orderPaid = (o: { id: string }, uid: number, stated: object) => ({ notification_type: 'order_paid', order: { id: 1, status: 'paid', ...stated }, user: { external_id: String(uid) }, custom_parameters: { order_id: o.id } });
+const orderPaid = (o: { id: string }, uid: number, stated: object) => ({
+  notification_type: 'order_paid',
+  order: { id: 1, status: 'paid', ...stated },
+  user: { external_id: String(uid) },
+  custom_parameters: { order_id: o.id },
+});
 
 /*
  * What a notification must say before it changes an order (docs/payments.md): a paying one its
@@ -31,12 +36,27 @@ describe('payment notifications', () => {
 
   beforeAll(async () => {
     xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi({ XSOLLA_PROJECT_ID: XSOLLA.projectId, XSOLLA_API_KEY: XSOLLA.apiKey, XSOLLA_WEBHOOK_SECRET: XSOLLA.secret, XSOLLA_SANDBOX: 'true', XSOLLA_API_URL: xsolla.url });
+    api = await openTestApi({
+      XSOLLA_PROJECT_ID: XSOLLA.projectId,
+      XSOLLA_API_KEY: XSOLLA.apiKey,
+      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
+      XSOLLA_SANDBOX: 'true',
+      XSOLLA_API_URL: xsolla.url,
+    });
     appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
     const now = new Date().toISOString();
     await api.services.database.db
       .insertInto('app_items')
-      .values({ app_id: appId, sku: 'alpha-yen-pack', price_minor: 120, currency: 'JPY', names: JSON.stringify({ en: 'Yen pack' }), active: 1, created_at: now, updated_at: now })
+      .values({
+        app_id: appId,
+        sku: 'alpha-yen-pack',
+        price_minor: 120,
+        currency: 'JPY',
+        names: JSON.stringify({ en: 'Yen pack' }),
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   });
   afterAll(async () => {
@@ -47,8 +67,12 @@ describe('payment notifications', () => {
   let address = 0;
   async function newMember() {
     address += 1;
-    const guest = (await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.6.${address >> 8}.${address & 255}` })).json().data as { token: string };
-    const response = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `payer${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } });
+    const guest = (await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address: `10.6.${address >> 8}.${address & 255}` })).json()
+      .data as { token: string };
+    const response = await api.call('PATCH', '/member/password/', {
+      token: guest.token,
+      body: { username: `payer${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data as { token: string; userInfo: { uid: number } };
   }
@@ -72,7 +96,14 @@ describe('payment notifications', () => {
   const status = async (token: string, id: string) => (await api.call('GET', `/game/orders/${id}`, { token })).json().data.status as string;
   const rowOf = (id: string) => api.services.database.db.selectFrom('orders').selectAll().where('public_id', '=', id).executeTakeFirstOrThrow();
   const events = async (id: string) =>
-    (await api.services.database.db.selectFrom('order_events').select(['type', 'to_status']).where('order_id', '=', (await rowOf(id)).id).orderBy('id').execute()).map((e) => `${e.type}:${e.to_status}`);
+    (
+      await api.services.database.db
+        .selectFrom('order_events')
+        .select(['type', 'to_status'])
+        .where('order_id', '=', (await rowOf(id)).id)
+        .orderBy('id')
+        .execute()
+    ).map((e) => `${e.type}:${e.to_status}`);
 
   it('refuses a signed payment or order_paid that does not state its amount and currency, and pays nothing', async () => {
     const member = await newMember();
@@ -103,13 +134,24 @@ describe('payment notifications', () => {
     const o = await order(member.token);
     expect((await api.call('POST', '/payment/xsolla/create/', { token: member.token, body: { order_id: o.id }, address: '203.0.113.7' })).statusCode).toBe(200);
     expect(await status(member.token, o.id)).toBe('pending');
-    const declined = { notification_type: 'ps_declined', user: { id: String(uid) }, transaction: { id: 82001, external_id: o.id }, custom_parameters: { order_id: o.id } };
+    const declined = {
+      notification_type: 'ps_declined',
+      user: { id: String(uid) },
+      transaction: { id: 82001, external_id: o.id },
+      custom_parameters: { order_id: o.id },
+    };
     expect((await notify(declined)).statusCode).toBe(204);
     expect(await status(member.token, o.id)).toBe('failed');
     // Sent again: one event.
     expect((await notify(declined)).statusCode).toBe(204);
     expect((await notify(payment(o, uid, 82002, { amount: 1.99, currency: 'USD' }))).statusCode).toBe(204);
-    const rejected = { notification_type: 'afs_reject', user: { id: String(uid) }, transaction: { id: 82003, external_id: o.id }, refund_details: { code: 4, reason: 'Potential fraud' }, custom_parameters: { order_id: o.id } };
+    const rejected = {
+      notification_type: 'afs_reject',
+      user: { id: String(uid) },
+      transaction: { id: 82003, external_id: o.id },
+      refund_details: { code: 4, reason: 'Potential fraud' },
+      custom_parameters: { order_id: o.id },
+    };
     expect((await notify(rejected)).statusCode).toBe(204);
     expect(await status(member.token, o.id)).toBe('paid');
     expect(await events(o.id)).toEqual(['created:created', 'checkout:pending', 'ps_declined:failed', 'payment:paid', 'afs_reject:paid']);
@@ -123,7 +165,10 @@ describe('payment notifications', () => {
     expect((await notify(payment(o, uid, 83001, { amount: 1.2, currency: 'JPY' }))).json().error.code).toBe('INVALID_PARAMETER');
     expect((await notify(payment(o, uid, 83002, { amount: 12_000, currency: 'JPY' }))).json().error.code).toBe('INCORRECT_AMOUNT');
     // The sandbox tells the webhook what Xsolla would: ¥120, written without decimals.
-    const [paying, paid] = paidNotifications(payableOf(await rowOf(o.id)), 83003) as [{ purchase: { total: { amount: number } } }, { order: { amount: string } }];
+    const [paying, paid] = paidNotifications(payableOf(await rowOf(o.id)), 83003) as [
+      { purchase: { total: { amount: number } } },
+      { order: { amount: string } },
+    ];
     expect(paying.purchase.total.amount).toBe(120);
     expect(paid.order.amount).toBe('120');
     expect((await notify(paying)).statusCode).toBe(204);
@@ -134,7 +179,10 @@ describe('payment notifications', () => {
   it('refuses a signed notification nested thousands deep with INVALID_PARAMETER, not a 500', async () => {
     const member = await newMember();
     const o = await order(member.token);
-    const deep = JSON.stringify(payment(o, member.userInfo.uid, 84001, { amount: 1.99, currency: 'USD' })).replace(/\}$/, `,"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
+    const deep = JSON.stringify(payment(o, member.userInfo.uid, 84001, { amount: 1.99, currency: 'USD' })).replace(
+      /\}$/,
+      `,"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+    );
     const answer = await notify(deep);
     expect(answer.statusCode).toBe(400);
     expect(answer.json().error.code).toBe('INVALID_PARAMETER');
@@ -142,39 +190,44 @@ describe('payment notifications', () => {
   });
 
   // SQLite runs one writer at a time, so only PostgreSQL can interleave the two transactions.
-  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('never writes a checkout’s pending over a payment that commits while the checkout is noted', async () => {
-    const member = await newMember();
-    const o = await order(member.token);
-    const row = await rowOf(o.id);
-    const repository = new PaymentsRepository(api.services.database.db, api.services.database.kind);
-    const other = await api.database.reopen();
-    try {
-      let release!: () => void;
-      let holder!: string;
-      const locked = new Promise<void>((ready) => {
-        void other.db
-          .transaction()
-          .execute(async (trx) => {
-            await trx.updateTable('orders').set({ status: 'paid', paid_at: new Date().toISOString() }).where('id', '=', row.id).execute();
-            holder = (await sql<{ x: string }>`select pg_current_xact_id()::text as x`.execute(trx)).rows[0]!.x;
-            ready();
-            await new Promise<void>((done) => (release = done));
-          })
-          .catch(() => undefined);
-      });
-      await locked;
-      const pending = repository.markPending(row.id, 'xs-race-1', new Date().toISOString());
-      // Wait until the checkout's update waits for the payment's row lock, then let the payment commit.
-      for (let i = 0; i < 200; i++) {
-        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'transactionid' and transactionid::text = ${holder} and not granted`.execute(other.db);
-        if (waiting.rows[0]!.n > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'never writes a checkout’s pending over a payment that commits while the checkout is noted',
+    async () => {
+      const member = await newMember();
+      const o = await order(member.token);
+      const row = await rowOf(o.id);
+      const repository = new PaymentsRepository(api.services.database.db, api.services.database.kind);
+      const other = await api.database.reopen();
+      try {
+        let release!: () => void;
+        let holder!: string;
+        const locked = new Promise<void>((ready) => {
+          void other.db
+            .transaction()
+            .execute(async (trx) => {
+              await trx.updateTable('orders').set({ status: 'paid', paid_at: new Date().toISOString() }).where('id', '=', row.id).execute();
+              holder = (await sql<{ x: string }>`select pg_current_xact_id()::text as x`.execute(trx)).rows[0]!.x;
+              ready();
+              await new Promise<void>((done) => (release = done));
+            })
+            .catch(() => undefined);
+        });
+        await locked;
+        const pending = repository.markPending(row.id, 'xs-race-1', new Date().toISOString());
+        // Wait until the checkout's update waits for the payment's row lock, then let the payment commit.
+        for (let i = 0; i < 200; i++) {
+          const waiting = await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_locks where locktype = 'transactionid' and transactionid::text = ${holder} and not granted`.execute(other.db);
+          if (waiting.rows[0]!.n > 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        release();
+        await pending;
+        expect((await rowOf(o.id)).status).toBe('paid');
+      } finally {
+        await other.close();
       }
-      release();
-      await pending;
-      expect((await rowOf(o.id)).status).toBe('paid');
-    } finally {
-      await other.close();
-    }
-  });
+    },
+  );
 });

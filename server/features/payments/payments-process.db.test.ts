@@ -18,9 +18,19 @@ const XSOLLA_ENV = { XSOLLA_PROJECT_ID: '301234', XSOLLA_API_KEY: 'xsolla-test-k
 
 async function memberWithOrder(api: TestApi, address: string) {
   const guest = (await api.call('POST', '/guest/login/', { body: await solvedChallenge(api.app), address })).json().data as { token: string };
-  const member = (await api.call('PATCH', '/member/password/', { token: guest.token, body: { username: `crash${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } })).json().data as { token: string; userInfo: { uid: number } };
+  const member = (
+    await api.call('PATCH', '/member/password/', {
+      token: guest.token,
+      body: { username: `crash${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
+    })
+  ).json().data as { token: string; userInfo: { uid: number } };
   const appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
-  const order = (await api.call('POST', `/game/pay/${appId}`, { token: member.token, body: { sku: 'alpha-gold-tiles', idempotencyKey: randomBytes(12).toString('base64url') } })).json().data as { id: string };
+  const order = (
+    await api.call('POST', `/game/pay/${appId}`, {
+      token: member.token,
+      body: { sku: 'alpha-gold-tiles', idempotencyKey: randomBytes(12).toString('base64url') },
+    })
+  ).json().data as { id: string };
   return { member, order };
 }
 
@@ -78,7 +88,12 @@ describe('payments across processes', { timeout: 60_000 }, () => {
       }
       expect(await status()).toBe('paid');
       const row = await api.services.database.db.selectFrom('orders').select('id').where('public_id', '=', order.id).executeTakeFirstOrThrow();
-      const paidEvents = await api.services.database.db.selectFrom('order_events').select('type').where('order_id', '=', row.id).where('to_status', '=', 'paid').execute();
+      const paidEvents = await api.services.database.db
+        .selectFrom('order_events')
+        .select('type')
+        .where('order_id', '=', row.id)
+        .where('to_status', '=', 'paid')
+        .execute();
       expect(paidEvents).toHaveLength(1);
     });
   }
@@ -100,9 +115,16 @@ describe('the sandbox checkout (no Xsolla credentials)', () => {
     const { url, token, provider, sandbox } = opened.json().data as { url: string; token: string; provider: string; sandbox: boolean };
     expect({ provider, sandbox }).toEqual({ provider: 'sandbox', sandbox: true });
     expect(url).toBe(`/payment/sandbox?token=${token}`);
-    expect((await api.call('GET', `/payment/sandbox/checkout/${token}`)).json().data).toMatchObject({ orderId: order.id, itemName: 'Gold tiles', amount: 199, currency: 'USD', status: 'pending' });
+    expect((await api.call('GET', `/payment/sandbox/checkout/${token}`)).json().data).toMatchObject({
+      orderId: order.id,
+      itemName: 'Gold tiles',
+      amount: 199,
+      currency: 'USD',
+      status: 'pending',
+    });
 
-    const pay = async (card: string, challenge?: string) => (await api.call('POST', '/payment/sandbox/pay/', { body: { token, card, challenge } })).json().data.outcome;
+    const pay = async (card: string, challenge?: string) =>
+      (await api.call('POST', '/payment/sandbox/pay/', { body: { token, card, challenge } })).json().data.outcome;
     expect(await pay('4000 0000 0000 0002')).toBe('declined');
     const status = async () => (await api.call('GET', `/game/orders/${order.id}`, { token: member.token })).json().data.status;
     expect(await status()).toBe('failed');
@@ -113,7 +135,9 @@ describe('the sandbox checkout (no Xsolla credentials)', () => {
     // Paying again changes nothing.
     expect(await pay('4242 4242 4242 4242')).toBe('paid');
     const row = await api.services.database.db.selectFrom('orders').select('id').where('public_id', '=', order.id).executeTakeFirstOrThrow();
-    const kinds = (await api.services.database.db.selectFrom('order_events').select('type').where('order_id', '=', row.id).orderBy('id').execute()).map((e) => e.type);
+    const kinds = (await api.services.database.db.selectFrom('order_events').select('type').where('order_id', '=', row.id).orderBy('id').execute()).map(
+      (e) => e.type,
+    );
     expect(kinds).toEqual(['created', 'checkout', 'declined', 'declined', 'payment', 'order_paid']);
     expect((await api.call('GET', '/payment/sandbox/checkout/unknown-token-0123456789')).statusCode).toBe(404);
   });

@@ -80,11 +80,12 @@ describe('payments API', () => {
     });
   }
 
-
   const status = async (token: string, id: string) => (await api.call('GET', `/game/orders/${id}`, { token })).json().data.status as string;
   const events = async (id: string) => {
     const row = await api.services.database.db.selectFrom('orders').select('id').where('public_id', '=', id).executeTakeFirstOrThrow();
-    return (await api.services.database.db.selectFrom('order_events').select(['type', 'to_status']).where('order_id', '=', row.id).orderBy('id').execute()).map((e) => `${e.type}:${e.to_status}`);
+    return (await api.services.database.db.selectFrom('order_events').select(['type', 'to_status']).where('order_id', '=', row.id).orderBy('id').execute()).map(
+      (e) => `${e.type}:${e.to_status}`,
+    );
   };
 
   it('lists the game’s items with the server’s prices in the game config, and who owns them', async () => {
@@ -100,7 +101,12 @@ describe('payments API', () => {
     const guest = await newGuest();
     const response = await api.call('POST', `/game/pay/${appId}`, { token: guest.token, body: { sku: 'alpha-gold-tiles', idempotencyKey: key() } });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ code: 403, error: 'account_not_secured', message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.', data: null });
+    expect(response.json()).toEqual({
+      code: 403,
+      error: 'account_not_secured',
+      message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.',
+      data: null,
+    });
   });
 
   it('takes the price from the server, never the client, and answers a retried request with the same order', async () => {
@@ -153,7 +159,12 @@ describe('payments API', () => {
     const forged = await notify(payment(o, member.userInfo.uid, 70002), { signature: webhookSignature('{}', XSOLLA.secret) });
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error.code).toBe('INVALID_SIGNATURE');
-    const none = await api.app.inject({ method: 'POST', url: '/serve/api/payment/xsolla/webhook/', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payment(o, member.userInfo.uid, 70002)) });
+    const none = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/payment/xsolla/webhook/',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(payment(o, member.userInfo.uid, 70002)),
+    });
     expect(none.json().error.code).toBe('INVALID_SIGNATURE');
     expect(await status(member.token, o.id)).toBe('created');
     expect(await events(o.id)).toEqual(before);
@@ -189,7 +200,15 @@ describe('payments API', () => {
     expect(second.json().data.deliveredNow).toBe(false);
 
     const orders = await api.call('GET', '/member/orders/', { token: member.token });
-    expect(orders.json().data.items[0]).toMatchObject({ id: o.id, appTitle: 'Alpha 2048', itemName: 'Gold tiles', amount: 199, currency: 'USD', status: 'paid', providerReference: '70004' });
+    expect(orders.json().data.items[0]).toMatchObject({
+      id: o.id,
+      appTitle: 'Alpha 2048',
+      itemName: 'Gold tiles',
+      amount: 199,
+      currency: 'USD',
+      status: 'paid',
+      providerReference: '70004',
+    });
     // In the page's locale: the app's title as the catalogue has it in that language.
     const zhOrders = await api.call('GET', '/member/orders/?locale=zh-CN', { token: member.token });
     expect(zhOrders.json().data.items[0]).toMatchObject({ id: o.id, appTitle: '阿尔法数字', itemName: '金色方块' });
@@ -220,7 +239,12 @@ describe('payments API', () => {
     const unknown = await notify({ notification_type: 'user_validation', user: { id: '999999999' } });
     expect(unknown.json().error.code).toBe('INVALID_USER');
     expect((await notify({ notification_type: 'user_search', user: { public_id: 'x' } })).statusCode).toBe(204);
-    const orphan = await notify({ notification_type: 'payment', user: { id: '1' }, transaction: { id: 1, external_id: 'ord_nothing' }, custom_parameters: { order_id: 'ord_nothing' } });
+    const orphan = await notify({
+      notification_type: 'payment',
+      user: { id: '1' },
+      transaction: { id: 1, external_id: 'ord_nothing' },
+      custom_parameters: { order_id: 'ord_nothing' },
+    });
     expect(orphan.json().error.code).toBe('INVALID_PARAMETER');
   });
 });

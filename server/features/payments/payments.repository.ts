@@ -40,16 +40,36 @@ export class PaymentsRepository {
   }
 
   activeItems(appId: number): Promise<ItemRow[]> {
-    return this.#db.selectFrom('app_items').select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names']).where('app_id', '=', appId).where('active', '=', 1).orderBy('price_minor').orderBy('sku').execute();
+    return this.#db
+      .selectFrom('app_items')
+      .select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names'])
+      .where('app_id', '=', appId)
+      .where('active', '=', 1)
+      .orderBy('price_minor')
+      .orderBy('sku')
+      .execute();
   }
 
   findItem(appId: number, sku: string): Promise<ItemRow | undefined> {
-    return this.#db.selectFrom('app_items').select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names']).where('app_id', '=', appId).where('sku', '=', sku).where('active', '=', 1).executeTakeFirst();
+    return this.#db
+      .selectFrom('app_items')
+      .select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names'])
+      .where('app_id', '=', appId)
+      .where('sku', '=', sku)
+      .where('active', '=', 1)
+      .executeTakeFirst();
   }
 
   /** SKUs of an app the user has a paid order of (refunded and cancelled ones no longer count). */
   async ownedSkus(userId: number, appId: number): Promise<Set<string>> {
-    const rows = await this.#db.selectFrom('orders').select('sku').distinct().where('user_id', '=', userId).where('app_id', '=', appId).where('status', '=', 'paid').execute();
+    const rows = await this.#db
+      .selectFrom('orders')
+      .select('sku')
+      .distinct()
+      .where('user_id', '=', userId)
+      .where('app_id', '=', appId)
+      .where('status', '=', 'paid')
+      .execute();
     return new Set(rows.map((r) => r.sku));
   }
 
@@ -57,7 +77,9 @@ export class PaymentsRepository {
    * A new order, or the one this user's idempotency key made already (a retried request). The
    * unique (user, key) index decides between two requests at once.
    */
-  async createOrder(order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id'>): Promise<OrderRow> {
+  async createOrder(
+    order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id'>,
+  ): Promise<OrderRow> {
     const existing = () =>
       this.#db.selectFrom('orders').selectAll().where('user_id', '=', order.user_id).where('idempotency_key', '=', order.idempotency_key).executeTakeFirst();
     const found = await existing();
@@ -71,7 +93,15 @@ export class PaymentsRepository {
           .executeTakeFirstOrThrow();
         await trx
           .insertInto('order_events')
-          .values({ order_id: row.id, type: 'created', event_key: 'created', from_status: null, to_status: row.status, payload: null, created_at: order.created_at })
+          .values({
+            order_id: row.id,
+            type: 'created',
+            event_key: 'created',
+            from_status: null,
+            to_status: row.status,
+            payload: null,
+            created_at: order.created_at,
+          })
           .execute();
         return row;
       });
@@ -117,7 +147,15 @@ export class PaymentsRepository {
       const to: OrderStatus = opened ? 'pending' : reopened!.status;
       await trx
         .insertInto('order_events')
-        .values({ order_id: orderId, type: 'checkout', event_key: `checkout:${providerOrderId}`, from_status: opened ? 'created' : to, to_status: to, payload: null, created_at: now })
+        .values({
+          order_id: orderId,
+          type: 'checkout',
+          event_key: `checkout:${providerOrderId}`,
+          from_status: opened ? 'created' : to,
+          to_status: to,
+          payload: null,
+          created_at: now,
+        })
         .onConflict((oc) => oc.columns(['order_id', 'event_key']).doNothing())
         .execute();
     });
@@ -129,16 +167,34 @@ export class PaymentsRepository {
    * recorded already changes nothing and answers `duplicate`. `beforeCommit` runs inside the
    * transaction, last (the crash tests stop the process there).
    */
-  async applyChange(orderId: number, change: OrderChange, now: string, beforeCommit?: () => void): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
+  async applyChange(
+    orderId: number,
+    change: OrderChange,
+    now: string,
+    beforeCommit?: () => void,
+  ): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
     return this.#db.transaction().execute(async (trx) => {
       const query = trx.selectFrom('orders').selectAll().where('id', '=', orderId);
       const order = await (this.#kind === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
-      const seen = await trx.selectFrom('order_events').select('id').where('order_id', '=', orderId).where('event_key', '=', change.eventKey).executeTakeFirst();
+      const seen = await trx
+        .selectFrom('order_events')
+        .select('id')
+        .where('order_id', '=', orderId)
+        .where('event_key', '=', change.eventKey)
+        .executeTakeFirst();
       if (seen) return { outcome: 'duplicate' as const, order };
       const status = change.next(order.status);
       await trx
         .insertInto('order_events')
-        .values({ order_id: orderId, type: change.type, event_key: change.eventKey, from_status: order.status, to_status: status, payload: JSON.stringify(change.payload), created_at: now })
+        .values({
+          order_id: orderId,
+          type: change.type,
+          event_key: change.eventKey,
+          from_status: order.status,
+          to_status: status,
+          payload: JSON.stringify(change.payload),
+          created_at: now,
+        })
         .execute();
       const updated = await trx
         .updateTable('orders')
@@ -158,7 +214,13 @@ export class PaymentsRepository {
 
   /** Marks a paid order delivered to the game; true only for the one call that did it. */
   async markDelivered(orderId: number, now: string): Promise<boolean> {
-    const result = await this.#db.updateTable('orders').set({ delivered_at: now }).where('id', '=', orderId).where('status', '=', 'paid').where('delivered_at', 'is', null).executeTakeFirst();
+    const result = await this.#db
+      .updateTable('orders')
+      .set({ delivered_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'paid')
+      .where('delivered_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
@@ -177,18 +239,11 @@ export class PaymentsRepository {
   }
 
   listForUser(userId: number, limit: number, locale: Locale): Promise<OrderView[]> {
-    return this.#views(locale)
-      .where('orders.user_id', '=', userId)
-      .orderBy('orders.created_at', 'desc')
-      .orderBy('orders.id', 'desc')
-      .limit(limit)
-      .execute();
+    return this.#views(locale).where('orders.user_id', '=', userId).orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(limit).execute();
   }
 
   async findView(publicId: string, locale: Locale): Promise<OrderView | undefined> {
-    return this.#views(locale)
-      .where('orders.public_id', '=', publicId)
-      .executeTakeFirst();
+    return this.#views(locale).where('orders.public_id', '=', publicId).executeTakeFirst();
   }
 
   async userExists(userId: number): Promise<boolean> {

@@ -56,7 +56,15 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
   );
 
   api.route(
-    { method: 'GET', url: '/game/orders/:id', summary: "One of the caller's orders", tags: TAGS, auth: 'required', params: OrderParamsSchema, response: OrderSchema },
+    {
+      method: 'GET',
+      url: '/game/orders/:id',
+      summary: "One of the caller's orders",
+      tags: TAGS,
+      auth: 'required',
+      params: OrderParamsSchema,
+      response: OrderSchema,
+    },
     ({ caller, params, locale }) => payments.order(caller!, params.id, locale),
   );
 
@@ -80,7 +88,15 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
   );
 
   api.route(
-    { method: 'GET', url: '/payment/sandbox/checkout/:token', summary: 'The sandbox checkout of an order (no Xsolla credentials)', tags: TAGS, auth: 'none', params: SandboxPayBodySchema.pick({ token: true }), response: SandboxCheckoutSchema },
+    {
+      method: 'GET',
+      url: '/payment/sandbox/checkout/:token',
+      summary: 'The sandbox checkout of an order (no Xsolla credentials)',
+      tags: TAGS,
+      auth: 'none',
+      params: SandboxPayBodySchema.pick({ token: true }),
+      response: SandboxCheckoutSchema,
+    },
     ({ params, locale }) => payments.sandboxCheckout(params.token, locale),
   );
 
@@ -89,7 +105,8 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       method: 'POST',
       url: '/payment/sandbox/pay/',
       summary: 'Pay a sandbox order with a test card',
-      description: '4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.',
+      description:
+        '4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.',
       tags: TAGS,
       auth: 'none',
       body: SandboxPayBodySchema,

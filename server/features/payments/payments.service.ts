@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Checkout, Delivery, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import type { OrderStatus } from '#server/db/schema.ts';
-import { type NotificationRefusal, type OrderChange, type OrderEffect, type PayableOrder, type PaymentNotifications, type PaymentProvider, PaymentProviderFailure, type ProviderAnswer } from '#server/adapters/payments/payment-provider.ts';
+import {
+  type NotificationRefusal,
+  type OrderChange,
+  type OrderEffect,
+  type PayableOrder,
+  type PaymentNotifications,
+  type PaymentProvider,
+  PaymentProviderFailure,
+  type ProviderAnswer,
+} from '#server/adapters/payments/payment-provider.ts';
 import type { SandboxCards } from '#server/adapters/payments/sandbox-payments.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
@@ -77,8 +86,17 @@ export class PaymentsService {
 
   /** An app's items with their prices, and which of them the caller owns. */
   async items(appId: number, userId: number | null, locale: Locale): Promise<Item[]> {
-    const [items, owned] = await Promise.all([this.#repository.activeItems(appId), userId ? this.#repository.ownedSkus(userId, appId) : Promise.resolve(new Set<string>())]);
-    return items.map((item) => ({ sku: item.sku, name: nameOf(item.names, locale), amount: item.price_minor, currency: item.currency, owned: owned.has(item.sku) }));
+    const [items, owned] = await Promise.all([
+      this.#repository.activeItems(appId),
+      userId ? this.#repository.ownedSkus(userId, appId) : Promise.resolve(new Set<string>()),
+    ]);
+    return items.map((item) => ({
+      sku: item.sku,
+      name: nameOf(item.names, locale),
+      amount: item.price_minor,
+      currency: item.currency,
+      owned: owned.has(item.sku),
+    }));
   }
 
   /**
@@ -86,7 +104,13 @@ export class PaymentsService {
    * first (403): what a guest buys would be lost with its token. The same idempotency key answers
    * the same order.
    */
-  async createOrder(caller: Caller, appId: number, input: { sku: string; idempotencyKey: string }, campaign: Record<string, string>, locale: Locale): Promise<Order> {
+  async createOrder(
+    caller: Caller,
+    appId: number,
+    input: { sku: string; idempotencyKey: string },
+    campaign: Record<string, string>,
+    locale: Locale,
+  ): Promise<Order> {
     const provider = this.#requireProvider();
     const user = await this.#accounts.userInfo(caller.userId);
     if (user.isGuest) throw new AppError('account_not_secured', { messageKey: 'payments:errors.secureAccount' });
@@ -115,11 +139,14 @@ export class PaymentsService {
   async checkout(caller: Caller, orderId: string, client: ClientFacts, locale: Locale): Promise<Checkout> {
     const provider = this.#requireProvider();
     const order = await this.#ownOrder(caller, orderId);
-    if (!['created', 'pending', 'failed'].includes(order.status)) throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
+    if (!['created', 'pending', 'failed'].includes(order.status))
+      throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
     const user = await this.#accounts.userInfo(caller.userId);
-    const created = await provider.createCheckout(payableOf(order), { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' }).catch((cause: unknown) => {
-      throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause: cause instanceof PaymentProviderFailure ? cause : undefined });
-    });
+    const created = await provider
+      .createCheckout(payableOf(order), { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' })
+      .catch((cause: unknown) => {
+        throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause: cause instanceof PaymentProviderFailure ? cause : undefined });
+      });
     await this.#repository.markPending(order.id, created.providerOrderId, isoNow(this.#clock));
     return { url: created.url, token: created.token, provider: provider.name, sandbox: provider.sandbox };
   }
@@ -134,7 +161,8 @@ export class PaymentsService {
     const order = await this.#ownOrder(caller, orderId);
     const deliveredNow = order.status === 'paid' && (await this.#repository.markDelivered(order.id, isoNow(this.#clock)));
     // The purchase the play page now tracks, with the same event id (pixel and server counted once).
-    if (deliveredNow && client) this.#conversions?.purchase(caller.userId, { id: order.public_id, amount: order.amount_minor, currency: order.currency }, client);
+    if (deliveredNow && client)
+      this.#conversions?.purchase(caller.userId, { id: order.public_id, amount: order.amount_minor, currency: order.currency }, client);
     return { order: await this.#view(order.public_id, locale), deliveredNow };
   }
 
@@ -181,7 +209,8 @@ export class PaymentsService {
     if (change.effect === 'paid') {
       // Nothing is paid on a notification that does not say how much: a signed one without the amount is refused, not trusted.
       if (!change.paid) return { reason: 'malformed', message: 'The amount and currency are required' };
-      if (change.paid.amount !== order.amount_minor || change.paid.currency !== order.currency.toUpperCase()) return { reason: 'amount', message: 'The amount or currency differs from the order' };
+      if (change.paid.amount !== order.amount_minor || change.paid.currency !== order.currency.toUpperCase())
+        return { reason: 'amount', message: 'The amount or currency differs from the order' };
     }
     await this.#repository.applyChange(
       order.id,
@@ -212,7 +241,12 @@ export class PaymentsService {
       throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause });
     });
     if (outcome === 'declined') {
-      const change = { type: 'declined', eventKey: `declined:${randomBytes(8).toString('hex')}`, next: (s: OrderStatus) => (s === 'paid' ? s : 'failed'), payload: { card: card.slice(-4) } };
+      const change = {
+        type: 'declined',
+        eventKey: `declined:${randomBytes(8).toString('hex')}`,
+        next: (s: OrderStatus) => (s === 'paid' ? s : 'failed'),
+        payload: { card: card.slice(-4) },
+      };
       await this.#repository.applyChange(order.id, change, isoNow(this.#clock));
     }
     return { outcome, orderId: order.public_id };

@@ -51,7 +51,17 @@ describe('redirects', () => {
     const file = join(folder, 'redirects.yaml');
     writeFileSync(
       file,
-      ['- path: /ok', '  destination: /about', '- path: no-slash', '  destination: /x', '- path: /bad-target', '  destination: javascript:alert(1)', '- path: /ok', '  destination: /terms', '  status: 200'].join('\n'),
+      [
+        '- path: /ok',
+        '  destination: /about',
+        '- path: no-slash',
+        '  destination: /x',
+        '- path: /bad-target',
+        '  destination: javascript:alert(1)',
+        '- path: /ok',
+        '  destination: /terms',
+        '  status: 200',
+      ].join('\n'),
     );
     const error = await importRedirects(repository, file, clock).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);

@@ -8,7 +8,10 @@ import type { RedirectsRepository } from './redirects.repository.ts';
 
 const RedirectsFile = z.array(
   z.object({
-    path: z.string().regex(/^\/[^\s?#]*$/, 'must be a path starting with / without query or hash').max(300),
+    path: z
+      .string()
+      .regex(/^\/[^\s?#]*$/, 'must be a path starting with / without query or hash')
+      .max(300),
     destination: z
       .string()
       .max(1000)

@@ -53,7 +53,8 @@ describe('social sign-in API', () => {
     for (const platform of ['google', 'apple', 'discord', 'facebook', 'x'] as const) {
       const prefix = `OAUTH_${platform.toUpperCase()}`;
       env[`${prefix}_ISSUER_URL`] = providers.issuers[platform];
-      if (platform !== 'apple') Object.assign(env, { [`${prefix}_CLIENT_ID`]: STAND_IN_CLIENT.clientId, [`${prefix}_CLIENT_SECRET`]: STAND_IN_CLIENT.clientSecret });
+      if (platform !== 'apple')
+        Object.assign(env, { [`${prefix}_CLIENT_ID`]: STAND_IN_CLIENT.clientId, [`${prefix}_CLIENT_SECRET`]: STAND_IN_CLIENT.clientSecret });
     }
     api = await openTestApi(env);
   });
@@ -122,7 +123,12 @@ describe('social sign-in API', () => {
     const fewer = await openApiInstance(api.database, { env: { OAUTH_X_CLIENT_ID: 'id', OAUTH_X_CLIENT_SECRET: 'secret', WHATSAPP_SENDER: 'off' } });
     try {
       expect(fewer.services.social.platforms()).toEqual(['x']);
-      const refused = await fewer.app.inject({ method: 'POST', url: '/serve/api/oauth/whatsapp/code/', headers: await csrfHeadersFor(fewer.app), payload: { phone: '+447700900199' } });
+      const refused = await fewer.app.inject({
+        method: 'POST',
+        url: '/serve/api/oauth/whatsapp/code/',
+        headers: await csrfHeadersFor(fewer.app),
+        payload: { phone: '+447700900199' },
+      });
       expect(refused.statusCode).toBe(404);
       expect(refused.json().message).toBe('This sign-in method is not available.');
     } finally {
@@ -156,7 +162,9 @@ describe('social sign-in API', () => {
 
   it('binds a provider to a member, refuses it for another member, and unbinds it', async () => {
     const owner = await newGuest();
-    const password = (await api.call('PATCH', '/member/password/', { token: owner.token, body: { username: `own${Date.now() % 1e6}`, password: 'Tr1cky-Harbour-Lantern' } })).json().data as { token: string };
+    const password = (
+      await api.call('PATCH', '/member/password/', { token: owner.token, body: { username: `own${Date.now() % 1e6}`, password: 'Tr1cky-Harbour-Lantern' } })
+    ).json().data as { token: string };
     const b = browser(password.token, { sub: 'fb-cara', name: 'Cara' });
     const linked = await submit('link', 'facebook', b, await popUp('facebook', b));
     expect(linked.statusCode, linked.body).toBe(200);
@@ -260,8 +268,12 @@ describe('social sign-in API', () => {
 
     it('answers 404 for an unknown platform and 400 for a flow without a flow id', async () => {
       expect((await api.call('POST', '/oauth/login/myspace', { body: { code: 'x' } })).statusCode).toBe(422);
-      await expect(api.services.social.startFlow({ platform: 'google', flowId: null, sessionToken: null, browserKey: 'k' }, CLIENT)).rejects.toMatchObject({ code: 'bad_request' });
-      await expect(api.services.social.startFlow({ platform: 'myspace', flowId: 'a'.repeat(22), sessionToken: null, browserKey: 'k' }, CLIENT)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(api.services.social.startFlow({ platform: 'google', flowId: null, sessionToken: null, browserKey: 'k' }, CLIENT)).rejects.toMatchObject({
+        code: 'bad_request',
+      });
+      await expect(
+        api.services.social.startFlow({ platform: 'myspace', flowId: 'a'.repeat(22), sessionToken: null, browserKey: 'k' }, CLIENT),
+      ).rejects.toMatchObject({ code: 'not_found' });
     });
   });
 
@@ -286,7 +298,11 @@ describe('social sign-in API', () => {
       expect(replay.statusCode).toBe(400);
       // The stored code is a keyed hash, not the digits.
       await sendCode(phone);
-      const row = await api.services.database.db.selectFrom('auth_challenges').select('challenge').where('id', '=', `whatsapp-code:${phone}`).executeTakeFirstOrThrow();
+      const row = await api.services.database.db
+        .selectFrom('auth_challenges')
+        .select('challenge')
+        .where('id', '=', `whatsapp-code:${phone}`)
+        .executeTakeFirstOrThrow();
       expect(row.challenge).not.toContain(lastCode().code);
       expect(row.challenge).toMatch(/^[0-9a-f]{64}$/);
     });
@@ -295,12 +311,18 @@ describe('social sign-in API', () => {
       const number = '+447700900177';
       await sendCode(number);
       const first = await newGuest('10.1.0.3');
-      const member = (await submit('login', 'whatsapp', browser(first.token, { sub: 'unused' }), { platform: 'whatsapp', phone: number, code: lastCode().code })).json().data.data as { token: string; userInfo: { uid: number } };
+      const member = (
+        await submit('login', 'whatsapp', browser(first.token, { sub: 'unused' }), { platform: 'whatsapp', phone: number, code: lastCode().code })
+      ).json().data.data as { token: string; userInfo: { uid: number } };
       await giveAccountHoldings(api, member.token);
       const guest = await newGuest('10.1.0.4');
       await giveGuestHoldings(api, guest.token);
       await sendCode(number);
-      const response = await submit('login', 'whatsapp', browser(guest.token, { sub: 'unused' }), { platform: 'whatsapp', phone: number, code: lastCode().code });
+      const response = await submit('login', 'whatsapp', browser(guest.token, { sub: 'unused' }), {
+        platform: 'whatsapp',
+        phone: number,
+        code: lastCode().code,
+      });
       expect(response.statusCode, response.body).toBe(200);
       const session = response.json().data.data as { token: string; userInfo: { uid: number } };
       expect(session.userInfo.uid).toBe(member.userInfo.uid);
@@ -323,18 +345,27 @@ describe('social sign-in API', () => {
       const right = lastCode().code;
       const wrong = right === '000000' ? '111111' : '000000';
       const csrf = await api.csrfHeaders();
-      const guess = (code: string, address: string) => api.call('POST', '/oauth/login/whatsapp', { body: { phone: number, code, login: 'force' }, headers: csrf, address });
+      const guess = (code: string, address: string) =>
+        api.call('POST', '/oauth/login/whatsapp', { body: { phone: number, code, login: 'force' }, headers: csrf, address });
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(wrong, `10.2.2.${i}`)));
       expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 20 }, () => 400));
       // Five guesses were counted, and the code went with the fifth: the right one no longer works.
       expect((await guess(right, '10.2.2.99')).statusCode).toBe(400);
-      expect(await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst()).toBeUndefined();
+      expect(
+        await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('charges a client’s attempts before checking them, so many at once cannot all pass the limit', async () => {
       const csrf = await api.csrfHeaders();
       const answers = await Promise.all(
-        Array.from({ length: 35 }, (_, i) => api.call('POST', '/oauth/login/whatsapp', { body: { phone: `+4477009002${String(i).padStart(2, '0')}`, code: '123456', login: 'force' }, headers: csrf, address: '10.2.3.1' })),
+        Array.from({ length: 35 }, (_, i) =>
+          api.call('POST', '/oauth/login/whatsapp', {
+            body: { phone: `+4477009002${String(i).padStart(2, '0')}`, code: '123456', login: 'force' },
+            headers: csrf,
+            address: '10.2.3.1',
+          }),
+        ),
       );
       const statuses = answers.map((a) => a.statusCode);
       expect(statuses.filter((s) => s === 400)).toHaveLength(SOCIAL_LIMITS.refusedAddress.limit);
@@ -354,7 +385,9 @@ describe('social sign-in API', () => {
       const response = await sendCode(number, '10.2.0.3');
       expect(response.statusCode).toBe(503);
       expect(response.json().message).toBe('The code could not be sent through WhatsApp. Please try again in a moment.');
-      expect(await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst()).toBeUndefined();
+      expect(
+        await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('refuses a malformed number', async () => {

@@ -45,7 +45,15 @@ export class SocialRepository {
     const { stateHash, expiresAt, ...payload } = flow;
     await this.#db
       .insertInto('auth_challenges')
-      .values({ id: `${FLOW}:${stateHash}`, purpose: FLOW, challenge: stateHash, user_id: null, payload: JSON.stringify(payload), expires_at: expiresAt, created_at: now })
+      .values({
+        id: `${FLOW}:${stateHash}`,
+        purpose: FLOW,
+        challenge: stateHash,
+        user_id: null,
+        payload: JSON.stringify(payload),
+        expires_at: expiresAt,
+        created_at: now,
+      })
       .execute();
   }
 
@@ -98,7 +106,12 @@ export class SocialRepository {
 
   /** Deletes a code that has had its last guess (not a newer code that replaced it meanwhile). */
   async deleteSpentPhoneCode(phone: string, codeHash: string, maxAttempts: number): Promise<void> {
-    await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).where('challenge', '=', codeHash).where('attempts', '>=', maxAttempts).execute();
+    await this.#db
+      .deleteFrom('auth_challenges')
+      .where('id', '=', `${PHONE_CODE}:${phone}`)
+      .where('challenge', '=', codeHash)
+      .where('attempts', '>=', maxAttempts)
+      .execute();
   }
 
   async deletePhoneCode(phone: string): Promise<void> {
@@ -135,7 +148,14 @@ export class SocialRepository {
       await this.#db.transaction().execute(async (trx) => {
         await trx
           .insertInto('social_accounts')
-          .values({ user_id: userId, platform: account.platform, provider_user_id: account.providerUserId, display_name: account.displayName, email: account.email, created_at: now })
+          .values({
+            user_id: userId,
+            platform: account.platform,
+            provider_user_id: account.providerUserId,
+            display_name: account.displayName,
+            email: account.email,
+            created_at: now,
+          })
           .execute();
         const user = await trx.selectFrom('users').select(['is_guest']).where('id', '=', userId).executeTakeFirstOrThrow();
         if (user.is_guest === 1) {
@@ -179,7 +199,14 @@ export class SocialRepository {
           .executeTakeFirstOrThrow();
         await trx
           .insertInto('social_accounts')
-          .values({ user_id: user.id, platform: account.platform, provider_user_id: account.providerUserId, display_name: account.displayName, email: account.email, created_at: now })
+          .values({
+            user_id: user.id,
+            platform: account.platform,
+            provider_user_id: account.providerUserId,
+            display_name: account.displayName,
+            email: account.email,
+            created_at: now,
+          })
           .execute();
         return user.id;
       });
@@ -196,8 +223,16 @@ export class SocialRepository {
         .selectFrom('users')
         .select((eb) => [
           'users.password_hash',
-          eb.selectFrom('social_accounts').select((e) => e.fn.countAll<number>().as('n')).whereRef('social_accounts.user_id', '=', 'users.id').as('social'),
-          eb.selectFrom('webauthn_credentials').select((e) => e.fn.countAll<number>().as('n')).whereRef('webauthn_credentials.user_id', '=', 'users.id').as('passkeys'),
+          eb
+            .selectFrom('social_accounts')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('social_accounts.user_id', '=', 'users.id')
+            .as('social'),
+          eb
+            .selectFrom('webauthn_credentials')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('webauthn_credentials.user_id', '=', 'users.id')
+            .as('passkeys'),
         ])
         .where('users.id', '=', userId)
         .executeTakeFirst();

@@ -100,7 +100,9 @@ const ANSWER_FIELDS = ['code', 'state', 'user', 'error'] as const;
  */
 export async function formPostCallbackRoute(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) => done(null, new URLSearchParams(body as string)));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) =>
+      done(null, new URLSearchParams(body as string)),
+    );
     scope.post<{ Params: { platform: string } }>('/oauth/:platform/callback', async (request, reply) => {
       if (!isSocialPlatform(request.params.platform) || !(request.body instanceof URLSearchParams)) return reply.code(404).type('text/plain').send('Not found');
       const answer = new URLSearchParams();
@@ -108,7 +110,10 @@ export async function formPostCallbackRoute(app: FastifyInstance): Promise<void>
         const value = request.body.get(field);
         if (value && value.length <= 4096) answer.set(field, value);
       }
-      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(`/oauth/${request.params.platform}/callback?${answer}`, 303);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .redirect(`/oauth/${request.params.platform}/callback?${answer}`, 303);
     });
   });
 }
@@ -118,7 +123,10 @@ export function whatsappInboxRoute(app: FastifyInstance, inbox: DevelopmentInbox
   app.get('/dev/whatsapp-inbox', async (_request, reply) => {
     const rows = inbox
       .messages()
-      .map((m) => `<tr data-testid="inbox-message"><td>${escapeHtml(m.sentAt)}</td><td data-testid="inbox-phone">${escapeHtml(m.phone)}</td><td data-testid="inbox-code">${escapeHtml(m.code)}</td></tr>`)
+      .map(
+        (m) =>
+          `<tr data-testid="inbox-message"><td>${escapeHtml(m.sentAt)}</td><td data-testid="inbox-phone">${escapeHtml(m.phone)}</td><td data-testid="inbox-code">${escapeHtml(m.code)}</td></tr>`,
+      )
       .join('');
     return reply
       .header('cache-control', 'no-store')

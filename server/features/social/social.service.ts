@@ -176,7 +176,8 @@ export class SocialService {
   async link(caller: Caller, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
     const profile = await this.#confirmed(caller, platform, body, client, browserKey);
     const existing = await this.#repository.findAccount(platform, profile.id);
-    if (existing && existing.user_id !== caller.userId) throw new AppError('social_account_taken', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
+    if (existing && existing.user_id !== caller.userId)
+      throw new AppError('social_account_taken', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
     if (!existing) {
       const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
       if (bound === 'taken') {
@@ -207,7 +208,10 @@ export class SocialService {
     );
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.#clock.now();
-    await this.#repository.savePhoneCode({ phone, codeHash: this.#phoneCodeHash(phone, code), expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() }, now.toISOString());
+    await this.#repository.savePhoneCode(
+      { phone, codeHash: this.#phoneCodeHash(phone, code), expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() },
+      now.toISOString(),
+    );
     try {
       await this.#whatsapp.send(phone, code);
     } catch (error) {
@@ -223,7 +227,13 @@ export class SocialService {
   }
 
   /** The provider account the message proves, or a refusal; refusals count against the client. */
-  async #confirmed(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<ProviderProfile> {
+  async #confirmed(
+    caller: Caller | null,
+    platform: SocialPlatform,
+    body: SocialMessage,
+    client: ClientFacts,
+    browserKey: string | null,
+  ): Promise<ProviderProfile> {
     if (body.platform !== undefined && body.platform !== platform) throw new AppError('bad_request', { messageKey: 'social:errors.platformMismatch' });
     const where = clientSubject(client.address);
     // Charged before the attempt and given back when it was not refused: attempts sent at once
@@ -234,7 +244,8 @@ export class SocialService {
       await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       return profile;
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'rate_limited' || error.code === 'unavailable') await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+      if (!(error instanceof AppError) || error.code === 'rate_limited' || error.code === 'unavailable')
+        await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       throw error;
     }
   }
@@ -259,7 +270,8 @@ export class SocialService {
     try {
       return await provider.profile(body.code, { codeVerifier: flow.codeVerifier, nonce: flow.nonce }, { user: body.user });
     } catch (error) {
-      if (error instanceof ProviderRefusal) throw new AppError('bad_request', { messageKey: 'social:errors.providerRefused', values: { platform: platformName(platform) }, cause: error });
+      if (error instanceof ProviderRefusal)
+        throw new AppError('bad_request', { messageKey: 'social:errors.providerRefused', values: { platform: platformName(platform) }, cause: error });
       throw error;
     }
   }
@@ -287,7 +299,8 @@ export class SocialService {
   }
 
   async #session(userId: number, how: 'issue' | 'rotate', platform: SocialPlatform, client: ClientFacts): Promise<SocialSession> {
-    const { token } = how === 'rotate' ? await this.#tokens.rotate(userId, tokenName(platform, client)) : await this.#tokens.issue(userId, tokenName(platform, client));
+    const { token } =
+      how === 'rotate' ? await this.#tokens.rotate(userId, tokenName(platform, client)) : await this.#tokens.issue(userId, tokenName(platform, client));
     return { data: { token, userInfo: await this.#accounts.userInfo(userId) } };
   }
 }
@@ -303,7 +316,14 @@ function bindingOf(platform: SocialPlatform, profile: ProviderProfile, nickname:
   return { platform, providerUserId: profile.id, displayName: profile.name, email: profile.email, nickname };
 }
 
-const PLATFORM_NAMES: Record<SocialPlatform, string> = { google: 'Google', apple: 'Apple', discord: 'Discord', facebook: 'Facebook', x: 'X', whatsapp: 'WhatsApp' };
+const PLATFORM_NAMES: Record<SocialPlatform, string> = {
+  google: 'Google',
+  apple: 'Apple',
+  discord: 'Discord',
+  facebook: 'Facebook',
+  x: 'X',
+  whatsapp: 'WhatsApp',
+};
 
 export function platformName(platform: SocialPlatform): string {
   return PLATFORM_NAMES[platform];

@@ -32,20 +32,52 @@ describe('acquisition', () => {
     expect(JSON.parse(row.campaign!)).toEqual({ source: 'facebook', medium: 'paid social', campaign: 'spring' });
 
     // The tagged guest becomes a member and buys; the order keeps the tags of its request.
-    const member = (await api.call('PATCH', '/member/password/', { token: tagged.token, body: { username: `acq${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' } })).json().data as { token: string };
+    const member = (
+      await api.call('PATCH', '/member/password/', {
+        token: tagged.token,
+        body: { username: `acq${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
+      })
+    ).json().data as { token: string };
     const appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
-    const order = (await api.call('POST', `/game/pay/${appId}`, { token: member.token, headers: FACEBOOK, body: { sku: 'alpha-gold-tiles', idempotencyKey: randomBytes(12).toString('base64url') } })).json().data as { id: string };
+    const order = (
+      await api.call('POST', `/game/pay/${appId}`, {
+        token: member.token,
+        headers: FACEBOOK,
+        body: { sku: 'alpha-gold-tiles', idempotencyKey: randomBytes(12).toString('base64url') },
+      })
+    ).json().data as { id: string };
     const secret = api.config.payments.provider === 'sandbox' ? api.config.payments.webhookSecret : '';
-    const payload = JSON.stringify({ notification_type: 'payment', purchase: { total: { currency: 'USD', amount: 1.99 } }, user: { id: String(tagged.userInfo.uid) }, transaction: { id: 5, external_id: order.id }, custom_parameters: { order_id: order.id } });
-    const paid = await api.app.inject({ method: 'POST', url: '/serve/api/payment/xsolla/webhook/', headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` }, payload });
+    const payload = JSON.stringify({
+      notification_type: 'payment',
+      purchase: { total: { currency: 'USD', amount: 1.99 } },
+      user: { id: String(tagged.userInfo.uid) },
+      transaction: { id: 5, external_id: order.id },
+      custom_parameters: { order_id: order.id },
+    });
+    const paid = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/payment/xsolla/webhook/',
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` },
+      payload,
+    });
     expect(paid.statusCode).toBe(204);
 
     const rows = await new AcquisitionRepository(api.services.database.db).report('1970-01-01T00:00:00.000Z');
-    expect(rows.find((r) => r.source === 'facebook')).toEqual({ source: 'facebook', medium: 'paid social', campaign: 'spring', signUps: 2, members: 1, paidOrders: 1, revenue: { USD: 199 } });
+    expect(rows.find((r) => r.source === 'facebook')).toEqual({
+      source: 'facebook',
+      medium: 'paid social',
+      campaign: 'spring',
+      signUps: 2,
+      members: 1,
+      paidOrders: 1,
+      revenue: { USD: 199 },
+    });
     expect(rows.find((r) => r.source === '(none)')?.signUps).toBeGreaterThanOrEqual(1);
 
     // The command prints the same, from the configured database.
-    const { stdout } = await promisify(execFile)(process.execPath, [resolve(import.meta.dirname, '../../../scripts/report.ts'), 'acquisition'], { env: { ...process.env, ...api.database.env, LOG_LEVEL: 'silent' } });
+    const { stdout } = await promisify(execFile)(process.execPath, [resolve(import.meta.dirname, '../../../scripts/report.ts'), 'acquisition'], {
+      env: { ...process.env, ...api.database.env, LOG_LEVEL: 'silent' },
+    });
     expect(stdout).toMatch(/facebook\s+paid social\s+spring\s+2\s+1\s+1\s+1\.99 USD/);
   });
 });

@@ -81,5 +81,12 @@ export function formatAcquisition(rows: AcquisitionRow[]): string {
   const header = ['source', 'medium', 'campaign', 'sign-ups', 'members', 'paid orders', 'revenue'];
   const lines = [header, ...rows.map((r) => [r.source, r.medium, r.campaign, String(r.signUps), String(r.members), String(r.paidOrders), money(r.revenue)])];
   const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i]!.length)));
-  return lines.map((line) => line.map((cell, i) => (i >= 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  return lines
+    .map((line) =>
+      line
+        .map((cell, i) => (i >= 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

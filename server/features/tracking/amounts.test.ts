@@ -21,7 +21,9 @@ describe('amounts in reports and conversions', () => {
   });
 
   it('writes the acquisition report’s revenue with each currency’s decimals', () => {
-    const table = formatAcquisition([{ source: 'facebook', medium: 'cpc', campaign: 'spring', signUps: 3, members: 2, paidOrders: 3, revenue: { USD: 199, JPY: 120, KWD: 1250 } }]);
+    const table = formatAcquisition([
+      { source: 'facebook', medium: 'cpc', campaign: 'spring', signUps: 3, members: 2, paidOrders: 3, revenue: { USD: 199, JPY: 120, KWD: 1250 } },
+    ]);
     expect(table.split('\n')[1]).toContain('1.99 USD, 120 JPY, 1.250 KWD');
   });
 });

@@ -30,7 +30,13 @@ describe('conversions API', () => {
   async function registered(source: string, consent: 'accepted' | 'declined' | null, address: string) {
     const csrf = await api.csrfHeaders();
     const headers = { ...csrf, cookie: `${csrf.cookie}${consent ? `; ad_consent=${consent}` : ''}`, 'utm-source': source, 'utm-campaign': 'spring' };
-    const guest = await api.app.inject({ method: 'POST', url: '/serve/api/guest/login/', headers, payload: await solvedChallenge(api.app), remoteAddress: address });
+    const guest = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/guest/login/',
+      headers,
+      payload: await solvedChallenge(api.app),
+      remoteAddress: address,
+    });
     expect(guest.statusCode, guest.body).toBe(201);
     const { token, userInfo } = guest.json().data as { token: string; userInfo: { uid: number } };
     const member = await api.app.inject({
@@ -85,7 +91,9 @@ describe('conversions API', () => {
     const bearer = { authorization: `Bearer ${member.token}` };
     expect((await ask({ ...member.headers, ...bearer })).statusCode).toBe(200);
     expect((await ask(member.headers)).statusCode).toBe(401);
-    expect((await ask({ ...bearer, cookie: member.headers.cookie!.replace('ad_consent=accepted', 'ad_consent=declined'), 'utm-source': 'meta' })).statusCode).toBe(403);
+    expect(
+      (await ask({ ...bearer, cookie: member.headers.cookie!.replace('ad_consent=accepted', 'ad_consent=declined'), 'utm-source': 'meta' })).statusCode,
+    ).toBe(403);
     expect((await ask({ ...bearer, cookie: member.headers.cookie!, 'utm-source': 'google' })).statusCode).toBe(403);
     const badOrder = await api.app.inject({ method: 'GET', url: '/serve/api/tracking/ids/?order_id=../../x', headers: { ...member.headers, ...bearer } });
     expect(badOrder.statusCode).toBe(422);
@@ -98,9 +106,14 @@ describe('conversions API', () => {
   });
 
   it('sends nothing without consent, after a refusal, or for another source', async () => {
-    const quiet = [await registered('facebook', null, '10.8.0.2'), await registered('meta', 'declined', '10.8.0.3'), await registered('google', 'accepted', '10.8.0.4')];
+    const quiet = [
+      await registered('facebook', null, '10.8.0.2'),
+      await registered('meta', 'declined', '10.8.0.3'),
+      await registered('google', 'accepted', '10.8.0.4'),
+    ];
     await settle();
-    for (const { uid } of quiet) expect(standIn.received.flatMap((r) => r.body.data).filter((event) => event.user_data.external_id.includes(keyed(String(uid))))).toEqual([]);
+    for (const { uid } of quiet)
+      expect(standIn.received.flatMap((r) => r.body.data).filter((event) => event.user_data.external_id.includes(keyed(String(uid))))).toEqual([]);
   });
 
   it('sends a delivered purchase once, with its amount, currency and hashed order id', async () => {
@@ -114,8 +127,19 @@ describe('conversions API', () => {
     });
     const order = pay.json().data as { id: string };
     const secret = api.config.payments.provider === 'sandbox' ? api.config.payments.webhookSecret : '';
-    const payload = JSON.stringify({ notification_type: 'payment', purchase: { total: { currency: 'USD', amount: 1.99 } }, user: { id: String(buyer.uid) }, transaction: { id: 7, external_id: order.id }, custom_parameters: { order_id: order.id } });
-    const paid = await api.app.inject({ method: 'POST', url: '/serve/api/payment/xsolla/webhook/', headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` }, payload });
+    const payload = JSON.stringify({
+      notification_type: 'payment',
+      purchase: { total: { currency: 'USD', amount: 1.99 } },
+      user: { id: String(buyer.uid) },
+      transaction: { id: 7, external_id: order.id },
+      custom_parameters: { order_id: order.id },
+    });
+    const paid = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/payment/xsolla/webhook/',
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` },
+      payload,
+    });
     expect(paid.statusCode).toBe(204);
     const eventId = keyed(`purchase:${order.id}`);
     // The webhook alone sends nothing: the purchase is counted when the game receives it.
@@ -123,7 +147,11 @@ describe('conversions API', () => {
     expect(eventsFor(eventId)).toEqual([]);
 
     for (let i = 0; i < 2; i++) {
-      const delivered = await api.app.inject({ method: 'POST', url: `/serve/api/game/orders/${order.id}/deliver`, headers: { ...buyer.headers, authorization: `Bearer ${buyer.token}` } });
+      const delivered = await api.app.inject({
+        method: 'POST',
+        url: `/serve/api/game/orders/${order.id}/deliver`,
+        headers: { ...buyer.headers, authorization: `Bearer ${buyer.token}` },
+      });
       expect(delivered.statusCode, delivered.body).toBe(200);
     }
     await expect.poll(() => eventsFor(eventId).length).toBe(1);

@@ -28,7 +28,8 @@ export class ConversionsService {
 
   /** A guest became a member of the same account. */
   registration(uid: number, client: ClientFacts): void {
-    if (measurable(client)) this.#sender.send({ name: 'CompleteRegistration', id: this.#ids.eventId('registration', uid), externalId: this.#ids.externalId(uid), client });
+    if (measurable(client))
+      this.#sender.send({ name: 'CompleteRegistration', id: this.#ids.eventId('registration', uid), externalId: this.#ids.externalId(uid), client });
   }
 
   /** A paid order was handed to its game (once per order). */

@@ -27,7 +27,10 @@ async function expectNoSeriousViolations(page: Page, what: string, { crossOrigin
   // The same walk checks that no element's Tailwind utilities contradict each other (decision 078).
   const classLists = await page.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
   expect(conflictingClassLists(classLists), `conflicting Tailwind utilities on ${what}`).toEqual([]);
-  const results = await new AxeBuilder({ page }).options({ rules: EXPERIMENTAL_RULES, resultTypes: ['violations'] }).setLegacyMode(!crossOriginFrames).analyze();
+  const results = await new AxeBuilder({ page })
+    .options({ rules: EXPERIMENTAL_RULES, resultTypes: ['violations'] })
+    .setLegacyMode(!crossOriginFrames)
+    .analyze();
   const serious = results.violations
     .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
     .map((violation) => ({
@@ -49,7 +52,8 @@ async function openSettled(page: Page, path: string, status = 200): Promise<void
 
 // One member per worker, shared by the tests that need a signed-in page (module state is per worker).
 let memberToken: Promise<string> | null = null;
-const member = (request: APIRequestContext) => (memberToken ??= newMember(request, uniqueUsername('axe'), 'axe-checker-Lantern-7').then((account) => account.token));
+const member = (request: APIRequestContext) =>
+  (memberToken ??= newMember(request, uniqueUsername('axe'), 'axe-checker-Lantern-7').then((account) => account.token));
 
 async function signIn(page: Page, request: APIRequestContext, baseURL: string): Promise<void> {
   await useSession(page.context(), baseURL, await member(request));
@@ -108,7 +112,6 @@ test.describe('accessibility (axe-core)', () => {
         await expectNoSeriousViolations(page, 'the user menu');
         await page.keyboard.press('Escape');
         await expect(page.getByTestId('user-menu')).toBeHidden();
-
       }
 
       await page.getByTestId('header-search-input').fill('a');

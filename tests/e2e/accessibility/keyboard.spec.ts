@@ -30,17 +30,26 @@ function focusStop(page: Page, selector = ':focus'): Promise<FocusStop | null> {
     const style = getComputedStyle(element);
     // oxlint-disable-next-line unicorn/consistent-function-scoping -- this function runs inside the page
     const opaque = (colour: string) => {
-      const parts = /rgba?\(([^)]+)\)/.exec(colour)?.[1]?.split(/[\s,/]+/).filter(Boolean);
+      const parts = /rgba?\(([^)]+)\)/
+        .exec(colour)?.[1]
+        ?.split(/[\s,/]+/)
+        .filter(Boolean);
       return !parts || parts.length < 4 || Number(parts[3]) > 0;
     };
     const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 && opaque(style.outlineColor);
     // A box-shadow ring: some layer of a visible colour with a non-zero length.
-    const ring = style.boxShadow !== 'none' && style.boxShadow.split(/,(?![^(]*\))/).some((layer) => opaque(layer) && /\s[1-9]/.test(layer.replace(/rgba?\([^)]*\)/, '')));
+    const ring =
+      style.boxShadow !== 'none' && style.boxShadow.split(/,(?![^(]*\))/).some((layer) => opaque(layer) && /\s[1-9]/.test(layer.replace(/rgba?\([^)]*\)/, '')));
     // Menu items show the keyboard's place by their highlight (Radix sets data-highlighted on the focused item).
     const highlighted = element.hasAttribute('data-highlighted') && opaque(style.backgroundColor);
     const labelled = element.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : null;
     const name = element.getAttribute('aria-label') ?? labelled ?? element.textContent ?? '';
-    return { name: name.replace(/\s+/g, ' ').trim(), testId: element.getAttribute('data-testid'), visible: outline || ring || highlighted, matches: element.matches(wanted) };
+    return {
+      name: name.replace(/\s+/g, ' ').trim(),
+      testId: element.getAttribute('data-testid'),
+      visible: outline || ring || highlighted,
+      matches: element.matches(wanted),
+    };
   }, selector);
 }
 

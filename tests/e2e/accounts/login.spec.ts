@@ -84,7 +84,13 @@ test.describe('signing in (spec sections 2 and 4)', { tag: '@db' }, () => {
     expect(calls('POST /username/login/')).toBe(1);
   });
 
-  test('device sign-in returns to the guest account this browser recorded, and needs the device id this browser keeps', async ({ page, context, request, baseURL, problems }) => {
+  test('device sign-in returns to the guest account this browser recorded, and needs the device id this browser keeps', async ({
+    page,
+    context,
+    request,
+    baseURL,
+    problems,
+  }) => {
     test.slow();
     problems.allow('status of 404');
     // Every test runs in the same browser, so all compute the same fingerprint: this test gives
@@ -175,7 +181,9 @@ test.describe('choosing a password (decision 052)', { tag: '@db' }, () => {
     await english.getByLabel('Username').fill(uniqueUsername('weak'));
     await english.getByLabel('Password', { exact: true }).fill('password1');
     await english.getByRole('button', { name: 'Create account' }).click();
-    await expect(english.getByTestId('field-error')).toHaveText(['This password is on the lists of common and leaked passwords that attackers try first. Choose another.']);
+    await expect(english.getByTestId('field-error')).toHaveText([
+      'This password is on the lists of common and leaked passwords that attackers try first. Choose another.',
+    ]);
     await english.getByLabel('Password', { exact: true }).fill('a-long-river-of-stars');
     await afterDebounce(page);
     await english.getByRole('button', { name: 'Create account' }).click();

@@ -26,7 +26,8 @@ test.describe('pages shared by everyone', { tag: '@db' }, () => {
       await context.addInitScript(() => {
         const shifts: number[] = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) shifts.push(entry.value);
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+            if (!entry.hadRecentInput) shifts.push(entry.value);
         }).observe({ type: 'layout-shift', buffered: true });
       });
       const page = await context.newPage();

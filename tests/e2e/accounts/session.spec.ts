@@ -56,7 +56,11 @@ test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
     expect(calls('GET /member/info/')).toBe(1);
   });
 
-  test('a token in the address is adopted and removed by a replacing redirect, on a page load and on a client navigation', async ({ page, context, request }) => {
+  test('a token in the address is adopted and removed by a replacing redirect, on a page load and on a client navigation', async ({
+    page,
+    context,
+    request,
+  }) => {
     test.slow();
     const member = await newMember(request, uniqueUsername('url'), 'token-in-url-1');
     expect(member.token.length).toBeGreaterThan(49);
@@ -144,7 +148,13 @@ test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
 test.describe('first paint', { tag: '@db' }, () => {
   test.use({ javaScriptEnabled: false });
 
-  test('a member is rendered signed in by the server: name, avatar fallback and switch account, before any script', async ({ page, context, request, baseURL, problems }) => {
+  test('a member is rendered signed in by the server: name, avatar fallback and switch account, before any script', async ({
+    page,
+    context,
+    request,
+    baseURL,
+    problems,
+  }) => {
     // Without scripts Chromium refuses the module preloads; nothing else may fail.
     problems.allow(/^request failed: GET \S+\/assets\/\S+\.js csp$/);
     const member = await newMember(request, uniqueUsername('paint'), 'first-paint-pass');
@@ -181,7 +191,12 @@ test.describe('guest accounts for everyone behind one address (decision 054)', {
       // The first attempts are refused as a busy shared address would be, with a short wait.
       if (refusals < 3) {
         refusals++;
-        await route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '2' }, body: JSON.stringify({ code: 429, message: 'Too many attempts. Please try again in 2 seconds.', data: { retryAfter: 2 } }) });
+        await route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          headers: { 'retry-after': '2' },
+          body: JSON.stringify({ code: 429, message: 'Too many attempts. Please try again in 2 seconds.', data: { retryAfter: 2 } }),
+        });
         return;
       }
       await route.continue();

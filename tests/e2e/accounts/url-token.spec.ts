@@ -23,7 +23,9 @@ async function signedInAtProviders(context: BrowserContext, sub: string, name: s
 }
 
 async function orders(request: Parameters<typeof call>[0], token: string): Promise<string[]> {
-  return (await call<{ items: { id: string; status: string }[] }>(request, 'GET', '/member/orders/', { token })).data.items.map((order) => `${order.id}:${order.status}`);
+  return (await call<{ items: { id: string; status: string }[] }>(request, 'GET', '/member/orders/', { token })).data.items.map(
+    (order) => `${order.id}:${order.status}`,
+  );
 }
 
 /** The dialog a link's token opens, by its accessible name. */
@@ -32,7 +34,13 @@ function linkDialog(page: Page, nickname: string) {
 }
 
 test.describe('tokens in links', { tag: '@db' }, () => {
-  test('a member token planted into a fresh browser: nothing the visitor then links or buys lands in the sender\'s account unless they continue as the sender', async ({ page, context, request, browser, baseURL }) => {
+  test("a member token planted into a fresh browser: nothing the visitor then links or buys lands in the sender's account unless they continue as the sender", async ({
+    page,
+    context,
+    request,
+    browser,
+    baseURL,
+  }) => {
     // A social sign-in and a purchase, each a round trip through a pop-up, in two browsers.
     test.setTimeout(180_000);
     const sender = await newMember(request, uniqueUsername('sender'), 'planted-session-2');
@@ -90,14 +98,20 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     const second = await other.newPage();
     await second.goto(`/about?token=${encodeURIComponent(sender.token)}`);
     await expect(second).toHaveURL('/about');
-    await linkDialog(second, nickname).getByRole('button', { name: `Continue as ${nickname}` }).click();
+    await linkDialog(second, nickname)
+      .getByRole('button', { name: `Continue as ${nickname}` })
+      .click();
     await expect.poll(() => browserToken(other)).toBe(sender.token);
     await second.getByTestId('user-menu-trigger').click();
     await expect(second.getByTestId('user-name')).toHaveText(nickname);
     await other.close();
   });
 
-  test('a guest token replaces a guest that holds nothing without a question, and one that holds a favourite only if the visitor continues', async ({ page, context, request }) => {
+  test('a guest token replaces a guest that holds nothing without a question, and one that holds a favourite only if the visitor continues', async ({
+    page,
+    context,
+    request,
+  }) => {
     test.slow();
     await page.goto('/about');
     await hydrated(page);
@@ -150,11 +164,17 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     await expect.poll(() => browserToken(context)).toBe(stranger.token);
   });
 
-  test('a page that arrives with the token still in its address (a copy an older worker kept) removes it and only offers it', async ({ page, context, request }) => {
+  test('a page that arrives with the token still in its address (a copy an older worker kept) removes it and only offers it', async ({
+    page,
+    context,
+    request,
+  }) => {
     test.slow();
     const sender = await newMember(request, uniqueUsername('copy'), 'planted-session-3');
     // The document is answered without the server's redirect, as an older service worker did.
-    await page.route('**/about?token=*', async (route) => route.fulfill({ response: await route.fetch({ url: new URL('/about', route.request().url()).href }) }));
+    await page.route('**/about?token=*', async (route) =>
+      route.fulfill({ response: await route.fetch({ url: new URL('/about', route.request().url()).href }) }),
+    );
     await page.goto(`/about?token=${encodeURIComponent(sender.token)}`);
     await expect(page).toHaveURL('/about');
     const dialog = linkDialog(page, sender.userInfo.nickname!);
@@ -207,4 +227,3 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     expect((await call(request, 'GET', '/member/profile/', { token: planted.token })).status).toBe(401);
   });
 });
-

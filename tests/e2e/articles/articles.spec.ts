@@ -5,7 +5,7 @@ import { expect, test } from '../fixtures.ts';
 const NEWS_NEWEST_FIRST = [1004, 1007, 1010, 1009, 1006, 1003, 1005, 1008, 1002, 1001];
 
 async function cardIds(page: Page): Promise<number[]> {
-  return (await page.getByTestId('article-card').evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id')))));
+  return await page.getByTestId('article-card').evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
 }
 
 async function headLinks(page: Page, selector: string, attribute = 'href'): Promise<string[]> {
@@ -159,7 +159,14 @@ test.describe('articles', () => {
   });
 
   test('the catch-all rule: valid paths resolve, invalid ones are "Page Not Found: {path}" with 404', async ({ page, request, problems }) => {
-    for (const path of ['/article/news', '/article/news/1001', '/article/news/esports', '/article/news/esports/1005', '/zh-CN/article/guides/1011', '/article/post/1001']) {
+    for (const path of [
+      '/article/news',
+      '/article/news/1001',
+      '/article/news/esports',
+      '/article/news/esports/1005',
+      '/zh-CN/article/guides/1011',
+      '/article/post/1001',
+    ]) {
       expect((await request.get(path)).status(), path).toBe(200);
     }
     // Valid by the rule but naming nothing: the ordinary not-found page, not the invalid-parameter one.
@@ -173,7 +180,14 @@ test.describe('articles', () => {
     expect(moved.status()).toBe(301);
     expect(moved.headers().location).toBe('/article/news/esports/1005');
 
-    for (const path of ['/article/ab', '/article/news/es-ports', '/article/news1', '/article/news/esports/1005/more', '/article/post/12a', '/zh-CN/article/n3ws']) {
+    for (const path of [
+      '/article/ab',
+      '/article/news/es-ports',
+      '/article/news1',
+      '/article/news/esports/1005/more',
+      '/article/post/12a',
+      '/zh-CN/article/n3ws',
+    ]) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(404);
       expect(await response.text(), path).toContain(`Page Not Found: ${path}`);
@@ -230,7 +244,9 @@ test.describe('articles', () => {
           entries: [...doc.getElementsByTagNameNS(atom, 'entry')].map((e) => e.getElementsByTagNameNS(atom, 'link')[0]?.getAttribute('href')),
           contents: [...doc.getElementsByTagNameNS(atom, 'content')].map((c) => c.textContent ?? ''),
           locs: [...doc.getElementsByTagName('loc')].map((l) => l.textContent),
-          alternates: [...doc.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'link')].map((l) => `${l.getAttribute('hreflang')} ${l.getAttribute('href')}`),
+          alternates: [...doc.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'link')].map(
+            (l) => `${l.getAttribute('hreflang')} ${l.getAttribute('href')}`,
+          ),
         };
       }, url);
 
@@ -238,7 +254,11 @@ test.describe('articles', () => {
       const feed = await parse(`/feeds/news.${locale}.xml`);
       expect(feed, locale).toMatchObject({ status: 200, type: 'application/atom+xml; charset=utf-8', error: null, root: 'feed' });
       const prefix = locale === 'en' ? '' : '/zh-CN';
-      expect(feed.entries).toEqual(NEWS_NEWEST_FIRST.map((id) => `${baseURL}${prefix}/article/news/${[1005, 1006, 1007].includes(id) ? 'esports/' : [1008, 1009, 1010].includes(id) ? 'releases/' : ''}${id}`));
+      expect(feed.entries).toEqual(
+        NEWS_NEWEST_FIRST.map(
+          (id) => `${baseURL}${prefix}/article/news/${[1005, 1006, 1007].includes(id) ? 'esports/' : [1008, 1009, 1010].includes(id) ? 'releases/' : ''}${id}`,
+        ),
+      );
       expect(feed.contents.join('')).not.toMatch(/<script/i);
     }
     const updates = await parse('/feeds/updates.en.xml');
@@ -247,7 +267,15 @@ test.describe('articles', () => {
 
     const sitemap = await parse('/sitemap.xml');
     expect(sitemap).toMatchObject({ status: 200, error: null, root: 'urlset' });
-    for (const path of ['/article/news', '/article/news/esports', '/article/guides', '/article/updates', '/article/news/1001', '/article/news/esports/1005', '/categories']) {
+    for (const path of [
+      '/article/news',
+      '/article/news/esports',
+      '/article/guides',
+      '/article/updates',
+      '/article/news/1001',
+      '/article/news/esports/1005',
+      '/categories',
+    ]) {
       expect(sitemap.locs, path).toContain(`${baseURL}${path}`);
       expect(sitemap.locs, path).toContain(`${baseURL}/zh-CN${path}`);
       expect(sitemap.alternates, path).toContain(`zh-CN ${baseURL}/zh-CN${path}`);
@@ -267,7 +295,12 @@ test.describe('articles', () => {
   test('the news link of the bottom bar leads to the news column @mobile', async ({ page, isMobile }) => {
     test.skip(!isMobile, 'the bottom bar is the mobile navigation');
     await page.goto('/zh-CN/article/updates');
-    await page.getByRole('navigation').filter({ has: page.getByRole('link', { name: '新闻' }) }).last().getByRole('link', { name: '新闻' }).click();
+    await page
+      .getByRole('navigation')
+      .filter({ has: page.getByRole('link', { name: '新闻' }) })
+      .last()
+      .getByRole('link', { name: '新闻' })
+      .click();
     await expect(page).toHaveURL(/\/zh-CN\/article\/news$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('新闻');
   });

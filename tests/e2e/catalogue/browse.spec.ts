@@ -13,11 +13,16 @@ test.describe('browsing the catalogue', () => {
     test.slow();
     const response = await request.get('/');
     const html = await response.text();
-    for (const part of ['data-testid="row-featured"', 'data-testid="row-popular"', 'data-testid="row-newest"', 'data-testid="category-chips"']) expect(html).toContain(part);
+    for (const part of ['data-testid="row-featured"', 'data-testid="row-popular"', 'data-testid="row-newest"', 'data-testid="category-chips"'])
+      expect(html).toContain(part);
 
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Play free games in your browser');
-    for (const [row, title] of [['featured', 'Featured'], ['popular', 'Popular'], ['newest', 'New']] as const) {
+    for (const [row, title] of [
+      ['featured', 'Featured'],
+      ['popular', 'Popular'],
+      ['newest', 'New'],
+    ] as const) {
       await expect(page.getByTestId(`row-${row}`).getByRole('heading', { level: 2 })).toHaveText(title);
     }
     const popular = await apiData<{ items: Array<{ slug: string; title: string }> }>(request, '/app/list/?limit=6');
@@ -98,10 +103,16 @@ test.describe('browsing the catalogue', () => {
     const tag = app.tags[0]!;
     const tagged = await apiData<{ items: Array<{ slug: string }> }>(request, `/app/list/?tag=${tag.slug}&limit=12`);
     await page.goto('/app/2048');
-    await page.getByTestId('app-tags').getByRole('link', { name: `#${tag.title}` }).click();
+    await page
+      .getByTestId('app-tags')
+      .getByRole('link', { name: `#${tag.title}` })
+      .click();
     await expect(page).toHaveURL(`/search?tag=${tag.slug}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Tagged “${tag.title}”`);
-    const hrefs = await page.getByTestId('app-grid').getByTestId('app-tile').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await page
+      .getByTestId('app-grid')
+      .getByTestId('app-tile')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(tagged.items.map((i) => `/app/${i.slug}`));
     expect(hrefs).toContain('/app/2048');
   });
@@ -133,7 +144,10 @@ test.describe('browsing the catalogue', () => {
     const row = page.getByTestId('row-popular').getByRole('list');
     expect(await row.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX === 'auto')).toBe(true);
     await page.goto('/categories');
-    const tops = await page.getByTestId('app-grid').locator('li').evaluateAll((items) => items.slice(0, 3).map((li) => Math.round(li.getBoundingClientRect().top)));
+    const tops = await page
+      .getByTestId('app-grid')
+      .locator('li')
+      .evaluateAll((items) => items.slice(0, 3).map((li) => Math.round(li.getBoundingClientRect().top)));
     expect(tops[0]).toBe(tops[1]);
     expect(tops[2]).toBeGreaterThan(tops[0]!);
   });

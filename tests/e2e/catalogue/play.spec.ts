@@ -12,10 +12,13 @@ const FIRST_GAME_MS = 20_000;
 
 test.describe('app page and play', { tag: '@db' }, () => {
   test('the app page has details, similar games, structured data and Open Graph tags', async ({ page, request, baseURL }) => {
-    const app = await apiData<{ title: string; summary: string; categories: Array<{ title: string }>; tags: Array<{ title: string }>; similar: Array<{ title: string }> }>(
-      request,
-      '/app/info/?slug=2048',
-    );
+    const app = await apiData<{
+      title: string;
+      summary: string;
+      categories: Array<{ title: string }>;
+      tags: Array<{ title: string }>;
+      similar: Array<{ title: string }>;
+    }>(request, '/app/info/?slug=2048');
     const response = await page.goto('/app/2048');
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle('2048 | Playport');
@@ -158,7 +161,11 @@ test.describe('demo games', () => {
 
   for (const [index, slug] of DEMO_GAMES.entries()) {
     const locale = index % 2 === 0 ? 'en' : 'zh-CN';
-    test(`${slug} starts in its frame through the shared game shell (${locale}): its language, its title, the loaded message, no layout shift`, async ({ page, request, baseURL }) => {
+    test(`${slug} starts in its frame through the shared game shell (${locale}): its language, its title, the loaded message, no layout shift`, async ({
+      page,
+      request,
+      baseURL,
+    }) => {
       // A new browser, a guest made over the API and a game's first load: seconds each on a busy runner.
       test.slow();
       // A returning guest: the game is the subject here, not the first visit's account.
@@ -168,7 +175,8 @@ test.describe('demo games', () => {
       await page.context().addInitScript(() => {
         const shifts: number[] = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) shifts.push(entry.value);
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+            if (!entry.hadRecentInput) shifts.push(entry.value);
         }).observe({ type: 'layout-shift', buffered: true });
       });
       await page.goto(locale === 'en' ? `/play/${slug}` : `/zh-CN/play/${slug}`);
@@ -180,7 +188,8 @@ test.describe('demo games', () => {
       const gameFrame = page.frames().find((frame) => frame.url().includes(`/games/${slug}/`));
       expect(gameFrame).toBeDefined();
       let shifted = 0;
-      for (const frame of [page.mainFrame(), gameFrame!]) shifted += await frame.evaluate(() => ((window as unknown as { layoutShifts?: number[] }).layoutShifts ?? []).reduce((sum, value) => sum + value, 0));
+      for (const frame of [page.mainFrame(), gameFrame!])
+        shifted += await frame.evaluate(() => ((window as unknown as { layoutShifts?: number[] }).layoutShifts ?? []).reduce((sum, value) => sum + value, 0));
       expect(shifted, 'layout shift while loading').toBeLessThan(0.05);
     });
   }

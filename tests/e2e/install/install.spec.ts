@@ -58,9 +58,13 @@ test.describe('installable app and campaign attribution', () => {
   test('Chromium finds the portal installable in both locales (what Lighthouse is asked too: npm run lighthouse)', async ({ page }) => {
     const cdp = await page.context().newCDPSession(page);
     // The test's browser context is incognito, which Chromium names too: it is not the page's doing.
-    const errors = async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito');
+    const errors = async () =>
+      (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito');
     const ids = new Set<string>();
-    for (const [path, locale] of [['/', 'en'], ['/zh-CN', 'zh-CN']] as const) {
+    for (const [path, locale] of [
+      ['/', 'en'],
+      ['/zh-CN', 'zh-CN'],
+    ] as const) {
       await page.goto(path);
       await hydrated(page);
       await expect.poll(errors).toEqual([]);
@@ -87,6 +91,10 @@ test.describe('installable app and campaign attribution', () => {
     const guestCreated = page.waitForRequest((request) => request.url().includes('/serve/api/guest/login/') && request.method() === 'POST');
     await page.goto('/?utm_source=facebook&utm_medium=paid%20social&utm_campaign=launch');
     const headers = (await guestCreated).headers();
-    expect({ source: headers['utm-source'], medium: headers['utm-medium'], campaign: headers['utm-campaign'] }).toEqual({ source: 'facebook', medium: 'paid%20social', campaign: 'launch' });
+    expect({ source: headers['utm-source'], medium: headers['utm-medium'], campaign: headers['utm-campaign'] }).toEqual({
+      source: 'facebook',
+      medium: 'paid%20social',
+      campaign: 'launch',
+    });
   });
 });

@@ -52,7 +52,9 @@ test.describe('the installable app offline', () => {
     await expect(game.locator('body')).toHaveAttribute('data-state', /ready|playing/, { timeout: 20_000 });
     // Its files are kept on the device once it is up.
     await expect
-      .poll(() => page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')) && Boolean(await caches.match('/sdk/v1/playport.js'))), { timeout: 20_000 })
+      .poll(() => page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')) && Boolean(await caches.match('/sdk/v1/playport.js'))), {
+        timeout: 20_000,
+      })
       .toBe(true);
 
     await page.goto('/zh-CN');
@@ -70,7 +72,12 @@ test.describe('the installable app offline', () => {
     await context.setOffline(false);
   });
 
-  test('a link with a session token reaches the server with the worker in control: the token leaves the address, is only offered, and is never kept', async ({ page, context, request, problems }) => {
+  test('a link with a session token reaches the server with the worker in control: the token leaves the address, is only offered, and is never kept', async ({
+    page,
+    context,
+    request,
+    problems,
+  }) => {
     test.slow();
     // A link followed while the router still loads the page's data: the full navigation cancels that request.
     problems.allow(/\.data\?_routes=\S* net::ERR_FAILED/);
@@ -151,7 +158,9 @@ test.describe('the installable app offline', () => {
     await expect.poll(() => page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js'))), { timeout: 20_000 }).toBe(true);
     await page.goto('/user/profile');
     await hydrated(page);
-    await expect.poll(() => page.evaluate(async () => (await (await caches.open('pages')).keys()).map((r) => new URL(r.url).pathname))).toContain('/user/profile');
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open('pages')).keys()).map((r) => new URL(r.url).pathname)))
+      .toContain('/user/profile');
 
     await page.locator('main').getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.evaluate(() => caches.has('pages'))).toBe(false);

@@ -12,11 +12,20 @@ const expect = baseExpect.configure({ timeout: 15_000 });
  * Chromium's virtual authenticator (CDP WebAuthn domain): a platform authenticator that keeps
  * discoverable credentials and verifies the user, answering at once as if the person touched it.
  */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string; credentials: () => Promise<Array<{ isResidentCredential: boolean }>> }> {
+async function virtualAuthenticator(
+  page: Page,
+): Promise<{ cdp: CDPSession; id: string; credentials: () => Promise<Array<{ isResidentCredential: boolean }>> }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, id: authenticatorId, credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
 }
@@ -44,7 +53,10 @@ async function memberWithPasskey(page: Page, request: import('@playwright/test')
 }
 
 test.describe('passkeys', { tag: '@db' }, () => {
-  test('a guest creates an account with a passkey, signs out, signs in with it, renames it; the same authenticator is not registered twice', async ({ page, request }) => {
+  test('a guest creates an account with a passkey, signs out, signs in with it, renames it; the same authenticator is not registered twice', async ({
+    page,
+    request,
+  }) => {
     test.slow();
     await withoutPasskeyAutofill(page);
     const authenticator = await virtualAuthenticator(page);

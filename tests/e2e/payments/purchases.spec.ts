@@ -18,7 +18,10 @@ function game(page: Page) {
 }
 
 test.describe('the game bridge and purchases', { tag: '@db' }, () => {
-  test('a guest buying gold card backs in Solitaire secures the account, is declined, passes the bank challenge, gets the item once and finds the order', async ({ page, request }) => {
+  test('a guest buying gold card backs in Solitaire secures the account, is declined, passes the bank challenge, gets the item once and finds the order', async ({
+    page,
+    request,
+  }) => {
     test.slow();
     const tracked = await recordTracking(page);
     await page.goto('/play/solitaire');
@@ -97,10 +100,15 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     const secure = page.getByTestId('purchase-secure');
     await expect(secure).toContainText('Secure your account to buy');
     await secure.getByRole('button', { name: 'Close' }).click();
-    expect(await answer).toEqual({ code: 'account_not_secured', message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.' });
+    expect(await answer).toEqual({
+      code: 'account_not_secured',
+      message: 'Secure your account first: set a password or link a sign-in method, so that what you buy stays yours.',
+    });
     await expect(secure).toHaveCount(0);
     // Nothing was ordered, and the game may ask again.
-    const again = frame.evaluate(() => (window as unknown as GameWindow).Playport.pay({ sku: 'solitaire-gold-backs' }).catch((error: { code: string }) => error.code));
+    const again = frame.evaluate(() =>
+      (window as unknown as GameWindow).Playport.pay({ sku: 'solitaire-gold-backs' }).catch((error: { code: string }) => error.code),
+    );
     await expect(secure).toBeVisible();
     await secure.getByRole('button', { name: 'Close' }).click();
     expect(await again).toBe('account_not_secured');
@@ -132,7 +140,12 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await expect(item).not.toContainText('Solitaire');
   });
 
-  test('2048 signs in through the SDK and keeps its game in the cloud; another browser finds it after signing in', async ({ page, request, browser, baseURL }) => {
+  test('2048 signs in through the SDK and keeps its game in the cloud; another browser finds it after signing in', async ({
+    page,
+    request,
+    browser,
+    baseURL,
+  }) => {
     // Two browsers, a game and a password sign-in with its proof of work: measured at 28 s on a
     // quiet runner and past 90 s with both workers in long journeys.
     test.setTimeout(150_000);
@@ -148,7 +161,11 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     const moves = Number(await body.getAttribute('data-moves'));
     const score = Number(await body.getAttribute('data-score'));
     expect(moves).toBeGreaterThan(0);
-    const saved = (await call<{ value: { moves: number; score: number; board: number[][] } }>(request, 'GET', `/game/saves/${(await gameId(request, '2048'))}/progress`, { token: member.token })).data.value;
+    const saved = (
+      await call<{ value: { moves: number; score: number; board: number[][] } }>(request, 'GET', `/game/saves/${await gameId(request, '2048')}/progress`, {
+        token: member.token,
+      })
+    ).data.value;
     expect(saved).toMatchObject({ moves, score });
 
     // Another browser profile: a guest there signs in with the password, and the game goes on.

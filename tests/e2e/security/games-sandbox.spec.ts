@@ -47,7 +47,14 @@ test.describe('games never run with the portal origin', () => {
     const frameElement = page.locator('iframe');
     await expect(frameElement).toHaveAttribute('sandbox', /allow-scripts/);
     await expect(frameElement).not.toHaveAttribute('sandbox', /allow-same-origin/);
-    await expect.poll(() => page.frames().find((f) => f.url().includes('/games/snake/'))?.url()).toBeTruthy();
+    await expect
+      .poll(() =>
+        page
+          .frames()
+          .find((f) => f.url().includes('/games/snake/'))
+          ?.url(),
+      )
+      .toBeTruthy();
     const frame = page.frames().find((f) => f.url().includes('/games/snake/'))!;
     await frame.waitForLoadState();
     const seen = await whatTheGameSees(frame);

@@ -74,8 +74,11 @@ test.describe('a new visitor’s first pages', () => {
     // With the shop's button shown (its price), the header is at its fullest.
     await expect(game.locator('#backs')).toHaveText(/^金色牌背 · /, { timeout: 20_000 });
     for (const box of await game.locator('.stat small, .stat b').all()) {
-      const { height, lineHeight } = await box.evaluate((el) => ({ height: el.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }));
-      expect(height, await box.textContent() ?? '').toBeLessThan(lineHeight * 1.5);
+      const { height, lineHeight } = await box.evaluate((el) => ({
+        height: el.getBoundingClientRect().height,
+        lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+      }));
+      expect(height, (await box.textContent()) ?? '').toBeLessThan(lineHeight * 1.5);
     }
   });
 

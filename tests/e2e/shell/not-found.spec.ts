@@ -25,7 +25,9 @@ test.describe('not-found page in the browser', () => {
     problems.allow('status of 404');
     await page.goto('/about');
     await hydrated(page);
-    await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/article/post/abc'));
+    await page.evaluate(() =>
+      (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/article/post/abc'),
+    );
     await expect(page.getByTestId('not-found-message')).toHaveText(TEXT.en.invalid('/article/post/abc'));
     await expect(page).toHaveTitle(`${TEXT.en.notFound} | ${PRODUCT}`);
   });

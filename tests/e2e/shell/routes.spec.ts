@@ -60,7 +60,11 @@ const ROUTES = [
 test.describe('routes in the browser', () => {
   test('each layout shows and hides its parts on a phone and a desktop @mobile', async ({ page, request, isMobile }) => {
     const { app } = await catalogueSamples(request);
-    for (const [path, layout] of [['/about', 'default'], ['/zh-CN/login', 'auth'], [`/play/${app}`, 'empty']] as const) {
+    for (const [path, layout] of [
+      ['/about', 'default'],
+      ['/zh-CN/login', 'auth'],
+      [`/play/${app}`, 'empty'],
+    ] as const) {
       await page.goto(path);
       await expectLayout(page, layout, isMobile);
     }
@@ -68,7 +72,12 @@ test.describe('routes in the browser', () => {
 
   // In two halves, so that two workers share the walk.
   for (const half of [0, 1]) {
-    test(`every route hydrates without a console error or a failed request, signed in as a member (${half + 1} of 2)`, async ({ page, context, request, baseURL }) => {
+    test(`every route hydrates without a console error or a failed request, signed in as a member (${half + 1} of 2)`, async ({
+      page,
+      context,
+      request,
+      baseURL,
+    }) => {
       test.slow();
       const { app, category } = await catalogueSamples(request);
       const member = await newMember(request, uniqueUsername('walker'), 'route-walker-42');

@@ -5,7 +5,9 @@ import { hydrated } from './helpers.ts';
 
 /** The theme colour the browser uses: the first theme-color meta whose media applies. */
 const themeColor = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].find((m) => !m.media || matchMedia(m.media).matches)?.content);
+  page.evaluate(
+    () => [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].find((m) => !m.media || matchMedia(m.media).matches)?.content,
+  );
 
 test.describe('desktop shell', () => {
   test('header: logo, the four links, language, colour mode and the avatar popover', async ({ page }) => {
@@ -15,7 +17,12 @@ test.describe('desktop shell', () => {
     await expect(header.getByRole('link', { name: `${PRODUCT} 首页` })).toHaveAttribute('href', '/zh-CN');
     const nav = page.getByTestId('header-nav').getByRole('link');
     await expect(nav).toHaveText([...TEXT['zh-CN'].nav]);
-    expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['/zh-CN', '/zh-CN/categories', '/zh-CN/article/news', '/zh-CN/user']);
+    expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/zh-CN',
+      '/zh-CN/categories',
+      '/zh-CN/article/news',
+      '/zh-CN/user',
+    ]);
     await expect(page.getByTestId('language-selector')).toBeVisible();
     await expect(page.getByTestId('color-mode-button')).toBeVisible();
 
@@ -46,7 +53,13 @@ test.describe('desktop shell', () => {
     await expect(footer).toContainText(`© ${new Date().getFullYear()} ${PRODUCT}`);
     const links = footer.getByRole('link');
     await expect(links).toHaveText([...TEXT.en.footer, `${TEXT.en.community}(opens in a new tab)`]);
-    expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))).toEqual(['/about', '/terms', '/privacy-policy', '/cookie-policy', 'https://discord.com/invite/playport']);
+    expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))).toEqual([
+      '/about',
+      '/terms',
+      '/privacy-policy',
+      '/cookie-policy',
+      'https://discord.com/invite/playport',
+    ]);
     await expect(links.last()).toHaveAttribute('target', '_blank');
     await footer.getByRole('link', { name: TEXT.en.footer[1] }).click();
     await expect(page).toHaveURL('/terms');
@@ -75,7 +88,12 @@ test.describe('mobile shell', () => {
     await expect(page.getByTestId('site-footer')).toBeHidden();
     const bar = page.getByTestId('bottom-bar').getByRole('link');
     await expect(bar).toHaveText([...TEXT['zh-CN'].nav]);
-    expect(await bar.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['/zh-CN', '/zh-CN/categories', '/zh-CN/article/news', '/zh-CN/user']);
+    expect(await bar.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/zh-CN',
+      '/zh-CN/categories',
+      '/zh-CN/article/news',
+      '/zh-CN/user',
+    ]);
 
     await page.getByTestId('user-drawer-trigger').click();
     const drawer = page.getByTestId('user-drawer');
@@ -124,7 +142,10 @@ test.describe('colour mode', () => {
     expect(await themeColor(page)).toBe('#ffffff');
 
     // System follows the device again.
-    await page.getByTestId('settings-appearance').getByRole('radio', { name: /System/ }).click();
+    await page
+      .getByTestId('settings-appearance')
+      .getByRole('radio', { name: /System/ })
+      .click();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(page.locator('html')).toHaveClass(/\bdark\b/);
     expect(await themeColor(page)).toBe('#18181B');
@@ -149,7 +170,10 @@ test.describe('colour mode', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
     expect(await themeColor(page)).toBe('#18181B');
     // Dark was chosen on a light device: the page's own metas still answer the device.
-    expect(await page.locator('meta[name="theme-color"][media]').evaluateAll((metas) => metas.map((m) => (m as HTMLMetaElement).content))).toEqual(['#ffffff', '#18181B']);
+    expect(await page.locator('meta[name="theme-color"][media]').evaluateAll((metas) => metas.map((m) => (m as HTMLMetaElement).content))).toEqual([
+      '#ffffff',
+      '#18181B',
+    ]);
   });
 });
 
@@ -202,7 +226,6 @@ test.describe('language', () => {
     expect(Math.abs(box.x + box.width / 2 - viewport.width / 2)).toBeLessThan(2);
     await expect(toast).toHaveCount(0, { timeout: 4_500 });
   });
-
 });
 
 test.describe('first visit language', () => {
@@ -253,7 +276,9 @@ test.describe('global middleware', () => {
     // A client-side navigation asks the server too, and keeps the hash.
     await page.goto('/settings');
     await hydrated(page);
-    await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/privacy#cookies'));
+    await page.evaluate(() =>
+      (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate('/privacy#cookies'),
+    );
     await expect(page).toHaveURL('/privacy-policy#cookies');
     await expect(page).toHaveTitle(`${TEXT.en.privacyPolicy} | ${PRODUCT}`);
   });

@@ -111,7 +111,9 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     await thirdPage.goto('/user/profile/social');
     await hydrated(thirdPage);
     await throughPopUp(thirdPage, 'bind-google-button');
-    await expect(thirdPage.getByTestId('form-alert')).toHaveText('This Google account is already linked to another member. Sign in with it instead, or unlink it there first.');
+    await expect(thirdPage.getByTestId('form-alert')).toHaveText(
+      'This Google account is already linked to another member. Sign in with it instead, or unlink it there first.',
+    );
     await expect(thirdPage.getByTestId('bind-google')).toHaveAttribute('data-bound', 'false');
     await third.close();
 

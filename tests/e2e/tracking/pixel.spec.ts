@@ -33,7 +33,11 @@ async function interceptMeta(context: BrowserContext): Promise<{ scriptLoads: ()
   });
   await context.route('https://www.facebook.com/**', (route) => {
     const url = new URL(route.request().url());
-    beacons.push({ method: url.searchParams.get('method') ?? '', event: url.searchParams.get('ev') ?? '', data: JSON.parse(url.searchParams.get('data') ?? '[]') as unknown[] });
+    beacons.push({
+      method: url.searchParams.get('method') ?? '',
+      event: url.searchParams.get('ev') ?? '',
+      data: JSON.parse(url.searchParams.get('data') ?? '[]') as unknown[],
+    });
     return route.fulfill({ status: 204 });
   });
   return { scriptLoads: () => scripts.length, scripts, beacons };
@@ -74,12 +78,19 @@ async function visit(page: Page, source: string, path = '/') {
 /** A paid order of Solitaire's gold backs for a member, through the API and the sandbox's test card. */
 async function paidOrder(request: APIRequestContext, member: Account): Promise<string> {
   const appId = (await call<{ id: number }>(request, 'GET', '/app/info/?slug=solitaire')).data.id;
-  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${appId}`, { token: member.token, body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') } });
+  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${appId}`, {
+    token: member.token,
+    body: { sku: 'solitaire-gold-backs', idempotencyKey: randomBytes(12).toString('base64url') },
+  });
   expect(order.status).toBe(201);
   const checkout = await call<{ url: string }>(request, 'POST', '/payment/xsolla/create/', { token: member.token, body: { order_id: order.data.id } });
   const token = new URL(checkout.data.url, 'http://localhost').searchParams.get('token')!;
-  expect((await call<{ outcome: string }>(request, 'POST', '/payment/sandbox/pay/', { body: { token, card: '4242 4242 4242 4242' } })).data.outcome).toBe('paid');
-  await expect.poll(async () => (await call<{ status: string }>(request, 'GET', `/game/orders/${order.data.id}`, { token: member.token })).data.status).toBe('paid');
+  expect((await call<{ outcome: string }>(request, 'POST', '/payment/sandbox/pay/', { body: { token, card: '4242 4242 4242 4242' } })).data.outcome).toBe(
+    'paid',
+  );
+  await expect
+    .poll(async () => (await call<{ status: string }>(request, 'GET', `/game/orders/${order.data.id}`, { token: member.token })).data.status)
+    .toBe('paid');
   return order.data.id;
 }
 
@@ -102,7 +113,9 @@ test.describe('the advertising pixel', () => {
     await expect.poll(() => meta.beacons.map((b) => `${b.method}:${b.event}`)).toEqual(['set:autoConfig', 'init:1234567890', 'track:PageView']);
     expect(meta.beacons[0]!.data).toEqual([false, '1234567890']);
     // The external id is the server's keyed hash of the uid, not a hash anyone can recompute.
-    const ids = await request.get('/serve/api/tracking/ids/', { headers: { authorization: `Bearer ${token}`, 'utm-source': 'facebook', cookie: 'ad_consent=accepted' } });
+    const ids = await request.get('/serve/api/tracking/ids/', {
+      headers: { authorization: `Bearer ${token}`, 'utm-source': 'facebook', cookie: 'ad_consent=accepted' },
+    });
     const { externalId } = ((await ids.json()) as { data: { externalId: string } }).data;
     expect(externalId).toMatch(/^[0-9a-f]{64}$/);
     expect(meta.beacons[1]!.data).toEqual([{ external_id: externalId }]);
@@ -113,11 +126,18 @@ test.describe('the advertising pixel', () => {
     expect(cookie.value).toBe('accepted');
     expect(cookie.expires - Date.now() / 1000).toBeGreaterThan(364 * 86_400);
     await page.goto('/settings');
-    await page.getByTestId('settings-consent').getByRole('radio', { name: /Not allowed/ }).click();
+    await page
+      .getByTestId('settings-consent')
+      .getByRole('radio', { name: /Not allowed/ })
+      .click();
     expect((await page.context().cookies()).find((c) => c.name === 'ad_consent')!.value).toBe('declined');
   });
 
-  test('a visitor from a meta campaign who accepted earlier gets the pixel after the page is interactive, and a game-loaded event', async ({ page, context, baseURL }) => {
+  test('a visitor from a meta campaign who accepted earlier gets the pixel after the page is interactive, and a game-loaded event', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     const meta = await interceptMeta(context);
     await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
     await visit(page, 'meta');
@@ -127,57 +147,68 @@ test.describe('the advertising pixel', () => {
     await expect.poll(() => meta.beacons.some((b) => b.event === 'GameLoaded')).toBe(true);
   });
 
-  test('a Chinese page loads the pixel in Chinese; a registration carries the server’s event id, the same the Conversions API sends', { tag: '@db' }, async ({ page, context, request, baseURL }) => {
-    test.slow();
-    const meta = await interceptMeta(context);
-    await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
-    await visit(page, 'facebook', '/zh-CN/login');
-    const guest = await settledUser(page, request);
-    await expect.poll(() => meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js']);
-    await page.goto('/zh-CN/login?mode=create');
-    await expect.poll(() => meta.beacons.filter((b) => b.method === 'init').length).toBe(2);
-    expect(meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js', 'https://connect.facebook.net/zh_CN/fbevents.js']);
-    const form = page.getByTestId('create-account');
-    await form.getByLabel('用户名').fill(uniqueUsername('pixel'));
-    await form.getByLabel('密码', { exact: true }).fill('Harbour-Lantern-Tricky-9');
-    await form.getByRole('button', { name: '创建账号' }).click();
+  test(
+    'a Chinese page loads the pixel in Chinese; a registration carries the server’s event id, the same the Conversions API sends',
+    { tag: '@db' },
+    async ({ page, context, request, baseURL }) => {
+      test.slow();
+      const meta = await interceptMeta(context);
+      await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
+      await visit(page, 'facebook', '/zh-CN/login');
+      const guest = await settledUser(page, request);
+      await expect.poll(() => meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js']);
+      await page.goto('/zh-CN/login?mode=create');
+      await expect.poll(() => meta.beacons.filter((b) => b.method === 'init').length).toBe(2);
+      expect(meta.scripts).toEqual(['https://connect.facebook.net/zh_CN/fbevents.js', 'https://connect.facebook.net/zh_CN/fbevents.js']);
+      const form = page.getByTestId('create-account');
+      await form.getByLabel('用户名').fill(uniqueUsername('pixel'));
+      await form.getByLabel('密码', { exact: true }).fill('Harbour-Lantern-Tricky-9');
+      await form.getByRole('button', { name: '创建账号' }).click();
 
-    await expect.poll(() => meta.beacons.some((b) => b.event === 'CompleteRegistration')).toBe(true);
-    const beacon = meta.beacons.find((b) => b.event === 'CompleteRegistration')!;
-    const eventId = (beacon.data[1] as { eventID: string }).eventID;
-    expect(eventId).toMatch(/^[0-9a-f]{64}$/);
-    // The server sent the same registration with the same event id and external id: Meta keeps one.
-    await expect.poll(async () => (await serverEvents()).filter((e) => e.event_id === eventId).map((e) => e.event_name)).toEqual(['CompleteRegistration']);
-    const server = (await serverEvents()).find((e) => e.event_id === eventId)!;
-    const init = meta.beacons.findLast((b) => b.method === 'init')!;
-    expect(init.data).toEqual([{ external_id: server.user_data.external_id[0] }]);
-    expect(meta.beacons.filter((b) => b.method === 'set').map((b) => b.data)).toEqual([[false, '1234567890'], [false, '1234567890']]);
-    expectNoRawIds(meta.beacons, guest.userInfo.uid);
-    expectNoRawIds(server, guest.userInfo.uid);
-  });
+      await expect.poll(() => meta.beacons.some((b) => b.event === 'CompleteRegistration')).toBe(true);
+      const beacon = meta.beacons.find((b) => b.event === 'CompleteRegistration')!;
+      const eventId = (beacon.data[1] as { eventID: string }).eventID;
+      expect(eventId).toMatch(/^[0-9a-f]{64}$/);
+      // The server sent the same registration with the same event id and external id: Meta keeps one.
+      await expect.poll(async () => (await serverEvents()).filter((e) => e.event_id === eventId).map((e) => e.event_name)).toEqual(['CompleteRegistration']);
+      const server = (await serverEvents()).find((e) => e.event_id === eventId)!;
+      const init = meta.beacons.findLast((b) => b.method === 'init')!;
+      expect(init.data).toEqual([{ external_id: server.user_data.external_id[0] }]);
+      expect(meta.beacons.filter((b) => b.method === 'set').map((b) => b.data)).toEqual([
+        [false, '1234567890'],
+        [false, '1234567890'],
+      ]);
+      expectNoRawIds(meta.beacons, guest.userInfo.uid);
+      expectNoRawIds(server, guest.userInfo.uid);
+    },
+  );
 
-  test('a purchase carries the server’s keyed event and order ids, the same the Conversions API sends', { tag: '@db' }, async ({ page, context, request, baseURL }) => {
-    test.slow();
-    const meta = await interceptMeta(context);
-    const member = await newMember(request, uniqueUsername('pixelbuy'), 'Harbour-Lantern-Tricky-9');
-    const orderId = await paidOrder(request, member);
-    await useSession(context, baseURL!, member.token);
-    await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
-    // The play page hands the paid order to the game, which tracks the purchase once.
-    await visit(page, 'meta', '/play/solitaire');
+  test(
+    'a purchase carries the server’s keyed event and order ids, the same the Conversions API sends',
+    { tag: '@db' },
+    async ({ page, context, request, baseURL }) => {
+      test.slow();
+      const meta = await interceptMeta(context);
+      const member = await newMember(request, uniqueUsername('pixelbuy'), 'Harbour-Lantern-Tricky-9');
+      const orderId = await paidOrder(request, member);
+      await useSession(context, baseURL!, member.token);
+      await context.addCookies([{ name: 'ad_consent', value: 'accepted', url: baseURL! }]);
+      // The play page hands the paid order to the game, which tracks the purchase once.
+      await visit(page, 'meta', '/play/solitaire');
 
-    await expect.poll(() => meta.beacons.some((b) => b.event === 'Purchase'), { timeout: 20_000 }).toBe(true);
-    const beacon = meta.beacons.find((b) => b.event === 'Purchase')!;
-    const custom = beacon.data[0] as { value: number; currency: string; order_id: string };
-    const eventId = (beacon.data[1] as { eventID: string }).eventID;
-    expect(custom).toMatchObject({ value: 1.99, currency: 'USD' });
-    await expect.poll(async () => (await serverEvents()).filter((e) => e.event_id === eventId).map((e) => e.event_name)).toEqual(['Purchase']);
-    const server = (await serverEvents()).find((e) => e.event_id === eventId)!;
-    expect(server.custom_data).toMatchObject({ value: 1.99, currency: 'USD', order_id: custom.order_id });
-    expect(meta.beacons.find((b) => b.method === 'init')!.data).toEqual([{ external_id: server.user_data.external_id[0] }]);
-    expectNoRawIds(meta.beacons, member.userInfo.uid, orderId);
-    expectNoRawIds(server, member.userInfo.uid, orderId);
-  });
+      await expect.poll(() => meta.beacons.some((b) => b.event === 'Purchase'), { timeout: 20_000 }).toBe(true);
+      const beacon = meta.beacons.find((b) => b.event === 'Purchase')!;
+      const custom = beacon.data[0] as { value: number; currency: string; order_id: string };
+      const eventId = (beacon.data[1] as { eventID: string }).eventID;
+      expect(custom).toMatchObject({ value: 1.99, currency: 'USD' });
+      await expect.poll(async () => (await serverEvents()).filter((e) => e.event_id === eventId).map((e) => e.event_name)).toEqual(['Purchase']);
+      const server = (await serverEvents()).find((e) => e.event_id === eventId)!;
+      expect(server.custom_data).toMatchObject({ value: 1.99, currency: 'USD', order_id: custom.order_id });
+      expect(meta.beacons.find((b) => b.method === 'init')!.data).toEqual([{ external_id: server.user_data.external_id[0] }]);
+      expectNoRawIds(meta.beacons, member.userInfo.uid, orderId);
+      expectNoRawIds(server, member.userInfo.uid, orderId);
+    },
+  );
 
   test('the page policy allows the pixel’s origins because a pixel is configured', async ({ request }) => {
     const csp = (await request.get('/about')).headers()['content-security-policy']!;
