@@ -105,7 +105,9 @@ export default defineConfig({
       url: `http://localhost:${port}/readyz`,
       reuseExistingServer: false,
       timeout: 180_000,
-      stdout: 'ignore',
+      // The server's warnings and errors (LOG_LEVEL=warn) appear in the run's output, so a journey
+      // that fails on a refusal the page never shows (a payment notification, say) says why.
+      stdout: 'pipe',
       stderr: 'pipe',
       env: {
         PORT: String(port),

@@ -109,12 +109,16 @@ if (wanted('unit')) {
   countVitest(file);
 }
 
+// `db` runs the database tests on SQLite, then on PostgreSQL when DATABASE_URL names it;
+// `db-postgres` only the second (CI's PostgreSQL pass, after its SQLite pass ran the first).
 if (wanted('db')) {
   const sqlite = join(reports, 'db-sqlite.json');
   run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), {
     DATABASE_URL: '',
   });
   countVitest(sqlite);
+}
+if (wanted('db') || wanted('db-postgres')) {
   if (postgresUrl) {
     // server/instances.db.test.ts runs two instances of the built server.
     built();
