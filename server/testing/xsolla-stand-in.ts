@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { webhookSignature } from '../adapters/payments/xsolla-notifications.ts';
 
@@ -87,4 +88,28 @@ export async function sendNotification(
     body,
   });
   return { status: response.status, body: await response.text() };
+}
+
+/**
+ * Xsolla's "payment" notification for a paid order, signed with `secret` and sent in-process to
+ * the webhook (inject): what tests need when the payment is their set-up, not their subject.
+ */
+export function injectPaidNotification(
+  app: FastifyInstance,
+  secret: string,
+  paid: { orderId: string; userId: number; transactionId: number; amount?: number; currency?: string },
+): Promise<LightMyRequestResponse> {
+  const payload = JSON.stringify({
+    notification_type: 'payment',
+    purchase: { total: { currency: paid.currency ?? 'USD', amount: paid.amount ?? 1.99 } },
+    user: { id: String(paid.userId) },
+    transaction: { id: paid.transactionId, external_id: paid.orderId },
+    custom_parameters: { order_id: paid.orderId },
+  });
+  return app.inject({
+    method: 'POST',
+    url: '/serve/api/payment/xsolla/webhook/',
+    headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` },
+    payload,
+  });
 }

@@ -21,6 +21,23 @@ describe('accounts API', () => {
   afterAll(() => api.close());
 
   const db = () => api.services.database.db;
+  /** A passkey row as the WebAuthn ceremony stores it; these tests need one to exist, not to sign. */
+  const insertPasskeyRow = (userId: number, credentialId: string, createdAt: string) =>
+    db()
+      .insertInto('webauthn_credentials')
+      .values({
+        user_id: userId,
+        credential_id: credentialId,
+        public_key: 'pk',
+        counter: 0,
+        transports: null,
+        device_type: null,
+        backed_up: 0,
+        name: null,
+        created_at: createdAt,
+        last_used_at: null,
+      })
+      .execute();
   const count = async (table: 'users' | 'access_tokens') =>
     Number(
       (
@@ -231,21 +248,7 @@ describe('accounts API', () => {
           created_at: now,
         })
         .execute();
-      await db()
-        .insertInto('webauthn_credentials')
-        .values({
-          user_id: guest.userInfo.uid,
-          credential_id: `cred-${guest.userInfo.uid}`,
-          public_key: 'pk',
-          counter: 0,
-          transports: null,
-          device_type: null,
-          backed_up: 0,
-          name: null,
-          created_at: now,
-          last_used_at: null,
-        })
-        .execute();
+      await insertPasskeyRow(guest.userInfo.uid, `cred-${guest.userInfo.uid}`, now);
       const { userInfo } = (await call('GET', '/member/info/', { token: guest.token })).json().data;
       expect(userInfo).toMatchObject({ social_providers: ['google'], webauthn: true });
     });
@@ -532,21 +535,7 @@ describe('accounts API', () => {
 
       const withPasskey = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3';
       const passkey = await newGuest(withPasskey);
-      await db()
-        .insertInto('webauthn_credentials')
-        .values({
-          user_id: passkey.userInfo.uid,
-          credential_id: 'cred-fp',
-          public_key: 'pk',
-          counter: 0,
-          transports: null,
-          device_type: null,
-          backed_up: 0,
-          name: null,
-          created_at: now,
-          last_used_at: null,
-        })
-        .execute();
+      await insertPasskeyRow(passkey.userInfo.uid, 'cred-fp', now);
       expect((await call('POST', '/fingerprint/login/', { body: deviceBody(withPasskey), address: HOME })).statusCode).toBe(404);
     });
 

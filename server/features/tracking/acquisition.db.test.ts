@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { injectPaidNotification } from '#server/testing/xsolla-stand-in.ts';
 import { AcquisitionRepository } from './acquisition.repository.ts';
 
 /** The campaign tags stay with the accounts and orders they brought, and the report counts them per source. */
@@ -47,19 +47,7 @@ describe('acquisition', () => {
       })
     ).json().data as { id: string };
     const secret = api.config.payments.provider === 'sandbox' ? api.config.payments.webhookSecret : '';
-    const payload = JSON.stringify({
-      notification_type: 'payment',
-      purchase: { total: { currency: 'USD', amount: 1.99 } },
-      user: { id: String(tagged.userInfo.uid) },
-      transaction: { id: 5, external_id: order.id },
-      custom_parameters: { order_id: order.id },
-    });
-    const paid = await api.app.inject({
-      method: 'POST',
-      url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` },
-      payload,
-    });
+    const paid = await injectPaidNotification(api.app, secret, { orderId: order.id, userId: tagged.userInfo.uid, transactionId: 5 });
     expect(paid.statusCode).toBe(204);
 
     const rows = await new AcquisitionRepository(api.services.database.db).report('1970-01-01T00:00:00.000Z');

@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { openApiInstance } from '#server/testing/api-instance.ts';
 import { startConversionsApiStandIn } from '#server/testing/conversions-api-stand-in.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { injectPaidNotification } from '#server/testing/xsolla-stand-in.ts';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const settle = () => new Promise((done) => setTimeout(done, 300));
@@ -127,19 +127,7 @@ describe('conversions API', () => {
     });
     const order = pay.json().data as { id: string };
     const secret = api.config.payments.provider === 'sandbox' ? api.config.payments.webhookSecret : '';
-    const payload = JSON.stringify({
-      notification_type: 'payment',
-      purchase: { total: { currency: 'USD', amount: 1.99 } },
-      user: { id: String(buyer.uid) },
-      transaction: { id: 7, external_id: order.id },
-      custom_parameters: { order_id: order.id },
-    });
-    const paid = await api.app.inject({
-      method: 'POST',
-      url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, secret)}` },
-      payload,
-    });
+    const paid = await injectPaidNotification(api.app, secret, { orderId: order.id, userId: buyer.uid, transactionId: 7 });
     expect(paid.statusCode).toBe(204);
     const eventId = keyed(`purchase:${order.id}`);
     // The webhook alone sends nothing: the purchase is counted when the game receives it.
