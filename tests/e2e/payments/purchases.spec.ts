@@ -155,6 +155,8 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await page.goto('/play/2048');
     const body = game(page).locator('body');
     await expect(body).toHaveAttribute('data-cloud', 'loaded');
+    // A player who pauses longer than the save's debounce: 'saved' must then still mean the newest move.
+    await page.waitForTimeout(1_200);
     await page.getByTestId('game-frame').focus();
     for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
     await expect(body).toHaveAttribute('data-cloud', 'saved');
