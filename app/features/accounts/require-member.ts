@@ -12,6 +12,12 @@ export function loginPathFor(url: URL): string {
   return `${prefix}/login?${RETURN_QUERY}=${encodeURIComponent(url.pathname + url.search)}`;
 }
 
+/** Whether a path is /login, in any locale prefix: where `requireMember` sends a visitor who is not signed in. */
+export function isLoginPath(pathname: string): boolean {
+  const parts = pathname.split('/').filter(Boolean);
+  return (parts.length === 1 && parts[0] === 'login') || (parts.length === 2 && isLocale(parts[0]) && parts[1] === 'login');
+}
+
 /**
  * The named "auth" middleware (spec sections 2 and 6; the rule is decision 026): profile pages
  * are for signed-in members. A visitor without a session, or with a guest account, is sent to

@@ -5,7 +5,7 @@ import { type AppLoadContext, appContext } from '../../context.ts';
 import { captureCampaignTags } from '../../middleware/campaign-tags.ts';
 import { sessionRestore } from '../../middleware/session-restore.ts';
 import { pageSessionContext, pageSessionOf } from './page-session.ts';
-import { requireMember } from './require-member.ts';
+import { isLoginPath, loginPathFor, requireMember } from './require-member.ts';
 
 const member: UserInfo = { uid: 5, nickname: 'Ann', avatar: null, social_providers: [], webauthn: false, isGuest: false };
 const guest: UserInfo = { ...member, uid: 6, isGuest: true };
@@ -149,5 +149,12 @@ describe('the auth middleware', () => {
       expect(response.status).toBe(302);
       expect(response.headers.get('location')).toBe('/zh-CN/login?redirect=%2Fzh-CN%2Fuser%2Fprofile%2Favatar%3Fx%3D1');
     }
+  });
+
+  it('its /login is known as such in every locale, so the browser can tell a refusal from another redirect', () => {
+    for (const address of ['https://p.example/user/profile', 'https://p.example/zh-CN/user/profile/social', 'https://p.example/en/user']) {
+      expect(isLoginPath(new URL(loginPathFor(new URL(address)), address).pathname)).toBe(true);
+    }
+    for (const path of ['/user/login', '/fr/login', '/login/more', '/loginx', '/']) expect(isLoginPath(path)).toBe(false);
   });
 });

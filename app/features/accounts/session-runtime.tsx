@@ -6,6 +6,8 @@ import { usePageSession, useSession } from './use-session.ts';
 
 /** The route whose middleware admits members only (decision 026). */
 const MEMBER_ROUTE_ID = 'routes/user-profile';
+/** The layout of the sign-in pop-up pages (app/routes.ts). */
+const POPUP_LAYOUT_ID = 'oauth-layout';
 
 /**
  * Starts the browser's session once the page runs, and keeps member-only pages honest: when
@@ -15,12 +17,18 @@ const MEMBER_ROUTE_ID = 'routes/user-profile';
 export function SessionRuntime() {
   const initial = usePageSession();
   const { token, userInfo } = useSession();
-  const onMemberPage = useMatches().some((match) => match.id === MEMBER_ROUTE_ID);
+  const matches = useMatches();
+  const onMemberPage = matches.some((match) => match.id === MEMBER_ROUTE_ID);
+  const inPopup = matches.some((match) => match.id === POPUP_LAYOUT_ID);
   const { revalidate } = useRevalidator();
 
   const navigate = useNavigate();
 
   useEffect(() => {
+    // A sign-in pop-up only hands the provider's answer to the page that opened it, whose session
+    // it is. Its own user-info call would race the rotation that answer leads to, and a refusal
+    // there would clear the cookie under the page that is about to store the new token (decision 027).
+    if (inPopup) return;
     // The server removes a token from a page's address before the page exists (decision 050); a
     // page that still has one came another way (a copy an older service worker kept), so it does
     // what the server would: the address loses the token, and the token is only offered.
@@ -28,7 +36,7 @@ export function SessionRuntime() {
     const urlToken = tokenFromUrl(url);
     if (urlToken) void navigate(urlWithoutToken(url), { replace: true, preventScrollReset: true });
     session.start(initial, urlToken);
-  }, [initial, navigate]);
+  }, [initial, navigate, inPopup]);
 
   // A token whose user info is still loading is not a settled state.
   const settled = token && !userInfo ? null : `${userInfo?.uid ?? ''}:${userInfo?.isGuest ?? ''}`;

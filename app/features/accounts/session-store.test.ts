@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { solve, solves } from '#common/proof-of-work.ts';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
-import { createApiClient } from '../../lib/api-client.ts';
+import { type ApiClient, createApiClient } from '../../lib/api-client.ts';
 import type { PageSession } from './page-session.ts';
 import { type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 
@@ -23,7 +23,10 @@ class FakeAccounts {
   failLogout = false;
   /** While set, a password sign-in waits for it: a call still in flight. */
   holdSignIn: Promise<void> | null = null;
+  /** While set, a social link's answer waits for it, after the session was rotated on the server. */
+  holdLink: Promise<void> | null = null;
   #next = 100;
+  #issued = 0;
 
   /** Guests that hold something (a play, a favourite, a save): GET /guest/empty/ says false for them. */
   holding = new Set<number>();
@@ -42,7 +45,7 @@ class FakeAccounts {
   }
 
   issue(uid: number): string {
-    const token = `${uid}|${'x'.repeat(40)}${this.tokens.size.toString().padStart(8, '0')}`;
+    const token = `${uid}|${'x'.repeat(40)}${(this.#issued++).toString().padStart(8, '0')}`;
     this.tokens.set(token, uid);
     return token;
   }
@@ -105,6 +108,16 @@ class FakeAccounts {
         const user = [...this.users.values()].find((u) => u.isGuest && u.fingerprint === body.fingerprint && u.deviceId === body.deviceId);
         return user ? ok({ token: this.issue(user.uid), userInfo: info(user.uid) }) : fail(404, 'No guest account is linked to this device.');
       }
+      case 'POST /oauth/link/discord': {
+        // Linking rotates the session (decision 050): a new token, every earlier one revoked at once.
+        if (caller === undefined) return fail(401, 'Token is missing or invalid.');
+        const token = this.issue(caller);
+        for (const [earlier, uid] of this.tokens) if (uid === caller && earlier !== token) this.tokens.delete(earlier);
+        const user = this.users.get(caller)!;
+        user.social_providers = [...user.social_providers, 'discord'];
+        await this.holdLink;
+        return ok({ data: { token, userInfo: info(caller) } });
+      }
       case 'POST /logout/':
         if (this.failLogout) return fail(500, 'The server had a problem.');
         if (bearer) this.tokens.delete(bearer);
@@ -144,6 +157,8 @@ class FakeBrowser {
 
 interface Tab {
   store: SessionStore;
+  /** The tab's API client, for calls the store does not make itself (a social link). */
+  api: ApiClient;
   /** Set `leaving` to close the tab (pagehide): its calls then fail as aborted ones do. */
   page: { leaving: boolean };
   logins: number[];
@@ -220,7 +235,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), page, logins, registrations, later, quiet, clock };
+  return { store: new SessionStore(() => environment), api, page, logins, registrations, later, quiet, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -471,6 +486,10 @@ describe('session rules of spec section 4', () => {
     const rotated = server.issue(uid);
     server.tokens.delete(old);
     const tab = openTab(server, browser);
+    const shown: Array<string | null> = [];
+    tab.store.subscribe(() => shown.push(tab.store.snapshot().token));
+    const told: SessionMessage[] = [];
+    browser.tabs.push((message) => told.push(message));
     tab.store.start({ state: 'unknown', userInfo: null });
     expect(tab.store.snapshot().token).toBe(old);
     browser.cookie = rotated;
@@ -478,6 +497,73 @@ describe('session rules of spec section 4', () => {
     expect(browser.cookie).toBe(rotated);
     expect(tab.store.snapshot()).toMatchObject({ token: rotated, userInfo: { uid } });
     expect(server.calls).not.toContain('POST /guest/login/');
+    // The refusal was about the old token only: the tab never showed itself signed out, nor told the other tabs so.
+    expect(shown).not.toContain(null);
+    expect(told.map((message) => message.token)).not.toContain(null);
+  });
+
+  it("another tab's sign-out seen while this tab's link rotates the session is not adopted: the rotated token is the session", async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('eve', 'secret-password');
+    const old = server.issue(uid);
+    browser.cookie = old;
+    const page = openTab(server, browser);
+    const member: UserInfo = { uid, nickname: 'eve', avatar: null, social_providers: [], webauthn: false, isGuest: false };
+    page.store.start({ state: 'valid', userInfo: member });
+    const shown: Array<UserInfo | null> = [];
+    page.store.subscribe(() => shown.push(page.store.snapshot().userInfo));
+    // The page links Discord: the server rotates the session, and its answer is still on the way.
+    let answer!: () => void;
+    server.holdLink = new Promise((resolve) => (answer = resolve));
+    const linking = page.api
+      .request<{ data: { token: string; userInfo: UserInfo } }>('POST', '/oauth/link/discord', { body: { code: 'c', state: 's' } })
+      .then(({ data }) => page.store.adoptRotated(data.data));
+    await until(() => !server.tokens.has(old));
+    // Meanwhile the sign-in pop-up's own call with the old token was refused: it deleted the cookie and said so.
+    browser.cookie = null;
+    browser.tabs[0]!({ token: null, userInfo: null });
+    for (let i = 0; i < 5; i++) await settle();
+    expect(page.store.snapshot()).toMatchObject({ token: old, userInfo: { uid } });
+    answer();
+    await linking;
+    await until(() => page.store.snapshot().userInfo?.social_providers.includes('discord') === true);
+    for (let i = 0; i < 5; i++) await settle();
+    const rotated = page.store.snapshot().token!;
+    expect(rotated).not.toBe(old);
+    expect(browser.cookie).toBe(rotated);
+    expect(shown).not.toContain(null);
+  });
+
+  it("a member page's data refused for a token the cookie no longer holds is stale; once that token is the cookie's, a refusal stands", async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const uid = server.member('fay', 'secret-password');
+    const old = server.issue(uid);
+    browser.cookie = old;
+    const page = openTab(server, browser);
+    page.store.start({ state: 'valid', userInfo: { uid, nickname: 'fay', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+    let answer!: () => void;
+    server.holdLink = new Promise((resolve) => (answer = resolve));
+    const linking = page.api
+      .request<{ data: { token: string; userInfo: UserInfo } }>('POST', '/oauth/link/discord', { body: { code: 'c', state: 's' } })
+      .then(({ data }) => page.store.adoptRotated(data.data));
+    await until(() => !server.tokens.has(old));
+    // The data was asked for with the old token, which the server had just revoked: the verdict waits for the link's answer.
+    let stale: boolean | null = null;
+    void page.store.refusalIsStale(old).then((value) => (stale = value));
+    for (let i = 0; i < 5; i++) await settle();
+    expect(stale).toBeNull();
+    answer();
+    await linking;
+    await until(() => stale !== null);
+    expect(stale).toBe(true);
+    const rotated = page.store.snapshot().token!;
+    expect(await page.store.refusalIsStale(rotated)).toBe(false);
+    // A sign-out leaves no newer token: the refusal stands.
+    await page.store.logout();
+    browser.cookie = null;
+    expect(await page.store.refusalIsStale(rotated)).toBe(false);
   });
 
   it('setting a different token loads its user info and reports a login with its uid; the same token does nothing', async () => {

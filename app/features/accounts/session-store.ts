@@ -131,7 +131,7 @@ export class SessionStore {
     if (this.#started) return;
     this.#started = true;
     if (!this.#seeded) this.#seed(initial);
-    this.#e.channel?.listen((message) => this.#adopt(message));
+    this.#e.channel?.listen((message) => void this.#adopt(message));
     // A token still in the page's own address (the server's redirect did not happen: a copy kept
     // offline by an older worker) is offered exactly as the server's verified one is.
     const offer = this.#e.takeTokenOffer() ?? urlToken;
@@ -258,17 +258,44 @@ export class SessionStore {
       // for when it is back (decision 065): an offline game must not cost a member the sign-in.
       // Nor does a page that is going away: closing it aborts its calls, and clearing the shared
       // cookie then would sign every other tab out (a sign-in pop-up closes itself mid-call).
-      if (generation === this.#generation) {
-        if (this.#e.online() && !this.#e.leaving()) this.#clear();
-        else {
-          // Offline: the name and avatar last seen with this token, until the network is back.
-          const known = this.#e.online() ? null : this.#e.knownUserInfo.read(token);
-          this.#set(known ? { userInfo: known, status: 'idle' } : { status: 'idle' });
-          this.#remembered = known !== null;
-        }
+      if (generation !== this.#generation) throw error;
+      if (!this.#e.online() || this.#e.leaving()) {
+        // Offline: the name and avatar last seen with this token, until the network is back.
+        const known = this.#e.online() ? null : this.#e.knownUserInfo.read(token);
+        this.#set(known ? { userInfo: known, status: 'idle' } : { status: 'idle' });
+        this.#remembered = known !== null;
+        throw error;
       }
+      // A refusal is about the token it was sent with. A call of this page still in flight may be
+      // storing that token's successor (a rotation), and another tab may have stored one already:
+      // then the session is the newer token, never signed out (decision 027).
+      await this.#e.api.settled();
+      if (generation !== this.#generation) throw error;
+      const stored = this.#e.readToken();
+      if (stored !== null && stored !== token) {
+        this.#useToken(stored);
+        return this.loadUserInfo();
+      }
+      this.#clear();
       throw error;
     }
+  }
+
+  /**
+   * Whether "not signed in", answered to a request sent with the token `sentWith` (a member page's
+   * data), is about an earlier token only: once this page's calls in flight are over (one may be
+   * storing a rotated token), the cookie holds another token, which the answer says nothing about.
+   * The request is then made again with it rather than followed to /login (decision 027).
+   */
+  async refusalIsStale(sentWith: string | null): Promise<boolean> {
+    await this.#e.api.settled();
+    const stored = this.#e.readToken();
+    return stored !== null && stored !== sentWith;
+  }
+
+  /** The token cookie as it is now: the token a request sent now carries. */
+  storedToken(): string | null {
+    return this.#e.readToken();
   }
 
   /**
@@ -408,8 +435,14 @@ export class SessionStore {
     this.#set({ token: null, userInfo: null, status: 'idle' }, true);
   }
 
-  /** Another tab's change. The token cookie is shared, so a message that no longer matches it is stale. */
-  #adopt(message: SessionMessage): void {
+  /**
+   * Another tab's change. The token cookie is shared, so a message that no longer matches it is
+   * stale. Another tab's sign-out waits for this page's calls in flight: one of them may be storing
+   * the rotated token whose predecessor the other tab saw refused (a sign-in pop-up's call made
+   * while this page links an account), and the message then no longer matches.
+   */
+  async #adopt(message: SessionMessage): Promise<void> {
+    if (message.token === null && this.#state.token !== null) await this.#e.api.settled();
     if (message.token !== this.#e.readToken()) return;
     this.#generation++;
     this.#set({ token: message.token, userInfo: message.userInfo, status: message.userInfo ? 'ready' : 'idle' });

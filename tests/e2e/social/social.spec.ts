@@ -130,6 +130,50 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     expect(after.data.userInfo.social_providers).toEqual(['google']);
   });
 
+  test('a member who moves on while a link is answered stays signed in: data asked for with the token the link just rotated is asked again; the pop-up leaves the session alone', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.slow();
+    const member = await newMember(request, uniqueUsername('race'), 'Harbour-Lantern-Tricky-9');
+    await useSession(page.context(), baseURL!, member.token);
+    await signedInAtProviders(page.context(), `discord-${randomBytes(6).toString('hex')}`, 'Quinn Vale');
+    // The pop-up only hands the provider's answer over: it asks nothing about the session.
+    const popupCalls: string[] = [];
+    page.on('popup', (popup) => popup.on('request', (r) => r.url().includes('/serve/api/') && popupCalls.push(`${r.method()} ${new URL(r.url()).pathname}`)));
+    // The link's answer is held once the server has rotated the session, so the page still holds the old token.
+    let rotated!: () => void;
+    const serverRotated = new Promise<void>((resolve) => (rotated = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/serve/api/oauth/link/discord', async (route) => {
+      const response = await route.fetch();
+      rotated();
+      await released;
+      await route.fulfill({ response });
+    });
+
+    await page.goto('/user/profile/social');
+    await hydrated(page);
+    await throughPopUp(page, 'bind-discord-button');
+    await serverRotated;
+    // Meanwhile the member goes back to the overview: its data is asked for with the revoked token and refused.
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/user/profile.data');
+    await page.getByRole('link', { name: 'Back to profile' }).click();
+    expect((await refused).status()).toBe(202);
+    const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/user/profile.data' && r.status() === 200);
+    release();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Discord linked' })).toBeVisible();
+    await again;
+    await expect(page).toHaveURL(/\/user\/profile$/);
+    await expect(page.getByTestId('profile-rows')).toBeVisible();
+    await expect(page.getByTestId('header-sign-out')).toBeVisible();
+    const linked = await settledUser(page, request, member.token);
+    expect(linked.userInfo.social_providers).toContain('discord');
+    expect(popupCalls).toEqual([]);
+  });
+
   test('the bind list says up front which platform is the last way in, and a refusal is not asked again', async ({ page, request, problems }) => {
     test.slow();
     problems.allow('status of 409');
