@@ -26,7 +26,7 @@ WORKDIR /app
 RUN mkdir -p /app/data/uploads && chown -R playport /app/data
 USER playport
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 APP_ENV=production
-EXPOSE 3000
+EXPOSE 3000 3001
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -4,12 +4,16 @@ import { resolve } from 'node:path';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer } from 'vite';
 import { buildPortal } from '../server/app.ts';
+import { buildGamesOrigin } from '../server/features/games/games-origin.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { seedIfEmpty } from '../server/seed.ts';
 import { createServices } from '../server/services.ts';
+import { buildGames } from './build-games.ts';
 
+// The games' WebAssembly is served from games/ as it is: compiled once here (restart after changing it).
+await buildGames();
 const config = loadConfig();
 const vite = await createViteServer({ server: { middlewareMode: true }, appType: 'custom' });
 const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, schema: config.databaseSchema });
@@ -30,3 +34,4 @@ const app = await buildPortal({
 });
 if (config.seedDemoContent) await seedIfEmpty(services, app.log);
 await app.listen({ host: config.host, port: config.port });
+await (await buildGamesOrigin({ config, catalogue: services.catalogue })).listen({ host: config.host, port: config.games.port });

@@ -13,6 +13,7 @@ import { apiPlugin } from './api.ts';
 import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
+import { sendKeySet } from './features/games/games.routes.ts';
 import { clientFacts } from './http/client-facts.ts';
 import { answerFrameworkError, errorEnvelope, statusOfError } from './http/errors.ts';
 import { requestLocale } from './i18n.ts';
@@ -99,7 +100,10 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
         'connect-src': ['https://www.facebook.com', 'https://connect.facebook.net'],
       }
     : undefined;
-  await app.register(securityHeaders, { isProduction: config.isProduction, extraSources: pixelSources });
+  // The play page frames games from their own hosts below the games origin (decision 089).
+  const games = new URL(config.games.origin);
+  const gameFrames = [`${games.protocol}//*.${games.host}`];
+  await app.register(securityHeaders, { isProduction: config.isProduction, extraSources: { ...pixelSources, 'frame-src': gameFrames } });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -133,6 +137,8 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
 
   await app.register(apiPlugin, { prefix: '/serve/api', config, services });
   await app.register(articlePublicRoutes, { config, services });
+  // Where JWT libraries look for an issuer's keys: the same key set as /serve/api/game/jwks.json.
+  app.get('/.well-known/jwks.json', async (_request, reply) => sendKeySet(reply, services.games));
   await formPostCallbackRoute(app);
   if (services.conversionsApi) services.conversionsApi.log = app.log;
   services.guestMerge.log = app.log;

@@ -78,6 +78,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '4321', PUBLIC_ORIGIN: 'http://localhost:8080' }).publicOrigin).toBe('http://localhost:8080');
   });
 
+  it('serves games on the next port below games.localhost by default, and refuses a games origin on the portal’s site, a path or an IP address', () => {
+    expect(loadConfig({ PORT: '4321' }).games).toEqual({ port: 4322, origin: 'http://games.localhost:4322' });
+    expect(loadConfig({ PORT: '0' }).games.port).toBe(0);
+    const secret = 'a-random-secret-of-more-than-32-characters';
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://playport.example', GAMES_ORIGIN: 'https://playport-games.example', GAMES_PORT: '8081', APP_SECRET: secret }).games,
+    ).toEqual({
+      port: 8081,
+      origin: 'https://playport-games.example',
+    });
+    expect(refusalOf({ PUBLIC_ORIGIN: 'https://playport.example', GAMES_ORIGIN: 'https://games.playport.example' })).toMatch(
+      /GAMES_ORIGIN: shares its site with PUBLIC_ORIGIN/,
+    );
+    expect(refusalOf({ PUBLIC_ORIGIN: 'https://www.playport.example', GAMES_ORIGIN: 'https://games.playport.example' })).toMatch(
+      /GAMES_ORIGIN: shares its site/,
+    );
+    expect(refusalOf({ GAMES_ORIGIN: 'https://games.example.net/play' })).toMatch(/GAMES_ORIGIN: must be an origin, without a path/);
+    expect(refusalOf({ GAMES_ORIGIN: 'http://127.0.0.1:3001' })).toMatch(/GAMES_ORIGIN: must be a host name/);
+    expect(refusalOf({ PORT: '3000', GAMES_PORT: '3000' })).toMatch(/GAMES_PORT: must differ from PORT/);
+  });
+
   it('rejects a short secret and a bad Redis URL', () => {
     expect(() => loadConfig({ APP_SECRET: 'short' })).toThrowError(/APP_SECRET: must be at least 32 characters/);
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrowError(/REDIS_URL/);
@@ -139,3 +160,18 @@ describe('loadConfig', () => {
     });
   });
 });
+
+/** The message a call throws, or '' when it does not throw. */
+function catchMessage(run: () => unknown): string {
+  try {
+    run();
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** What loadConfig says of an environment it refuses. */
+function refusalOf(env: Record<string, string>): string {
+  return catchMessage(() => loadConfig(env));
+}

@@ -122,6 +122,32 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
+/** The games port and origin: GAMES_PORT / GAMES_ORIGIN, else the port after PORT on games.localhost. */
+function gamesOriginOf(env: { PORT: number; GAMES_PORT?: number | undefined; GAMES_ORIGIN?: string | undefined }): { port: number; origin: string } {
+  const port = env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1);
+  return { port, origin: new URL(env.GAMES_ORIGIN ?? `http://games.localhost:${port}`).origin };
+}
+
+/** A host's site as far as cookies go, approximated by its last two labels (an IP address is its own). */
+function siteOf(host: string): string {
+  return isIP(host.replace(/^\[(.*)\]$/, '$1')) ? host : host.split('.').slice(-2).join('.');
+}
+
+/**
+ * Why a games origin would be refused: a game keeps its own origin (allow-same-origin), so on the
+ * portal's site it could set cookies the portal reads (a Domain cookie of the shared parent).
+ * Hosts sharing their last two labels count as one site here, which is safe for co.uk-style names too.
+ */
+export function gamesOriginProblem(publicOrigin: string, gamesOrigin: string): string | null {
+  const portal = new URL(publicOrigin);
+  const games = new URL(gamesOrigin);
+  if (games.pathname !== '/' || games.search || games.hash) return 'must be an origin, without a path';
+  if (isIP(games.hostname.replace(/^\[(.*)\]$/, '$1'))) return 'must be a host name: each game is served on a host below it';
+  if (siteOf(games.hostname) === siteOf(portal.hostname))
+    return `shares its site with PUBLIC_ORIGIN (${portal.host}): use a domain of its own, so games cannot set cookies the portal reads`;
+  return null;
+}
+
 /** The public origin: PUBLIC_ORIGIN, else this machine on the port the server listens on. */
 function publicOriginOf(env: { PUBLIC_ORIGIN?: string | undefined; PORT: number }): string {
   return env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`;
@@ -220,6 +246,17 @@ const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Default http://localhost:{PORT}: game tokens' issuer and the sandbox's webhook follow the port. */
     PUBLIC_ORIGIN: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The port game files are served on (decision 089); default PORT + 1 (0 with PORT 0). */
+    GAMES_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /**
+     * The origin game files are served from, each game on a host of its own below it:
+     * https://games.example.net serves https://<slug>.games.example.net. Default
+     * http://games.localhost:{GAMES_PORT}. It must not share a site with PUBLIC_ORIGIN.
+     */
+    GAMES_ORIGIN: z
       .url({ protocol: /^https?$/ })
       .optional()
       .or(z.literal('').transform(() => undefined)),
@@ -341,6 +378,11 @@ const EnvSchema = z
       .default('en'),
   })
   .superRefine((env, ctx) => {
+    const games = gamesOriginOf(env);
+    const gamesProblem = gamesOriginProblem(publicOriginOf(env), env.GAMES_ORIGIN ?? games.origin);
+    if (gamesProblem) ctx.addIssue({ code: 'custom', path: ['GAMES_ORIGIN'], message: gamesProblem });
+    if (env.GAMES_PORT !== undefined && env.GAMES_PORT !== 0 && env.GAMES_PORT === env.PORT)
+      ctx.addIssue({ code: 'custom', path: ['GAMES_PORT'], message: 'must differ from PORT: the portal is never served on the games origin' });
     for (const platform of OAUTH_PLATFORMS) checkOAuthEnv(env, platform, ctx);
     const sender = whatsappSenderOf(env);
     if (sender === 'cloud' && (!env.WHATSAPP_PHONE_NUMBER_ID || !env.WHATSAPP_ACCESS_TOKEN)) {
@@ -394,6 +436,8 @@ export interface Config {
   host: string;
   port: number;
   publicOrigin: string;
+  /** Where game files are served (decision 089): the listening port and the origin each game's host is made from. */
+  games: { port: number; origin: string };
   productName: string;
   databaseUrl: string;
   databasePoolSize: number;
@@ -443,6 +487,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     port: env.PORT,
     publicOrigin: origin.origin,
+    games: gamesOriginOf(env),
     productName: env.PRODUCT_NAME,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,

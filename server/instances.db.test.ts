@@ -55,7 +55,7 @@ interface Instance {
 async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, [resolve('server/main.ts')], {
-    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), GAMES_PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { buildPortal } from './app.ts';
+import { buildGamesOrigin } from './features/games/games-origin.ts';
 import { loadConfigOrExit } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest, whileHoldingStartupLock } from './db/migrate.ts';
@@ -46,6 +47,8 @@ if (config.seedDemoContent) {
   await (config.databasePoolSize > 1 ? whileHoldingStartupLock(database.db, database.kind, seed) : seed());
 }
 await services.contentChanges.listen();
+// Game files on an origin of their own (decision 089), from this same process.
+const gamesOrigin = await buildGamesOrigin({ config, catalogue: services.catalogue });
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
@@ -71,7 +74,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }, DRAIN_SECONDS * 1000).unref();
     // close() stops listening and answers new requests on open connections with 503, lets the
     // requests in flight finish, then the database closes after the last one (decision 077).
-    await app.close();
+    await Promise.all([app.close(), gamesOrigin.close()]);
     await services.contentChanges.close();
     await services.rateLimiter.close().catch(() => undefined);
     await database.close();
@@ -80,4 +83,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ host: config.host, port: config.port });
-app.log.info({ database: database.description, origin: config.publicOrigin }, `${config.productName} is serving`);
+await gamesOrigin.listen({ host: config.host, port: config.games.port });
+app.log.info({ database: database.description, origin: config.publicOrigin, games: config.games.origin }, `${config.productName} is serving`);

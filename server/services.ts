@@ -181,7 +181,11 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const providers = Object.fromEntries(
     Object.entries(config.social.oauth).map(([platform, provider]) => [platform, new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin)]),
   );
-  const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), { portalOrigin: config.publicOrigin, clock });
+  const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), {
+    portalOrigin: config.publicOrigin,
+    gamesOrigin: config.games.origin,
+    clock,
+  });
   const redirects = new RedirectsService(redirectsRepository, clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);

@@ -261,7 +261,10 @@ export interface paths {
     post: operations["postGameLoginByAppId"];
   };
   "/game/jwks.json": {
-    /** The keys game tokens are signed with (JWKS) */
+    /**
+     * The keys game tokens are signed with (JWKS)
+     * @description A plain RFC 7517 key set, not the envelope, so that JWT libraries read it as it is (jose.createRemoteJWKSet). Also at /.well-known/jwks.json.
+     */
     get: operations["getGameJwksJson"];
   };
   "/game/saves/{app_id}/{key}": {
@@ -1784,6 +1787,10 @@ export interface operations {
               /** @enum {string} */
               type: "game" | "app";
               url: string;
+              offlineCopy: {
+                url: string;
+                sandbox: string;
+              } | null;
               /** @enum {string} */
               orientation: "portrait" | "landscape" | "any";
               width: number;
@@ -3261,7 +3268,10 @@ export interface operations {
       };
     };
   };
-  /** The keys game tokens are signed with (JWKS) */
+  /**
+   * The keys game tokens are signed with (JWKS)
+   * @description A plain RFC 7517 key set, not the envelope, so that JWT libraries read it as it is (jose.createRemoteJWKSet). Also at /.well-known/jwks.json.
+   */
   getGameJwksJson: {
     parameters: {
       query?: {
@@ -3272,25 +3282,19 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description The key set */
       200: {
         content: {
-          "application/json": {
-            code: number;
-            message: string;
-            data: {
-              keys: {
-                  [key: string]: unknown;
-                }[];
-            };
+          "application/jwk-set+json": {
+            keys: {
+                [key: string]: unknown;
+              }[];
           };
         };
       };
-      /** @description Malformed request URL */
+      /** @description Malformed request URL, in the envelope */
       400: {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
+        content: never;
       };
     };
   };

@@ -101,8 +101,13 @@ export const GameConfigSchema = z.object({
   slug: z.string(),
   title: z.string(),
   type: AppTypeSchema,
-  /** The game's page, with the locale in its query. */
+  /** The game's page, with the locale in its query: on the game's own origin for a game hosted here (decision 089). */
   url: z.string(),
+  /**
+   * The same files on the portal's origin, which a device keeps to rebuild the game offline, and
+   * the sandbox that rebuilt copy runs in; null for a game hosted elsewhere.
+   */
+  offlineCopy: z.object({ url: z.string(), sandbox: z.string() }).nullable(),
   orientation: OrientationSchema,
   width: z.number(),
   height: z.number(),

@@ -10,7 +10,7 @@ if (!appId || !token) {
 }
 
 // The key set is fetched once and cached; a new key id is fetched when it appears.
-const keys = createRemoteJWKSet(new URL('/serve/api/game/jwks.json', portal));
+const keys = createRemoteJWKSet(new URL('/.well-known/jwks.json', portal));
 try {
   const { payload } = await jwtVerify(token, keys, { issuer: new URL(portal).origin, audience: `app:${appId}`, algorithms: ['EdDSA'] });
   process.stdout.write(`player ${payload.sub} (${payload.guest ? 'guest' : 'member'}, ${String(payload.nickname)}), valid until ${new Date(payload.exp! * 1000).toISOString()}\n`);

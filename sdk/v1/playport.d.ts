@@ -63,6 +63,13 @@ export interface Playport {
     set(key: string, value: unknown): Promise<{ key: string; updatedAt: string }>;
     remove(key: string): Promise<{ key: string }>;
   };
+  /** Loading of a large game: a progress bar on the play page, and the end of its loading screen. */
+  readonly loading: {
+    /** How far loading has come, from 0 to 1. */
+    progress(fraction: number): void;
+    /** The game is ready to play (the same as posting the loaded message). */
+    done(): void;
+  };
   on(event: 'purchase', listener: (purchase: { orderId: string; sku: string }) => void): () => void;
 }
 

@@ -5,8 +5,10 @@
 (() => {
   if (window.Playport) return;
   // Answers come only from the page that frames the game; requests go only to the portal's origin.
-  // (A game rebuilt offline by the play page runs inline, with the game's address as its base.)
-  const portalOrigin = new URL(document.currentScript?.src || document.baseURI).origin;
+  // On the games origin the portal fills in its own origin below; loaded from the portal itself
+  // (or rebuilt offline by the play page, with the portal's address as its base), it is that origin.
+  const served = '__PLAYPORT_PORTAL_ORIGIN__';
+  const portalOrigin = served.startsWith('http') ? served : new URL(document.currentScript?.src || document.baseURI).origin;
   const TIMEOUTS = { default: 20_000, pay: 30 * 60_000 };
   const pending = new Map();
   const listeners = new Map();
@@ -22,7 +24,7 @@
   }
 
   addEventListener('message', (event) => {
-    if (event.source !== window.parent || window.parent === window) return;
+    if (event.source !== window.parent || window.parent === window || event.origin !== portalOrigin) return;
     const message = event.data;
     if (!message || typeof message !== 'object') return;
     if (message.type === 'playport:response' && pending.has(message.id)) {
@@ -69,6 +71,20 @@
       get: (key) => call('data.get', { key }).then((answer) => answer.value),
       set: (key, value) => call('data.set', { key, value }),
       remove: (key) => call('data.remove', { key }),
+    }),
+    /**
+     * Loading: tell the play page how far a large game has loaded (0 to 1), which it shows as a
+     * progress bar, and when it is ready to play, which hides the loading screen. Nothing is answered.
+     */
+    loading: Object.freeze({
+      progress(fraction) {
+        const value = Number(fraction);
+        if (window.parent !== window && Number.isFinite(value))
+          window.parent.postMessage({ type: 'playport:loading', progress: Math.min(1, Math.max(0, value)) }, portalOrigin);
+      },
+      done() {
+        if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded' }, portalOrigin);
+      },
     }),
     /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed. */
     on(event, listener) {

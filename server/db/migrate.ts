@@ -12,6 +12,7 @@ import { deviceRecordedAt } from './migrations/0008-device-recorded-at.ts';
 import { deviceId } from './migrations/0009-device-id.ts';
 import { saveTotals } from './migrations/0010-save-totals.ts';
 import { challengeAttempts } from './migrations/0011-challenge-attempts.ts';
+import { gameBackends } from './migrations/0012-game-backends.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -28,6 +29,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0009-device-id': deviceId(),
     '0010-save-totals': saveTotals(),
     '0011-challenge-attempts': challengeAttempts(),
+    '0012-game-backends': gameBackends(),
   };
 }
 

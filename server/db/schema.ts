@@ -196,6 +196,8 @@ export interface AppsTable {
   entry_url: string;
   thumbnail: string;
   screenshots: string;
+  /** JSON array of the origins a hosted game may connect to (decision 089). */
+  backend_origins: Generated<string>;
   orientation: 'portrait' | 'landscape' | 'any';
   width: number;
   height: number;

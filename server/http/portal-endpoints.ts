@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JwksSchema } from '#common/api/game-store.schema.ts';
 import { LOCALE_CODES } from '#common/locales.ts';
 import type { RegisteredRoute } from './api-router.ts';
 
@@ -21,6 +22,18 @@ export const PORTAL_ENDPOINTS: RegisteredRoute[] = [
     auth: 'none',
     rawResponses: {
       '200': { description: 'Alive', schema: z.object({ status: z.literal('ok') }) },
+      '400': { description: 'Malformed request URL, in the envelope' },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/jwks.json',
+    summary: 'The keys game tokens are signed with (JWKS)',
+    description: 'The same plain RFC 7517 key set as /serve/api/game/jwks.json, where JWT libraries look for an issuer’s keys; cached an hour.',
+    tags: TAGS,
+    auth: 'none',
+    rawResponses: {
+      '200': { description: 'The key set', schema: JwksSchema, contentType: 'application/jwk-set+json' },
       '400': { description: 'Malformed request URL, in the envelope' },
     },
   },

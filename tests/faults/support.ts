@@ -75,6 +75,8 @@ export async function startServer(env: Record<string, string>, port = nextServer
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
+      // Servers here take consecutive ports; their games origins are not under test.
+      GAMES_PORT: '0',
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       DATABASE_CONNECT_TIMEOUT_SECONDS: '20',
       PAGE_CACHE_SECONDS: '0',

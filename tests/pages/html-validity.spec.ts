@@ -54,6 +54,9 @@ test('the server HTML of every page type, in both locales, has no Nu Html Checke
     const { messages } = JSON.parse(stderr) as { messages: NuMessage[] };
     const errors = messages
       .filter((m) => m.type === 'error' || m.subType === 'fatal')
+      // The checker warns of allow-scripts with allow-same-origin because same-origin content could
+      // lift its own sandbox; the play page's game frame is on another site (decision 089).
+      .filter((m) => !(m.message.includes('Setting both “allow-scripts” and “allow-same-origin”') && m.extract?.includes('data-testid="game-frame"')))
       .map((m) => `${files.get(m.url) ?? m.url}: ${m.message} ${m.extract ?? ''}`.trim());
     expect(files.size).toBeGreaterThan(40);
     expect(errors).toEqual([]);

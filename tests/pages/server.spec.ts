@@ -104,6 +104,22 @@ test.describe('server routes and headers', () => {
     expect((await build.json()).id).toMatch(/^\w+$/);
   });
 
+  test('the game token keys are a plain key set at the well-known address and in the API, the same', async ({ request }) => {
+    const wellKnown = await request.get('/.well-known/jwks.json');
+    expect(wellKnown.status()).toBe(200);
+    expect(wellKnown.headers()['content-type']).toMatch(/^application\/jwk-set\+json/);
+    expect(wellKnown.headers()['cache-control']).toBe('public, max-age=3600');
+    const keys = (await wellKnown.json()) as { keys: Array<Record<string, string>> };
+    expect(keys.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(keys.keys[0]!.d).toBeUndefined();
+    expect(await (await request.get('/serve/api/game/jwks.json')).json()).toEqual(keys);
+  });
+
+  test('the page CSP lets the play page frame games from their own hosts below the games origin', async ({ request }) => {
+    const csp = (await request.get('/')).headers()['content-security-policy']!;
+    expect(csp).toMatch(/frame-src 'self' http:\/\/\*\.games\.localhost:\d+/);
+  });
+
   test('health and readiness', async ({ request }) => {
     expect(await (await request.get('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await request.get('/readyz');

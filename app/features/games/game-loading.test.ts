@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadedGameName } from './game-loading.ts';
+import { loadedGameName, loadingProgressOf } from './game-loading.ts';
 
 const LOADED = 'playport:game-loaded';
 const game = { slug: 'snake', sdk: { loadedMessage: LOADED } } as const;
@@ -19,6 +19,27 @@ describe('a game’s "loaded" message', () => {
   it('is not any other message', () => {
     for (const data of [null, undefined, LOADED, 7, { name: 'Snake' }, { type: 'playport:request', id: 1, method: 'login' }, { type: `${LOADED} ` }]) {
       expect(loadedGameName(data, game)).toBeNull();
+    }
+  });
+});
+
+describe('a game’s loading progress', () => {
+  it('is the share it reports, kept between 0 and 1', () => {
+    expect(loadingProgressOf({ type: 'playport:loading', progress: 0.25 })).toBe(0.25);
+    expect(loadingProgressOf({ type: 'playport:loading', progress: 7 })).toBe(1);
+    expect(loadingProgressOf({ type: 'playport:loading', progress: -1 })).toBe(0);
+  });
+
+  it('is not any other message or a progress that is no number', () => {
+    for (const data of [
+      null,
+      'playport:loading',
+      { type: 'playport:loading' },
+      { type: 'playport:loading', progress: '0.5' },
+      { type: 'playport:loading', progress: Number.NaN },
+      { type: LOADED, progress: 0.5 },
+    ]) {
+      expect(loadingProgressOf(data)).toBeNull();
     }
   });
 });

@@ -12,7 +12,7 @@ import { useGameBridge } from './use-game-bridge.tsx';
 import { keepGameForOffline, offlineGameDocument } from '../install/offline-game.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
-import { loadedGameName, READY_GRACE_MS, SLOW_MS } from './game-loading.ts';
+import { loadedGameName, loadingProgressOf, READY_GRACE_MS, SLOW_MS } from './game-loading.ts';
 import { useOrientationHint } from './use-orientation-hint.ts';
 import { usePlayRecord } from './use-play-record.ts';
 
@@ -23,17 +23,25 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
   const stage = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   const [slow, setSlow] = useState(false);
+  // What a large game reported of its loading (SDK `loading.progress`), 0 to 1; null until it does.
+  const [progress, setProgress] = useState<number | null>(null);
   const fullscreen = useFullscreen(stage, game.orientation);
   const hint = useOrientationHint(game.orientation);
   usePlayRecord(game.appId);
-  const purchase = useGameBridge(frame, game.appId, locale, ready);
+  // The origin of the document in the frame: the game's own, or "null" for a copy rebuilt offline.
+  // (The page keys this screen by game, so the state starts afresh for another game.)
+  const [offlineCopyShown, setOfflineCopyShown] = useState(false);
+  const frameOrigin = offlineCopyShown ? 'null' : new URL(game.url, 'http://invalid').origin;
+  const purchase = useGameBridge(frame, frameOrigin, game.appId, locale, ready);
 
   // The frame gets its address only once the listener is in place (after hydration), so the
   // game's "loaded" message cannot be missed.
   useEffect(() => {
     let reported = false;
     const onMessage = (event: MessageEvent) => {
-      if (event.source !== frame.current?.contentWindow) return;
+      if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
+      const reportedProgress = loadingProgressOf(event.data);
+      if (reportedProgress !== null) return setProgress(reportedProgress);
       const name = loadedGameName(event.data, game);
       if (name === null || reported) return;
       reported = true;
@@ -41,13 +49,19 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
       track('game-loaded', { name });
       frame.current?.focus();
     };
+    let origin = new URL(game.url, window.location.href).origin;
     window.addEventListener('message', onMessage);
-    // Offline, a game kept on this device is rebuilt from the worker's cache (decision 065).
-    if (navigator.onLine) frame.current?.setAttribute('src', game.url);
+    // Offline, a game kept on this device is rebuilt from the worker's cache (decision 065), in a
+    // frame without allow-same-origin: the copy's document would otherwise have the portal's origin.
+    const copy = game.offlineCopy;
+    if (navigator.onLine || !copy) frame.current?.setAttribute('src', game.url);
     else
-      void offlineGameDocument(game.url).then((document) => {
-        if (document === null) frame.current?.setAttribute('src', game.url);
-        else frame.current?.setAttribute('srcdoc', document);
+      void offlineGameDocument(copy.url).then((document) => {
+        if (document === null) return frame.current?.setAttribute('src', game.url);
+        frame.current?.setAttribute('sandbox', copy.sandbox);
+        origin = 'null';
+        setOfflineCopyShown(true);
+        frame.current?.setAttribute('srcdoc', document);
       });
     const slowTimer = setTimeout(() => setSlow(true), SLOW_MS);
     return () => {
@@ -58,8 +72,9 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
 
   // Once the game is up, its files are kept for playing offline.
   useEffect(() => {
-    if (ready && navigator.onLine) onIdle(() => void keepGameForOffline(game.url));
-  }, [ready, game.url]);
+    const copy = game.offlineCopy;
+    if (ready && navigator.onLine && copy) onIdle(() => void keepGameForOffline(copy.url));
+  }, [ready, game.offlineCopy]);
 
   const onFrameLoad = () => {
     // The empty frame of the first render loads too; only the game's own load counts.
@@ -113,6 +128,18 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
             <output className="flex flex-col items-center gap-3">
               <LoaderCircle className="size-8 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden="true" />
               <span className="text-sm text-zinc-700 dark:text-zinc-300">{t('play.loading', { title: game.title })}</span>
+              {progress !== null && (
+                <span className="flex w-48 flex-col items-center gap-1">
+                  <progress
+                    max={100}
+                    value={Math.round(progress * 100)}
+                    aria-label={t('play.loading', { title: game.title })}
+                    className="h-1.5 w-full appearance-none overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800 [&::-moz-progress-bar]:bg-green-600 [&::-webkit-progress-bar]:bg-zinc-200 dark:[&::-webkit-progress-bar]:bg-zinc-800 [&::-webkit-progress-value]:bg-green-600"
+                    data-testid="game-progress"
+                  />
+                  <span className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">{t('play.progress', { percent: Math.round(progress * 100) })}</span>
+                </span>
+              )}
               {slow && <span className="max-w-xs text-sm text-zinc-500 dark:text-zinc-400">{t('play.slow')}</span>}
             </output>
           </div>

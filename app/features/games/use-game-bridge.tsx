@@ -7,34 +7,38 @@ import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
 
-/** The purchase dialog (with the sign-in it may ask for) loads once the game is up, not with the page. */
+/**
+ * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
+ * it asks for its items (getConfig), when the page is quiet; not with the page, nor for every game.
+ */
 const { Component: PurchaseFlow, preload: preloadPurchaseFlow } = onDemand(async () => (await import('../payments/purchase-flow.tsx')).PurchaseFlow);
 
 /**
  * Connects the game in the play page's frame to the portal (sdk/v1/playport.js): answers its
  * calls, runs its purchases, and tells it of paid orders once. Returns what the page shows for a
- * purchase under way. `loaded` is true once the game said it is ready.
+ * purchase under way. `frameOrigin` is the origin of the frame's document (the game's own host,
+ * or "null" for a copy rebuilt offline); `loaded` is true once the game said it is ready.
  */
-export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId: number, locale: string, loaded: boolean): ReactNode {
+export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameOrigin: string, appId: number, locale: string, loaded: boolean): ReactNode {
   const { t } = useTranslation('errors');
   const { isMember } = useSession();
   const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
   const purchasing = useRef(false);
 
   const onDelivered = useCallback(
-    (order: Order) => postToGame(frame, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }),
-    [frame],
+    (order: Order) => postToGame(frame, frameOrigin, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }),
+    [frame, frameOrigin],
   );
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      if (!frame.current || event.source !== frame.current.contentWindow || event.origin !== frameOrigin) return;
       const request = bridgeRequestOf(event.data);
       if (!request) return;
       if (request.method === 'pay') {
         const sku = request.params.sku;
         if (purchasing.current || typeof sku !== 'string') {
-          postToGame(frame, {
+          postToGame(frame, frameOrigin, {
             type: 'playport:response',
             id: request.id,
             ok: false,
@@ -46,18 +50,16 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
         setPurchase({ id: request.id, sku });
         return;
       }
+      if (request.method === 'getConfig') onIdle(() => void preloadPurchaseFlow());
       answerCall(appId, locale, request.method, request.params).then(
-        (result) => postToGame(frame, { type: 'playport:response', id: request.id, ok: true, result }),
-        (failure: unknown) => postToGame(frame, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
+        (result) => postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: true, result }),
+        (failure: unknown) =>
+          postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
       );
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [appId, locale, frame, t]);
-
-  useEffect(() => {
-    if (loaded) onIdle(() => void preloadPurchaseFlow());
-  }, [loaded]);
+  }, [appId, locale, frame, frameOrigin, t]);
 
   // Orders paid while the game was closed reach it when it starts.
   useEffect(() => {
@@ -66,7 +68,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
 
   if (!purchase) return null;
   const answer = (response: Pick<BridgeAnswer, 'ok' | 'result' | 'error'>) => {
-    postToGame(frame, { type: 'playport:response', id: purchase.id, ...response });
+    postToGame(frame, frameOrigin, { type: 'playport:response', id: purchase.id, ...response });
     purchasing.current = false;
     setPurchase(null);
     frame.current?.focus();
@@ -80,8 +82,11 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, appId:
   );
 }
 
-/** Posts to the game's frame. Its origin is opaque: the window is addressed directly, with no origin to name. */
-function postToGame(frame: RefObject<HTMLIFrameElement | null>, message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown }): void {
-  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- an opaque origin cannot be named; the target is our own frame's window
-  frame.current?.contentWindow?.postMessage(message, '*');
+/** Posts to the game's frame, addressed to its origin; a copy rebuilt offline has an opaque one, so its window is addressed directly. */
+function postToGame(
+  frame: RefObject<HTMLIFrameElement | null>,
+  frameOrigin: string,
+  message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown },
+): void {
+  frame.current?.contentWindow?.postMessage(message, frameOrigin === 'null' ? '*' : frameOrigin);
 }

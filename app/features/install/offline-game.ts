@@ -31,12 +31,26 @@ export function workerControlsPage(): boolean {
   return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
 }
 
-/** Fetches the game's document and files through the worker, which keeps them. Failures are ignored: it is a copy. */
+/** The most a game's copy for offline play may take on the device (docs/game-sdk.md, "Hosting"). */
+export const OFFLINE_COPY_CEILING_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Fetches the game's document and files through the worker, which keeps them. A game larger than
+ * the ceiling is not kept: its files are dropped from the worker's caches again. Failures are
+ * ignored: it is a copy.
+ */
 export async function keepGameForOffline(url: string): Promise<void> {
   if (!workerControlsPage()) return;
   try {
     const doc = await parsedGame(url);
-    if (doc) await Promise.all(gameFiles(doc).map(({ url: file }) => fetch(file).then((response) => response.arrayBuffer())));
+    if (!doc) return;
+    const files = gameFiles(doc).map(({ url: file }) => file);
+    const sizes = await Promise.all(files.map((file) => fetch(file).then(async (response) => (await response.arrayBuffer()).byteLength)));
+    if (sizes.reduce((sum, size) => sum + size, 0) <= OFFLINE_COPY_CEILING_BYTES) return;
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      await Promise.all([url, ...files].map((file) => cache.delete(new URL(file, window.location.href).href, { ignoreSearch: false })));
+    }
   } catch {
     // The next visit online tries again.
   }

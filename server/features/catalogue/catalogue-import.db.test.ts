@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentError } from '#server/content/files.ts';
 import { FIXTURES, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { importCatalogue } from './catalogue.import.ts';
+import { hostedGameProblems } from './hosted-game-limits.ts';
 
 const GAMES = resolve(FIXTURES, 'games');
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><rect width="4" height="3" fill="green"/></svg>';
@@ -158,6 +159,61 @@ describe('catalogue import', () => {
     expect(error.problems).toEqual([
       'apps/epsilon.yaml: thumbnail: pic.svg is not in games/epsilon/, and this import has no upload folder to copy it to',
       'apps/epsilon.yaml: screenshots.0: must be an image (.svg, .png, .jpg, .jpeg, .webp, .gif, .avif), not ".txt"',
+    ]);
+  });
+
+  it('keeps the backends a hosted game declares, and refuses a game that breaks the hosting limits, with every problem at once', async () => {
+    const games = temp(mkdtempSync(join(tmpdir(), 'playport-games-')));
+    const folder = temp(mkdtempSync(join(tmpdir(), 'playport-catalogue-')));
+    mkdirSync(join(folder, 'apps'));
+    for (const slug of ['zeta', 'Eta_Game', 'theta']) {
+      mkdirSync(join(games, slug));
+      writeFileSync(join(games, slug, 'index.html'), '<!doctype html>');
+      writeFileSync(join(games, slug, 'thumb.svg'), SVG);
+    }
+    const hosted = (slug: string, extra: object = {}) => JSON.stringify({ ...validEntry(slug), entry: 'index.html', ...extra });
+    writeFileSync(join(folder, 'apps', 'zeta.json'), hosted('zeta', { backends: ['https://api.zeta.example', 'http://127.0.0.1:4680'] }));
+    await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: games });
+    const zeta = await db().selectFrom('apps').select(['entry_url', 'backend_origins']).where('slug', '=', 'zeta').executeTakeFirstOrThrow();
+    expect(zeta).toEqual({ entry_url: '/games/zeta/index.html', backend_origins: '["https://api.zeta.example","http://127.0.0.1:4680"]' });
+    expect(await api.services.catalogue.hostedGame('zeta.games.localhost')).toEqual({
+      slug: 'zeta',
+      origin: 'http://zeta.games.localhost:3001',
+      backendOrigins: ['https://api.zeta.example', 'http://127.0.0.1:4680'],
+    });
+    expect(await api.services.catalogue.hostedGame('games.localhost')).toBeNull();
+    expect(await api.services.catalogue.hostedGame('nope.games.localhost')).toBeNull();
+    expect(await api.services.catalogue.hostedGame('zeta.games.localhost.evil.test')).toBeNull();
+
+    writeFileSync(
+      join(folder, 'apps', 'zeta.json'),
+      hosted('zeta', { backends: ['http://api.zeta.example', 'https://api.zeta.example/v1', 'javascript:alert(1)'] }),
+    );
+    writeFileSync(join(folder, 'apps', 'eta.json'), hosted('Eta_Game'));
+    writeFileSync(join(folder, 'apps', 'theta.json'), hosted('theta'));
+    writeFileSync(
+      join(folder, 'apps', 'iota.json'),
+      JSON.stringify({ ...validEntry('iota'), thumbnail: 'https://games.example.com/iota.svg', backends: ['https://api.iota.example'] }),
+    );
+    writeFileSync(join(games, 'theta', 'big.data'), Buffer.alloc(2048));
+    for (let i = 0; i < 3; i++) writeFileSync(join(games, 'theta', `part-${i}.bin`), 'x');
+    symlinkSync(join(games, 'zeta', 'index.html'), join(games, 'theta', 'elsewhere.html'));
+    const limits = { totalBytes: 2000, files: 5, fileBytes: 1024 };
+    const problems = await hostedGameProblems(join(games, 'theta'), limits);
+    expect(problems).toEqual([
+      expect.stringMatching(/^big\.data: is 0\.0 MB, more than the 0\.0 MB one file may have$/),
+      'elsewhere.html: is a link; a game ships its files themselves',
+      'has 6 files, more than the 5 a game may have',
+      expect.stringMatching(/^has 0\.0 MB in all, more than the 0\.0 MB a game may have$/),
+    ]);
+    const error = (await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: games }).catch((e: unknown) => e)) as ContentError;
+    expect(error.problems).toEqual([
+      "apps/eta.json: slug: a hosted game's slug names its host: lowercase letters, digits and hyphens, at most 63",
+      'apps/iota.json: backends: only games hosted here have their connections limited; an external game declares nothing',
+      'apps/theta.json: games/theta/: elsewhere.html: is a link; a game ships its files themselves',
+      ...[0, 1, 2].map(
+        (i) => `apps/zeta.json: backends.${i}: must be an origin such as https://api.example.com (no path; http only for localhost or 127.0.0.1)`,
+      ),
     ]);
   });
 

@@ -19,6 +19,8 @@ export interface ImportedApp {
   slug: string;
   type: 'game' | 'app';
   entryUrl: string;
+  /** Origins a hosted game may connect to besides its own (decision 089). */
+  backendOrigins: string[];
   thumbnail: string;
   screenshots: string[];
   orientation: 'portrait' | 'landscape' | 'any';
@@ -99,6 +101,7 @@ export class CatalogueImportRepository {
         const columns = {
           type: app.type,
           entry_url: app.entryUrl,
+          backend_origins: JSON.stringify(app.backendOrigins),
           thumbnail: app.thumbnail,
           screenshots: JSON.stringify(app.screenshots),
           orientation: app.orientation,

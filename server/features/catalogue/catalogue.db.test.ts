@@ -199,11 +199,14 @@ describe('catalogue API', () => {
       slug: 'gamma',
       title: '计算器',
       type: 'app',
-      url: '/games/gamma/index.html?locale=zh-CN',
+      // On its own host below the games origin (decision 089), keeping that origin; the copy kept
+      // for offline play is on the portal's origin and runs without it.
+      url: 'http://gamma.games.localhost:3001/index.html?locale=zh-CN',
+      offlineCopy: { url: '/games/gamma/index.html?locale=zh-CN', sandbox: 'allow-scripts allow-pointer-lock' },
       orientation: 'any',
       width: 480,
       height: 640,
-      sandbox: 'allow-scripts allow-pointer-lock',
+      sandbox: 'allow-scripts allow-same-origin allow-pointer-lock',
       allow: 'fullscreen; autoplay; gamepad',
       sdk: { channel: 'playport', locale: 'zh-CN', portalOrigin: 'http://localhost:3000', loadedMessage: 'playport:game-loaded' },
       // An app that sells nothing; items and who owns them are payments.db.test.ts's.

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { SKU_PATTERN } from '#common/api/game-store.schema.ts';
 import { SLUG_PATTERN } from '#common/constants.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
+import { isLoopbackHost } from '#server/config.ts';
+import { hostedGameProblems, HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
 
 const slugField = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
@@ -21,6 +23,18 @@ const CategoryFile = z.array(
 
 const TagFile = z.array(z.object({ slug: slugField, i18n: localeTexts({ title: z.string().min(1).max(40) }) }));
 
+/** An origin without a path: https (wss) anywhere, http (ws) only on this machine for development. */
+const backendOrigin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    const secure = url.protocol === 'https:' || url.protocol === 'wss:';
+    const local = (url.protocol === 'http:' || url.protocol === 'ws:') && isLoopbackHost(url.hostname);
+    return (secure || local) && `${url.protocol}//${url.host}` === value;
+  } catch {
+    return false;
+  }
+}, 'must be an origin such as https://api.example.com (no path; http only for localhost or 127.0.0.1)');
+
 const AppFile = z.object({
   slug: z.coerce.string().pipe(slugField),
   type: z.enum(['game', 'app']),
@@ -34,6 +48,8 @@ const AppFile = z.object({
   released_at: z.coerce.string().pipe(z.iso.date()),
   popularity: z.number().int().min(0).default(0),
   entry: z.string().min(1).max(200),
+  /** Origins the game's frame may connect to besides its own files: its backend (decision 089). */
+  backends: z.array(backendOrigin).max(10).default([]),
   thumbnail: z.string().min(1).max(200),
   screenshots: z.array(z.string().max(200)).max(12).default([]),
   published: z.boolean().default(true),
@@ -146,6 +162,12 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       if (!isInside(entry.entry)) problems.push(`${where}: entry: must be a path inside games/${entry.slug}/`);
       else if (!(await exists(join(gameFolder, entry.entry)))) problems.push(`${where}: entry: file games/${entry.slug}/${entry.entry} does not exist`);
       entryUrl = `/games/${entry.slug}/${entry.entry}`;
+      // A hosted game's slug names its host on the games origin (decision 089).
+      if (!HOSTED_SLUG_PATTERN.test(entry.slug))
+        problems.push(`${where}: slug: a hosted game's slug names its host: lowercase letters, digits and hyphens, at most 63`);
+      for (const problem of await hostedGameProblems(gameFolder)) problems.push(`${where}: games/${entry.slug}/: ${problem}`);
+    } else if (entry.backends.length > 0) {
+      problems.push(`${where}: backends: only games hosted here have their connections limited; an external game declares nothing`);
     }
     const image = (field: string, path: string) =>
       resolveImage({ field, path, slug: entry.slug, gameFolder, entryFolder: dirname(file), where, options, problems, copies });
@@ -157,6 +179,7 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       slug: entry.slug,
       type: entry.type,
       entryUrl,
+      backendOrigins: entry.backends,
       thumbnail,
       screenshots,
       orientation: entry.orientation,

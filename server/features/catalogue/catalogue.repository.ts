@@ -133,6 +133,17 @@ export class CatalogueRepository {
       : sql<SqlBool>`app_search.document @@ to_tsquery('simple'::regconfig, ${tsQueryExpression(terms)})`;
   }
 
+  /** A published game hosted here (its files under /games/<slug>/), with the backends it declared. */
+  async findHostedGame(slug: string): Promise<{ slug: string; entry_url: string; backend_origins: string } | undefined> {
+    return this.#db
+      .selectFrom('apps')
+      .select(['slug', 'entry_url', 'backend_origins'])
+      .where('slug', '=', slug)
+      .where('published', '=', 1)
+      .where('entry_url', 'like', '/games/%')
+      .executeTakeFirst();
+  }
+
   async findApp(locale: Locale, by: { slug: string } | { id: number }): Promise<AppDetailRow | undefined> {
     let q = appSummaries(this.#db, locale).select([
       'a.developer',

@@ -6,6 +6,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
 import { searchTerms } from './catalogue-search.ts';
+import { HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
 import type { AppSummaryRow, CatalogueRepository } from './catalogue.repository.ts';
 
 /** How many similar apps an app page shows. */
@@ -14,13 +15,24 @@ const SIMILAR_LIMIT = 6;
 const HOME_ROW = 12;
 
 /**
- * Local games share the portal's origin, so they must never get allow-same-origin: that would
- * let them read the portal's storage and call its API as the player.
+ * A hosted game runs on a host of its own below the games origin (decision 089), so it may keep
+ * its origin: storage, workers and fetches of its own files, and nothing of the portal's.
  */
-const LOCAL_SANDBOX = 'allow-scripts allow-pointer-lock';
-/** A game on its own origin may keep that origin: it reaches nothing of ours with it. */
-const EXTERNAL_SANDBOX = `${LOCAL_SANDBOX} allow-same-origin`;
+const HOSTED_SANDBOX = 'allow-scripts allow-same-origin allow-pointer-lock';
+/** A game on its own origin elsewhere reaches nothing of ours with its origin either. */
+const EXTERNAL_SANDBOX = HOSTED_SANDBOX;
+/** A copy rebuilt from the device while offline runs as an inline document of the portal's origin: never with that origin. */
+const OFFLINE_COPY_SANDBOX = 'allow-scripts allow-pointer-lock';
 const FRAME_ALLOW = 'fullscreen; autoplay; gamepad';
+
+/** A game whose files this portal serves on the games origin. */
+export interface HostedGame {
+  slug: string;
+  /** Its own origin: the games origin with the slug as the first label. */
+  origin: string;
+  /** What its frame may connect to besides its own origin. */
+  backendOrigins: string[];
+}
 
 export interface HomeData {
   featured: AppTileData[];
@@ -33,11 +45,15 @@ export interface HomeData {
 export class CatalogueService {
   readonly #repository: CatalogueRepository;
   readonly #portalOrigin: string;
+  readonly #gamesOrigin: URL;
+  readonly #hostedGames: TimedCache<string, HostedGame | null>;
   readonly #tags: TimedCache<string, TagWithCount[]>;
   readonly #categories: TimedCache<Locale, Category[]>;
-  constructor(repository: CatalogueRepository, options: { portalOrigin: string; clock: Clock }) {
+  constructor(repository: CatalogueRepository, options: { portalOrigin: string; gamesOrigin: string; clock: Clock }) {
     this.#repository = repository;
     this.#portalOrigin = options.portalOrigin;
+    this.#gamesOrigin = new URL(options.gamesOrigin);
+    this.#hostedGames = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
     this.#tags = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
     this.#categories = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
   }
@@ -101,6 +117,7 @@ export class CatalogueService {
 
   /** Forgets the counts (after an import in this process). */
   invalidate(): void {
+    this.#hostedGames.clear();
     this.#tags.clear();
     this.#categories.clear();
   }
@@ -119,20 +136,40 @@ export class CatalogueService {
       throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: name } });
     }
     const external = row.entry_url.startsWith('https://');
-    const url = `${row.entry_url}${row.entry_url.includes('?') ? '&' : '?'}locale=${encodeURIComponent(locale)}`;
+    const withLocale = (address: string) => `${address}${address.includes('?') ? '&' : '?'}locale=${encodeURIComponent(locale)}`;
+    // A hosted game's entry is stored as /games/<slug>/<path>; it is served as <path> on the game's own host.
+    const hostedPath = external ? null : row.entry_url.slice(`/games/${row.slug}`.length);
     return {
       appId: row.id,
       slug: row.slug,
       title: row.title,
       type: row.type,
-      url,
+      url: withLocale(hostedPath === null ? row.entry_url : `${this.gameOrigin(row.slug)}${hostedPath}`),
+      offlineCopy: hostedPath === null ? null : { url: withLocale(row.entry_url), sandbox: OFFLINE_COPY_SANDBOX },
       orientation: row.orientation,
       width: row.width,
       height: row.height,
-      sandbox: external ? EXTERNAL_SANDBOX : LOCAL_SANDBOX,
+      sandbox: external ? EXTERNAL_SANDBOX : HOSTED_SANDBOX,
       allow: FRAME_ALLOW,
       sdk: { channel: 'playport', locale, portalOrigin: this.#portalOrigin, loadedMessage: 'playport:game-loaded' },
     };
+  }
+
+  /** The origin a hosted game is served from: its slug as a host below the games origin (decision 089). */
+  gameOrigin(slug: string): string {
+    return `${this.#gamesOrigin.protocol}//${slug}.${this.#gamesOrigin.host}`;
+  }
+
+  /** A published game hosted here, by the host name a request for its files came to; null for anything else. */
+  async hostedGame(hostname: string): Promise<HostedGame | null> {
+    const suffix = `.${this.#gamesOrigin.hostname}`;
+    const slug = hostname.toLowerCase().endsWith(suffix) ? hostname.slice(0, -suffix.length).toLowerCase() : '';
+    if (!HOSTED_SLUG_PATTERN.test(slug)) return null;
+    return this.#hostedGames.get(slug, async () => {
+      const row = await this.#repository.findHostedGame(slug);
+      if (!row) return null;
+      return { slug: row.slug, origin: this.gameOrigin(row.slug), backendOrigins: JSON.parse(row.backend_origins) as string[] };
+    });
   }
 
   /** The home page's rows and category chips, in one round of small queries; tiles carry only what they show. */

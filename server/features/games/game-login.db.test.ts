@@ -1,4 +1,4 @@
-import { decodeJwt } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameTokens } from '#server/features/games/game-tokens.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
@@ -19,14 +19,14 @@ describe('game sign-in', () => {
 
   const { newGuest, newMember } = testPlayers(() => api, 8);
 
-  const publishedKeys = async () => (await api.call('GET', '/game/jwks.json')).json().data;
+  const publishedKeys = async () => (await api.call('GET', '/game/jwks.json')).json();
 
   it('issues game tokens a game’s backend verifies with the published keys', async () => {
     const member = await newMember();
     const login = await api.call('POST', `/game/login/${appId}`, { token: member.token });
     expect(login.statusCode, login.body).toBe(200);
     const { token, user } = login.json().data as { token: string; user: { uid: number } };
-    const jwks = (await api.call('GET', '/game/jwks.json')).json().data;
+    const jwks = await publishedKeys();
     expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
     expect(jwks.keys[0].d).toBeUndefined();
     const claims = await GameTokens.verify(token, jwks, { issuer: 'http://localhost:3000', appId });
@@ -78,10 +78,28 @@ describe('game sign-in', () => {
     expect((await api.call('POST', '/game/login/0', { token: guest.token })).statusCode).toBe(422);
   });
 
-  it('publishes its keys for an hour to anyone', async () => {
+  it('publishes its keys for an hour to anyone, as a plain key set', async () => {
     const response = await api.call('GET', '/game/jwks.json');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=3600');
-    expect(response.json().data).toEqual(api.services.games.jwks());
+    expect(response.headers['content-type']).toMatch(/^application\/jwk-set\+json/);
+    expect(response.json()).toEqual(api.services.games.jwks());
+  });
+
+  it('is verified as a game’s backend does it, with jose fetching the key set over HTTP; another game’s, another issuer’s and an expired token are refused', async () => {
+    const address = await api.app.listen({ port: 0, host: '127.0.0.1' });
+    const keys = createRemoteJWKSet(new URL('/serve/api/game/jwks.json', address));
+    const member = await newMember();
+    const { token } = (await api.call('POST', `/game/login/${appId}`, { token: member.token })).json().data as { token: string };
+    const { payload } = await jwtVerify(token, keys, { issuer, audience: `app:${appId}`, algorithms: ['EdDSA'] });
+    expect(payload.sub).toBe(String(member.userInfo.uid));
+    await expect(jwtVerify(token, keys, { issuer, audience: `app:${appId + 1}` })).rejects.toMatchObject({
+      code: 'ERR_JWT_CLAIM_VALIDATION_FAILED',
+      claim: 'aud',
+    });
+    await expect(jwtVerify(token, keys, { issuer: 'https://elsewhere.example', audience: `app:${appId}` })).rejects.toMatchObject({ claim: 'iss' });
+    await expect(jwtVerify(token, keys, { issuer, audience: `app:${appId}`, currentDate: new Date(Date.now() + 11 * 60_000) })).rejects.toMatchObject({
+      code: 'ERR_JWT_EXPIRED',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { AppParamsSchema, GameLoginSchema, JwksSchema, SaveBodySchema, SaveParamsSchema, SaveSchema } from '#common/api/game-store.schema.ts';
+import type { FastifyReply } from 'fastify';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import type { GamesService } from './games.service.ts';
 
@@ -22,20 +23,20 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
     ({ caller, params }) => games.login(caller!, params.app_id),
   );
 
-  api.route(
-    {
-      method: 'GET',
-      url: '/game/jwks.json',
-      summary: 'The keys game tokens are signed with (JWKS)',
-      tags: TAGS,
-      auth: 'none',
-      response: JwksSchema,
+  api.documented({
+    method: 'GET',
+    url: '/game/jwks.json',
+    summary: 'The keys game tokens are signed with (JWKS)',
+    description:
+      'A plain RFC 7517 key set, not the envelope, so that JWT libraries read it as it is (jose.createRemoteJWKSet). Also at /.well-known/jwks.json.',
+    tags: TAGS,
+    auth: 'none',
+    rawResponses: {
+      '200': { description: 'The key set', schema: JwksSchema, contentType: JWKS_CONTENT_TYPE },
+      '400': { description: 'Malformed request URL, in the envelope' },
     },
-    ({ reply }) => {
-      reply.header('cache-control', 'public, max-age=3600');
-      return games.jwks();
-    },
-  );
+  });
+  api.app.get('/game/jwks.json', { config: { auth: 'none', csrf: false } }, async (_request, reply) => sendKeySet(reply, games));
 
   api.route(
     {
@@ -78,4 +79,11 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
     },
     ({ caller, params }) => games.deleteSave(caller!, params.app_id, params.key),
   );
+}
+
+const JWKS_CONTENT_TYPE = 'application/jwk-set+json';
+
+/** The key set as RFC 7517 has it; caches may keep it an hour, and a new key id makes verifiers fetch it again. */
+export function sendKeySet(reply: FastifyReply, games: Pick<GamesService, 'jwks'>): FastifyReply {
+  return reply.type(JWKS_CONTENT_TYPE).header('cache-control', 'public, max-age=3600').send(games.jwks());
 }

@@ -38,7 +38,7 @@ async function memberWithOrder(api: TestApi, address: string) {
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../testing/api-process.ts')], {
-    env: { ...process.env, APP_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), ...env },
+    env: { ...process.env, APP_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), GAMES_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));

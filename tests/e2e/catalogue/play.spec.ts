@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { expect, test } from '../fixtures.ts';
+import { expect, hostedGameFrame, test } from '../fixtures.ts';
 import { newGuest } from '../../support/accounts.ts';
 import { recordTracking, useSession } from '../browser-session.ts';
 import { apiData } from './helpers.ts';
@@ -65,8 +65,9 @@ test.describe('app page and play', { tag: '@db' }, () => {
     await expect(page).toHaveURL('/play/2048');
     await expect(page).toHaveTitle('Play 2048 | Playport');
     const frame = page.getByTestId('game-frame');
-    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-pointer-lock');
-    await expect(frame).toHaveAttribute('src', '/games/2048/index.html?locale=en');
+    // On its own host below the games origin, keeping that origin (decision 089).
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock');
+    await expect(frame).toHaveAttribute('src', `http://2048.games.localhost:${Number(new URL(page.url()).port) + 1}/index.html?locale=en`);
     await expect.poll(tracked, { timeout: FIRST_GAME_MS }).toContainEqual({ event: 'game-loaded', data: { name: '2048' } });
     await expect(page.getByTestId('game-loading')).toBeHidden({ timeout: FIRST_GAME_MS });
     // The frame fills the space under the bar.
@@ -185,8 +186,7 @@ test.describe('demo games', () => {
       const game = page.frameLocator('[data-testid="game-frame"]');
       await expect(game.locator('html')).toHaveAttribute('lang', locale);
       await expect(game.locator('h1, [data-t="title"]').first()).not.toBeEmpty();
-      const gameFrame = page.frames().find((frame) => frame.url().includes(`/games/${slug}/`));
-      expect(gameFrame).toBeDefined();
+      const gameFrame = await hostedGameFrame(page, slug);
       let shifted = 0;
       for (const frame of [page.mainFrame(), gameFrame!])
         shifted += await frame.evaluate(() => ((window as unknown as { layoutShifts?: number[] }).layoutShifts ?? []).reduce((sum, value) => sum + value, 0));

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { recordTracking, useSession } from '../browser-session.ts';
 import { afterDebounce, settledUser } from '../accounts/helpers.ts';
-import { expect as baseExpect, test } from '../fixtures.ts';
+import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // A purchase is a round trip through the checkout window, the webhook and the page's poll.
@@ -90,7 +90,7 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     const guest = await settledUser(page, request);
     expect(guest.userInfo.isGuest).toBe(true);
     await expect(game(page).locator('#backs')).toHaveText('Gold card backs · $1.99');
-    const frame = page.frames().find((f) => f.url().includes('/games/solitaire/'))!;
+    const frame = await hostedGameFrame(page, 'solitaire');
     const answer = frame.evaluate(() =>
       (window as unknown as GameWindow).Playport.pay({ sku: 'solitaire-gold-backs' }).then(
         (result: unknown) => ({ resolved: result }),

@@ -1,0 +1,172 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Config } from '#server/config.ts';
+import type { CatalogueService, HostedGame } from '#server/features/catalogue/catalogue.service.ts';
+
+/**
+ * The games origin (decision 089): each hosted game's files on a host of its own,
+ * `<slug>.<games origin host>`, so a game keeps a real origin (storage, workers, WebAssembly,
+ * fetches of its own files) that shares nothing with the portal or with another game. This server
+ * answers nothing else: no page, no API, no cookie of the portal's.
+ */
+
+/** The sandbox a game's document runs in, framed or opened directly (the play page's frame gives the same). */
+export const HOSTED_GAME_SANDBOX = 'allow-scripts allow-same-origin allow-pointer-lock';
+
+/** What a game document may do: its own files, WebAssembly, workers, and the backends it declared. */
+export function gameContentSecurityPolicy(game: HostedGame, portalOrigin: string, options: { document: boolean }): string {
+  return [
+    // A document gets the sandbox too when opened directly; workers ignore the directive, so their scripts go without.
+    ...(options.document ? [`sandbox ${HOSTED_GAME_SANDBOX}`] : []),
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' blob:",
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' data: blob: ${game.backendOrigins.join(' ')}`.trim(),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'none'",
+    // Only the portal's play page may frame a game.
+    `frame-ancestors ${portalOrigin}`,
+  ].join('; ');
+}
+
+/** Engine files named by their content (Unity's and Godot's hashed names, Vite-style `name-hash.ext`) never change. */
+const HASHED_NAME = /[.-][0-9a-f]{8,}\.[a-z0-9]+(\.(br|gz))?$/i;
+const ONE_YEAR = 31_536_000;
+
+/** The encoding of a precompressed file a build asks for by name (Unity: `game.wasm.br`). */
+const ENCODING_OF_SUFFIX: Record<string, string> = { '.br': 'br', '.gz': 'gzip' };
+
+/** The content type of the file inside a `.br`/`.gz` (Unity's loader checks `application/wasm`). */
+const TYPE_OF_EXTENSION: Record<string, string> = {
+  '.wasm': 'application/wasm',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Files compressed as they are sent: text. An address without an extension is a folder's index.html. */
+const COMPRESSED_AS_SENT = new Set(['', '.html', '.htm', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml']);
+
+/** The SDK learns the portal's origin from this placeholder, which the games origin fills in. */
+const PORTAL_ORIGIN_PLACEHOLDER = '__PLAYPORT_PORTAL_ORIGIN__';
+
+/** Sends a file that really is inside `root`: a link leading elsewhere (another game's files) is not followed. */
+async function sendInside(reply: FastifyReply, path: string, root: string) {
+  const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+  const [realRoot, real] = await Promise.all([realpath(root).catch(() => null), realpath(resolve(root, file)).catch(() => null)]);
+  if (realRoot === null || (real !== null && !real.startsWith(realRoot + sep))) return reply.callNotFound();
+  return reply.sendFile(file, root);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The hosted game whose host this request came to. */
+    hostedGame: HostedGame | null;
+  }
+}
+
+export interface GamesOriginOptions {
+  config: Config;
+  catalogue: Pick<CatalogueService, 'hostedGame'>;
+  /** Folder holding each game's files as <slug>/… and the house scripts under shared/. */
+  gamesDir?: string;
+  sdkDir?: string;
+  logger?: boolean;
+}
+
+/** The games origin's server, listening apart from the portal (GAMES_PORT). */
+export async function buildGamesOrigin(options: GamesOriginOptions): Promise<FastifyInstance> {
+  const { config, catalogue } = options;
+  const gamesDir = resolve(options.gamesDir ?? 'games');
+  const sdkDir = resolve(options.sdkDir ?? 'sdk');
+  const app = Fastify({ logger: options.logger === false ? false : { level: config.logLevel }, trustProxy: false });
+  app.decorateRequest('hostedGame', null);
+
+  // Every request names its game by host; anything else (the bare games host, an unknown or
+  // unpublished game, an IP address) finds nothing here.
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.hostname.replace(/:\d+$/, '');
+    request.hostedGame = await catalogue.hostedGame(host);
+    if (!request.hostedGame) return reply.code(404).type('text/plain; charset=utf-8').send('No game here.');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return reply.code(405).header('Allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Game files are read only.');
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // The play page keeps a copy of a small game for offline play (decision 065): it may read the files.
+    reply.header('Access-Control-Allow-Origin', config.publicOrigin);
+    reply.header('Vary', 'Origin');
+    if (request.hostedGame) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      reply.header('Content-Security-Policy', gameContentSecurityPolicy(request.hostedGame, config.publicOrigin, { document: type.startsWith('text/html') }));
+    }
+    return payload;
+  });
+
+  // Text is compressed as it is sent; engine files come precompressed (.br, .gz) or as they are, so
+  // their length is known (a game's loading progress) and no large file is compressed per request.
+  // @fastify/compress skips a request that carries x-no-compression, its one per-response switch.
+  app.addHook('onRequest', async (request) => {
+    if (!COMPRESSED_AS_SENT.has(extname(request.url.split('?')[0]!).toLowerCase())) request.headers['x-no-compression'] = '1';
+  });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
+  await app.register(fastifyStatic, {
+    root: gamesDir,
+    serve: false,
+    preCompressed: true,
+    dotfiles: 'deny',
+    index: ['index.html'],
+    setHeaders(reply: FastifyReply, path: string) {
+      const suffix = extname(path).toLowerCase();
+      const encoding = ENCODING_OF_SUFFIX[suffix];
+      if (encoding) {
+        // Asked for by its compressed name, as engines' loaders do: the browser decodes it.
+        reply.header('Content-Encoding', encoding);
+        reply.header('Content-Type', TYPE_OF_EXTENSION[extname(path.slice(0, -suffix.length)).toLowerCase()] ?? 'application/octet-stream');
+      }
+      reply.header('Cache-Control', HASHED_NAME.test(path) ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=300, must-revalidate');
+    },
+  });
+
+  const sdkSource = new Map<string, string>();
+  app.get<{ Params: { '*': string } }>('/sdk/*', async (request, reply) => {
+    const file = request.params['*'];
+    if (!/^v\d+\/playport\.(js|d\.ts)$/.test(file)) return reply.callNotFound();
+    let source = sdkSource.get(file);
+    if (source === undefined) {
+      source = (await readFile(resolve(sdkDir, file), 'utf8')).replaceAll(PORTAL_ORIGIN_PLACEHOLDER, config.publicOrigin);
+      sdkSource.set(file, source);
+    }
+    return reply
+      .type(file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/plain; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(source);
+  });
+  // The house scripts and styles the demo games share.
+  app.get<{ Params: { '*': string } }>('/shared/*', async (request, reply) => sendInside(reply, request.params['*'], resolve(gamesDir, 'shared')));
+  app.get<{ Params: { '*': string } }>('/*', async (request, reply) => sendInside(reply, request.params['*'], resolve(gamesDir, request.hostedGame!.slug)));
+  app.setNotFoundHandler(async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found.'));
+  app.setErrorHandler(async (error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'games origin error');
+    return reply
+      .code(status >= 400 && status < 600 ? status : 500)
+      .type('text/plain; charset=utf-8')
+      .send(status === 404 ? 'Not found.' : 'Could not serve this file.');
+  });
+  return app;
+}
