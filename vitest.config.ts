@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          include: ['{app,server,common,scripts}/**/*.test.{ts,tsx}'],
+          include: ['{app,server,common,scripts}/**/*.test.{ts,tsx}', 'docs/examples/**/*.test.ts'],
           exclude: ['**/*.db.test.ts', 'node_modules/**'],
         },
       },
