@@ -28,12 +28,13 @@ export const IMAGE_WIDTHS: ReadonlySet<number> = new Set(
 /** Path prefix of the image endpoint: `/_img/w_{width},q_{quality},f_{format}{source path}`. */
 export const IMAGE_ENDPOINT = '/_img/';
 
-const RASTER = /\.(png|jpe?g|webp|gif|avif)$/i;
+/** Raster files, and SVG: a browser builds a whole document for every SVG image (tens of ms of main thread each), so pages show SVG as WebP too. */
+const RESIZABLE = /\.(png|jpe?g|webp|gif|avif|svg)$/i;
 const SOURCES = /^\/(games|uploads)\/[^?#]*$/;
 
-/** Whether the image endpoint can resize a source: our own raster files (SVG needs no resizing). */
+/** Whether the image endpoint can resize a source: our own raster and SVG files. */
 export function isResizable(src: string): boolean {
-  return SOURCES.test(src) && RASTER.test(src) && !src.split('/').includes('..');
+  return SOURCES.test(src) && RESIZABLE.test(src) && !src.split('/').includes('..');
 }
 
 /** The URL of a source resized to `width` pixels wide, as WebP at quality 85. */

@@ -148,14 +148,14 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
                 to={localePath(locale, `/search?tag=${item.slug}`)}
                 aria-current={item.slug === tag?.slug ? 'page' : undefined}
                 className={cn(
-                  'inline-flex items-center gap-1.5 rounded-full border border-zinc-200 px-3 py-1 text-sm text-zinc-700 hover:border-green-600 hover:text-green-800',
+                  'group inline-flex items-center gap-1.5 rounded-full border border-zinc-200 px-3 py-1 text-sm text-zinc-700 hover:border-green-600 hover:text-green-800',
                   'dark:border-zinc-700 dark:text-zinc-300 dark:hover:border-green-500 dark:hover:text-green-300',
                   'aria-[current=page]:border-green-700 aria-[current=page]:bg-green-700 aria-[current=page]:text-white dark:aria-[current=page]:bg-green-500 dark:aria-[current=page]:text-zinc-950',
                   focusRing,
                 )}
               >
                 #{item.title}
-                <span className="text-xs opacity-70">{item.count}</span>
+                <span className="text-xs text-zinc-500 group-aria-[current=page]:text-current dark:text-zinc-400">{item.count}</span>
               </Link>
             </li>
           ))}

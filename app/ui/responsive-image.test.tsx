@@ -13,11 +13,15 @@ describe('responsive image', () => {
     );
   });
 
-  it("leaves SVG and other sites' images alone, but always sets width, height and lazy loading", () => {
-    expect(imageSrcSet('/games/x/thumb.svg', 320)).toBeUndefined();
+  it('offers our SVG as WebP (a browser builds a document for every SVG image)', () => {
+    expect(imageSrcSet('/games/x/thumb.svg', 320)).toBe('/_img/w_320,q_85,f_webp/games/x/thumb.svg 1x, /_img/w_640,q_85,f_webp/games/x/thumb.svg 2x');
+  });
+
+  it("leaves other sites' images alone, but always sets width, height and lazy loading", () => {
+    expect(imageSrcSet('https://example.com/a.svg', 320)).toBeUndefined();
     expect(imageSrcSet('https://example.com/a.png', 320)).toBeUndefined();
-    const html = renderToStaticMarkup(<ResponsiveImage src="/games/x/thumb.svg" width={320} height={240} />);
-    expect(html).toBe('<img src="/games/x/thumb.svg" width="320" height="240" alt="" loading="lazy" decoding="async"/>');
+    const html = renderToStaticMarkup(<ResponsiveImage src="https://example.com/a.svg" width={320} height={240} />);
+    expect(html).toBe('<img src="https://example.com/a.svg" width="320" height="240" alt="" loading="lazy" decoding="async"/>');
     const priority = renderToStaticMarkup(<ResponsiveImage src="/games/x/a.png" width={320} height={240} priority alt="A" />);
     expect(priority).toContain('loading="eager"');
     expect(priority).toContain('srcSet="/_img/w_320,q_85,f_webp/games/x/a.png 1x');

@@ -63,12 +63,38 @@ export interface LighthouseFigures {
   seoFailures: string[];
   /** Lighthouse's measure of the machine's speed (higher is faster): figures compare only between close indexes. */
   benchmarkIndex: number;
+  /** The CPU slowdown the run used (Lighthouse's mobile default is 4). */
+  cpuMultiplier: number;
+  /** Main-thread time of scripts from the games origin (the game's own work, in its frame's process), in ms. */
+  gameScriptMs: number;
   /** Why a metric could not be measured (Lighthouse then scores performance 0), when it could not. */
   problem?: string;
 }
 
-/** Runs Lighthouse (mobile preset unless `desktop`) on each path of `origin`, one Chromium for all. */
-export async function runLighthouse(origin: string, paths: string[], options: { desktop?: boolean } = {}): Promise<LighthouseFigures[]> {
+/** Lighthouse's mobile preset slows the CPU four times, which stands for its reference phone on its reference machine. */
+export const DEFAULT_CPU_MULTIPLIER = 4;
+
+/**
+ * The CPU slowdown that makes this host stand for Lighthouse's reference phone, from the host's
+ * benchmark index, as Lighthouse documents the calibration (docs/throttling.md, "CPU throttling",
+ * and its CPU throttling calculator): 150 is no slowdown, 800 twice, 1,300 three times, and one
+ * more for each 233 above. Figures from machines of different speeds then compare.
+ */
+export function calibratedCpuMultiplier(benchmarkIndex: number): number {
+  const multiplier =
+    benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233 : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500 : 1 + (benchmarkIndex - 150) / 650;
+  return Math.round(Math.max(1, multiplier) * 10) / 10;
+}
+
+/**
+ * Runs Lighthouse (mobile preset unless `desktop`) on each path of `origin`, one Chromium for all;
+ * with `cpuMultiplier`, the CPU is slowed that many times instead of the preset's four.
+ */
+export async function runLighthouse(
+  origin: string,
+  paths: string[],
+  options: { desktop?: boolean; cpuMultiplier?: number; gamesHost?: string } = {},
+): Promise<LighthouseFigures[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -81,6 +107,7 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
         output: 'json' as const,
         logLevel: 'error' as const,
         ...(options.desktop ? { formFactor: 'desktop' as const, screenEmulation: { disabled: true } } : {}),
+        ...(options.cpuMultiplier ? { throttling: { cpuSlowdownMultiplier: options.cpuMultiplier } } : {}),
       };
       const { lhr } = (await lighthouse(new URL(path, origin).href, flags, CONFIG as never))!;
       const transfer = (lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
@@ -95,6 +122,12 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
         installability: String(lhr.audits['installable-app']?.displayValue ?? ''),
         seoFailures: (lhr.categories.seo?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id),
         benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
+        cpuMultiplier: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? DEFAULT_CPU_MULTIPLIER,
+        gameScriptMs: Math.round(
+          ((lhr.audits['bootup-time']?.details as { items?: Array<{ url: string; total: number }> } | undefined)?.items ?? [])
+            .filter((item) => options.gamesHost !== undefined && URL.canParse(item.url) && new URL(item.url).hostname.endsWith(`.${options.gamesHost}`))
+            .reduce((sum, item) => sum + item.total, 0),
+        ),
         problem: lhr.runtimeError?.message ?? lhr.audits['largest-contentful-paint']?.errorMessage ?? undefined,
       });
     }
@@ -107,5 +140,5 @@ export async function runLighthouse(origin: string, paths: string[], options: { 
 /** One line per page, for the terminal. */
 export function describeFigures(figures: LighthouseFigures): string {
   const scores = Object.entries(figures.scores).map(([id, score]) => `${id} ${score}`);
-  return `${figures.path}: ${scores.join(' · ')} · LCP ${figures.lcpMs} ms · CLS ${figures.cls.toFixed(3)} · TBT ${figures.tbtMs} ms · JS ${Math.round(figures.scriptBytes / 1024)} KB · CSS ${Math.round(figures.stylesheetBytes / 1024)} KB · ${figures.installability} · machine ${figures.benchmarkIndex}${figures.problem ? ` · ${figures.problem}` : ''}`;
+  return `${figures.path}: ${scores.join(' · ')} · LCP ${figures.lcpMs} ms · CLS ${figures.cls.toFixed(3)} · TBT ${figures.tbtMs} ms · JS ${Math.round(figures.scriptBytes / 1024)} KB · CSS ${Math.round(figures.stylesheetBytes / 1024)} KB · ${figures.installability} · machine ${figures.benchmarkIndex}, CPU ×${figures.cpuMultiplier}${figures.gameScriptMs ? ` · game's own scripts ${figures.gameScriptMs} ms` : ''}${figures.problem ? ` · ${figures.problem}` : ''}`;
 }

@@ -25,7 +25,8 @@ test.describe('home page', () => {
       // English links are unprefixed from / and /en alike: one canonical address per page.
       const prefix = variant.lang === 'zh-CN' ? '/zh-CN' : '';
       await expect(snake).toHaveAttribute('href', `${prefix}/app/snake`);
-      await expect(snake.locator('img')).toHaveAttribute('src', '/games/snake/thumbnail.svg');
+      // The SVG thumbnail is shown drawn as WebP (decision 034): no SVG document per tile.
+      await expect(snake.locator('img')).toHaveAttribute('src', /^\/_img\/w_\d+,q_85,f_webp\/games\/snake\/thumbnail\.svg$/);
       // Every thumbnail on show loads (wide screens leave the end of each row to "See all").
       for (const img of await page.locator('[data-testid="app-tile"] img:visible').all()) {
         await img.scrollIntoViewIfNeeded();

@@ -123,9 +123,7 @@ function browserEnvironment(): SessionEnvironment {
     onLogin: (uid) => track('login', { uid }),
     onRegistration: (uid) => track('registration', { uid }),
     // Loaded on first use: pages whose visitor already has a session never fetch it.
-    // Small slices (a few milliseconds each on a slow phone), so solving never blocks the page.
-    solveChallenge: async ({ challenge, difficulty }) =>
-      (await import('#common/proof-of-work.ts')).solve(challenge, difficulty, yieldToPage, PROOF_OF_WORK_SLICE),
+    solveChallenge: ({ challenge, difficulty }) => solveOffThePage(challenge, difficulty),
     later: (task, ms) => {
       setTimeout(task, ms);
     },
@@ -157,3 +155,21 @@ function browserEnvironment(): SessionEnvironment {
 
 /** The page's one session. Its browser environment is made on first use, so the server never touches it. */
 export const session = new SessionStore(browserEnvironment);
+
+/**
+ * The proof of work in a worker, so a first visit's page never waits on it; where a worker cannot
+ * start, on the page in small slices (a few milliseconds each on a slow phone), yielding between them.
+ */
+async function solveOffThePage(challenge: string, difficulty: number): Promise<string> {
+  try {
+    const worker = new Worker(new URL('./proof-of-work.worker.ts', import.meta.url), { type: 'module' });
+    return await new Promise<string>((resolve, reject) => {
+      worker.addEventListener('message', (event: MessageEvent<string>) => resolve(event.data), { once: true });
+      worker.addEventListener('error', (event) => reject(new Error(event.message)), { once: true });
+      // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a Worker's postMessage takes no origin
+      worker.postMessage({ challenge, difficulty });
+    }).finally(() => worker.terminate());
+  } catch {
+    return (await import('#common/proof-of-work.ts')).solve(challenge, difficulty, yieldToPage, PROOF_OF_WORK_SLICE);
+  }
+}

@@ -19,6 +19,10 @@ describe('image endpoint', () => {
       .toBuffer();
     writeFileSync(join(root, 'games', 'demo', 'shot.png'), png);
     writeFileSync(join(root, 'games', 'demo', 'thumb.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(
+      join(root, 'games', 'demo', 'tile.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150" viewBox="0 0 4 3"><rect width="4" height="3" fill="#16a34a"/><circle cx="2" cy="1.5" r="1" fill="#fff"/></svg>',
+    );
     writeFileSync(join(root, 'secret.png'), png);
     app = Fastify();
     await app.register(imageEndpoint, { sources: [new DiskStorage(join(root, 'games'), '/games/', { readOnly: true })] });
@@ -37,6 +41,20 @@ describe('image endpoint', () => {
       expect(response.headers['cache-control']).toBe('public, max-age=86400');
       const meta = await sharp(response.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 320, 240]);
+    }
+  });
+
+  it('draws an SVG as WebP at the requested width, sharp at twice its own size', async () => {
+    for (const width of [320, 640]) {
+      const response = await app.inject({ url: resizedUrl('/games/demo/tile.svg', width) });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(response.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, (width * 3) / 4]);
+      // The middle is the circle's white, drawn at this size rather than blown up from a small bitmap.
+      const { data, info } = await sharp(response.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      const middle = ((info.height / 2) * info.width + info.width / 2) * info.channels;
+      expect(data[middle]).toBeGreaterThan(240);
     }
   });
 

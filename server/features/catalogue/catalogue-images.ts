@@ -16,12 +16,14 @@ interface Cached {
 }
 
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+/** The most an SVG is scaled up when drawn (a tiny viewBox asked for wide would otherwise make a huge canvas). */
+const MAX_SVG_DENSITY = 72 * 64;
 /** Sources larger than this are not decoded (a decompression bomb would stall the process). */
 const MAX_INPUT_PIXELS = 40_000_000;
 
 /**
- * Resizes the catalogue's raster images on request (`/_img/w_400,q_85,f_webp/games/x/shot.png`)
- * and keeps recent results in memory. Only plain keys of the configured sources are read.
+ * Resizes the catalogue's images on request (`/_img/w_400,q_85,f_webp/games/x/shot.png`), SVG
+ * drawn as WebP, and keeps recent results in memory. Only plain keys of the configured sources are read.
  */
 export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (app, options) => {
   const cache = new Map<string, Cached>();
@@ -56,7 +58,10 @@ export const imageEndpoint: FastifyPluginAsync<ImageEndpointOptions> = async (ap
       const bytes = await source.read(objectKey);
       if (!bytes) return notFound();
       try {
-        const body = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+        // An SVG is drawn at the density that makes it as wide as asked (at 72 dpi it is its own width), so it stays sharp.
+        const svgWidth = wanted.source.toLowerCase().endsWith('.svg') ? ((await sharp(bytes).metadata()).width ?? wanted.width) : null;
+        const density = svgWidth === null ? undefined : Math.min(MAX_SVG_DENSITY, Math.max(72, (72 * wanted.width) / svgWidth));
+        const body = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, ...(density ? { density } : {}) })
           .rotate()
           .resize({ width: wanted.width, withoutEnlargement: true })
           .toFormat(wanted.format, { quality: wanted.quality })
