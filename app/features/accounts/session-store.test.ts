@@ -246,6 +246,29 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
+/** A member's page, started with the token and user info the server rendered it with. */
+function memberTab(nickname: string): { server: FakeAccounts; browser: FakeBrowser; uid: number; token: string; tab: Tab } {
+  const server = new FakeAccounts();
+  const browser = new FakeBrowser();
+  const uid = server.member(nickname, 'secret-password');
+  const token = server.issue(uid);
+  browser.cookie = token;
+  const tab = openTab(server, browser);
+  tab.store.start({ state: 'valid', userInfo: { uid, nickname, avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+  return { server, browser, uid, token, tab };
+}
+
+/** The tab links Discord; the server rotates the session at once, and its answer waits for `answer()`. */
+async function heldDiscordLink(server: FakeAccounts, tab: Tab, old: string): Promise<{ answer: () => void; linking: Promise<void> }> {
+  let answer!: () => void;
+  server.holdLink = new Promise((resolve) => (answer = resolve));
+  const linking = tab.api
+    .request<{ data: { token: string; userInfo: UserInfo } }>('POST', '/oauth/link/discord', { body: { code: 'c', state: 's' } })
+    .then(({ data }) => tab.store.adoptRotated(data.data));
+  await until(() => !server.tokens.has(old));
+  return { answer, linking };
+}
+
 /** A new browser's first page: it signs in anonymously as a guest and is ready. */
 async function guestTab(): Promise<{ server: FakeAccounts; browser: FakeBrowser; tab: Tab }> {
   const server = new FakeAccounts();
@@ -453,13 +476,7 @@ describe('session rules of spec section 4', () => {
   });
 
   it('a tab that closes while loading the user info leaves the session to the other tabs', async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const uid = server.member('cy', 'secret-password');
-    const token = server.issue(uid);
-    browser.cookie = token;
-    const main = openTab(server, browser);
-    main.store.start({ state: 'valid', userInfo: { uid, nickname: 'cy', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
+    const { server, browser, uid, token, tab: main } = memberTab('cy');
     // A sign-in pop-up: it loads the user info, then closes itself, which aborts the call.
     const popup = openTab(server, browser);
     popup.page.leaving = true;
@@ -503,23 +520,11 @@ describe('session rules of spec section 4', () => {
   });
 
   it("another tab's sign-out seen while this tab's link rotates the session is not adopted: the rotated token is the session", async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const uid = server.member('eve', 'secret-password');
-    const old = server.issue(uid);
-    browser.cookie = old;
-    const page = openTab(server, browser);
-    const member: UserInfo = { uid, nickname: 'eve', avatar: null, social_providers: [], webauthn: false, isGuest: false };
-    page.store.start({ state: 'valid', userInfo: member });
+    const { server, browser, uid, token: old, tab: page } = memberTab('eve');
     const shown: Array<UserInfo | null> = [];
     page.store.subscribe(() => shown.push(page.store.snapshot().userInfo));
     // The page links Discord: the server rotates the session, and its answer is still on the way.
-    let answer!: () => void;
-    server.holdLink = new Promise((resolve) => (answer = resolve));
-    const linking = page.api
-      .request<{ data: { token: string; userInfo: UserInfo } }>('POST', '/oauth/link/discord', { body: { code: 'c', state: 's' } })
-      .then(({ data }) => page.store.adoptRotated(data.data));
-    await until(() => !server.tokens.has(old));
+    const { answer, linking } = await heldDiscordLink(server, page, old);
     // Meanwhile the sign-in pop-up's own call with the old token was refused: it deleted the cookie and said so.
     browser.cookie = null;
     browser.tabs[0]!({ token: null, userInfo: null });
@@ -536,19 +541,8 @@ describe('session rules of spec section 4', () => {
   });
 
   it("a member page's data refused for a token the cookie no longer holds is stale; once that token is the cookie's, a refusal stands", async () => {
-    const server = new FakeAccounts();
-    const browser = new FakeBrowser();
-    const uid = server.member('fay', 'secret-password');
-    const old = server.issue(uid);
-    browser.cookie = old;
-    const page = openTab(server, browser);
-    page.store.start({ state: 'valid', userInfo: { uid, nickname: 'fay', avatar: null, social_providers: [], webauthn: false, isGuest: false } });
-    let answer!: () => void;
-    server.holdLink = new Promise((resolve) => (answer = resolve));
-    const linking = page.api
-      .request<{ data: { token: string; userInfo: UserInfo } }>('POST', '/oauth/link/discord', { body: { code: 'c', state: 's' } })
-      .then(({ data }) => page.store.adoptRotated(data.data));
-    await until(() => !server.tokens.has(old));
+    const { server, browser, token: old, tab: page } = memberTab('fay');
+    const { answer, linking } = await heldDiscordLink(server, page, old);
     // The data was asked for with the old token, which the server had just revoked: the verdict waits for the link's answer.
     let stale: boolean | null = null;
     void page.store.refusalIsStale(old).then((value) => (stale = value));

@@ -62,10 +62,15 @@ const COMPRESSED_AS_SENT = new Set(['', '.html', '.htm', '.js', '.mjs', '.css', 
 /** The SDK learns the portal's origin from this placeholder, which the games origin fills in. */
 const PORTAL_ORIGIN_PLACEHOLDER = '__PLAYPORT_PORTAL_ORIGIN__';
 
+/** Each game folder's real path, looked up once (a folder that does not exist yet is looked up again). */
+const realRoots = new Map<string, string>();
+
 /** Sends a file that really is inside `root`: a link leading elsewhere (another game's files) is not followed. */
 async function sendInside(reply: FastifyReply, path: string, root: string) {
   const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
-  const [realRoot, real] = await Promise.all([realpath(root).catch(() => null), realpath(resolve(root, file)).catch(() => null)]);
+  const realRoot = realRoots.get(root) ?? (await realpath(root).catch(() => null));
+  if (realRoot !== null) realRoots.set(root, realRoot);
+  const real = await realpath(resolve(root, file)).catch(() => null);
   if (realRoot === null || (real !== null && !real.startsWith(realRoot + sep))) return reply.callNotFound();
   return reply.sendFile(file, root);
 }

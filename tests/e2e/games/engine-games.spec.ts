@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Frame, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { createGameBackend } from '../../../docs/examples/game-backend.ts';
 import { newGuest } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
@@ -19,12 +19,6 @@ function game(page: Page) {
   return page.frameLocator('[data-testid="game-frame"]');
 }
 
-/** The game's document, once it runs on its own origin. */
-async function gameFrame(page: Page, slug: string): Promise<Frame> {
-  await expect.poll(() => page.frames().some((frame) => frame.url().startsWith(`http://${slug}.games.localhost:`))).toBe(true);
-  return page.frames().find((frame) => frame.url().startsWith(`http://${slug}.games.localhost:`))!;
-}
-
 /** Opens the game's play page as a returning guest and waits for the game to say it loaded. */
 async function play(page: Page, slug: string, request: APIRequestContext, baseURL: string) {
   await useSession(page.context(), baseURL, (await newGuest(request)).token);
@@ -33,7 +27,7 @@ async function play(page: Page, slug: string, request: APIRequestContext, baseUR
   await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock');
   await expect(frame).toHaveAttribute('src', new RegExp(`^http://${slug}\\.games\\.localhost:\\d+/`));
   await expect(page.getByTestId('game-loading')).toBeHidden({ timeout: FIRST_GAME_MS });
-  return gameFrame(page, slug);
+  return hostedGameFrame(page, slug);
 }
 
 // Run on both databases: the games sign in, and Number Vault's backend checks the tokens the portal issues.
