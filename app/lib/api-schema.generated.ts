@@ -281,9 +281,23 @@ export interface paths {
   "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
-     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.
+     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order.
      */
     post: operations["postGamePayByAppId"];
+  };
+  "/game/inventory/{app_id}": {
+    /**
+     * The caller's consumable items of a game
+     * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).
+     */
+    get: operations["getGameInventoryByAppId"];
+  };
+  "/game/inventory/{app_id}/consume": {
+    /**
+     * Use up a quantity of a consumable item
+     * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.
+     */
+    post: operations["postGameInventoryByAppIdConsume"];
   };
   "/payment/xsolla/create/": {
     /**
@@ -356,7 +370,7 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "save_too_large" | "saves_full";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "not_enough_items" | "save_too_large" | "saves_full";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -1805,15 +1819,20 @@ export interface operations {
                 /** @constant */
                 loadedMessage: "playport:game-loaded";
               };
-              items: {
+              items: ({
                   sku: string;
                   name: string;
                   /** @description Price in minor units (cents) */
                   amount: number;
                   currency: string;
-                  /** @description Whether the caller has a paid, unrefunded order of it */
+                  /** @description Whether the caller has a paid, unrefunded order of it (a permanent item; always false for a consumable) */
                   owned: boolean;
-                }[];
+                  /**
+                   * @description Owned once bought, or used up from the inventory
+                   * @enum {string}
+                   */
+                  kind: "permanent" | "consumable";
+                })[];
             };
           };
         };
@@ -3485,7 +3504,7 @@ export interface operations {
   };
   /**
    * Create an order for an item of a game
-   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.
+   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order.
    */
   postGamePayByAppId: {
     parameters: {
@@ -3531,6 +3550,134 @@ export interface operations {
               createdAt: string;
               paidAt: string | null;
               delivered: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's consumable items of a game
+   * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).
+   */
+  getGameInventoryByAppId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: {
+                  sku: string;
+                  name: string;
+                  quantity: number;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Use up a quantity of a consumable item
+   * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.
+   */
+  postGameInventoryByAppIdConsume: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          sku: string;
+          /** @description 1–1000 */
+          quantity: number;
+          /** @description 8–64 letters, digits, _ . : -; the same key answers the same consumption, once */
+          idempotencyKey: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              sku: string;
+              consumed: number;
+              /** @description What the inventory held right after this consumption */
+              remaining: number;
             };
           };
         };

@@ -32,6 +32,9 @@ export const ERROR_CODES = [
   'account_not_secured',
   'order_not_payable',
   'idempotency_key_reused',
+  'already_owned',
+  // Inventory of consumable items.
+  'not_enough_items',
   // Cloud saves.
   'save_too_large',
   'saves_full',

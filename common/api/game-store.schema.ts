@@ -43,7 +43,8 @@ export const ItemSchema = z.object({
   name: z.string(),
   amount: z.number().int().meta({ description: 'Price in minor units (cents)' }),
   currency: z.string(),
-  owned: z.boolean().meta({ description: 'Whether the caller has a paid, unrefunded order of it' }),
+  owned: z.boolean().meta({ description: 'Whether the caller has a paid, unrefunded order of it (a permanent item; always false for a consumable)' }),
+  kind: z.enum(['permanent', 'consumable']).meta({ description: 'Owned once bought, or used up from the inventory' }),
 });
 export type Item = z.infer<typeof ItemSchema>;
 
@@ -60,6 +61,32 @@ export const PayBodySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,64}$/, 'payments:errors.idempotencyKey')
     .meta({ description: 'The same key answers the same order (a retried request makes no second order)' }),
 });
+
+/** The most a consume takes at once. */
+export const CONSUME_MAX_QUANTITY = 1000;
+export const CONSUME_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,64}$/;
+
+/** GET /game/inventory/{app_id}: the caller's consumable items of the game (decision 091). */
+export const InventorySchema = z.object({
+  items: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number().int().min(1) })),
+});
+export type Inventory = z.infer<typeof InventorySchema>;
+
+/** POST /game/inventory/{app_id}/consume: uses up a quantity of a consumable, once per idempotency key. */
+export const ConsumeBodySchema = z.object({
+  sku: z.string().regex(SKU_PATTERN, 'payments:errors.sku'),
+  quantity: z.number().int().min(1).max(CONSUME_MAX_QUANTITY).meta({ description: '1–1000' }),
+  idempotencyKey: z
+    .string()
+    .regex(CONSUME_KEY_PATTERN, 'payments:errors.consumeKey')
+    .meta({ description: '8–64 letters, digits, _ . : -; the same key answers the same consumption, once' }),
+});
+export const ConsumeSchema = z.object({
+  sku: z.string(),
+  consumed: z.number().int(),
+  remaining: z.number().int().meta({ description: 'What the inventory held right after this consumption' }),
+});
+export type Consume = z.infer<typeof ConsumeSchema>;
 
 export const ORDER_STATUSES = ['created', 'pending', 'paid', 'failed', 'refunded', 'cancelled'] as const;
 

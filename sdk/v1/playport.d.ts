@@ -19,7 +19,9 @@ export interface PlayportItem {
   /** Minor units (cents). */
   amount: number;
   currency: string;
+  /** A permanent item the player bought; always false for a consumable (see items.list()). */
   owned: boolean;
+  kind: 'permanent' | 'consumable';
 }
 
 export interface PlayportConfig {
@@ -34,27 +36,45 @@ export interface PlayportPurchase {
   sku: string;
 }
 
-/** Why a call was refused (docs/game-sdk.md, "Errors"); `string` leaves room for codes a later portal adds. */
-export interface PlayportError extends Error {
-  code:
-    | 'not_framed'
-    | 'timeout'
-    | 'unknown_method'
-    | 'busy'
-    | 'unauthenticated'
-    | 'forbidden'
-    | 'account_not_secured'
-    | 'not_found'
-    | 'conflict'
-    | 'payload_too_large'
-    | 'validation'
-    | 'too_many_requests'
-    | 'failed'
-    | (string & {});
+/** Every code a call can reject with (docs/game-sdk.md, "Errors"); the play page's bridge uses the same list. */
+export type PlayportErrorCode =
+  | 'not_framed'
+  | 'timeout'
+  | 'unknown_method'
+  | 'unknown_event'
+  | 'busy'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'account_not_secured'
+  | 'not_found'
+  | 'already_owned'
+  | 'not_enough_items'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'validation'
+  | 'too_many_requests'
+  | 'failed';
+
+/** Why a call was refused: `Playport.PlayportError`. `string` leaves room for codes a later portal adds. */
+export declare class PlayportError extends Error {
+  constructor(code: PlayportErrorCode | (string & {}), message: string);
+  readonly name: 'PlayportError';
+  readonly code: PlayportErrorCode | (string & {});
+}
+
+/** What `auth.prompt()` answers: the player signed in (a new token, as `login()`), or closed the dialog. */
+export type PlayportAuthPrompt = ({ status: 'signed_in' } & PlayportLogin) | { status: 'cancelled' };
+
+/** A consumable the player holds. */
+export interface PlayportInventoryItem {
+  sku: string;
+  name: string;
+  quantity: number;
 }
 
 export interface Playport {
-  readonly version: '1.0.0';
+  readonly version: '1.1.0';
+  readonly PlayportError: typeof PlayportError;
   login(): Promise<PlayportLogin>;
   getConfig(): Promise<PlayportConfig>;
   pay(request: { sku: string }): Promise<PlayportPurchase>;
@@ -70,7 +90,19 @@ export interface Playport {
     /** The game is ready to play (the same as posting the loaded message). */
     done(): void;
   };
+  /** Throws a PlayportError with code 'unknown_event' for a name the portal never sends. */
   on(event: 'purchase', listener: (purchase: { orderId: string; sku: string }) => void): () => void;
+  on(event: 'auth', listener: (login: PlayportLogin) => void): () => void;
+  /** Accounts (SDK 1.1). */
+  readonly auth: {
+    prompt(): Promise<PlayportAuthPrompt>;
+    onChange(listener: (login: PlayportLogin) => void): () => void;
+  };
+  /** Consumable items (SDK 1.1). */
+  readonly items: {
+    list(): Promise<PlayportInventoryItem[]>;
+    consume(sku: string, options?: { quantity?: number; idempotencyKey?: string }): Promise<{ sku: string; consumed: number; remaining: number }>;
+  };
 }
 
 declare global {

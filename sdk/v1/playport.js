@@ -9,7 +9,10 @@
   // (or rebuilt offline by the play page, with the portal's address as its base), it is that origin.
   const served = '__PLAYPORT_PORTAL_ORIGIN__';
   const portalOrigin = served.startsWith('http') ? served : new URL(document.currentScript?.src || document.baseURI).origin;
-  const TIMEOUTS = { default: 20_000, pay: 30 * 60_000 };
+  // pay and auth.prompt wait for the player: up to 30 minutes.
+  const TIMEOUTS = { default: 20_000, pay: 30 * 60_000, 'auth.prompt': 30 * 60_000 };
+  // The events a game may listen to; on() refuses any other name.
+  const EVENTS = new Set(['purchase', 'auth']);
   const pending = new Map();
   const listeners = new Map();
   let nextId = 1;
@@ -18,7 +21,7 @@
     constructor(code, message) {
       super(message);
       this.name = 'PlayportError';
-      /** 'not_framed', 'timeout', 'account_not_secured', 'payload_too_large', 'not_found', … (docs/game-sdk.md, "Errors") */
+      /** 'not_framed', 'timeout', 'account_not_secured', 'already_owned', 'not_found', … (docs/game-sdk.md, "Errors") */
       this.code = code;
     }
   }
@@ -57,8 +60,22 @@
     });
   }
 
+  // A consume without the game's own key gets one: a retry of that call is then a new consumption.
+  function newKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  function on(event, listener) {
+    if (!EVENTS.has(event)) throw new PlayportError('unknown_event', `The portal sends no "${event}" event.`);
+    if (typeof listener !== 'function') throw new PlayportError('validation', 'A listener is a function.');
+    if (!listeners.has(event)) listeners.set(event, new Set());
+    listeners.get(event).add(listener);
+    return () => listeners.get(event).delete(listener);
+  }
+
   window.Playport = Object.freeze({
-    version: '1.0.0',
+    version: '1.1.0',
     PlayportError,
     /** The player (a guest or a member) and a 10-minute token for the game's own backend. */
     login: () => call('login'),
@@ -86,11 +103,21 @@
         if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded' }, portalOrigin);
       },
     }),
-    /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed. */
-    on(event, listener) {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event).add(listener);
-      return () => listeners.get(event).delete(listener);
-    },
+    /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed; 'auth' as auth.onChange. An unknown name throws unknown_event. */
+    on,
+    // --- Accounts (SDK 1.1) ---
+    auth: Object.freeze({
+      /** Asks a guest to sign in or create an account: resolves { status: 'signed_in', token, expiresAt, user } or { status: 'cancelled' }. */
+      prompt: () => call('auth.prompt'),
+      /** The player changed (a sign-in anywhere in the portal, a sign-out): listener({ token, expiresAt, user }). Returns the unsubscribe. */
+      onChange: (listener) => on('auth', listener),
+    }),
+    // --- Items (SDK 1.1) ---
+    items: Object.freeze({
+      /** The player's consumables of this game: [{ sku, name, quantity }]. */
+      list: () => call('items.list'),
+      /** Uses up quantity (1–1000, default 1) of a consumable once per idempotencyKey: resolves { sku, consumed, remaining }. */
+      consume: (sku, { quantity = 1, idempotencyKey = newKey() } = {}) => call('items.consume', { sku, quantity, idempotencyKey }),
+    }),
   });
 })();

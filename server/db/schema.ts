@@ -82,11 +82,15 @@ export interface AppItemsTable {
   price_minor: number;
   currency: string;
   names: string;
+  /** Owned once bought, or used up from the player's inventory (decision 091). */
+  kind: Generated<ItemKind>;
   /** 0 once the catalogue no longer lists it: kept for the orders that name it. */
   active: Flag;
   created_at: Time;
   updated_at: Time;
 }
+
+export type ItemKind = 'permanent' | 'consumable';
 
 export type OrderStatus = 'created' | 'pending' | 'paid' | 'failed' | 'refunded' | 'cancelled';
 
@@ -111,6 +115,8 @@ export interface OrdersTable {
   paid_at: Time | null;
   /** When the game was told (the SDK's purchase event): once. */
   delivered_at: Time | null;
+  /** When a paid consumable order was added to the inventory: once (decision 091). */
+  credited_at: Generated<Time | null>;
 }
 
 /** Every state change of an order, never updated or deleted. */
@@ -135,6 +141,26 @@ export interface GameSavesTable {
 }
 
 /** A member's bytes of cloud saves for one app: the row a save locks to check the quota. */
+/** What a player holds of a game's consumable items (decision 091). */
+export interface InventoryTable {
+  user_id: number;
+  item_id: number;
+  app_id: number;
+  quantity: number;
+  updated_at: Time;
+}
+
+/** Each consumption once, by the player's idempotency key. */
+export interface ItemConsumptionsTable {
+  id: Id;
+  user_id: number;
+  item_id: number;
+  idempotency_key: string;
+  quantity: number;
+  remaining: number;
+  created_at: Time;
+}
+
 export interface GameSaveTotalsTable {
   user_id: number;
   app_id: number;
@@ -323,6 +349,8 @@ export interface Database {
   order_events: OrderEventsTable;
   game_saves: GameSavesTable;
   game_save_totals: GameSaveTotalsTable;
+  inventory: InventoryTable;
+  item_consumptions: ItemConsumptionsTable;
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   category_translations: CategoryTranslationsTable;

@@ -30,6 +30,8 @@ const STATUS: Record<ErrorCode, number> = {
   account_not_secured: 403,
   order_not_payable: 409,
   idempotency_key_reused: 409,
+  already_owned: 409,
+  not_enough_items: 409,
   save_too_large: 413,
   saves_full: 413,
 };

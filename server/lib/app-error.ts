@@ -30,6 +30,8 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   account_not_secured: 'payments:errors.secureAccount',
   order_not_payable: 'errors:conflict',
   idempotency_key_reused: 'payments:errors.idempotencyKeyReused',
+  already_owned: 'errors:conflict',
+  not_enough_items: 'errors:conflict',
   save_too_large: 'errors:payloadTooLarge',
   saves_full: 'errors:payloadTooLarge',
 };

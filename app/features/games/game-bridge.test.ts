@@ -38,13 +38,29 @@ describe('the game bridge', () => {
     expect(bridgeError(new ApiError(403, 'Refused', null, { errorCode: 'forbidden' }), 'x').code).toBe('forbidden');
   });
 
-  it('maps every code the portal can answer to one of the SDK’s codes, and the guide lists each of those', () => {
+  it('maps every code the portal can answer to one of the SDK’s codes', () => {
     for (const code of ERROR_CODES) expect(SDK_ERROR_CODES, code).toContain(SDK_ERROR_CODE[code]);
-    const guide = readFileSync(new URL('../../../docs/game-sdk.md', import.meta.url), 'utf8');
+    expect(SDK_ERROR_CODE.already_owned).toBe('already_owned');
+    expect(SDK_ERROR_CODE.not_enough_items).toBe('not_enough_items');
+  });
+
+  it('has one list of error codes: the bridge’s, the types’ PlayportErrorCode and the guide’s table are the same', () => {
     const types = readFileSync(new URL('../../../sdk/v1/playport.d.ts', import.meta.url), 'utf8');
-    for (const code of SDK_ERROR_CODES) {
-      expect(guide, code).toContain(`\`${code}\``);
-      expect(types, code).toContain(`'${code}'`);
-    }
+    const union = /export type PlayportErrorCode =([^;]+);/.exec(types)?.[1] ?? '';
+    const typed = [...union.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
+    expect(typed).toEqual([...SDK_ERROR_CODES]);
+
+    const guide = readFileSync(new URL('../../../docs/game-sdk.md', import.meta.url), 'utf8');
+    const errors = guide.slice(guide.indexOf('### Errors'));
+    const table = errors.slice(0, errors.indexOf('\n\n', errors.indexOf('| code |')));
+    const documented = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    expect(documented.toSorted()).toEqual([...SDK_ERROR_CODES].toSorted());
+
+    // The SDK's own refusals are codes of the list too.
+    const sdk = readFileSync(new URL('../../../sdk/v1/playport.js', import.meta.url), 'utf8');
+    for (const [, code] of sdk.matchAll(/new PlayportError\('([a-z_]+)'/g)) expect(SDK_ERROR_CODES, code).toContain(code);
+    // The types declare the class the guide tells games to use.
+    expect(types).toMatch(/export declare class PlayportError extends Error/);
+    expect(types).toMatch(/readonly PlayportError: typeof PlayportError;/);
   });
 });

@@ -31,16 +31,23 @@ export function bridgeRequestOf(data: unknown): BridgeRequest | null {
   return { type, id, method, params: typeof params === 'object' && params !== null ? params : {} };
 }
 
-/** The codes a game's promise can reject with (sdk/v1/playport.d.ts; docs/game-sdk.md, "Errors"). */
+/**
+ * The codes a game's promise can reject with: the one list that `sdk/v1/playport.d.ts`
+ * (`PlayportErrorCode`) and the guide's table (docs/game-sdk.md, "Errors") repeat; a unit test
+ * compares the three.
+ */
 export const SDK_ERROR_CODES = [
   'not_framed',
   'timeout',
   'unknown_method',
+  'unknown_event',
   'busy',
   'unauthenticated',
   'forbidden',
   'account_not_secured',
   'not_found',
+  'already_owned',
+  'not_enough_items',
   'conflict',
   'payload_too_large',
   'validation',
@@ -80,6 +87,8 @@ export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
   account_not_secured: 'account_not_secured',
   order_not_payable: 'conflict',
   idempotency_key_reused: 'conflict',
+  already_owned: 'already_owned',
+  not_enough_items: 'not_enough_items',
   save_too_large: 'payload_too_large',
   saves_full: 'payload_too_large',
 };
@@ -107,7 +116,13 @@ function keyOf(params: Record<string, unknown>): string {
 }
 
 /** The calls the page answers at once (everything but `pay`, which has its own flow). */
-export async function answerCall(appId: number, locale: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+export async function answerCall(
+  appId: number,
+  locale: string,
+  method: string,
+  params: Record<string, unknown>,
+  messages: { badConsume: string } = { badConsume: 'Bad item or quantity.' },
+): Promise<unknown> {
   // Every visitor has a session from the second page on; a game opened first makes it now.
   if (!session.snapshot().token) await session.signInAnonymously();
   const save = (key: string) => `/game/saves/${appId}/${encodeURIComponent(key)}` as const;
@@ -127,7 +142,33 @@ export async function answerCall(appId: number, locale: string, method: string, 
     case 'data.remove':
       await api.delete(save(keyOf(params)));
       return { key: params.key };
+    // Items (SDK 1.1, decision 091): the player's consumables, used up on the server once per key.
+    case 'items.list':
+      return (await api.get(`/game/inventory/${appId}`)).data.items;
+    case 'items.consume':
+      return (await api.post(`/game/inventory/${appId}/consume`, consumeOf(params, messages.badConsume))).data;
+
     default:
       throw new BridgeRefusal('unknown_method', `The portal has no "${method}".`);
   }
+}
+
+function consumeOf(params: Record<string, unknown>, message: string): { sku: string; quantity: number; idempotencyKey: string } {
+  const { sku, quantity, idempotencyKey } = params;
+  // Bounds and patterns are the server's (422 `validation`); only the types are checked here.
+  if (typeof sku !== 'string' || typeof quantity !== 'number' || typeof idempotencyKey !== 'string') throw new BridgeRefusal('validation', message);
+  return { sku, quantity, idempotencyKey };
+}
+
+/**
+ * Whether a purchase may start (SDK 1.1): an SKU the game does not sell is `not_found` and a
+ * permanent item the player owns `already_owned`, at once, before any dialog. The server checks
+ * both again when the order is made (a sign-in in the dialog may change the owner).
+ */
+export async function checkPurchase(appId: number, sku: string, messages: { notFound: string; alreadyOwned: (item: string) => string }): Promise<void> {
+  if (!session.snapshot().token) await session.signInAnonymously();
+  const { data } = await api.get(`/game/config/${appId}`);
+  const item = data.items.find((candidate) => candidate.sku === sku);
+  if (!item) throw new BridgeRefusal('not_found', messages.notFound);
+  if (item.owned) throw new BridgeRefusal('already_owned', messages.alreadyOwned(item.name));
 }

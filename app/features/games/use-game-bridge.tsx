@@ -5,13 +5,20 @@ import { useSession } from '../accounts/use-session.ts';
 import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
-import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+import { api } from '../../lib/api-client.ts';
+import { session } from '../accounts/session.ts';
+import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf, checkPurchase } from './game-bridge.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
  * it asks for its items (getConfig), when the page is quiet; not with the page, nor for every game.
  */
 const { Component: PurchaseFlow, preload: preloadPurchaseFlow } = onDemand(async () => (await import('../payments/purchase-flow.tsx')).PurchaseFlow);
+/** The sign-in dialog of `Playport.auth.prompt()`, loaded when a game asks for it. */
+const { Component: AuthPrompt } = onDemand(async () => (await import('./auth-prompt.tsx')).AuthPrompt);
+
+/** A new game token for the player now signed in: what `login()` answers. */
+const gameLogin = async (appId: number) => (await api.post(`/game/login/${appId}`)).data;
 
 /**
  * Connects the game in the play page's frame to the portal (sdk/v1/playport.js): answers its
@@ -21,8 +28,9 @@ const { Component: PurchaseFlow, preload: preloadPurchaseFlow } = onDemand(async
  */
 export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameOrigin: string, appId: number, locale: string, loaded: boolean): ReactNode {
   const { t } = useTranslation('errors');
-  const { isMember } = useSession();
+  const { isMember, userInfo } = useSession();
   const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
+  const [prompt, setPrompt] = useState<{ id: number } | null>(null);
   const purchasing = useRef(false);
 
   const onDelivered = useCallback(
@@ -47,11 +55,29 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
           return;
         }
         purchasing.current = true;
-        setPurchase({ id: request.id, sku });
+        // An SKU the game does not sell, or a permanent item the player owns, is refused at once (SDK 1.1).
+        checkPurchase(appId, sku, { notFound: t('sdk.itemNotFound', { sku }), alreadyOwned: (item) => t('sdk.alreadyOwned', { item }) }).then(
+          () => setPurchase({ id: request.id, sku }),
+          (failure: unknown) => {
+            purchasing.current = false;
+            postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) });
+          },
+        );
+        return;
+      }
+      if (request.method === 'auth.prompt') {
+        // A member is signed in already: the answer is the same as after a sign-in.
+        if (session.snapshot().userInfo?.isGuest === false)
+          gameLogin(appId).then(
+            (login) => postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: true, result: { status: 'signed_in', ...login } }),
+            (failure: unknown) =>
+              postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
+          );
+        else setPrompt((open) => open ?? { id: request.id });
         return;
       }
       if (request.method === 'getConfig') onIdle(() => void preloadPurchaseFlow());
-      answerCall(appId, locale, request.method, request.params).then(
+      answerCall(appId, locale, request.method, request.params, { badConsume: t('sdk.badConsume') }).then(
         (result) => postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: true, result }),
         (failure: unknown) =>
           postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
@@ -61,12 +87,57 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
     return () => window.removeEventListener('message', onMessage);
   }, [appId, locale, frame, frameOrigin, t]);
 
+  // The player changed while the game runs (a sign-in here, in the purchase dialog or in another
+  // tab, a sign-out, a guest who became a member): the game gets the new player and a new token.
+  const player = userInfo ? `${userInfo.uid}:${userInfo.isGuest ? 'guest' : 'member'}` : null;
+  const lastPlayer = useRef<string | null>(null);
+  useEffect(() => {
+    if (!loaded) return;
+    // Signed out: the game goes on as a new guest, whose token the change event then carries.
+    if (player === null) {
+      if (lastPlayer.current !== null) void session.signInAnonymously().catch(() => undefined);
+      return;
+    }
+    const before = lastPlayer.current;
+    lastPlayer.current = player;
+    if (before === null || before === player) return;
+    let current = true;
+    gameLogin(appId).then(
+      (login) => current && postToGame(frame, frameOrigin, { type: 'playport:event', event: 'auth', data: login }),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [loaded, player, appId, frame, frameOrigin]);
+
   // Orders paid while the game was closed reach it when it starts.
   useEffect(() => {
     if (loaded && isMember) void deliverWaitingOrders(appId, onDelivered).catch(() => undefined);
   }, [loaded, isMember, appId, onDelivered]);
 
-  if (!purchase) return null;
+  const promptView = prompt && (
+    <Suspense fallback={null}>
+      <AuthPrompt
+        key={prompt.id}
+        onDone={() => {
+          setPrompt(null);
+          gameLogin(appId).then(
+            (login) => postToGame(frame, frameOrigin, { type: 'playport:response', id: prompt.id, ok: true, result: { status: 'signed_in', ...login } }),
+            (failure: unknown) =>
+              postToGame(frame, frameOrigin, { type: 'playport:response', id: prompt.id, ok: false, error: bridgeError(failure, t('generic')) }),
+          );
+          frame.current?.focus();
+        }}
+        onCancel={() => {
+          setPrompt(null);
+          postToGame(frame, frameOrigin, { type: 'playport:response', id: prompt.id, ok: true, result: { status: 'cancelled' } });
+          frame.current?.focus();
+        }}
+      />
+    </Suspense>
+  );
+  if (!purchase) return promptView;
   const answer = (response: Pick<BridgeAnswer, 'ok' | 'result' | 'error'>) => {
     postToGame(frame, frameOrigin, { type: 'playport:response', id: purchase.id, ...response });
     purchasing.current = false;
@@ -77,6 +148,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
   const refuse = (failure: unknown) => answer({ ok: false, error: bridgeError(failure, t('generic')) });
   return (
     <Suspense fallback={null}>
+      {promptView}
       <PurchaseFlow key={purchase.id} appId={appId} sku={purchase.sku} onEnd={end} onRefused={refuse} onDelivered={onDelivered} />
     </Suspense>
   );

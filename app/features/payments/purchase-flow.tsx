@@ -66,9 +66,9 @@ export function PurchaseFlow({
     onRefused(failure);
   };
   // The poll reports through the latest callbacks without restarting when they change.
-  const report = useRef({ end, onDelivered });
+  const report = useRef({ end, refuse, onDelivered });
   useEffect(() => {
-    report.current = { end, onDelivered };
+    report.current = { end, refuse, onDelivered };
   });
 
   // Make the order and open its checkout once the buyer is a member.
@@ -86,6 +86,8 @@ export function PurchaseFlow({
         if (!active) return;
         // The server had the buyer as a guest: secure the account, then go on.
         if (failure instanceof ApiError && failure.errorCode === 'account_not_secured') setStage({ name: 'secure' });
+        // Nothing to buy (an item the account signed in to owns, or one no longer sold): the game learns it at once.
+        else if (failure instanceof ApiError && (failure.errorCode === 'already_owned' || failure.errorCode === 'not_found')) report.current.refuse(failure);
         else setStage({ name: 'failed', message: messageOf(failure, t('buy.failed')), failure });
       }
     })();

@@ -489,7 +489,8 @@ describe('accounts API', () => {
       expect(response.statusCode, response.body).toBe(200);
       const { token, userInfo } = response.json().data as { token: string; userInfo: { uid: number } };
       expect(userInfo.uid).toBe(device.userInfo.uid);
-      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: token, accountId: device.userInfo.uid });
+      // The device's account held no hints: the guest's three.
+      await expectGuestMerged(api, { guestToken: guest.token, guestId: guest.userInfo.uid, accountToken: token, accountId: device.userInfo.uid, hints: 3 });
     });
   });
 

@@ -26,7 +26,8 @@ export class GuestMergeRepository {
    * Moves a guest's played games, favourites, cloud saves and orders into another account and
    * deletes the guest. Plays add up, the earlier first play and the later last play stand;
    * a favourite both have stays once; a save key both have keeps the newer value, and saves stay
-   * within `maxSaveBytes` a game, newest first; orders move as they are. Two merges of one guest
+   * within `maxSaveBytes` a game, newest first; orders move as they are; quantities of a
+   * consumable add up (decision 091). Two merges of one guest
    * at once: the first claims the guest row (a row lock on PostgreSQL, one writer on SQLite) and
    * the second, once it commits, finds no guest and merges nothing.
    */
@@ -47,6 +48,8 @@ export class GuestMergeRepository {
       await mergeFavourites(trx, guestId, targetId);
       const droppedSaves = await mergeSaves(trx, guestId, targetId, maxSaveBytes);
       await moveOrders(trx, guestId, targetId);
+      await mergeInventory(trx, guestId, targetId);
+      await moveConsumptions(trx, guestId, targetId);
       await trx.deleteFrom('users').where('id', '=', guestId).execute();
       return { merged: true, droppedSaves };
     });
@@ -144,4 +147,41 @@ async function moveOrders(trx: Transaction<Database>, guestId: number, targetId:
     )
     .execute();
   await trx.updateTable('orders').set({ user_id: targetId }).where('user_id', '=', guestId).execute();
+}
+
+/** A consumable both hold: the quantities add up (decision 091); the guest's rows go with the guest. */
+async function mergeInventory(trx: Transaction<Database>, guestId: number, targetId: number): Promise<void> {
+  const held = await trx.selectFrom('inventory').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('item_id').execute();
+  for (const row of held) {
+    await trx
+      .insertInto('inventory')
+      .values({ ...row, user_id: targetId })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'item_id']).doUpdateSet({
+          quantity: sql<number>`inventory.quantity + ${row.quantity}`,
+          updated_at: sql<string>`CASE WHEN inventory.updated_at > ${row.updated_at} THEN inventory.updated_at ELSE ${row.updated_at} END`,
+        }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The guest's consumptions stay answerable by their keys in the account (a game retrying a
+ * consume after the sign-in takes nothing twice); a key the account used already keeps the account's.
+ */
+async function moveConsumptions(trx: Transaction<Database>, guestId: number, targetId: number): Promise<void> {
+  await trx
+    .deleteFrom('item_consumptions')
+    .where('user_id', '=', guestId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('item_consumptions as own')
+          .select('own.id')
+          .where('own.user_id', '=', targetId)
+          .whereRef('own.idempotency_key', '=', 'item_consumptions.idempotency_key'),
+      ),
+    )
+    .execute();
+  await trx.updateTable('item_consumptions').set({ user_id: targetId }).where('user_id', '=', guestId).execute();
 }

@@ -20,6 +20,7 @@ function holdsNothingPrivate(eb: ExpressionBuilder<Database, 'users'>): Expressi
         eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.user_id', '=', 'users.id')),
         eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
         eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('inventory').select('inventory.user_id').whereRef('inventory.user_id', '=', 'users.id')),
       ]),
     ),
   ]);

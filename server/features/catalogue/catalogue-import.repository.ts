@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '#server/db/schema.ts';
+import type { Database, ItemKind } from '#server/db/schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { searchTokens } from './catalogue-search.ts';
 
@@ -35,7 +35,7 @@ export interface ImportedApp {
   tags: string[];
   texts: Texts<{ title: string; summary: string; description: string; instructions?: string | undefined }>;
   /** What the app sells (decision 064): prices in minor units. */
-  items: { sku: string; price: number; currency: string; names: Texts<{ name: string }> }[];
+  items: { sku: string; price: number; currency: string; kind: ItemKind; names: Texts<{ name: string }> }[];
 }
 
 /** Rows inserted per statement when rewriting the search index (well under either database's parameter limit). */
@@ -151,9 +151,21 @@ export class CatalogueImportRepository {
           const names = JSON.stringify(Object.fromEntries(Object.entries(item.names).map(([locale, t]) => [locale, t?.name])));
           await trx
             .insertInto('app_items')
-            .values({ app_id: id, sku: item.sku, price_minor: item.price, currency: item.currency, names, active: 1, created_at: now, updated_at: now })
+            .values({
+              app_id: id,
+              sku: item.sku,
+              price_minor: item.price,
+              currency: item.currency,
+              kind: item.kind,
+              names,
+              active: 1,
+              created_at: now,
+              updated_at: now,
+            })
             .onConflict((oc) =>
-              oc.columns(['app_id', 'sku']).doUpdateSet({ price_minor: item.price, currency: item.currency, names, active: 1, updated_at: now }),
+              oc
+                .columns(['app_id', 'sku'])
+                .doUpdateSet({ price_minor: item.price, currency: item.currency, kind: item.kind, names, active: 1, updated_at: now }),
             )
             .execute();
         }

@@ -63,6 +63,8 @@ const AppFile = z.object({
           .string()
           .regex(/^[A-Z]{3}$/)
           .default('USD'),
+        /** Owned once bought, or used up from the player's inventory (decision 091). */
+        kind: z.enum(['permanent', 'consumable']).default('permanent'),
         i18n: localeTexts({ name: z.string().min(1).max(60) }),
       }),
     )
@@ -193,7 +195,7 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       categories: entry.categories,
       tags: entry.tags,
       texts: entry.i18n,
-      items: entry.items.map((item) => ({ sku: item.sku, price: item.price, currency: item.currency, names: item.i18n })),
+      items: entry.items.map((item) => ({ sku: item.sku, price: item.price, currency: item.currency, kind: item.kind, names: item.i18n })),
     });
   }
   if (!categoriesFile && !tagsFile && appFiles.length === 0) problems.push(`${folder}: (folder): has no categories, tags or apps/ entries`);

@@ -92,8 +92,9 @@ describe('payments API', () => {
     const member = await newMember();
     const config = await api.call('GET', `/game/config/${appId}?locale=zh-CN`, { token: member.token });
     expect(config.json().data.items).toEqual([
-      { sku: 'alpha-night-theme', name: 'Night theme', amount: 99, currency: 'USD', owned: false },
-      { sku: 'alpha-gold-tiles', name: '金色方块', amount: 199, currency: 'USD', owned: false },
+      { sku: 'alpha-hints', name: '提示', amount: 49, currency: 'USD', owned: false, kind: 'consumable' },
+      { sku: 'alpha-night-theme', name: 'Night theme', amount: 99, currency: 'USD', owned: false, kind: 'permanent' },
+      { sku: 'alpha-gold-tiles', name: '金色方块', amount: 199, currency: 'USD', owned: false, kind: 'permanent' },
     ]);
   });
 

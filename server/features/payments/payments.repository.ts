@@ -1,7 +1,7 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { DatabaseKind } from '#server/db/client.ts';
-import type { Database, OrdersTable, OrderStatus } from '#server/db/schema.ts';
+import type { Database, ItemKind, OrdersTable, OrderStatus } from '#server/db/schema.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -12,6 +12,20 @@ export interface ItemRow {
   price_minor: number;
   currency: string;
   names: string;
+  kind: ItemKind;
+}
+
+const ITEM_COLUMNS = ['id', 'app_id', 'sku', 'price_minor', 'currency', 'names', 'kind'] as const;
+
+/** What a consume did (decision 091). `replayed`: the key was used for this same consumption before. */
+export type ConsumeOutcome = { outcome: 'consumed' | 'replayed'; remaining: number } | { outcome: 'not_enough'; held: number } | { outcome: 'key_reused' };
+
+class NotEnough extends Error {
+  readonly held: number;
+  constructor(held: number) {
+    super('not enough items');
+    this.held = held;
+  }
 }
 
 /** An order with the names the member's area shows. */
@@ -42,7 +56,7 @@ export class PaymentsRepository {
   activeItems(appId: number): Promise<ItemRow[]> {
     return this.#db
       .selectFrom('app_items')
-      .select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names'])
+      .select(ITEM_COLUMNS)
       .where('app_id', '=', appId)
       .where('active', '=', 1)
       .orderBy('price_minor')
@@ -50,14 +64,95 @@ export class PaymentsRepository {
       .execute();
   }
 
-  findItem(appId: number, sku: string): Promise<ItemRow | undefined> {
+  /** An item on sale; `soldOrNot` also finds one the catalogue no longer lists (an inventory may still hold it). */
+  findItem(appId: number, sku: string, soldOrNot = false): Promise<ItemRow | undefined> {
     return this.#db
       .selectFrom('app_items')
-      .select(['id', 'app_id', 'sku', 'price_minor', 'currency', 'names'])
+      .select(ITEM_COLUMNS)
       .where('app_id', '=', appId)
       .where('sku', '=', sku)
-      .where('active', '=', 1)
+      .$if(!soldOrNot, (q) => q.where('active', '=', 1))
       .executeTakeFirst();
+  }
+
+  async appExists(appId: number): Promise<boolean> {
+    return (await this.#db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst()) !== undefined;
+  }
+
+  /** What the user holds of an app's consumables (quantities above zero), with the items' names. */
+  inventory(userId: number, appId: number): Promise<{ sku: string; names: string; quantity: number }[]> {
+    return this.#db
+      .selectFrom('inventory')
+      .innerJoin('app_items', 'app_items.id', 'inventory.item_id')
+      .select(['app_items.sku', 'app_items.names', 'inventory.quantity'])
+      .where('inventory.user_id', '=', userId)
+      .where('inventory.app_id', '=', appId)
+      .where('inventory.quantity', '>', 0)
+      .orderBy('app_items.sku')
+      .execute();
+  }
+
+  /**
+   * Uses up `quantity` of an item once per (user, key): the key is claimed by inserting it (a
+   * second request with it at once waits on the unique index on PostgreSQL, SQLite writes one at a
+   * time) and the inventory is lowered only where it holds enough, in the same transaction. A key
+   * seen before answers what it did then, or `key_reused` when it named another item or quantity.
+   */
+  async consume(userId: number, itemId: number, quantity: number, key: string, now: string): Promise<ConsumeOutcome> {
+    const previous = async (): Promise<ConsumeOutcome | undefined> => {
+      const row = await this.#db
+        .selectFrom('item_consumptions')
+        .select(['item_id', 'quantity', 'remaining'])
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return row.item_id === itemId && row.quantity === quantity ? { outcome: 'replayed', remaining: row.remaining } : { outcome: 'key_reused' };
+    };
+    const seen = await previous();
+    if (seen) return seen;
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const claim = await trx
+          .insertInto('item_consumptions')
+          .values({ user_id: userId, item_id: itemId, idempotency_key: key, quantity, remaining: 0, created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const lowered = await trx
+          .updateTable('inventory')
+          .set({ quantity: sql<number>`inventory.quantity - ${quantity}`, updated_at: now })
+          .where('user_id', '=', userId)
+          .where('item_id', '=', itemId)
+          .where('quantity', '>=', quantity)
+          .returning('quantity')
+          .executeTakeFirst();
+        if (!lowered) {
+          const held = await trx.selectFrom('inventory').select('quantity').where('user_id', '=', userId).where('item_id', '=', itemId).executeTakeFirst();
+          // Rolls the claim back: the key may be used again once the player holds enough.
+          throw new NotEnough(held?.quantity ?? 0);
+        }
+        await trx.updateTable('item_consumptions').set({ remaining: lowered.quantity }).where('id', '=', claim.id).execute();
+        return { outcome: 'consumed' as const, remaining: lowered.quantity };
+      });
+    } catch (error) {
+      if (error instanceof NotEnough) return { outcome: 'not_enough', held: error.held };
+      const raced = await previous();
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  /** Whether the user has a paid order of the item other than `exceptOrderId`. */
+  async ownsItem(userId: number, itemId: number, exceptOrderId?: number): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('orders')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .where('status', '=', 'paid')
+      .$if(exceptOrderId !== undefined, (q) => q.where('id', '!=', exceptOrderId!))
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** SKUs of an app the user has a paid order of (refunded and cancelled ones no longer count). */
@@ -78,17 +173,43 @@ export class PaymentsRepository {
    * unique (user, key) index decides between two requests at once.
    */
   async createOrder(
-    order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id'>,
-  ): Promise<OrderRow> {
+    order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at'>,
+    options: { permanent?: boolean } = {},
+  ): Promise<OrderRow | 'already_owned'> {
     const existing = () =>
       this.#db.selectFrom('orders').selectAll().where('user_id', '=', order.user_id).where('idempotency_key', '=', order.idempotency_key).executeTakeFirst();
     const found = await existing();
     if (found) return found;
     try {
       return await this.#db.transaction().execute(async (trx) => {
+        if (options.permanent) {
+          // A permanent item is bought once: the buyer's row is locked (PostgreSQL; SQLite writes one
+          // at a time), so two tabs cannot both make an order. One already paid refuses; one still
+          // open is answered to the other tab too, so only one checkout can be paid (decision 091).
+          const lock = trx.selectFrom('users').select('id').where('id', '=', order.user_id);
+          await (this.#kind === 'postgres' ? lock.forUpdate() : lock).executeTakeFirst();
+          const held = await trx
+            .selectFrom('orders')
+            .selectAll()
+            .where('user_id', '=', order.user_id)
+            .where('item_id', '=', order.item_id)
+            .where('status', 'in', ['paid', 'created', 'pending'])
+            .orderBy('id', 'desc')
+            .execute();
+          if (held.some((o) => o.status === 'paid')) return 'already_owned' as const;
+          if (held[0]) return held[0];
+        }
         const row = await trx
           .insertInto('orders')
-          .values({ ...order, updated_at: order.created_at, paid_at: null, delivered_at: null, provider_order_id: null, provider_transaction_id: null })
+          .values({
+            ...order,
+            updated_at: order.created_at,
+            paid_at: null,
+            delivered_at: null,
+            provider_order_id: null,
+            provider_transaction_id: null,
+            credited_at: null,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx
@@ -184,6 +305,9 @@ export class PaymentsRepository {
         .executeTakeFirst();
       if (seen) return { outcome: 'duplicate' as const, order };
       const status = change.next(order.status);
+      // A paid consumable is added to the inventory once, whatever notifications follow (decision 091).
+      const credit = status === 'paid' && order.credited_at === null && (await isConsumable(trx, order.item_id));
+      if (credit) await addToInventory(trx, order.user_id, order.item_id, order.app_id, 1, now);
       await trx
         .insertInto('order_events')
         .values({
@@ -203,6 +327,7 @@ export class PaymentsRepository {
           updated_at: now,
           ...(status === 'paid' && !order.paid_at ? { paid_at: now } : {}),
           ...(change.transactionId && !order.provider_transaction_id ? { provider_transaction_id: change.transactionId } : {}),
+          ...(credit ? { credited_at: now } : {}),
         })
         .where('id', '=', orderId)
         .returningAll()
@@ -253,4 +378,18 @@ export class PaymentsRepository {
   async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
     return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
   }
+}
+
+async function isConsumable(trx: Transaction<Database>, itemId: number): Promise<boolean> {
+  const item = await trx.selectFrom('app_items').select('kind').where('id', '=', itemId).executeTakeFirst();
+  return item?.kind === 'consumable';
+}
+
+/** Adds to a user's inventory of an item (a paid order); the guest merge has its own sum. */
+async function addToInventory(trx: Transaction<Database>, userId: number, itemId: number, appId: number, quantity: number, now: string): Promise<void> {
+  await trx
+    .insertInto('inventory')
+    .values({ user_id: userId, item_id: itemId, app_id: appId, quantity, updated_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doUpdateSet({ quantity: sql<number>`inventory.quantity + ${quantity}`, updated_at: now }))
+    .execute();
 }

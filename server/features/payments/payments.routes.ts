@@ -2,7 +2,10 @@ import {
   AppParamsSchema,
   CheckoutBodySchema,
   CheckoutSchema,
+  ConsumeBodySchema,
+  ConsumeSchema,
   DeliverySchema,
+  InventorySchema,
   OrderListSchema,
   OrderParamsSchema,
   OrderSchema,
@@ -28,7 +31,8 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       summary: 'Create an order for an item of a game',
       description:
         "The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. " +
-        '403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item.',
+        '403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. ' +
+        'An order of a permanent item still open is answered again, whatever the key: two tabs share one order.',
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,
@@ -37,6 +41,37 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       status: 201,
     },
     ({ caller, params, body, request, locale }) => payments.createOrder(caller!, params.app_id, body, clientFacts(request).campaign ?? {}, locale),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/game/inventory/:app_id',
+      summary: "The caller's consumable items of a game",
+      description: 'Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).',
+      tags: TAGS,
+      auth: 'required',
+      params: AppParamsSchema,
+      response: InventorySchema,
+    },
+    ({ caller, params, locale }) => payments.inventory(caller!, params.app_id, locale),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/game/inventory/:app_id/consume',
+      summary: 'Use up a quantity of a consumable item',
+      description:
+        'Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. ' +
+        '409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.',
+      tags: TAGS,
+      auth: 'required',
+      params: AppParamsSchema,
+      body: ConsumeBodySchema,
+      response: ConsumeSchema,
+    },
+    ({ caller, params, body, locale }) => payments.consume(caller!, params.app_id, body, locale),
   );
 
   api.route(

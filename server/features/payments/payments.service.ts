@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Checkout, Delivery, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
+import type { Checkout, Consume, Delivery, Inventory, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import type { OrderStatus } from '#server/db/schema.ts';
 import {
@@ -95,8 +95,39 @@ export class PaymentsService {
       name: nameOf(item.names, locale),
       amount: item.price_minor,
       currency: item.currency,
-      owned: owned.has(item.sku),
+      owned: item.kind === 'permanent' && owned.has(item.sku),
+      kind: item.kind,
     }));
+  }
+
+  /** The caller's consumables of an app (decision 091). */
+  async inventory(caller: Caller, appId: number, locale: Locale): Promise<Inventory> {
+    if (!(await this.#repository.appExists(appId))) throw new AppError('not_found', { messageKey: 'errors:notFound' });
+    const rows = await this.#repository.inventory(caller.userId, appId);
+    return { items: rows.map((row) => ({ sku: row.sku, name: nameOf(row.names, locale), quantity: row.quantity })) };
+  }
+
+  /**
+   * Uses up a quantity of one of the caller's consumables of the app, exactly once per
+   * idempotency key (decision 091): a retry answers the same, the key with another item or
+   * quantity is refused, and too few held is `not_enough_items` (nothing taken).
+   */
+  async consume(caller: Caller, appId: number, input: { sku: string; quantity: number; idempotencyKey: string }, locale: Locale): Promise<Consume> {
+    const item = await this.#repository.findItem(appId, input.sku, true);
+    if (!item || item.kind !== 'consumable') throw new AppError('not_found', { messageKey: 'payments:errors.consumableNotFound', values: { sku: input.sku } });
+    const done = await this.#repository.consume(caller.userId, item.id, input.quantity, input.idempotencyKey, isoNow(this.#clock));
+    switch (done.outcome) {
+      case 'key_reused':
+        throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.consumeKeyReused' });
+      case 'not_enough':
+        throw new AppError('not_enough_items', {
+          messageKey: 'payments:errors.notEnoughItems',
+          values: { item: nameOf(item.names, locale), held: done.held, asked: input.quantity },
+          data: { sku: item.sku, held: done.held, asked: input.quantity },
+        });
+      default:
+        return { sku: item.sku, consumed: input.quantity, remaining: done.remaining };
+    }
   }
 
   /**
@@ -117,20 +148,24 @@ export class PaymentsService {
     const item = await this.#repository.findItem(appId, input.sku);
     if (!item) throw new AppError('not_found', { messageKey: 'payments:errors.itemNotFound', values: { sku: input.sku } });
     const now = isoNow(this.#clock);
-    const order = await this.#repository.createOrder({
-      public_id: newOrderId(),
-      user_id: caller.userId,
-      app_id: appId,
-      item_id: item.id,
-      sku: item.sku,
-      amount_minor: item.price_minor,
-      currency: item.currency,
-      status: 'created',
-      provider: provider.name,
-      idempotency_key: input.idempotencyKey,
-      campaign: Object.keys(campaign).length > 0 ? JSON.stringify(campaign) : null,
-      created_at: now,
-    });
+    const order = await this.#repository.createOrder(
+      {
+        public_id: newOrderId(),
+        user_id: caller.userId,
+        app_id: appId,
+        item_id: item.id,
+        sku: item.sku,
+        amount_minor: item.price_minor,
+        currency: item.currency,
+        status: 'created',
+        provider: provider.name,
+        idempotency_key: input.idempotencyKey,
+        campaign: Object.keys(campaign).length > 0 ? JSON.stringify(campaign) : null,
+        created_at: now,
+      },
+      { permanent: item.kind === 'permanent' },
+    );
+    if (order === 'already_owned') throw this.#alreadyOwned(item.names, locale);
     if (order.app_id !== appId || order.sku !== item.sku) throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.idempotencyKeyReused' });
     return this.#view(order.public_id, locale);
   }
@@ -141,6 +176,9 @@ export class PaymentsService {
     const order = await this.#ownOrder(caller, orderId);
     if (!['created', 'pending', 'failed'].includes(order.status))
       throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
+    // Another order of a permanent item was paid meanwhile (an order made before this rule, in another tab).
+    const item = await this.#repository.findItem(order.app_id, order.sku, true);
+    if (item?.kind === 'permanent' && (await this.#repository.ownsItem(caller.userId, order.item_id, order.id))) throw this.#alreadyOwned(item.names, locale);
     const user = await this.#accounts.userInfo(caller.userId);
     const created = await provider
       .createCheckout(payableOf(order), { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' })
@@ -256,6 +294,10 @@ export class PaymentsService {
     const order = this.#sandboxCards ? await this.#repository.findByProviderOrder('sandbox', token) : undefined;
     if (!order) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
     return order;
+  }
+
+  #alreadyOwned(names: string, locale: Locale): AppError {
+    return new AppError('already_owned', { messageKey: 'payments:errors.alreadyOwned', values: { item: nameOf(names, locale) } });
   }
 
   #requireProvider(): PaymentProvider {
