@@ -131,6 +131,43 @@ describe('guest merge', () => {
     expect(await db().selectFrom('users').select('id').where('id', '=', guest).executeTakeFirst()).toBeUndefined();
   });
 
+  it('adds a guest’s consumables to the account’s, also when two guests and repeated merges run at once (decision 091)', async () => {
+    const account = await member();
+    const guest = await insertUser(api.services);
+    const another = await insertUser(api.services);
+    const now = '2026-01-01T00:00:00.000Z';
+    const [hint, bomb] = await db()
+      .insertInto('app_items')
+      .values([
+        { app_id: 1, sku: 'merge-hint', price_minor: 10, currency: 'USD', names: '{}', kind: 'consumable', active: 1, created_at: now, updated_at: now },
+        { app_id: 1, sku: 'merge-bomb', price_minor: 10, currency: 'USD', names: '{}', kind: 'consumable', active: 1, created_at: now, updated_at: now },
+      ])
+      .returning('id')
+      .execute();
+    const hold = (userId: number, itemId: number, quantity: number) =>
+      db().insertInto('inventory').values({ user_id: userId, item_id: itemId, app_id: 1, quantity, updated_at: now }).execute();
+    await hold(account, hint!.id, 2);
+    await hold(guest, hint!.id, 3);
+    await hold(guest, bomb!.id, 1);
+    await hold(another, hint!.id, 4);
+    // A consumption the guest made stays answerable by its key in the account.
+    await db()
+      .insertInto('item_consumptions')
+      .values({ user_id: guest, item_id: hint!.id, idempotency_key: 'guest-used-one', quantity: 1, remaining: 3, created_at: now })
+      .execute();
+
+    const results = await Promise.all([guest, guest, another, guest].map((id) => merges.mergeGuestInto(id, account, SAVES_PER_APP_MAX_BYTES)));
+    expect(results.filter((r) => r.merged)).toHaveLength(2);
+    const held = await db().selectFrom('inventory').select(['item_id', 'quantity']).where('user_id', '=', account).orderBy('item_id').execute();
+    expect(held).toEqual([
+      { item_id: hint!.id, quantity: 2 + 3 + 4 },
+      { item_id: bomb!.id, quantity: 1 },
+    ]);
+    expect(await db().selectFrom('inventory').select('user_id').where('user_id', 'in', [guest, another]).execute()).toEqual([]);
+    const kept = await db().selectFrom('item_consumptions').select('user_id').where('idempotency_key', '=', 'guest-used-one').executeTakeFirstOrThrow();
+    expect(kept.user_id).toBe(account);
+  });
+
   it('merges nothing that is not a guest, nor an account into itself', async () => {
     const account = await member();
     const other = await member();
