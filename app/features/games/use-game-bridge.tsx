@@ -32,6 +32,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
   const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
   const [prompt, setPrompt] = useState<{ id: number } | null>(null);
   const purchasing = useRef(false);
+  const prompting = useRef(false);
 
   const onDelivered = useCallback(
     (order: Order) => postToGame(frame, frameOrigin, { type: 'playport:event', event: 'purchase', data: { orderId: order.id, sku: order.sku } }),
@@ -45,12 +46,13 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
       if (!request) return;
       if (request.method === 'pay') {
         const sku = request.params.sku;
-        if (purchasing.current || typeof sku !== 'string') {
+        const busy = purchasing.current || prompting.current;
+        if (busy || typeof sku !== 'string') {
           postToGame(frame, frameOrigin, {
             type: 'playport:response',
             id: request.id,
             ok: false,
-            error: { code: purchasing.current ? 'busy' : 'validation', message: t('generic') },
+            error: { code: busy ? 'busy' : 'validation', message: t('generic') },
           });
           return;
         }
@@ -73,7 +75,13 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
             (failure: unknown) =>
               postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
           );
-        else setPrompt((open) => open ?? { id: request.id });
+        else if (prompting.current || purchasing.current)
+          // One sign-in dialog at a time: a second ask while one (or a purchase) is open is refused.
+          postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: { code: 'busy', message: t('generic') } });
+        else {
+          prompting.current = true;
+          setPrompt({ id: request.id });
+        }
         return;
       }
       if (request.method === 'getConfig') onIdle(() => void preloadPurchaseFlow());
@@ -121,6 +129,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
       <AuthPrompt
         key={prompt.id}
         onDone={() => {
+          prompting.current = false;
           setPrompt(null);
           gameLogin(appId).then(
             (login) => postToGame(frame, frameOrigin, { type: 'playport:response', id: prompt.id, ok: true, result: { status: 'signed_in', ...login } }),
@@ -130,6 +139,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
           frame.current?.focus();
         }}
         onCancel={() => {
+          prompting.current = false;
           setPrompt(null);
           postToGame(frame, frameOrigin, { type: 'playport:response', id: prompt.id, ok: true, result: { status: 'cancelled' } });
           frame.current?.focus();

@@ -174,4 +174,66 @@ test.describe('game SDK 1.1: items and accounts', { tag: '@db' }, () => {
     await expect(game(page).locator('body')).toHaveAttribute('data-backs', 'gold');
     await expect(backs).toHaveText(/Green backs|Gold backs/);
   });
+
+  test('a game asks a guest to sign in with auth.prompt: closed it is cancelled, signed in it answers the member, and a sign-out in another tab reaches the game', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.slow();
+    const username = uniqueUsername('prompted');
+    const member = await newMember(request, username, PASSWORD);
+    await page.goto('/play/solitaire');
+    await hydrated(page);
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await expect(game(page).locator('#backs')).toHaveText('Gold card backs · $1.99');
+    const frame = await hostedGameFrame(page, 'solitaire');
+    await frame.evaluate(() => {
+      const playing = window as unknown as GameWindow;
+      playing.authChanges = [];
+      playing.Playport.auth.onChange((login) => playing.authChanges!.push(login as NonNullable<GameWindow['authChanges']>[number]));
+    });
+    const changes = () => frame.evaluate(() => (window as unknown as GameWindow).authChanges!.map(({ user }) => ({ uid: user.uid, isGuest: user.isGuest })));
+    type Prompted = { status: string; token?: string; user?: { uid: number; isGuest: boolean } };
+    const prompt = () => sdk(frame, (playport) => (playport as unknown as { auth: { prompt(): Promise<Prompted> } }).auth.prompt());
+
+    // Closed: cancelled, and the player is still the guest.
+    const closed = prompt();
+    const dialog = page.getByTestId('game-sign-in');
+    await expect(dialog).toContainText('Sign in to keep playing');
+    // One dialog at a time: a second ask, or a purchase, meanwhile is busy.
+    expect(await prompt()).toEqual({ code: 'busy', isPlayportError: true });
+    expect(await sdk(frame, (playport) => playport.pay({ sku: 'solitaire-gold-backs' }))).toEqual({ code: 'busy', isPlayportError: true });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    expect(await closed).toEqual({ resolved: { status: 'cancelled' } });
+    expect(await changes()).toEqual([]);
+
+    // Signed in with the portal's own form: the member and a new game token.
+    const signedIn = prompt();
+    await expect(dialog).toBeVisible();
+    const form = dialog.getByTestId('password-sign-in');
+    await form.getByLabel('Username').fill(username);
+    await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await afterDebounce(page);
+    await dialog.getByTestId('password-sign-in-submit').click();
+    const answer = await signedIn;
+    expect(answer.resolved).toMatchObject({ status: 'signed_in', user: { uid: member.userInfo.uid, isGuest: false } });
+    expect(answer.resolved!.token!.split('.')).toHaveLength(3);
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(changes).toEqual([{ uid: member.userInfo.uid, isGuest: false }]);
+    // A member asked again is answered at once, without a dialog.
+    expect((await prompt()).resolved).toMatchObject({ status: 'signed_in', user: { uid: member.userInfo.uid } });
+
+    // Signed out in another tab: the game goes on as a new guest and is told so.
+    const second = await context.newPage();
+    await second.goto('/user/profile');
+    await hydrated(second);
+    await second.getByTestId('profile-sign-out').click();
+    await expect(second).toHaveURL('/user');
+    await expect.poll(async () => (await changes()).length).toBe(2);
+    const [, after] = await changes();
+    expect(after).toMatchObject({ isGuest: true });
+    expect(after!.uid).not.toBe(member.userInfo.uid);
+  });
 });
