@@ -217,6 +217,25 @@ describe('catalogue import', () => {
     ]);
   });
 
+  it('reads each item’s kind, permanent when left out, and refuses a kind it does not know (decision 091)', async () => {
+    const kinds = async () =>
+      Object.fromEntries((await db().selectFrom('app_items').select(['sku', 'kind']).where('sku', 'like', 'alpha-%').execute()).map((i) => [i.sku, i.kind]));
+    expect(await kinds()).toEqual({ 'alpha-gold-tiles': 'permanent', 'alpha-night-theme': 'permanent', 'alpha-hints': 'consumable' });
+    const folder = temp(copyFixture());
+    const file = join(folder, 'apps', 'alpha.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('kind: consumable', 'kind: permanent'));
+    await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES });
+    expect((await kinds())['alpha-hints']).toBe('permanent');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('kind: permanent', 'kind: edible'));
+    const error = (await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES }).catch((e: unknown) => e)) as ContentError;
+    expect(error).toBeInstanceOf(ContentError);
+    expect(error.problems.join('\n')).toMatch(/alpha\.yaml: items\.2\.kind/);
+    // Put back for the other tests of this file.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('kind: edible', 'kind: consumable'));
+    await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES });
+    expect((await kinds())['alpha-hints']).toBe('consumable');
+  });
+
   it('changes texts and re-indexes search when an app is imported again', async () => {
     const folder = copyFixture();
     temp(folder);
