@@ -55,6 +55,10 @@ describe('catalogue import', () => {
     search: await db().selectFrom('app_search').select(['app_id', 'locale', 'tokens']).orderBy('app_id').orderBy('locale').execute(),
   });
 
+  // Each alpha item's kind, by SKU.
+  const kinds = async () =>
+    Object.fromEntries((await db().selectFrom('app_items').select(['sku', 'kind']).where('sku', 'like', 'alpha-%').execute()).map((i) => [i.sku, i.kind]));
+
   beforeAll(async () => {
     api = await openTestApi();
   });
@@ -218,8 +222,6 @@ describe('catalogue import', () => {
   });
 
   it('reads each item’s kind, permanent when left out, and refuses a kind it does not know (decision 091)', async () => {
-    const kinds = async () =>
-      Object.fromEntries((await db().selectFrom('app_items').select(['sku', 'kind']).where('sku', 'like', 'alpha-%').execute()).map((i) => [i.sku, i.kind]));
     expect(await kinds()).toEqual({ 'alpha-gold-tiles': 'permanent', 'alpha-night-theme': 'permanent', 'alpha-hints': 'consumable' });
     const folder = temp(copyFixture());
     const file = join(folder, 'apps', 'alpha.yaml');
