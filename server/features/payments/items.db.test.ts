@@ -131,6 +131,23 @@ describe('items: permanent once, consumables in an inventory', () => {
       expect(paid).toHaveLength(1);
     });
 
+    it('refuses already_owned to a guest who signed in to an account that owns the item, as the purchase dialog then asks', async () => {
+      const guest = await newGuest();
+      const username = `owner${randomBytes(4).toString('hex')}`;
+      const secured = await api.call('PATCH', '/member/password/', { token: guest.token, body: { username, password: 'Harbour-Lantern-Tricky-9' } });
+      const owner = secured.json().data as TestPlayer;
+      await buy(owner, 'alpha-gold-tiles');
+      const buyer = await newGuest();
+      expect((await pay(buyer.token, 'alpha-gold-tiles')).json().error).toBe('account_not_secured');
+      const signedIn = await api.call('POST', '/username/login/', { token: buyer.token, body: { username, password: 'Harbour-Lantern-Tricky-9' } });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const refused = await pay(signedIn.json().data.token as string, 'alpha-gold-tiles');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toBe('already_owned');
+      const orders = await api.services.database.db.selectFrom('orders').select('status').where('user_id', '=', owner.userInfo.uid).execute();
+      expect(orders).toEqual([{ status: 'paid' }]);
+    });
+
     it('refuses the checkout of an older open order once another order of the item is paid', async () => {
       const member = await newMember();
       const first = await buy(member, 'alpha-gold-tiles');
