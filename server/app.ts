@@ -159,12 +159,14 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       if (SERVICE_WORKER_FILE.test(path)) reply.header('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
     },
   });
-  // The game SDK, versioned by its path (docs/game-sdk.md).
+  // The game SDK, versioned by its path (docs/game-sdk.md): the package sdk/ (decision 094) serves its
+  // runtime and types as they are, and nothing else of the package.
   await app.register(fastifyStatic, {
     root: resolve('sdk'),
     prefix: '/sdk/',
     decorateReply: false,
     wildcard: true,
+    allowedPath: (path) => /^\/v\d+\/playport\.(js|d\.ts)$/.test(path),
     setHeaders(reply) {
       reply.header('Cache-Control', 'public, max-age=3600');
     },

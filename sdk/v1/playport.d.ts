@@ -54,7 +54,7 @@ export interface PlayportError extends Error {
 }
 
 export interface Playport {
-  readonly version: '1.0.0';
+  readonly version: '1.1.0';
   login(): Promise<PlayportLogin>;
   getConfig(): Promise<PlayportConfig>;
   pay(request: { sku: string }): Promise<PlayportPurchase>;

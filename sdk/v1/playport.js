@@ -58,7 +58,7 @@
   }
 
   window.Playport = Object.freeze({
-    version: '1.0.0',
+    version: '1.1.0',
     PlayportError,
     /** The player (a guest or a member) and a 10-minute token for the game's own backend. */
     login: () => call('login'),
