@@ -202,6 +202,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     socialPlatforms: services.social.platforms(),
     pixelId: config.pixel?.id ?? null,
     secureCookies: config.secureCookies,
+    payments: config.payments.provider === 'xsolla' ? (config.payments.sandbox ? 'xsolla-sandbox' : 'xsolla') : config.payments.provider,
   };
   const loaderServices = pageServices(services);
   const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);

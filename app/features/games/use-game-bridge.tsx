@@ -6,6 +6,7 @@ import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts
 import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+import { reportGameTraffic } from './game-traffic.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -35,6 +36,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
       if (!frame.current || event.source !== frame.current.contentWindow || event.origin !== frameOrigin) return;
       const request = bridgeRequestOf(event.data);
       if (!request) return;
+      reportGameTraffic('from-game', event.data);
       if (request.method === 'pay') {
         const sku = request.params.sku;
         if (purchasing.current || typeof sku !== 'string') {
@@ -89,4 +91,5 @@ function postToGame(
   message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown },
 ): void {
   frame.current?.contentWindow?.postMessage(message, frameOrigin === 'null' ? '*' : frameOrigin);
+  reportGameTraffic('to-game', message);
 }
