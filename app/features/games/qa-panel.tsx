@@ -39,7 +39,7 @@ export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale;
   const [log, setLog] = useState<QaLogEntry[]>([]);
   const [credentials, setCredentials] = useState<{ username: string; password: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const list = useRef<HTMLOListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
 
   useEffect(
     () =>
@@ -165,18 +165,23 @@ export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale;
             {t('log.clear')}
           </Button>
         </div>
-        <ol
+        <div
           ref={list}
           role="log"
           aria-labelledby="qa-log"
-          className={cn('flex max-h-[32rem] flex-col gap-1 overflow-y-auto rounded-lg bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950', focusRing)}
+          className="max-h-[32rem] overflow-y-auto rounded-lg bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950"
           data-testid="qa-log"
         >
-          {log.length === 0 && <li className="font-sans text-zinc-600 dark:text-zinc-400">{t('log.empty')}</li>}
-          {log.map((entry, index) => (
-            <LogLine key={index} entry={entry} />
-          ))}
-        </ol>
+          {log.length === 0 ? (
+            <p className="font-sans text-zinc-600 dark:text-zinc-400">{t('log.empty')}</p>
+          ) : (
+            <ol className="flex flex-col gap-1">
+              {log.map((entry, index) => (
+                <LogLine key={index} entry={entry} />
+              ))}
+            </ol>
+          )}
+        </div>
       </section>
     </aside>
   );

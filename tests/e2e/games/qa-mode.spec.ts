@@ -1,4 +1,6 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { conflictingClassLists } from '../../support/class-conflicts.ts';
 import { settledUser } from '../accounts/helpers.ts';
 import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -115,5 +117,32 @@ test.describe('the QA mode of the game SDK', () => {
     expect(await runtime.text()).toContain("version: '1.1.0'");
     expect((await request.get('/sdk/v1/playport.d.ts')).status()).toBe(200);
     for (const path of ['/sdk/package.json', '/sdk/CHANGELOG.md', '/sdk/README.md']) expect((await request.get(path)).status(), path).toBe(404);
+  });
+
+  test('the QA page is usable by keyboard, passes axe, and fits a 320 px screen', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto('/qa/2048');
+    await hydrated(page);
+    await expect(page.getByTestId('qa-log').locator('[data-method="login"]')).toHaveCount(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+    // From the panel's first control onwards, Tab reaches each button, and Enter works one.
+    await page.getByRole('link', { name: 'Open the play page' }).focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
+    }
+    expect(reached).toEqual(expect.arrayContaining(['New guest', 'New test member', 'Restart game', 'Clear log']));
+    await page.getByTestId('qa-clear').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('qa-log')).toHaveText('No calls yet.');
+
+    const classLists = await page.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
+    expect(conflictingClassLists(classLists)).toEqual([]);
+    const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+    expect(
+      results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id),
+    ).toEqual([]);
   });
 });
