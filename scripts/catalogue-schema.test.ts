@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { listFiles } from '#server/content/files.ts';
 import { AppFile } from '#server/features/catalogue/catalogue.import.ts';
+import { BAD_CATALOGUE_ENTRIES, goodCatalogueEntry } from '#server/testing/catalogue-entries.ts';
 import { CATALOGUE_SCHEMA_FILE, catalogueEntrySchema, undescribedProperties } from './catalogue-schema.ts';
 
 /** Each field's path as the guide's table names it: array elements as [], the locales (en, zh-CN) as *. */
@@ -29,18 +30,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 const validate = ajv.compile(committed);
 
-const good = {
-  slug: 'star-hop',
-  type: 'game',
-  categories: ['arcade'],
-  width: 800,
-  height: 600,
-  released_at: '2026-01-31',
-  entry: 'index.html',
-  thumbnail: 'thumbnail.svg',
-  items: [{ sku: 'star-hop-skins', price: 199, i18n: { en: { name: 'Skins' } } }],
-  i18n: { en: { title: 'Star Hop', summary: 'Hop.', description: 'Hop from star to star.' }, 'zh-CN': { title: '星跳' } },
-};
+const good = goodCatalogueEntry();
 
 describe('the catalogue entry JSON Schema (docs/catalogue-entry.schema.json)', () => {
   it('is the one generated from the import schema (npm run typecheck regenerates it)', () => {
@@ -70,22 +60,7 @@ describe('the catalogue entry JSON Schema (docs/catalogue-entry.schema.json)', (
     expect(AppFile.safeParse(good).success).toBe(true);
   });
 
-  const bad: Array<[string, Record<string, unknown>]> = [
-    ['without a required field', { ...good, thumbnail: undefined }],
-    ['with an unknown type', { ...good, type: 'toy' }],
-    ['with no category', { ...good, categories: [] }],
-    ['with a slug that is not one', { ...good, slug: 'star hop!' }],
-    ['with a width out of range', { ...good, width: 20 }],
-    ['with a fractional height', { ...good, height: 600.5 }],
-    ['with a date that is not one', { ...good, released_at: '2026-02-30' }],
-    ['with an item without a price', { ...good, items: [{ sku: 'star-hop-skins', i18n: { en: { name: 'Skins' } } }] }],
-    ['with an item whose SKU has capitals', { ...good, items: [{ sku: 'Skins', price: 199, i18n: { en: { name: 'Skins' } } }] }],
-    ['with a currency in lower case', { ...good, items: [{ sku: 'skins', price: 199, currency: 'usd', i18n: { en: { name: 'Skins' } } }] }],
-    ['without English texts', { ...good, i18n: { 'zh-CN': { title: '星跳', summary: '跳', description: '跳' } } }],
-    ['with a summary too long', { ...good, i18n: { en: { ...good.i18n.en, summary: 'x'.repeat(201) } } }],
-    ['with eleven backends', { ...good, backends: Array.from({ length: 11 }, (_, i) => `https://api${i}.example.com`) }],
-  ];
-  it.each(bad)('rejects an entry %s, and so does the import', (_, entry) => {
+  it.each(BAD_CATALOGUE_ENTRIES)('rejects an entry %s, and so does the import schema', (_, _field, entry) => {
     const value = JSON.parse(JSON.stringify(entry));
     expect(validate(value)).toBe(false);
     expect(AppFile.safeParse(value).success).toBe(false);
