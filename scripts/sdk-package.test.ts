@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,14 @@ describe('the game SDK package (sdk/)', () => {
     expect(manifest.types).toBe('./v1/playport.d.ts');
     expect(manifest.exports['.']).toEqual({ types: './v1/playport.d.ts', default: './v1/playport.js' });
     expect(manifest.files).toEqual(expect.arrayContaining(['v1/playport.js', 'v1/playport.d.ts', 'README.md', 'CHANGELOG.md']));
+  });
+
+  it('packs into a tarball of the runtime, its types, the README and the changelog, nothing else', () => {
+    const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: SDK_DIR, encoding: 'utf8' });
+    expect(packed.status, packed.stderr).toBe(0);
+    const [tarball] = JSON.parse(packed.stdout) as Array<{ name: string; version: string; files: Array<{ path: string }> }>;
+    expect(tarball).toMatchObject({ name: '@playport/sdk', version: sdkVersions().package });
+    expect(tarball!.files.map((file) => file.path).sort()).toEqual(['CHANGELOG.md', 'README.md', 'package.json', 'v1/playport.d.ts', 'v1/playport.js']);
   });
 
   it('lists every module of version 1.1 in the changelog', () => {
