@@ -12,7 +12,11 @@ export default [
   ]),
   route(':lang?', 'routes/locale.tsx', [
     layout('shell/auth-layout.tsx', [route('login', 'routes/login.tsx')]),
-    layout('shell/empty-layout.tsx', [route('play/:slug', 'routes/play.tsx'), route('payment/sandbox', 'routes/payment-sandbox.tsx')]),
+    layout('shell/empty-layout.tsx', [
+      route('play/:slug', 'routes/play.tsx'),
+      route('qa/:slug', 'routes/qa.tsx'),
+      route('payment/sandbox', 'routes/payment-sandbox.tsx'),
+    ]),
     layout('shell/default-layout.tsx', [
       index('routes/home.tsx', { id: 'home' }),
       route('pwa', 'routes/home.tsx', { id: 'pwa' }),

@@ -159,12 +159,14 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       if (SERVICE_WORKER_FILE.test(path)) reply.header('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
     },
   });
-  // The game SDK, versioned by its path (docs/game-sdk.md).
+  // The game SDK, versioned by its path (docs/game-sdk.md): the package sdk/ (decision 094) serves its
+  // runtime and types as they are, and nothing else of the package.
   await app.register(fastifyStatic, {
     root: resolve('sdk'),
     prefix: '/sdk/',
     decorateReply: false,
     wildcard: true,
+    allowedPath: (path) => /^\/v\d+\/playport\.(js|d\.ts)$/.test(path),
     setHeaders(reply) {
       reply.header('Cache-Control', 'public, max-age=3600');
     },
@@ -200,6 +202,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     socialPlatforms: services.social.platforms(),
     pixelId: config.pixel?.id ?? null,
     secureCookies: config.secureCookies,
+    payments: config.payments.provider === 'xsolla' ? (config.payments.sandbox ? 'xsolla-sandbox' : 'xsolla') : config.payments.provider,
   };
   const loaderServices = pageServices(services);
   const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);

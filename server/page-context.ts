@@ -24,6 +24,8 @@ export interface AppLoadContext {
     pixelId: string | null;
     /** Whether cookies the pages set carry Secure. */
     secureCookies: boolean;
+    /** Which checkout a purchase opens (the QA mode says so): the built-in sandbox, Xsolla's sandbox, live Xsolla, or none. */
+    payments: 'sandbox' | 'xsolla-sandbox' | 'xsolla' | 'off';
   };
   request: {
     nonce: string;

@@ -6,6 +6,7 @@ import enErrors from './locales/en/errors.json' with { type: 'json' };
 import enGames from './locales/en/games.json' with { type: 'json' };
 import enPasskeys from './locales/en/passkeys.json' with { type: 'json' };
 import enPayments from './locales/en/payments.json' with { type: 'json' };
+import enQa from './locales/en/qa.json' with { type: 'json' };
 import enSocial from './locales/en/social.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
 import zhAccounts from './locales/zh-CN/accounts.json' with { type: 'json' };
@@ -16,6 +17,7 @@ import zhErrors from './locales/zh-CN/errors.json' with { type: 'json' };
 import zhGames from './locales/zh-CN/games.json' with { type: 'json' };
 import zhPasskeys from './locales/zh-CN/passkeys.json' with { type: 'json' };
 import zhPayments from './locales/zh-CN/payments.json' with { type: 'json' };
+import zhQa from './locales/zh-CN/qa.json' with { type: 'json' };
 import zhSocial from './locales/zh-CN/social.json' with { type: 'json' };
 import zhShell from './locales/zh-CN/shell.json' with { type: 'json' };
 import type { Locale } from '../locales.ts';
@@ -35,6 +37,7 @@ export const MESSAGES = {
     social: enSocial,
     payments: enPayments,
     games: enGames,
+    qa: enQa,
     shell: enShell,
   },
   'zh-CN': {
@@ -47,6 +50,7 @@ export const MESSAGES = {
     social: zhSocial,
     payments: zhPayments,
     games: zhGames,
+    qa: zhQa,
     shell: zhShell,
   },
 } satisfies Record<Locale, Record<string, unknown>>;

@@ -1,4 +1,4 @@
-// A game's own backend (docs/game-sdk.md, "Your game's backend"): the server of the Number Vault
+// A game's own backend (docs/sdk/login.md, "Your game's backend"): the server of the Number Vault
 // demo game (games/number-vault). It keeps each player's secret code, so the game cannot peek, and
 // trusts a player only with a game token from Playport.login(), checked offline against the
 // portal's published keys. Plain node:http and `jose`, nothing else. Run it beside the portal:

@@ -9,6 +9,8 @@ import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { useFullscreen } from './use-fullscreen.ts';
 import { useGameBridge } from './use-game-bridge.tsx';
+import { bridgeRequestOf } from './game-bridge.ts';
+import { reportGameTraffic } from './game-traffic.ts';
 import { keepGameForOffline, offlineGameDocument } from '../install/offline-game.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
@@ -40,6 +42,8 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
     let reported = false;
     const onMessage = (event: MessageEvent) => {
       if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
+      // Requests are reported by the bridge, before it answers them.
+      if (!bridgeRequestOf(event.data)) reportGameTraffic('from-game', event.data);
       const reportedProgress = loadingProgressOf(event.data);
       if (reportedProgress !== null) return setProgress(reportedProgress);
       const name = loadedGameName(event.data, game);

@@ -8,6 +8,7 @@ import { onDemand } from '../../ui/deferred.tsx';
 import { api } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf, checkPurchase } from './game-bridge.ts';
+import { reportGameTraffic } from './game-traffic.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -44,6 +45,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
       if (!frame.current || event.source !== frame.current.contentWindow || event.origin !== frameOrigin) return;
       const request = bridgeRequestOf(event.data);
       if (!request) return;
+      reportGameTraffic('from-game', event.data);
       if (request.method === 'pay') {
         const sku = request.params.sku;
         const busy = purchasing.current || prompting.current;
@@ -171,4 +173,5 @@ function postToGame(
   message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown },
 ): void {
   frame.current?.contentWindow?.postMessage(message, frameOrigin === 'null' ? '*' : frameOrigin);
+  reportGameTraffic('to-game', message);
 }

@@ -10,7 +10,11 @@ import { hostedGameProblems, HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
 
 const slugField = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
-const localeTexts = <S extends z.ZodRawShape>(shape: S) => z.object({ en: z.object(shape), 'zh-CN': z.object(shape).partial().optional() });
+const localeTexts = <S extends z.ZodRawShape>(shape: S) =>
+  z.object({
+    en: z.object(shape).describe('English (required).'),
+    'zh-CN': z.object(shape).partial().optional().describe('Simplified Chinese; a text left out is shown in English.'),
+  });
 
 const CategoryFile = z.array(
   z.object({
@@ -35,47 +39,80 @@ const backendOrigin = z.string().refine((value) => {
   }
 }, 'must be an origin such as https://api.example.com (no path; http only for localhost or 127.0.0.1)');
 
-const AppFile = z.object({
-  slug: z.coerce.string().pipe(slugField),
-  type: z.enum(['game', 'app']),
-  categories: z.array(slugField).min(1),
-  tags: z.array(slugField).default([]),
-  featured: z.boolean().default(false),
-  orientation: z.enum(['portrait', 'landscape', 'any']).default('any'),
-  width: z.number().int().min(100).max(4000),
-  height: z.number().int().min(100).max(4000),
-  developer: z.string().max(80).optional(),
-  released_at: z.coerce.string().pipe(z.iso.date()),
-  popularity: z.number().int().min(0).default(0),
-  entry: z.string().min(1).max(200),
+export const AppFile = z.object({
+  slug: z.coerce
+    .string()
+    .pipe(slugField)
+    .describe(
+      'The address of the game: /play/{slug}, and for a hosted game its folder games/{slug}/ and its host {slug}.<games origin> (then lower-case letters, digits and hyphens, at most 63). Quote a slug made of digits ("2048").',
+    ),
+  type: z.enum(['game', 'app']).describe('"game" for a game, "app" for a tool (a calculator, a sketchpad): both are listed and played the same way.'),
+  categories: z.array(slugField).min(1).describe('Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one.'),
+  tags: z.array(slugField).default([]).describe('Slugs of its tags (content/catalogue/tags.yaml).'),
+  featured: z.boolean().default(false).describe('Whether the home page features it.'),
+  orientation: z
+    .enum(['portrait', 'landscape', 'any'])
+    .default('any')
+    .describe('The screen orientation it is made for; the play page asks a phone in the other orientation to turn.'),
+  width: z.number().int().min(100).max(4000).describe('The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio).'),
+  height: z.number().int().min(100).max(4000).describe('The height in CSS pixels the game is designed for.'),
+  developer: z.string().max(80).optional().describe('The name of the studio or person who made it, shown on its page.'),
+  released_at: z.coerce.string().pipe(z.iso.date()).describe('The release date, YYYY-MM-DD (quote it in YAML: "2025-03-14"); lists sort new games by it.'),
+  popularity: z.number().int().min(0).default(0).describe('A starting popularity score: "popular" lists sort by it.'),
+  entry: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The page that starts the game: a path inside games/{slug}/ (hosted here, e.g. index.html) or an https:// address of a game hosted elsewhere.'),
   /** Origins the game's frame may connect to besides its own files: its backend (decision 089). */
-  backends: z.array(backendOrigin).max(10).default([]),
-  thumbnail: z.string().min(1).max(200),
-  screenshots: z.array(z.string().max(200)).max(12).default([]),
-  published: z.boolean().default(true),
+  backends: z
+    .array(backendOrigin)
+    .max(10)
+    .default([])
+    .describe(
+      'Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.',
+    ),
+  thumbnail: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The tile image: a path in games/{slug}/ or next to the entry file, or an https:// address; SVG, PNG, JPEG, WebP, GIF or AVIF, at most 5 MB.'),
+  screenshots: z.array(z.string().max(200)).max(12).default([]).describe('Up to 12 screenshots for the game page, found like the thumbnail.'),
+  published: z.boolean().default(true).describe('Whether it is listed and playable; false keeps it imported but hidden.'),
   items: z
     .array(
       z.object({
-        sku: z.string().regex(SKU_PATTERN),
+        sku: z
+          .string()
+          .regex(SKU_PATTERN)
+          .describe("The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit)."),
         /** In minor units (cents). */
-        price: z.number().int().min(1).max(100_000_00),
+        price: z.number().int().min(1).max(100_000_00).describe('The price in minor units (cents): 199 is 1.99.'),
         currency: z
           .string()
           .regex(/^[A-Z]{3}$/)
-          .default('USD'),
-        /** Owned once bought, or used up from the player's inventory (decision 091). */
-        kind: z.enum(['permanent', 'consumable']).default('permanent'),
-        i18n: localeTexts({ name: z.string().min(1).max(60) }),
+          .default('USD')
+          .describe('The ISO 4217 currency code of the price.'),
+        kind: z
+          .enum(['permanent', 'consumable'])
+          .default('permanent')
+          .describe(
+            "permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).",
+          ),
+        i18n: localeTexts({ name: z.string().min(1).max(60).describe("The item's name as the player sees it in the checkout and in My area.") }).describe(
+          "The item's name in each language.",
+        ),
       }),
     )
     .max(50)
-    .default([]),
+    .default([])
+    .describe("Items the game sells through Playport.pay (at most 50); prices are always the portal's."),
   i18n: localeTexts({
-    title: z.coerce.string().pipe(z.string().min(1).max(80)),
-    summary: z.string().min(1).max(200),
-    description: z.string().min(1).max(4000),
-    instructions: z.string().max(1000).optional(),
-  }),
+    title: z.coerce.string().pipe(z.string().min(1).max(80)).describe('The name of the game.'),
+    summary: z.string().min(1).max(200).describe('One line for tiles and search results.'),
+    description: z.string().min(1).max(4000).describe("The game page's description (plain text, paragraphs separated by blank lines)."),
+    instructions: z.string().max(1000).optional().describe('How to play, shown on the game page.'),
+  }).describe('The texts of the game page in each language.'),
 });
 
 const IMAGE_TYPES = new Set(['.svg', '.png', '.jpg', '.jpeg', '.webp', '.gif', '.avif']);

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { isValidSlug } from '#common/route-rules.ts';
+import { spaceBetweenScripts } from '#common/i18n/script-spacing.ts';
+import { appContext } from '../context.ts';
+import { GameScreen } from '../features/games/game-screen.tsx';
+import { QaPanel } from '../features/games/qa-panel.tsx';
+import { loaderT } from '../i18n/loader-t.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { invalidParameter, orPageNotFound } from '../lib/route-errors.ts';
+import type { Route } from './+types/qa';
+
+/** The QA mode (docs/game-sdk.md, "QA mode"; decision 094): the play page's game beside a panel for testing it. Open to everyone, not indexed. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!isValidSlug(params.slug)) invalidParameter(request);
+  const { locale, t } = loaderT(request);
+  const { services, site } = context.get(appContext);
+  const game = await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
+  return {
+    locale,
+    game,
+    payments: site.payments,
+    title: spaceBetweenScripts(t('qa:title', { title: game.title })),
+    description: spaceBetweenScripts(t('qa:description', { title: game.title })),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  pageTitle(matches, loaderData?.title ?? ''),
+  { name: 'description', content: loaderData?.description ?? '' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function QaPage({ loaderData }: Route.ComponentProps) {
+  const { locale, game, payments } = loaderData;
+  // Each restart (a new player, or the button) is a fresh frame: the game starts over and asks again.
+  const [run, setRun] = useState(0);
+  return (
+    <div className="flex min-h-dvh flex-col lg:h-dvh lg:flex-row" data-testid="qa-page">
+      <div className="h-[70dvh] shrink-0 lg:h-auto lg:min-w-0 lg:flex-1 [&_[data-testid=play-page]]:h-full">
+        <GameScreen key={`${game.slug}:${run}`} locale={locale} game={game} />
+      </div>
+      <QaPanel locale={locale} game={game} payments={payments} onRestart={() => setRun((n) => n + 1)} />
+    </div>
+  );
+}
