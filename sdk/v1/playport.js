@@ -58,7 +58,7 @@
   }
 
   window.Playport = Object.freeze({
-    version: '1.0.0',
+    version: '1.1.0',
     PlayportError,
     /** The player (a guest or a member) and a 10-minute token for the game's own backend. */
     login: () => call('login'),
@@ -85,6 +85,17 @@
       done() {
         if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded' }, portalOrigin);
       },
+    }),
+    // Leaderboards (1.1; docs/game-sdk.md, "Leaderboards"): the player's best per period is kept.
+    leaderboard: Object.freeze({
+      submit: (board, score) => call('leaderboard.submit', { board, score }),
+      top: (board, options) => call('leaderboard.top', { board, ...options }),
+      around: (board, options) => call('leaderboard.around', { board, ...options }),
+    }),
+    // Achievements (1.1; docs/game-sdk.md, "Achievements"): unlocked once per player.
+    achievements: Object.freeze({
+      unlock: (id) => call('achievements.unlock', { id }),
+      list: () => call('achievements.list'),
     }),
     /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed. */
     on(event, listener) {

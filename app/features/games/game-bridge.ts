@@ -46,6 +46,8 @@ export const SDK_ERROR_CODES = [
   'validation',
   'too_many_requests',
   'failed',
+  'score_out_of_bounds',
+  'backend_only',
 ] as const;
 
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
@@ -82,6 +84,9 @@ export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
   idempotency_key_reused: 'conflict',
   save_too_large: 'payload_too_large',
   saves_full: 'payload_too_large',
+  score_out_of_bounds: 'score_out_of_bounds',
+  backend_only: 'backend_only',
+  signature_invalid: 'failed',
 };
 
 /** What the SDK's error says: a short code a game can branch on, and the portal's message. */

@@ -6,6 +6,7 @@ import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts
 import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+import { answerRecordsCall, isRecordsMethod } from './records-bridge.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -51,7 +52,8 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
         return;
       }
       if (request.method === 'getConfig') onIdle(() => void preloadPurchaseFlow());
-      answerCall(appId, locale, request.method, request.params).then(
+      const method = request.method;
+      (isRecordsMethod(method) ? answerRecordsCall(appId, method, request.params) : answerCall(appId, locale, method, request.params)).then(
         (result) => postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: true, result }),
         (failure: unknown) =>
           postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),
