@@ -106,11 +106,11 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments'>;
+export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records'>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {

@@ -181,6 +181,10 @@ export class RecordsRepository {
     return apps.map((app) => ({ ...app, title: title(app.id) }));
   }
 
+  async appIdBySlug(slug: string): Promise<number | undefined> {
+    return (await this.#db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
+  }
+
   async userExists(userId: number): Promise<boolean> {
     return (await this.#db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
   }

@@ -176,6 +176,13 @@ export class RecordsService {
     return gameSecret(this.#appSecret, appId, generation);
   }
 
+  /** The same, by the game's slug (the content command). */
+  async newBackendSecretFor(slug: string): Promise<string> {
+    const appId = await this.#repository.appIdBySlug(slug);
+    if (appId === undefined) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug } });
+    return this.newBackendSecret(appId);
+  }
+
   async #countRecord(recorder: Recorder, appId: number): Promise<void> {
     if (recorder.kind === 'player') assertAllowed(await this.#limiter.consume(RECORD_LIMIT, `${recorder.userId}:${appId}`));
   }
