@@ -4,6 +4,7 @@ import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { DatabaseRateLimiter } from '#server/lib/rate-limits.repository.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
+import { recordFromBackend } from '../../../docs/examples/record-from-backend.ts';
 import { backendSignature } from './backend-signatures.ts';
 import { RecordsRepository } from './records.repository.ts';
 import { RECORD_LIMIT, RecordsService } from './records.service.ts';
@@ -319,6 +320,14 @@ describe('leaderboards and achievements', () => {
       expect(secret).not.toBe(old);
       expect(reason(await signed('scores', { uid: player.uid, board: 'verified', score: 2 }, { key: old }))).toBe('signature_invalid/mismatch');
       expect((await signed('scores', { uid: player.uid, board: 'verified', score: 2 })).statusCode).toBe(200);
+    });
+
+    it('works with the recipe of the guide (docs/examples/record-from-backend.ts) over real HTTP', async () => {
+      const origin = await api.app.listen({ port: 0, host: '127.0.0.1' });
+      const call = { score: { uid: player.uid, board: 'verified', score: 900 } };
+      expect(await recordFromBackend(origin, alpha, secret, call)).toMatchObject({ periods: [{ period: 'all-time', best: 900, improved: true }] });
+      expect(await recordFromBackend(origin, alpha, secret, { unlock: { uid: player.uid, achievement: 'audited' } })).toMatchObject({ newlyUnlocked: false });
+      await expect(recordFromBackend(origin, alpha, `${secret}0`, call)).rejects.toThrow(/401 signature_invalid.*mismatch/);
     });
   });
 
