@@ -21,8 +21,8 @@ async function playSnake(page: Page, baseURL: string, request: Parameters<typeof
   const frame = await hostedGameFrame(page, 'snake');
   const body = frame.locator('body');
   await expect(body).toHaveAttribute('data-state', 'ready');
-  await frame.locator('#c').click();
-  await page.keyboard.press('ArrowRight');
+  // A tap on the field starts the game; the snake heads right into the wall.
+  await frame.locator('#overlay').click();
   await expect(body).toHaveAttribute('data-state', 'over', { timeout: 15_000 });
   await expect(body).toHaveAttribute('data-recorded', 'saved');
   return { nickname: guest.userInfo.nickname!, score: Number(await body.getAttribute('data-score')) };
