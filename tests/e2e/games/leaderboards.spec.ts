@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { newGuest } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
@@ -60,6 +61,8 @@ test.describe('leaderboards and achievements', { tag: '@db' }, () => {
     await expect(row.getByRole('cell').last()).toHaveText(String(first.score));
     await expect(players(viewer)).toHaveText(before + 1 === 1 ? '1 player has it' : `${before + 1} players have it`, { timeout: UPDATE_MS });
     await expect(board.getByRole('table')).toHaveAccessibleName('Fruit eaten, All time');
+    const axe = await new AxeBuilder({ page: viewer }).include('[data-testid="leaderboards"]').include('[data-testid="achievements"]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     // The period tabs: today's board has the score too, by keyboard.
     await board.getByRole('tab', { name: 'All time' }).focus();
     await viewer.keyboard.press('Home');
