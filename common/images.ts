@@ -5,8 +5,8 @@ export type ImageFormat = 'webp';
 const IMAGE_FORMAT: ImageFormat = 'webp';
 /** Screen widths of spec section 9 (xs, sm, md, lg, xl, 2xl): candidate widths for `sizes`. */
 const IMAGE_SCREENS = [320, 640, 768, 1024, 1280, 1536] as const;
-/** The widths pages show resized images at: screenshots (portrait, landscape), tiles, the app page's cover. */
-export const IMAGE_DISPLAY_WIDTHS = [270, 320, 480, 640] as const;
+/** The widths pages show resized images at: achievement icons, screenshots (portrait, landscape), tiles, the app page's cover. */
+export const IMAGE_DISPLAY_WIDTHS = [48, 270, 320, 480, 640] as const;
 export type ImageDisplayWidth = (typeof IMAGE_DISPLAY_WIDTHS)[number];
 const IMAGE_MIN_WIDTH = 16;
 const IMAGE_MAX_WIDTH = 3072;

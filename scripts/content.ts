@@ -2,7 +2,8 @@
 // configured database. The folder may hold catalogue/ (categories.yaml, tags.yaml, apps/*.yaml)
 // and articles/ (columns.yaml and Markdown files with front matter); a folder that itself holds
 // columns.yaml is imported as articles alone. pages/ (<slug>.<locale>.md) and redirects.yaml are
-// imported when present.
+// imported when present. `npm run content -- game-secret <slug>` makes a new secret for the game's
+// backend (decision 092), prints it once, and the previous one stops working.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../server/config.ts';
@@ -16,8 +17,9 @@ import { importRedirects } from '../server/features/redirects/redirects.import.t
 import { createServices } from '../server/services.ts';
 
 const [command, folderArg] = process.argv.slice(2);
-if (command !== 'import' || !folderArg) {
+if ((command !== 'import' && command !== 'game-secret') || !folderArg) {
   console.error('usage: npm run content -- import <folder>   (for example: npm run content -- import content)');
+  console.error("       npm run content -- game-secret <slug>   (a new secret for the game backend's signed calls)");
   process.exit(2);
 }
 const folder = resolve(folderArg);
@@ -26,6 +28,22 @@ const database = await openDatabase(config.databaseUrl, { poolSize: 2, schema: c
 try {
   await migrateToLatest(database.db, database.kind);
   const services = createServices(database, config);
+  if (command === 'game-secret') {
+    const secret = await services.records.newBackendSecretFor(folderArg).catch(() => null);
+    if (!secret) throw new ContentError([`${folderArg}: no such game in ${database.description}`]);
+    console.log(`A new backend secret for "${folderArg}" (shown once; the previous one no longer works):\n${secret}`);
+  } else await importFolder(services);
+  await services.contentChanges.close();
+} catch (error) {
+  if (error instanceof ContentError) {
+    console.error(error.message);
+    process.exitCode = 1;
+  } else throw error;
+} finally {
+  await database.close();
+}
+
+async function importFolder(services: ReturnType<typeof createServices>): Promise<void> {
   const articlesOnly = existsSync(resolve(folder, 'columns.yaml'));
   if (!articlesOnly) {
     const catalogueFolder = existsSync(resolve(folder, 'catalogue')) ? resolve(folder, 'catalogue') : folder;
@@ -52,12 +70,4 @@ try {
   }
   // Running instances drop their caches now instead of when they expire (with REDIS_URL).
   await services.contentChanges.announce();
-  await services.contentChanges.close();
-} catch (error) {
-  if (error instanceof ContentError) {
-    console.error(error.message);
-    process.exitCode = 1;
-  } else throw error;
-} finally {
-  await database.close();
 }

@@ -11,6 +11,7 @@ import { catalogueRoutes } from './features/catalogue/catalogue.routes.ts';
 import { passkeysRoutes } from './features/passkeys/passkeys.routes.ts';
 import { socialRoutes } from './features/social/social.routes.ts';
 import { gamesRoutes } from './features/games/games.routes.ts';
+import { recordsRoutes } from './features/games/records.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
@@ -106,6 +107,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   passkeysRoutes(api, services.passkeys);
   socialRoutes(api, services.social);
   gamesRoutes(api, services.games);
+  await recordsRoutes(api, services.records);
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds);

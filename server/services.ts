@@ -47,6 +47,8 @@ import { PagesService } from './features/pages/pages.service.ts';
 import { GameTokens } from './features/games/game-tokens.ts';
 import { GamesRepository } from './features/games/games.repository.ts';
 import { GamesService } from './features/games/games.service.ts';
+import { RecordsRepository } from './features/games/records.repository.ts';
+import { RecordsService } from './features/games/records.service.ts';
 import { PaymentsRepository } from './features/payments/payments.repository.ts';
 import { PaymentsService, type WebhookFaults } from './features/payments/payments.service.ts';
 import { SocialRepository } from './features/social/social.repository.ts';
@@ -72,6 +74,8 @@ export interface Services {
   social: SocialService;
   /** The game bridge: game sign-in tokens and cloud saves. */
   games: GamesService;
+  /** Leaderboards and achievements of games (decision 092). */
+  records: RecordsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
@@ -102,11 +106,11 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments'>;
+export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records'>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -218,6 +222,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     advertisingIds,
     whatsappInbox,
     games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
+    records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     payments: new PaymentsService({
       repository: new PaymentsRepository(db, database.kind),
       accounts,

@@ -278,6 +278,63 @@ export interface paths {
     /** Remove a value of the caller's cloud save */
     delete: operations["deleteGameSavesByAppIdByKey"];
   };
+  "/game/leaderboards/{app_id}/{board}/scores": {
+    /**
+     * Submit the caller's score to a board
+     * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game.
+     */
+    post: operations["postGameLeaderboardsByAppIdByBoardScores"];
+  };
+  "/game/leaderboards/{app_id}/{board}": {
+    /**
+     * The best scores of a board in a period
+     * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank.
+     */
+    get: operations["getGameLeaderboardsByAppIdByBoard"];
+  };
+  "/game/leaderboards/{app_id}/{board}/around": {
+    /**
+     * The caller's rank and the players around it
+     * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.
+     */
+    get: operations["getGameLeaderboardsByAppIdByBoardAround"];
+  };
+  "/game/achievements/{app_id}/{achievement}": {
+    /**
+     * Unlock an achievement for the caller
+     * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.
+     */
+    post: operations["postGameAchievementsByAppIdByAchievement"];
+  };
+  "/game/achievements/{app_id}": {
+    /** A game's achievements, with the caller's unlock times */
+    get: operations["getGameAchievementsByAppId"];
+  };
+  "/game/records/{app_id}": {
+    /**
+     * A game's boards (top ten of each period) and achievements (with how many players have each)
+     * @description The same for every visitor (the app page polls it); may be up to 5 seconds old.
+     */
+    get: operations["getGameRecordsByAppId"];
+  };
+  "/user/achievements": {
+    /** The caller's unlocked achievements, per game (My area) */
+    get: operations["getUserAchievements"];
+  };
+  "/game/backend/{app_id}/scores": {
+    /**
+     * Submit a player's score from the game's backend
+     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+     */
+    post: operations["postGameBackendByAppIdScores"];
+  };
+  "/game/backend/{app_id}/achievements": {
+    /**
+     * Unlock an achievement for a player from the game’s backend
+     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+     */
+    post: operations["postGameBackendByAppIdAchievements"];
+  };
   "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
@@ -370,7 +427,7 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "not_enough_items" | "save_too_large" | "saves_full";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -3490,6 +3547,625 @@ export interface operations {
       };
       /** @description XSRF token missing or mismatched: fetch /csrf and retry */
       419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Submit the caller's score to a board
+   * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game.
+   */
+  postGameLeaderboardsByAppIdByBoardScores: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        board: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          score: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              board: string;
+              score: number;
+              periods: ({
+                  /** @enum {string} */
+                  period: "daily" | "weekly" | "all-time";
+                  /** @description The player's best in the period after this score */
+                  best: number;
+                  /** @description Whether this score became the best */
+                  improved: boolean;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The best scores of a board in a period
+   * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank.
+   */
+  getGameLeaderboardsByAppIdByBoard: {
+    parameters: {
+      query?: {
+        period?: "daily" | "weekly" | "all-time";
+        limit?: number;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        board: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              board: {
+                id: string;
+                /** @description In the request's language */
+                name: string;
+                /**
+                 * @description asc: lower is better (times); desc: higher is better
+                 * @enum {string}
+                 */
+                order: "asc" | "desc";
+                /**
+                 * @description number: points; time: milliseconds
+                 * @enum {string}
+                 */
+                format: "number" | "time";
+                min: number;
+                max: number;
+                periods: ("daily" | "weekly" | "all-time")[];
+                backendOnly: boolean;
+              };
+              /** @enum {string} */
+              period: "daily" | "weekly" | "all-time";
+              entries: ({
+                  /** @description 1 + the number of players with a strictly better score: ties share a rank */
+                  rank: number;
+                  nickname: string | null;
+                  isGuest: boolean;
+                  score: number;
+                  achievedAt: string;
+                  isCaller: boolean;
+                })[];
+              /** @description The caller's own rank and best score in the period; null without a score (and in top lists without a caller) */
+              me: {
+                rank: number;
+                score: number;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's rank and the players around it
+   * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.
+   */
+  getGameLeaderboardsByAppIdByBoardAround: {
+    parameters: {
+      query?: {
+        period?: "daily" | "weekly" | "all-time";
+        limit?: number;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        board: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              board: {
+                id: string;
+                /** @description In the request's language */
+                name: string;
+                /**
+                 * @description asc: lower is better (times); desc: higher is better
+                 * @enum {string}
+                 */
+                order: "asc" | "desc";
+                /**
+                 * @description number: points; time: milliseconds
+                 * @enum {string}
+                 */
+                format: "number" | "time";
+                min: number;
+                max: number;
+                periods: ("daily" | "weekly" | "all-time")[];
+                backendOnly: boolean;
+              };
+              /** @enum {string} */
+              period: "daily" | "weekly" | "all-time";
+              entries: ({
+                  /** @description 1 + the number of players with a strictly better score: ties share a rank */
+                  rank: number;
+                  nickname: string | null;
+                  isGuest: boolean;
+                  score: number;
+                  achievedAt: string;
+                  isCaller: boolean;
+                })[];
+              /** @description The caller's own rank and best score in the period; null without a score (and in top lists without a caller) */
+              me: {
+                rank: number;
+                score: number;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Unlock an achievement for the caller
+   * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.
+   */
+  postGameAchievementsByAppIdByAchievement: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        achievement: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: string;
+              unlockedAt: string;
+              newlyUnlocked: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** A game's achievements, with the caller's unlock times */
+  getGameAchievementsByAppId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: ({
+                id: string;
+                name: string;
+                description: string;
+                /** @description Image path on the portal (served through /_img/ like other game images) */
+                icon: string | null;
+                unlockedAt: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A game's boards (top ten of each period) and achievements (with how many players have each)
+   * @description The same for every visitor (the app page polls it); may be up to 5 seconds old.
+   */
+  getGameRecordsByAppId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              boards: ({
+                  id: string;
+                  /** @description In the request's language */
+                  name: string;
+                  /**
+                   * @description asc: lower is better (times); desc: higher is better
+                   * @enum {string}
+                   */
+                  order: "asc" | "desc";
+                  /**
+                   * @description number: points; time: milliseconds
+                   * @enum {string}
+                   */
+                  format: "number" | "time";
+                  min: number;
+                  max: number;
+                  periods: ("daily" | "weekly" | "all-time")[];
+                  backendOnly: boolean;
+                  tops: ({
+                      /** @enum {string} */
+                      period: "daily" | "weekly" | "all-time";
+                      entries: ({
+                          /** @description 1 + the number of players with a strictly better score: ties share a rank */
+                          rank: number;
+                          nickname: string | null;
+                          isGuest: boolean;
+                          score: number;
+                          achievedAt: string;
+                          isCaller: boolean;
+                        })[];
+                    })[];
+                })[];
+              achievements: ({
+                  id: string;
+                  name: string;
+                  description: string;
+                  /** @description Image path on the portal (served through /_img/ like other game images) */
+                  icon: string | null;
+                  players: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** The caller's unlocked achievements, per game (My area) */
+  getUserAchievements: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: ({
+                app: {
+                  id: number;
+                  slug: string;
+                  title: string;
+                  thumbnail: string;
+                };
+                achievements: ({
+                    id: string;
+                    name: string;
+                    description: string;
+                    /** @description Image path on the portal (served through /_img/ like other game images) */
+                    icon: string | null;
+                    unlockedAt: string | null;
+                  })[];
+              })[];
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Submit a player's score from the game's backend
+   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+   */
+  postGameBackendByAppIdScores: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          uid: number;
+          /** @description 1–64 lower-case letters, digits, _ . - */
+          board: string;
+          score: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              board: string;
+              score: number;
+              periods: ({
+                  /** @enum {string} */
+                  period: "daily" | "weekly" | "all-time";
+                  /** @description The player's best in the period after this score */
+                  best: number;
+                  /** @description Whether this score became the best */
+                  improved: boolean;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Unlock an achievement for a player from the game’s backend
+   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+   */
+  postGameBackendByAppIdAchievements: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          uid: number;
+          /** @description 1–64 lower-case letters, digits, _ . - */
+          achievement: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: string;
+              unlockedAt: string;
+              newlyUnlocked: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

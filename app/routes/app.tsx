@@ -5,6 +5,7 @@ import { localeDefinition, localePath } from '#common/locales.ts';
 import { isValidSlug } from '#common/route-rules.ts';
 import { appContext } from '../context.ts';
 import { AppRow } from '../features/catalogue/app-row.tsx';
+import { GameRecordsPanel } from '../features/games/game-records.tsx';
 import { FavouriteButton } from '../features/catalogue/favourite-button.tsx';
 import { appSocialMeta, appStructuredData } from '../features/catalogue/structured-data.ts';
 import { loaderT } from '../i18n/loader-t.ts';
@@ -26,9 +27,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale } = loaderT(request);
   const { services, site } = context.get(appContext);
   const app = await orPageNotFound(request, services.catalogue.info(locale, params.slug));
+  // Boards and achievement counts are the same for everybody: the page stays cacheable (decision 066), the panel polls for newer ones.
+  const records = await services.records.records(locale, app.id);
   return {
     locale,
     app,
+    records,
     // Written here, not in the browser: its first Intl formatter costs a slow phone about 50 ms (decision 078).
     released: formatDate(app.releasedAt, locale, 'medium'),
     plays: new Intl.NumberFormat(localeDefinition(locale).language).format(app.playCount),
@@ -44,7 +48,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 export default function AppPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('catalogue');
   const root = useRootData();
-  const { locale, app, released, plays, structuredData } = loaderData;
+  const { locale, app, released, plays, structuredData, records } = loaderData;
   const playHref = localePath(locale, `/play/${app.slug}`);
 
   return (
@@ -172,6 +176,8 @@ export default function AppPage({ loaderData }: Route.ComponentProps) {
           </section>
         )}
       </div>
+
+      <GameRecordsPanel appId={app.id} locale={locale} initial={records} />
 
       <AppRow id="similar" title={t('app.similar')} apps={app.similar} locale={locale} />
     </article>

@@ -1,5 +1,6 @@
 import { MemberCard } from '../features/accounts/member-card.tsx';
 import { MyLibrary } from '../features/catalogue/my-library.tsx';
+import { MyAchievements } from '../features/games/my-achievements.tsx';
 import { MyOrders } from '../features/payments/my-orders.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -13,7 +14,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
-/** My area: the member card (from the session, server-rendered on a page load), the recently played games and favourites, then the member's orders. */
+/** My area: the member card (from the session, server-rendered on a page load), the recently played games and favourites, the achievements unlocked, then the member's orders. */
 export default function Page({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   return (
@@ -21,6 +22,7 @@ export default function Page({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold tracking-tight">{loaderData.title}</h1>
       <MemberCard />
       <MyLibrary locale={locale} />
+      <MyAchievements locale={locale} />
       <MyOrders locale={locale} />
     </div>
   );

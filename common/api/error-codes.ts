@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   // Cloud saves.
   'save_too_large',
   'saves_full',
+  // Leaderboards and achievements (decision 092).
+  'score_out_of_bounds',
+  'backend_only',
+  'signature_invalid',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

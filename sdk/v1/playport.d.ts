@@ -53,7 +53,9 @@ export type PlayportErrorCode =
   | 'payload_too_large'
   | 'validation'
   | 'too_many_requests'
-  | 'failed';
+  | 'failed'
+  | 'score_out_of_bounds'
+  | 'backend_only';
 
 /** Why a call was refused: `Playport.PlayportError`. `string` leaves room for codes a later portal adds. */
 export declare class PlayportError extends Error {
@@ -70,6 +72,47 @@ export interface PlayportInventoryItem {
   sku: string;
   name: string;
   quantity: number;
+// Leaderboards and achievements (1.1; docs/game-sdk.md, "Leaderboards", "Achievements").
+export type PlayportPeriod = 'daily' | 'weekly' | 'all-time';
+
+export interface PlayportBoardQuery {
+  /** Default 'all-time'; one of the periods the board keeps. */
+  period?: PlayportPeriod;
+  /** 1–50, default 10. */
+  limit?: number;
+}
+
+export interface PlayportLeaderboard {
+  board: {
+    id: string;
+    name: string;
+    order: 'asc' | 'desc';
+    format: 'number' | 'time';
+    min: number;
+    max: number;
+    periods: PlayportPeriod[];
+    backendOnly: boolean;
+  };
+  period: PlayportPeriod;
+  /** Ties share a rank; `nickname` is a guest's generated one for guests. */
+  entries: { rank: number; nickname: string | null; isGuest: boolean; score: number; achievedAt: string; isCaller: boolean }[];
+  /** The player's own rank and best, or null without a score in the period. */
+  me: { rank: number; score: number } | null;
+}
+
+export interface PlayportSubmitted {
+  board: string;
+  score: number;
+  periods: { period: PlayportPeriod; best: number; improved: boolean }[];
+}
+
+export interface PlayportAchievement {
+  id: string;
+  name: string;
+  description: string;
+  /** Image path on the portal, or null. */
+  icon: string | null;
+  unlockedAt: string | null;
 }
 
 export interface Playport {
@@ -91,6 +134,17 @@ export interface Playport {
     done(): void;
   };
   /** Throws a PlayportError with code 'unknown_event' for a name the portal never sends. */
+  /** Leaderboards (1.1): boards declared in the game's catalogue entry. */
+  readonly leaderboard: {
+    submit(board: string, score: number): Promise<PlayportSubmitted>;
+    top(board: string, options?: PlayportBoardQuery): Promise<PlayportLeaderboard>;
+    around(board: string, options?: PlayportBoardQuery): Promise<PlayportLeaderboard>;
+  };
+  /** Achievements (1.1): declared in the game's catalogue entry, unlocked once per player. */
+  readonly achievements: {
+    unlock(id: string): Promise<{ id: string; unlockedAt: string; newlyUnlocked: boolean }>;
+    list(): Promise<PlayportAchievement[]>;
+  };
   on(event: 'purchase', listener: (purchase: { orderId: string; sku: string }) => void): () => void;
   on(event: 'auth', listener: (login: PlayportLogin) => void): () => void;
   /** Accounts (SDK 1.1). */

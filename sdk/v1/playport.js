@@ -119,5 +119,16 @@
       /** Uses up quantity (1–1000, default 1) of a consumable once per idempotencyKey: resolves { sku, consumed, remaining }. */
       consume: (sku, { quantity = 1, idempotencyKey = newKey() } = {}) => call('items.consume', { sku, quantity, idempotencyKey }),
     }),
+    // Leaderboards (1.1; docs/game-sdk.md, "Leaderboards"): the player's best per period is kept.
+    leaderboard: Object.freeze({
+      submit: (board, score) => call('leaderboard.submit', { board, score }),
+      top: (board, options) => call('leaderboard.top', { board, ...options }),
+      around: (board, options) => call('leaderboard.around', { board, ...options }),
+    }),
+    // Achievements (1.1; docs/game-sdk.md, "Achievements"): unlocked once per player.
+    achievements: Object.freeze({
+      unlock: (id) => call('achievements.unlock', { id }),
+      list: () => call('achievements.list'),
+    }),
   });
 })();

@@ -14,6 +14,7 @@ import { saveTotals } from './migrations/0010-save-totals.ts';
 import { challengeAttempts } from './migrations/0011-challenge-attempts.ts';
 import { gameBackends } from './migrations/0012-game-backends.ts';
 import { itemKindsInventory } from './migrations/0013-item-kinds-inventory.ts';
+import { leaderboardsAchievements } from './migrations/0014-leaderboards-achievements.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -32,6 +33,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0011-challenge-attempts': challengeAttempts(),
     '0012-game-backends': gameBackends(),
     '0013-item-kinds-inventory': itemKindsInventory(kind),
+    '0014-leaderboards-achievements': leaderboardsAchievements(),
   };
 }
 

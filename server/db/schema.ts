@@ -167,6 +167,38 @@ export interface GameSaveTotalsTable {
   total: number;
 }
 
+/** A player's best score on one board in one period ("all-time", "daily:2026-11-26", "weekly:2026-W48"; decision 092). */
+export interface LeaderboardScoresTable {
+  app_id: number;
+  board: string;
+  period: string;
+  user_id: number;
+  score: number;
+  achieved_at: Time;
+}
+
+/** An achievement a player unlocked, once (decision 092). */
+export interface AchievementUnlocksTable {
+  app_id: number;
+  achievement: string;
+  user_id: number;
+  unlocked_at: Time;
+}
+
+/** The generation of a game's backend secret; the secret is derived from APP_SECRET and it (decision 092). */
+export interface GameSecretsTable {
+  app_id: number;
+  generation: number;
+  created_at: Time;
+}
+
+/** Signatures of backend calls already accepted, kept until their timestamp is too old anyway. */
+export interface GameBackendCallsTable {
+  app_id: number;
+  signature: string;
+  expires_at: Time;
+}
+
 /** One-time challenges of sign-in ceremonies, shared by every instance. */
 export interface AuthChallengesTable {
   id: string;
@@ -224,6 +256,10 @@ export interface AppsTable {
   screenshots: string;
   /** JSON array of the origins a hosted game may connect to (decision 089). */
   backend_origins: Generated<string>;
+  /** JSON: the leaderboards the game declares (decision 092). */
+  leaderboards: Generated<string>;
+  /** JSON: the achievements the game declares (decision 092). */
+  achievements: Generated<string>;
   orientation: 'portrait' | 'landscape' | 'any';
   width: number;
   height: number;
@@ -351,6 +387,10 @@ export interface Database {
   game_save_totals: GameSaveTotalsTable;
   inventory: InventoryTable;
   item_consumptions: ItemConsumptionsTable;
+  leaderboard_scores: LeaderboardScoresTable;
+  achievement_unlocks: AchievementUnlocksTable;
+  game_secrets: GameSecretsTable;
+  game_backend_calls: GameBackendCallsTable;
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   category_translations: CategoryTranslationsTable;

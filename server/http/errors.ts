@@ -34,6 +34,9 @@ const STATUS: Record<ErrorCode, number> = {
   not_enough_items: 409,
   save_too_large: 413,
   saves_full: 413,
+  score_out_of_bounds: 422,
+  backend_only: 403,
+  signature_invalid: 401,
 };
 
 /** The codes of Fastify's own refusals (body parser, limits), by status: the generic one of each. */

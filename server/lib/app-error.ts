@@ -34,6 +34,9 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   not_enough_items: 'errors:conflict',
   save_too_large: 'errors:payloadTooLarge',
   saves_full: 'errors:payloadTooLarge',
+  score_out_of_bounds: 'games:records.outOfBounds',
+  backend_only: 'games:records.backendOnly',
+  signature_invalid: 'games:records.signature',
 };
 
 /** A translation key ("namespace:key"), with values when the text interpolates some. */

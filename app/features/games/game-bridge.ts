@@ -53,6 +53,8 @@ export const SDK_ERROR_CODES = [
   'validation',
   'too_many_requests',
   'failed',
+  'score_out_of_bounds',
+  'backend_only',
 ] as const;
 
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
@@ -91,6 +93,9 @@ export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
   not_enough_items: 'not_enough_items',
   save_too_large: 'payload_too_large',
   saves_full: 'payload_too_large',
+  score_out_of_bounds: 'score_out_of_bounds',
+  backend_only: 'backend_only',
+  signature_invalid: 'failed',
 };
 
 /** What the SDK's error says: a short code a game can branch on, and the portal's message. */

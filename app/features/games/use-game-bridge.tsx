@@ -9,6 +9,7 @@ import { api } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf, checkPurchase } from './game-bridge.ts';
 import { reportGameTraffic } from './game-traffic.ts';
+import { answerRecordsCall, isRecordsMethod } from './records-bridge.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -87,7 +88,11 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
         return;
       }
       if (request.method === 'getConfig') onIdle(() => void preloadPurchaseFlow());
-      answerCall(appId, locale, request.method, request.params, { badConsume: t('sdk.badConsume') }).then(
+      const method = request.method;
+      (isRecordsMethod(method)
+        ? answerRecordsCall(appId, method, request.params)
+        : answerCall(appId, locale, method, request.params, { badConsume: t('sdk.badConsume') })
+      ).then(
         (result) => postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: true, result }),
         (failure: unknown) =>
           postToGame(frame, frameOrigin, { type: 'playport:response', id: request.id, ok: false, error: bridgeError(failure, t('generic')) }),

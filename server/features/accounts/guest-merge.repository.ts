@@ -50,6 +50,8 @@ export class GuestMergeRepository {
       await moveOrders(trx, guestId, targetId);
       await mergeInventory(trx, guestId, targetId);
       await moveConsumptions(trx, guestId, targetId);
+      await mergeScores(trx, guestId, targetId);
+      await mergeUnlocks(trx, guestId, targetId);
       await trx.deleteFrom('users').where('id', '=', guestId).execute();
       return { merged: true, droppedSaves };
     });
@@ -184,4 +186,63 @@ async function moveConsumptions(trx: Transaction<Database>, guestId: number, tar
     )
     .execute();
   await trx.updateTable('item_consumptions').set({ user_id: targetId }).where('user_id', '=', guestId).execute();
+}
+
+/**
+ * Leaderboard scores (decision 092): per board and period the better of the two stands (the
+ * board's order as the game declares it; a board no longer declared keeps the account's).
+ * Achievements join, each with the earlier unlock time.
+ */
+async function mergeScores(trx: Transaction<Database>, guestId: number, targetId: number): Promise<void> {
+  const scores = await trx
+    .selectFrom('leaderboard_scores')
+    .selectAll()
+    .where('user_id', '=', guestId)
+    .orderBy('app_id')
+    .orderBy('board')
+    .orderBy('period')
+    .execute();
+  if (scores.length === 0) return;
+  const apps = await trx
+    .selectFrom('apps')
+    .select(['id', 'leaderboards'])
+    .where('id', 'in', [...new Set(scores.map((s) => s.app_id))])
+    .execute();
+  const orders = new Map(
+    apps.flatMap((app) => (JSON.parse(app.leaderboards) as { id: string; order: 'asc' | 'desc' }[]).map((b) => [`${app.id}:${b.id}`, b.order])),
+  );
+  for (const score of scores) {
+    const order = orders.get(`${score.app_id}:${score.board}`);
+    const better = order === 'asc' ? sql<boolean>`excluded.score < leaderboard_scores.score` : sql<boolean>`excluded.score > leaderboard_scores.score`;
+    // The same score set earlier ranks first, so it keeps the earlier time.
+    const earlier = sql<boolean>`(excluded.score = leaderboard_scores.score AND excluded.achieved_at < leaderboard_scores.achieved_at)`;
+    await trx
+      .insertInto('leaderboard_scores')
+      .values({ ...score, user_id: targetId })
+      .onConflict((oc) =>
+        order === undefined
+          ? oc.columns(['app_id', 'board', 'period', 'user_id']).doNothing()
+          : oc
+              .columns(['app_id', 'board', 'period', 'user_id'])
+              .doUpdateSet({ score: sql<number>`excluded.score`, achieved_at: sql<string>`excluded.achieved_at` })
+              .where(sql<boolean>`${better} OR ${earlier}`),
+      )
+      .execute();
+  }
+}
+
+async function mergeUnlocks(trx: Transaction<Database>, guestId: number, targetId: number): Promise<void> {
+  const unlocks = await trx.selectFrom('achievement_unlocks').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('achievement').execute();
+  for (const unlock of unlocks) {
+    await trx
+      .insertInto('achievement_unlocks')
+      .values({ ...unlock, user_id: targetId })
+      .onConflict((oc) =>
+        oc
+          .columns(['app_id', 'achievement', 'user_id'])
+          .doUpdateSet({ unlocked_at: sql<string>`excluded.unlocked_at` })
+          .where(sql<boolean>`excluded.unlocked_at < achievement_unlocks.unlocked_at`),
+      )
+      .execute();
+  }
 }

@@ -21,6 +21,8 @@ function holdsNothingPrivate(eb: ExpressionBuilder<Database, 'users'>): Expressi
         eb.exists(eb.selectFrom('game_saves').select('game_saves.user_id').whereRef('game_saves.user_id', '=', 'users.id')),
         eb.exists(eb.selectFrom('favourites').select('favourites.user_id').whereRef('favourites.user_id', '=', 'users.id')),
         eb.exists(eb.selectFrom('inventory').select('inventory.user_id').whereRef('inventory.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('leaderboard_scores').select('leaderboard_scores.user_id').whereRef('leaderboard_scores.user_id', '=', 'users.id')),
+        eb.exists(eb.selectFrom('achievement_unlocks').select('achievement_unlocks.user_id').whereRef('achievement_unlocks.user_id', '=', 'users.id')),
       ]),
     ),
   ]);

@@ -1,3 +1,4 @@
+import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ItemKind } from '#server/db/schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -36,6 +37,9 @@ export interface ImportedApp {
   texts: Texts<{ title: string; summary: string; description: string; instructions?: string | undefined }>;
   /** What the app sells (decision 064): prices in minor units. */
   items: { sku: string; price: number; currency: string; kind: ItemKind; names: Texts<{ name: string }> }[];
+  /** Leaderboards and achievements (decision 092), stored as declared. */
+  leaderboards: DeclaredBoard[];
+  achievements: DeclaredAchievement[];
 }
 
 /** Rows inserted per statement when rewriting the search index (well under either database's parameter limit). */
@@ -102,6 +106,8 @@ export class CatalogueImportRepository {
           type: app.type,
           entry_url: app.entryUrl,
           backend_origins: JSON.stringify(app.backendOrigins),
+          leaderboards: JSON.stringify(app.leaderboards),
+          achievements: JSON.stringify(app.achievements),
           thumbnail: app.thumbnail,
           screenshots: JSON.stringify(app.screenshots),
           orientation: app.orientation,

@@ -7,6 +7,7 @@ import { SLUG_PATTERN } from '#common/constants.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
 import { isLoopbackHost } from '#server/config.ts';
 import { hostedGameProblems, HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
+import { AchievementsField, declaredAchievement, declaredBoard, LeaderboardsField, recordProblems } from './game-records-fields.ts';
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
 
 const slugField = z.string().regex(SLUG_PATTERN, 'must contain only letters, digits, hyphen and underscore').max(64);
@@ -107,6 +108,8 @@ export const AppFile = z.object({
     .max(50)
     .default([])
     .describe("Items the game sells through Playport.pay (at most 50); prices are always the portal's."),
+  leaderboards: LeaderboardsField,
+  achievements: AchievementsField,
   i18n: localeTexts({
     title: z.coerce.string().pipe(z.string().min(1).max(80)).describe('The name of the game.'),
     summary: z.string().min(1).max(200).describe('One line for tiles and search results.'),
@@ -213,6 +216,9 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
     const thumbnail = await image('thumbnail', entry.thumbnail);
     const screenshots: string[] = [];
     for (const [i, path] of entry.screenshots.entries()) screenshots.push(await image(`screenshots.${i}`, path));
+    problems.push(...recordProblems(where, entry.leaderboards, entry.achievements));
+    const achievements = [];
+    for (const [i, a] of entry.achievements.entries()) achievements.push(declaredAchievement(a, a.icon ? await image(`achievements.${i}.icon`, a.icon) : null));
 
     apps.push({
       slug: entry.slug,
@@ -233,6 +239,8 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
       tags: entry.tags,
       texts: entry.i18n,
       items: entry.items.map((item) => ({ sku: item.sku, price: item.price, currency: item.currency, kind: item.kind, names: item.i18n })),
+      leaderboards: entry.leaderboards.map(declaredBoard),
+      achievements,
     });
   }
   if (!categoriesFile && !tagsFile && appFiles.length === 0) problems.push(`${folder}: (folder): has no categories, tags or apps/ entries`);

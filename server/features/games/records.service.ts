@@ -1,0 +1,237 @@
+import {
+  type Achievement,
+  type BoardInfo,
+  type DeclaredAchievement,
+  type DeclaredBoard,
+  type GameRecords,
+  type Leaderboard,
+  type LeaderboardEntry,
+  type MyAchievements,
+  type Period,
+  type SubmitScore,
+  type Unlock,
+} from '#common/api/game-records.schema.ts';
+import type { Locale } from '#common/locales.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { TimedCache } from '#server/lib/timed-cache.ts';
+import { gameSecret, SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from './backend-signatures.ts';
+import type { RankedRow, RecordsRepository } from './records.repository.ts';
+
+/** Submissions and unlocks from the game, per player and game: a game records at game over, not every frame. */
+export const RECORD_LIMIT = { name: 'game-records', limit: 30, windowSeconds: 60 } satisfies RateRule;
+/** How long the app page's boards and counts are shared by every visitor of an instance (a record here clears it). */
+const RECORDS_TTL_MS = 5_000;
+
+/** Who records: a player through the play page, or the game's backend for a player (signed, decision 092). */
+export type Recorder = { kind: 'player'; userId: number } | { kind: 'backend'; userId: number };
+
+interface Declarations {
+  id: number;
+  slug: string;
+  boards: DeclaredBoard[];
+  achievements: DeclaredAchievement[];
+}
+
+/** The period a score falls in: "all-time", "daily:2026-11-26", "weekly:2026-W48" (UTC; ISO weeks start on Monday). */
+export function periodKey(period: Period, now: Date): string {
+  if (period === 'all-time') return 'all-time';
+  if (period === 'daily') return `daily:${now.toISOString().slice(0, 10)}`;
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  day.setUTCDate(day.getUTCDate() + 4 - (day.getUTCDay() || 7));
+  const week = Math.ceil(((day.getTime() - Date.UTC(day.getUTCFullYear(), 0, 1)) / 86_400_000 + 1) / 7);
+  return `weekly:${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+/** Leaderboards and achievements of games (SDK 1.1; decision 092). */
+export class RecordsService {
+  readonly #repository: RecordsRepository;
+  readonly #limiter: RateLimiter;
+  readonly #clock: Clock;
+  readonly #appSecret: string;
+  readonly #records: TimedCache<string, GameRecords>;
+
+  constructor(deps: { repository: RecordsRepository; limiter: RateLimiter; clock: Clock; appSecret: string }) {
+    this.#repository = deps.repository;
+    this.#limiter = deps.limiter;
+    this.#clock = deps.clock;
+    this.#appSecret = deps.appSecret;
+    this.#records = new TimedCache({ ttlMs: RECORDS_TTL_MS, clock: deps.clock });
+  }
+
+  /** Keeps the player's best per period of the board; bounds and the rate limit first. */
+  async submit(recorder: Recorder, appId: number, boardId: string, score: number): Promise<SubmitScore> {
+    const app = await this.#declarations(appId);
+    const board = boardOf(app, boardId);
+    if (board.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
+    if (score < board.min || score > board.max)
+      throw new AppError('score_out_of_bounds', { values: { score, min: board.min, max: board.max }, data: { min: board.min, max: board.max } });
+    await this.#countRecord(recorder, appId);
+    const now = this.#clock.now();
+    const keys = board.periods.map((period) => periodKey(period, now));
+    const results = await this.#repository.submitBest(appId, board.id, keys, recorder.userId, score, board.order, now.toISOString());
+    if (results.some((r) => r.improved)) this.#records.clear();
+    return { board: board.id, score, periods: results.map((r, i) => ({ period: board.periods[i]!, best: r.best, improved: r.improved })) };
+  }
+
+  /** The best of a board's period; `callerId` marks the caller's row and adds the caller's own rank. */
+  async top(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number | null): Promise<Leaderboard> {
+    const board = boardOf(await this.#declarations(appId), boardId);
+    const key = keptPeriod(board, period, this.#clock.now());
+    const rows = await this.#repository.top(appId, board.id, key, board.order, limit);
+    const me = callerId === null ? null : (await this.#repository.around(appId, board.id, key, board.order, callerId, 1)).me;
+    return { board: boardInfo(board, locale), period, entries: rows.map((row) => entry(row, callerId)), me: me && { rank: me.rank, score: me.score } };
+  }
+
+  /** The caller's rank and the players around it. */
+  async around(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number): Promise<Leaderboard> {
+    const board = boardOf(await this.#declarations(appId), boardId);
+    const key = keptPeriod(board, period, this.#clock.now());
+    const { me, rows } = await this.#repository.around(appId, board.id, key, board.order, callerId, limit);
+    return { board: boardInfo(board, locale), period, entries: rows.map((row) => entry(row, callerId)), me: me && { rank: me.rank, score: me.score } };
+  }
+
+  /** Unlocks an achievement once; the same call again answers the first unlock's time. */
+  async unlock(recorder: Recorder, appId: number, achievementId: string): Promise<Unlock> {
+    const app = await this.#declarations(appId);
+    const achievement = app.achievements.find((a) => a.id === achievementId);
+    if (!achievement) throw new AppError('not_found', { messageKey: 'games:records.unknownAchievement', values: { achievement: achievementId } });
+    if (achievement.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
+    await this.#countRecord(recorder, appId);
+    const result = await this.#repository.unlock(appId, achievement.id, recorder.userId, isoNow(this.#clock));
+    if (result.newlyUnlocked) this.#records.clear();
+    return { id: achievement.id, ...result };
+  }
+
+  /** Every achievement of the game, with the caller's unlock time or null. */
+  async achievements(locale: Locale, appId: number, callerId: number): Promise<Achievement[]> {
+    const app = await this.#declarations(appId);
+    const unlocked = new Map((await this.#repository.unlocksOf(callerId, appId)).map((u) => [u.achievement, u.unlocked_at]));
+    return app.achievements.map((a) => ({ ...achievementInfo(a, locale), unlockedAt: unlocked.get(a.id) ?? null }));
+  }
+
+  /** What the app page shows, the same for everybody: each board's top ten per period, each achievement's number of players. */
+  records(locale: Locale, appId: number): Promise<GameRecords> {
+    return this.#records.get(`${appId}:${locale}`, async () => {
+      const app = await this.#declarations(appId);
+      const now = this.#clock.now();
+      const counts = await this.#repository.unlockCounts(appId);
+      const boards = [];
+      for (const board of app.boards) {
+        const tops = [];
+        for (const period of board.periods) {
+          const rows = await this.#repository.top(appId, board.id, periodKey(period, now), board.order, 10);
+          tops.push({ period, entries: rows.map((row) => entry(row, null)) });
+        }
+        boards.push({ ...boardInfo(board, locale), tops });
+      }
+      return { boards, achievements: app.achievements.map((a) => ({ ...achievementInfo(a, locale), players: counts.get(a.id) ?? 0 })) };
+    });
+  }
+
+  /** My area: the player's unlocked achievements, per game. */
+  async myAchievements(locale: Locale, userId: number): Promise<MyAchievements> {
+    const unlocks = await this.#repository.unlocksOf(userId);
+    const apps = await this.#repository.appsFor([...new Set(unlocks.map((u) => u.app_id))], locale);
+    return apps
+      .map((app) => {
+        const declared = JSON.parse(app.achievements) as DeclaredAchievement[];
+        const achievements = unlocks
+          .filter((u) => u.app_id === app.id)
+          .flatMap((u) => {
+            const a = declared.find((d) => d.id === u.achievement);
+            return a ? [{ ...achievementInfo(a, locale), unlockedAt: u.unlocked_at }] : [];
+          });
+        return { app: { id: app.id, slug: app.slug, title: app.title, thumbnail: app.thumbnail }, achievements };
+      })
+      .filter((group) => group.achievements.length > 0);
+  }
+
+  /**
+   * Checks a backend call's signature with the game's current secret and refuses a replay; answers
+   * the player it names. Every refusal is `signature_invalid` with the reason.
+   */
+  async verifyBackendCall(
+    appId: number,
+    headers: { timestamp: string | undefined; signature: string | undefined },
+    rawBody: string,
+    uid: number,
+  ): Promise<Recorder> {
+    await this.#declarations(appId);
+    const generation = await this.#repository.secretGeneration(appId);
+    if (generation === null) throw refuse('no_secret');
+    const now = this.#clock.now();
+    const problem = signatureProblem(gameSecret(this.#appSecret, appId, generation), headers, rawBody, now.getTime());
+    if (problem) throw refuse(problem);
+    const expires = new Date(now.getTime() + 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
+    if (!(await this.#repository.claimSignature(appId, headers.signature!.slice(3).toLowerCase(), expires, now.toISOString()))) throw refuse('replayed');
+    if (!(await this.#repository.userExists(uid))) throw new AppError('not_found', { messageKey: 'games:records.noPlayer', values: { uid } });
+    return { kind: 'backend', userId: uid };
+  }
+
+  /** Makes a new backend secret for a game (the previous one stops working) and answers it, for the operator to pass on once. */
+  async newBackendSecret(appId: number): Promise<string> {
+    const generation = await this.#repository.nextSecretGeneration(appId, isoNow(this.#clock));
+    return gameSecret(this.#appSecret, appId, generation);
+  }
+
+  /** The same, by the game's slug (the content command). */
+  async newBackendSecretFor(slug: string): Promise<string> {
+    const appId = await this.#repository.appIdBySlug(slug);
+    if (appId === undefined) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug } });
+    return this.newBackendSecret(appId);
+  }
+
+  async #countRecord(recorder: Recorder, appId: number): Promise<void> {
+    if (recorder.kind === 'player') assertAllowed(await this.#limiter.consume(RECORD_LIMIT, `${recorder.userId}:${appId}`));
+  }
+
+  async #declarations(appId: number): Promise<Declarations> {
+    const row = await this.#repository.declarations(appId);
+    if (!row) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+    return {
+      id: row.id,
+      slug: row.slug,
+      boards: JSON.parse(row.leaderboards) as DeclaredBoard[],
+      achievements: JSON.parse(row.achievements) as DeclaredAchievement[],
+    };
+  }
+}
+
+const refuse = (reason: string) => new AppError('signature_invalid', { values: { reason }, data: { reason } });
+
+function boardOf(app: Declarations, boardId: string): DeclaredBoard {
+  const board = app.boards.find((b) => b.id === boardId);
+  if (!board) throw new AppError('not_found', { messageKey: 'games:records.unknownBoard', values: { board: boardId } });
+  return board;
+}
+
+function keptPeriod(board: DeclaredBoard, period: Period, now: Date): string {
+  if (!board.periods.includes(period)) throw new AppError('validation', { fields: { period: [{ key: 'games:records.periodNotKept', values: { period } }] } });
+  return periodKey(period, now);
+}
+
+const text = <T extends object>(texts: { en: T; 'zh-CN'?: Partial<T> | undefined }, locale: Locale): T =>
+  locale === 'en' ? texts.en : { ...texts.en, ...texts[locale] };
+
+function boardInfo(board: DeclaredBoard, locale: Locale): BoardInfo {
+  const { names, ...rest } = board;
+  return { ...rest, name: text(names, locale).name };
+}
+
+function achievementInfo(a: DeclaredAchievement, locale: Locale): Omit<Achievement, 'unlockedAt'> {
+  const { name, description } = text(a.texts, locale);
+  return { id: a.id, name, description, icon: a.icon };
+}
+
+function entry(row: RankedRow, callerId: number | null): LeaderboardEntry {
+  return {
+    rank: row.rank,
+    nickname: row.nickname,
+    isGuest: row.is_guest === 1,
+    score: row.score,
+    achievedAt: row.achieved_at,
+    isCaller: row.user_id === callerId,
+  };
+}
