@@ -72,6 +72,8 @@ export interface PlayportInventoryItem {
   sku: string;
   name: string;
   quantity: number;
+}
+
 // Leaderboards and achievements (1.1; docs/game-sdk.md, "Leaderboards", "Achievements").
 export type PlayportPeriod = 'daily' | 'weekly' | 'all-time';
 
