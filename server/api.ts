@@ -108,7 +108,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   gamesRoutes(api, services.games);
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
-  trackingRoutes(api, services.advertisingIds);
+  trackingRoutes(api, services.advertisingIds, services.gameSessions);
 
   api.documented({
     method: 'GET',

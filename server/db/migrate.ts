@@ -13,6 +13,7 @@ import { deviceId } from './migrations/0009-device-id.ts';
 import { saveTotals } from './migrations/0010-save-totals.ts';
 import { challengeAttempts } from './migrations/0011-challenge-attempts.ts';
 import { gameBackends } from './migrations/0012-game-backends.ts';
+import { gameSessions } from './migrations/0015-game-sessions.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -30,6 +31,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0010-save-totals': saveTotals(),
     '0011-challenge-attempts': challengeAttempts(),
     '0012-game-backends': gameBackends(),
+    '0015-game-sessions': gameSessions(kind),
   };
 }
 
