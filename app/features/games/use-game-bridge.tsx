@@ -6,6 +6,7 @@ import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts
 import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf } from './game-bridge.ts';
+import { isExtraMethod } from './game-extras.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -34,7 +35,8 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
     const onMessage = (event: MessageEvent) => {
       if (!frame.current || event.source !== frame.current.contentWindow || event.origin !== frameOrigin) return;
       const request = bridgeRequestOf(event.data);
-      if (!request) return;
+      // SDK 1.1's game, settings and ad calls are answered by useGameExtras.
+      if (!request || isExtraMethod(request.method)) return;
       if (request.method === 'pay') {
         const sku = request.params.sku;
         if (purchasing.current || typeof sku !== 'string') {
@@ -83,7 +85,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
 }
 
 /** Posts to the game's frame, addressed to its origin; a copy rebuilt offline has an opaque one, so its window is addressed directly. */
-function postToGame(
+export function postToGame(
   frame: RefObject<HTMLIFrameElement | null>,
   frameOrigin: string,
   message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown },
