@@ -157,7 +157,16 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
         return;
       }
       if (signal) return play.current?.[signal](now);
-      if ((event.data as { type?: unknown } | null)?.type === loadedMessage) return play.current?.loadingStop(now);
+      if ((event.data as { type?: unknown } | null)?.type === loadedMessage) {
+        play.current?.loadingStop(now);
+        // The game's listeners are in place now: it hears its settings at once.
+        postToGame(frame, frameOrigin, {
+          type: 'playport:event',
+          event: 'settings',
+          data: { muted: state.current.muted || state.current.breakRunning, locale },
+        });
+        return;
+      }
       const request = bridgeRequestOf(event.data);
       if (!request || !isExtraMethod(request.method)) return;
       switch (request.method) {
