@@ -49,7 +49,7 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
   const [talking, setTalking] = useState(false);
   const happyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const play = useRef<PlaySession | null>(null);
-  const state = useRef({ muted, isMember, busy: false, breakRunning: false, lastHappy: -Infinity });
+  const state = useRef({ muted, isMember, busy: false, breakRunning: false, loaded: false, lastHappy: -Infinity });
   useEffect(() => {
     state.current.muted = muted;
     state.current.isMember = isMember;
@@ -159,6 +159,7 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
       if (signal) return play.current?.[signal](now);
       if ((event.data as { type?: unknown } | null)?.type === loadedMessage) {
         play.current?.loadingStop(now);
+        state.current.loaded = true;
         // The game's listeners are in place now: it hears its settings at once.
         postToGame(frame, frameOrigin, {
           type: 'playport:event',
@@ -190,7 +191,8 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
 
   // The game hears of its settings whenever they change (an ad break mutes it for its length).
   useEffect(() => {
-    postToGame(frame, frameOrigin, { type: 'playport:event', event: 'settings', data: { muted: effectiveMuted, locale } });
+    // Before the game has loaded, its frame may still hold the empty document: it hears them when it loads.
+    if (state.current.loaded) postToGame(frame, frameOrigin, { type: 'playport:event', event: 'settings', data: { muted: effectiveMuted, locale } });
     if (adapter?.name === 'google' && 'sound' in adapter) (adapter as { sound(on: boolean): void }).sound(!muted);
   }, [frame, frameOrigin, effectiveMuted, muted, locale, adapter]);
 
