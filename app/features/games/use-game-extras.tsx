@@ -1,4 +1,4 @@
-import { type ReactNode, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, Suspense, useEffect, useRef, useState } from 'react';
 import { AD_KINDS, type AdKind, type AdsConfig, type AdStatus } from '#common/ads.ts';
 import type { Locale } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
@@ -8,8 +8,7 @@ import { session as sessionStore } from '../accounts/session.ts';
 import { useSession } from '../accounts/use-session.ts';
 import { useRootData } from '../../shell/root-data.ts';
 import { consent } from '../tracking/consent.ts';
-import { type AdHooks, chooseAdAdapter, type StandInOutcome } from './ads/ad-adapters.ts';
-import { adBreakDecision, afterAdBreak, readAdHistory, writeAdHistory } from './ads/ad-rules.ts';
+import type { AdAdapter, AdHooks, StandInOutcome } from './ads/ad-adapters.ts';
 import { isExtraMethod } from './game-extras.ts';
 import { BridgeRefusal, bridgeError, bridgeRequestOf } from './game-bridge.ts';
 import { inviteLink, inviteParamsOf, paramsOfSearch } from './invite-params.ts';
@@ -56,14 +55,8 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
   }, [muted, isMember]);
   const effectiveMuted = muted || breakRunning;
 
-  const adapter = useMemo(
-    () =>
-      chooseAdAdapter(ads, {
-        present: (kind) => new Promise<StandInOutcome>((resolve) => setStandIn({ kind, end: resolve })),
-        google: () => ({ document, window: window as { adsbygoogle?: unknown[] }, consent: consent.get, muted: () => state.current.muted, nonce }),
-      }),
-    [ads, nonce],
-  );
+  // The ad code (rules, adapters) loads with the first break a game asks for, not with the play page.
+  const adapter = useRef<{ for: AdsConfig; adapter: AdAdapter | null } | null>(null);
 
   // The session's statistics: the game's signals, the page's visibility, batched reports.
   useEffect(() => {
@@ -125,6 +118,18 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
       state.current.busy = true;
       try {
         const adKind = kind as AdKind;
+        const [{ chooseAdAdapter }, { adBreakDecision, afterAdBreak, readAdHistory, writeAdHistory }] = await Promise.all([
+          import('./ads/ad-adapters.ts'),
+          import('./ads/ad-rules.ts'),
+        ]);
+        if (adapter.current?.for !== ads)
+          adapter.current = {
+            for: ads,
+            adapter: chooseAdAdapter(ads, {
+              present: (standInKind) => new Promise<StandInOutcome>((resolve) => setStandIn({ kind: standInKind, end: resolve })),
+              google: () => ({ document, window: window as { adsbygoogle?: unknown[] }, consent: consent.get, muted: () => state.current.muted, nonce }),
+            }),
+          };
         const storage = sessionStorageOrNull();
         const history = readAdHistory(storage);
         const decision = adBreakDecision({
@@ -135,8 +140,9 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
           boughtInGame: await boughtInGame(appId, state.current.isMember),
         });
         if (!decision.show) return { status: decision.status };
-        if (!adapter) return { status: 'no_ads' };
-        const status = await adapter.show(adKind, hooks);
+        const chosen = adapter.current.adapter;
+        if (!chosen) return { status: 'no_ads' };
+        const status = await chosen.show(adKind, hooks);
         writeAdHistory(storage, afterAdBreak(history, adKind, status, Date.now()));
         return { status };
       } finally {
@@ -187,14 +193,15 @@ export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [frame, frameOrigin, appId, loadedMessage, locale, ads, adapter, t]);
+  }, [frame, frameOrigin, appId, loadedMessage, locale, ads, nonce, t]);
 
   // The game hears of its settings whenever they change (an ad break mutes it for its length).
   useEffect(() => {
     // Before the game has loaded, its frame may still hold the empty document: it hears them when it loads.
     if (state.current.loaded) postToGame(frame, frameOrigin, { type: 'playport:event', event: 'settings', data: { muted: effectiveMuted, locale } });
-    if (adapter?.name === 'google' && 'sound' in adapter) (adapter as { sound(on: boolean): void }).sound(!muted);
-  }, [frame, frameOrigin, effectiveMuted, muted, locale, adapter]);
+    const chosen = adapter.current?.adapter;
+    if (chosen && 'sound' in chosen) (chosen as { sound(on: boolean): void }).sound(!muted);
+  }, [frame, frameOrigin, effectiveMuted, muted, locale]);
 
   useEffect(() => () => clearTimeout(happyTimer.current), []);
 
