@@ -1,4 +1,6 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Frame, Page } from '@playwright/test';
+import { conflictingClassLists } from '../../support/class-conflicts.ts';
 import { newGuest } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
 import { apiData } from '../catalogue/helpers.ts';
@@ -67,6 +69,11 @@ test.describe('the game SDK’s events, settings, invite links and ad breaks', {
     const rewarded = adBreak(frame, 'rewarded');
     await expect(standIn).toHaveAttribute('data-kind', 'rewarded');
     await expect(standIn.getByRole('button', { name: 'Skip (no reward)' })).toBeVisible();
+    // The placeholder is accessible (decision 073's rules) while it shows.
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid="ad-stand-in"]').analyze();
+    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
+    const classLists = await standIn.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
+    expect(conflictingClassLists(classLists)).toEqual([]);
     await expect(body).toHaveAttribute('data-paused', '1');
     expect(await rewarded).toEqual({ status: 'rewarded' });
     await expect(body).toHaveAttribute('data-paused', '0');
@@ -79,6 +86,11 @@ test.describe('the game SDK’s events, settings, invite links and ad breaks', {
       ),
     );
     expect(refused).toBe('validation');
+
+    // A happy moment: the portal celebrates lightly, and not again at once.
+    await frame.evaluate(() => (window as unknown as { Playport: { game: { happyTime(): void } } }).Playport.game.happyTime());
+    await expect(page.getByTestId('happy-time')).toHaveText('🎉 Well played!');
+    await expect(page.getByTestId('happy-time')).toBeHidden();
 
     // The play page's mute button: the game hears of it at once, and reads it back.
     const mute = page.getByTestId('play-mute');
