@@ -1,20 +1,14 @@
 import { z } from 'zod';
+import { MAX_LOADING_MS, MAX_PLAY_MS, MAX_TO_GAMEPLAY_MS } from '../game-stats.ts';
 import { AppIdSchema } from './catalogue.schema.ts';
+
+export { MAX_LOADING_MS, MAX_PLAY_MS, MAX_TO_GAMEPLAY_MS, PLAY_MS_GRACE } from '../game-stats.ts';
 
 /*
  * Play statistics of a game (SDK 1.1 `game` events; decision 093): what the play page reports for
  * one visit of the play page (a "play session"), and the per-day figures a developer's statistics
  * are built from. Durations are whole milliseconds.
  */
-
-/** Longest plausible loading time (from the frame's address to the game's "loaded"). */
-export const MAX_LOADING_MS = 10 * 60_000;
-/** Longest plausible wait from opening the play page to the first gameplay. */
-export const MAX_TO_GAMEPLAY_MS = 60 * 60_000;
-/** Longest play time one play session may report. */
-export const MAX_PLAY_MS = 24 * 60 * 60_000;
-/** Play time a session's first report may carry beyond the time the server has known the session. */
-export const PLAY_MS_GRACE = 2 * 60_000;
 
 export const GameSessionParamsSchema = z.object({ app_id: AppIdSchema });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LOADING_MS } from '#common/api/game-stats.schema.ts';
+import { MAX_LOADING_MS } from '#common/game-stats.ts';
 import { gameSignalOf, newSessionId, PlaySession, PlaySessionReporter, type SessionFigures } from './play-session.ts';
 
 describe('a play session', () => {

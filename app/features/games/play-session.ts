@@ -1,4 +1,4 @@
-import { MAX_LOADING_MS, MAX_PLAY_MS, MAX_TO_GAMEPLAY_MS } from '#common/api/game-stats.schema.ts';
+import { MAX_LOADING_MS, MAX_PLAY_MS, MAX_TO_GAMEPLAY_MS } from '#common/game-stats.ts';
 
 /*
  * What the play page measures of one visit (SDK 1.1 `game` events; decision 093): loading time,
