@@ -22,7 +22,12 @@ describe('the game SDK package (sdk/)', () => {
     const source = readFileSync(join(SDK_DIR, 'v1/playport.js'), 'utf8');
     const window = { parent: null as unknown, addEventListener() {}, Playport: undefined as { version: string } | undefined };
     window.parent = window;
-    new Function('window', 'addEventListener', 'document', source)(window, () => {}, { baseURI: 'http://localhost:3000/' });
+    new Function('window', 'addEventListener', 'document', 'location', source)(
+      window,
+      () => {},
+      { baseURI: 'http://localhost:3000/', documentElement: { lang: 'en' } },
+      new URL('http://localhost:3000/'),
+    );
     expect(window.Playport?.version).toBe(sdkVersions().package);
   });
 

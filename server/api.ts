@@ -110,7 +110,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await recordsRoutes(api, services.records);
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
-  trackingRoutes(api, services.advertisingIds);
+  trackingRoutes(api, services.advertisingIds, services.gameSessions);
 
   api.documented({
     method: 'GET',

@@ -23,7 +23,7 @@ import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { securityHeaders, type SecurityHeadersOptions } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
 import { pageServices, type Services } from './services.ts';
 
@@ -42,6 +42,14 @@ export interface PortalOptions {
   logger?: boolean;
 }
 
+type ExtraSources = NonNullable<SecurityHeadersOptions['extraSources']>;
+/** What Google's Ad Placement API loads, frames and calls (its script, its ad frames, its measurement). */
+const GOOGLE_AD_SOURCES: ExtraSources = {
+  'script-src': ['https://pagead2.googlesyndication.com', 'https://*.googlesyndication.com', 'https://*.google.com', 'https://*.adtrafficquality.google'],
+  'connect-src': ['https://*.googlesyndication.com', 'https://*.google.com', 'https://*.doubleclick.net', 'https://*.adtrafficquality.google'],
+  'frame-src': ['https://*.googlesyndication.com', 'https://*.doubleclick.net', 'https://www.google.com', 'https://*.adtrafficquality.google'],
+  'img-src': ['https://*.googlesyndication.com', 'https://*.doubleclick.net', 'https://*.google.com', 'https://*.adtrafficquality.google'],
+};
 const ONE_YEAR = 31_536_000;
 const ONE_DAY = 86_400;
 
@@ -93,7 +101,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
   // The pixel's origins are allowed only when a pixel is configured (decision 065).
-  const pixelSources = config.pixel
+  const pixelSources: ExtraSources | undefined = config.pixel
     ? {
         'script-src': ['https://connect.facebook.net'],
         'img-src': ['https://www.facebook.com'],
@@ -103,7 +111,18 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   // The play page frames games from their own hosts below the games origin (decision 089).
   const games = new URL(config.games.origin);
   const gameFrames = [`${games.protocol}//*.${games.host}`];
-  await app.register(securityHeaders, { isProduction: config.isProduction, extraSources: { ...pixelSources, 'frame-src': gameFrames } });
+  // Google's Ad Placement API (decision 093): its script, frames and requests only when it is the configured provider.
+  const adSources: ExtraSources = config.ads.provider === 'google' ? GOOGLE_AD_SOURCES : {};
+  const sources = (directive: keyof ExtraSources) => [...(pixelSources?.[directive] ?? []), ...(adSources[directive] ?? [])];
+  await app.register(securityHeaders, {
+    isProduction: config.isProduction,
+    extraSources: {
+      'script-src': sources('script-src'),
+      'img-src': sources('img-src'),
+      'connect-src': sources('connect-src'),
+      'frame-src': [...gameFrames, ...sources('frame-src')],
+    },
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -201,6 +220,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     buildId: options.buildId,
     socialPlatforms: services.social.platforms(),
     pixelId: config.pixel?.id ?? null,
+    ads: config.ads,
     secureCookies: config.secureCookies,
     payments: config.payments.provider === 'xsolla' ? (config.payments.sandbox ? 'xsolla-sandbox' : 'xsolla') : config.payments.provider,
   };

@@ -1,3 +1,4 @@
+import type { AdsConfig } from '#common/ads.ts';
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -372,6 +373,19 @@ const EnvSchema = z
       .enum(['webhook-before-commit', 'webhook-after-commit'])
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /** Ad breaks of games (decision 093): the portal's marked stand-in (default), Google's Ad Placement API, or none. */
+    ADS_PROVIDER: z.enum(['stand-in', 'google', 'off']).default('stand-in'),
+    /** The AdSense publisher id for the Ad Placement API (ADS_PROVIDER=google). */
+    ADS_GOOGLE_CLIENT: z
+      .string()
+      .regex(/^ca-pub-\d{10,20}$/, 'must be the AdSense publisher id, ca-pub-…')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Google's test mode (data-adbreak-test="on"): mock ads only. */
+    ADS_GOOGLE_TEST: booleanFromEnv.default(false),
+    ADS_MIDGAME_INTERVAL_SECONDS: z.coerce.number().int().min(30).max(3600).default(180),
+    ADS_REWARDED_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    ADS_STAND_IN_SECONDS: z.coerce.number().int().min(1).max(30).default(3),
     WHATSAPP_TEMPLATE_LANGUAGE: z
       .string()
       .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or zh_CN')
@@ -394,6 +408,9 @@ const EnvSchema = z
     }
     if (payments === 'sandbox' && env.APP_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['PAYMENTS_PROVIDER'], message: 'the sandbox grants items for test cards; it is refused in production' });
+    }
+    if (env.ADS_PROVIDER === 'google' && !env.ADS_GOOGLE_CLIENT) {
+      ctx.addIssue({ code: 'custom', path: ['ADS_GOOGLE_CLIENT'], message: 'ADS_PROVIDER=google needs the AdSense publisher id (ca-pub-…)' });
     }
     if (env.FAULT_INJECTION && env.APP_ENV !== 'test') {
       ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
@@ -464,6 +481,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Tests only: where to kill the process while a webhook is handled. */
   faultInjection: Env['FAULT_INJECTION'];
+  /** Ad breaks of games (decision 093). */
+  ads: AdsConfig;
   /** The advertising pixel (decision 065): off without a pixel id. */
   pixel: { id: string; conversionsApi: { url: string; token: string } | null } | null;
 }
@@ -512,6 +531,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     social: { oauth: oauthConfigOf(env), whatsapp: whatsappConfigOf(env) },
     payments: paymentsConfigOf(env, origin.origin),
     faultInjection: env.FAULT_INJECTION,
+    ads: {
+      provider: env.ADS_PROVIDER,
+      google: env.ADS_PROVIDER === 'google' && env.ADS_GOOGLE_CLIENT ? { client: env.ADS_GOOGLE_CLIENT, test: env.ADS_GOOGLE_TEST } : null,
+      midgameIntervalSeconds: env.ADS_MIDGAME_INTERVAL_SECONDS,
+      rewardedIntervalSeconds: env.ADS_REWARDED_INTERVAL_SECONDS,
+      standInSeconds: env.ADS_STAND_IN_SECONDS,
+    },
     pixel: env.META_PIXEL_ID
       ? {
           id: env.META_PIXEL_ID,

@@ -1,5 +1,6 @@
 // What the server gives every page loader. It is the server's to define: server/app.ts fills it
 // and app/context.ts names it for the pages, so the import runs app → server only (decision 083).
+import type { AdsConfig } from '#common/ads.ts';
 import type { Locale } from '#common/locales.ts';
 import type { SocialPlatform } from '#common/social-platforms.ts';
 import type { ClientFacts } from './lib/caller.ts';
@@ -22,6 +23,8 @@ export interface AppLoadContext {
     socialPlatforms: SocialPlatform[];
     /** The advertising pixel's id, or null when there is none (decision 065). */
     pixelId: string | null;
+    /** Ad breaks of games (decision 093): the play page's loader passes them on. */
+    ads: AdsConfig;
     /** Whether cookies the pages set carry Secure. */
     secureCookies: boolean;
     /** Which checkout a purchase opens (the QA mode says so): the built-in sandbox, Xsolla's sandbox, live Xsolla, or none. */

@@ -1,5 +1,7 @@
 import { AdvertisingIdsService } from './features/tracking/advertising-ids.service.ts';
 import { ConversionsService } from './features/tracking/conversions.service.ts';
+import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
+import { GameSessionsService } from './features/tracking/game-sessions.service.ts';
 import { resolve } from 'node:path';
 import { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
 import { OAuthProvider } from './adapters/identity/oauth-providers.ts';
@@ -78,6 +80,8 @@ export interface Services {
   records: RecordsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
+  /** Play statistics of games (decision 093). */
+  gameSessions: GameSessionsService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
   conversionsApi: MetaConversionsApi | null;
   /** The keyed ids Meta receives, when a pixel is configured (decision 065), else null. */
@@ -223,6 +227,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     whatsappInbox,
     games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
+    gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({
       repository: new PaymentsRepository(db, database.kind),
       accounts,

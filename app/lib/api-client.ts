@@ -37,6 +37,8 @@ export interface RequestOptions<Query = Record<string, QueryValue>> {
    * (refused before anything was read) is still retried with a fresh CSRF cookie.
    */
   once?: boolean;
+  /** Lets the request outlive the page (fetch keepalive): a report sent as the page is hidden. */
+  keepalive?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -176,6 +178,7 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
           headers: buildHeaders(body, locale, init.headers),
           body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
           signal: init.signal,
+          ...(init.keepalive ? { keepalive: true } : {}),
         });
       } catch (error) {
         if (isAbort(error, init.signal)) throw error;

@@ -410,6 +410,18 @@ export interface paths {
      */
     get: operations["getTrackingIds"];
   };
+  "/tracking/game-sessions/{app_id}": {
+    /**
+     * The caller's latest play sessions of a game
+     * @description What was recorded about the caller for this game: the latest 20 sessions.
+     */
+    get: operations["getTrackingGameSessionsByAppId"];
+    /**
+     * Report a play session of a game
+     * @description The play page sends the whole of one visit so far, every 20 s and when the page is hidden; the latest report counts (first loading and gameplay figures stay, play time only grows). Refused: a session of another player or game (409), more play time than the session has lasted (422), more than 20 reports a minute or 200 sessions a game a day (429).
+     */
+    post: operations["postTrackingGameSessionsByAppId"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -4916,6 +4928,151 @@ export interface operations {
       };
       /** @description Token is missing or invalid */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's latest play sessions of a game
+   * @description What was recorded about the caller for this game: the latest 20 sessions.
+   */
+  getTrackingGameSessionsByAppId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  sessionId: string;
+                  appId: number;
+                  /** @description UTC day the session started, YYYY-MM-DD */
+                  day: string;
+                  loadingMs: number | null;
+                  toGameplayMs: number | null;
+                  playMs: number;
+                  startedAt: string;
+                  updatedAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Report a play session of a game
+   * @description The play page sends the whole of one visit so far, every 20 s and when the page is hidden; the latest report counts (first loading and gameplay figures stay, play time only grows). Refused: a session of another player or game (409), more play time than the session has lasted (422), more than 20 reports a minute or 200 sessions a game a day (429).
+   */
+  postTrackingGameSessionsByAppId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Random id the play page made for this visit: 16–64 letters, digits, _ or - */
+          session_id: string;
+          /** @default null */
+          loading_ms?: number | null;
+          /** @default null */
+          to_gameplay_ms?: number | null;
+          /**
+           * @description Play time so far (between gameplayStart and gameplayStop, page visible, no ad break); at most 24 hours
+           * @default 0
+           */
+          play_ms?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              sessionId: string;
+              appId: number;
+              /** @description UTC day the session started, YYYY-MM-DD */
+              day: string;
+              loadingMs: number | null;
+              toGameplayMs: number | null;
+              playMs: number;
+              startedAt: string;
+              updatedAt: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -13,10 +13,10 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isValidSlug(params.slug)) invalidParameter(request);
   const { locale, t } = loaderT(request);
-  const { services } = context.get(appContext);
+  const { services, site } = context.get(appContext);
   const game = await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
   const title = spaceBetweenScripts(t('games:play.title', { title: game.title }));
-  return { locale, game, title, description: spaceBetweenScripts(t('games:play.description', { title: game.title })) };
+  return { locale, game, ads: site.ads, title, description: spaceBetweenScripts(t('games:play.description', { title: game.title })) };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
@@ -28,5 +28,5 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 
 export default function PlayPage({ loaderData }: Route.ComponentProps) {
   // Keyed: another game starts with a fresh frame and fresh state.
-  return <GameScreen key={loaderData.game.slug} locale={loaderData.locale} game={loaderData.game} />;
+  return <GameScreen key={loaderData.game.slug} locale={loaderData.locale} game={loaderData.game} ads={loaderData.ads} />;
 }

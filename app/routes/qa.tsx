@@ -19,6 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     locale,
     game,
     payments: site.payments,
+    ads: site.ads,
     title: spaceBetweenScripts(t('qa:title', { title: game.title })),
     description: spaceBetweenScripts(t('qa:description', { title: game.title })),
   };
@@ -31,13 +32,13 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 ];
 
 export default function QaPage({ loaderData }: Route.ComponentProps) {
-  const { locale, game, payments } = loaderData;
+  const { locale, game, payments, ads } = loaderData;
   // Each restart (a new player, or the button) is a fresh frame: the game starts over and asks again.
   const [run, setRun] = useState(0);
   return (
     <div className="flex min-h-dvh flex-col lg:h-dvh lg:flex-row" data-testid="qa-page">
       <div className="h-[70dvh] shrink-0 lg:h-auto lg:min-w-0 lg:flex-1 [&_[data-testid=play-page]]:h-full">
-        <GameScreen key={`${game.slug}:${run}`} locale={locale} game={game} />
+        <GameScreen key={`${game.slug}:${run}`} locale={locale} game={game} ads={ads} />
       </div>
       <QaPanel locale={locale} game={game} payments={payments} onRestart={() => setRun((n) => n + 1)} />
     </div>

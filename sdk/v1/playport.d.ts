@@ -117,9 +117,45 @@ export interface PlayportAchievement {
   unlockedAt: string | null;
 }
 
+/** SDK 1.1: the player's settings on the portal (docs/game-sdk.md, "Settings"). */
+export interface PlayportSettings {
+  muted: boolean;
+  /** The portal's language: 'en' or 'zh-CN'. */
+  locale: string;
+}
+
+/** SDK 1.1: what an ad break came to (docs/game-sdk.md, "Ads"). */
+export interface PlayportAdBreak {
+  /** shown (midgame), rewarded (watched to the end: grant the reward), skipped, capped (too soon after the last), no_ads. */
+  status: 'shown' | 'rewarded' | 'skipped' | 'capped' | 'no_ads';
+}
+
 export interface Playport {
   readonly version: '1.1.0';
   readonly PlayportError: typeof PlayportError;
+  /** Moments of the game, for the portal's statistics and for celebrating; invite links. Signals are never awaited. */
+  readonly game: {
+    loadingStart(): void;
+    loadingStop(): void;
+    gameplayStart(): void;
+    gameplayStop(): void;
+    /** A happy moment (a level won, a record): the portal celebrates lightly. */
+    happyTime(): void;
+    /** A play page URL of the portal that opens this game with these parameters (at most 8; names a letter then letters, digits, _; values at most 200 characters). */
+    inviteLink(params: Record<string, string | number | boolean>): Promise<string>;
+    /** The parameters the game was opened with (from an invite link), as strings; {} when none. */
+    params(): Promise<Record<string, string>>;
+  };
+  /** The player's settings; updated before every 'settings' event. */
+  readonly settings: {
+    readonly muted: boolean;
+    readonly locale: string;
+    get(): Promise<PlayportSettings>;
+  };
+  readonly ad: {
+    /** Asks for an ad break; the game gets 'pause' before and 'resume' after one that shows. */
+    break(kind: 'midgame' | 'rewarded'): Promise<PlayportAdBreak>;
+  };
   login(): Promise<PlayportLogin>;
   getConfig(): Promise<PlayportConfig>;
   pay(request: { sku: string }): Promise<PlayportPurchase>;
@@ -159,6 +195,8 @@ export interface Playport {
     list(): Promise<PlayportInventoryItem[]>;
     consume(sku: string, options?: { quantity?: number; idempotencyKey?: string }): Promise<{ sku: string; consumed: number; remaining: number }>;
   };
+  on(event: 'settings', listener: (settings: PlayportSettings) => void): () => void;
+  on(event: 'pause' | 'resume', listener: (detail: { reason: 'ad' }) => void): () => void;
 }
 
 declare global {

@@ -9,10 +9,10 @@
   // (or rebuilt offline by the play page, with the portal's address as its base), it is that origin.
   const served = '__PLAYPORT_PORTAL_ORIGIN__';
   const portalOrigin = served.startsWith('http') ? served : new URL(document.currentScript?.src || document.baseURI).origin;
-  // pay and auth.prompt wait for the player: up to 30 minutes.
-  const TIMEOUTS = { default: 20_000, pay: 30 * 60_000, 'auth.prompt': 30 * 60_000 };
+  // pay and auth.prompt wait for the player: up to 30 minutes; an ad break a few.
+  const TIMEOUTS = { default: 20_000, pay: 30 * 60_000, 'auth.prompt': 30 * 60_000, 'ad.break': 5 * 60_000 };
   // The events a game may listen to; on() refuses any other name.
-  const EVENTS = new Set(['purchase', 'auth']);
+  const EVENTS = new Set(['purchase', 'auth', 'settings', 'pause', 'resume']);
   const pending = new Map();
   const listeners = new Map();
   let nextId = 1;
@@ -74,8 +74,45 @@
     return () => listeners.get(event).delete(listener);
   }
 
+  // --- 1.1: game events, settings, ad breaks (docs/game-sdk.md, "Game", "Settings", "Ads"). ---
+  // Signals are posted and never answered: a game does not wait on them.
+  const signal = (name) => window.parent !== window && window.parent.postMessage({ type: 'playport:signal', signal: name }, portalOrigin);
+  const settings = { muted: false, locale: new URLSearchParams(location.search).get('locale') || document.documentElement.lang || 'en' };
+  const applySettings = (data) => {
+    if (typeof data?.muted === 'boolean') settings.muted = data.muted;
+    if (typeof data?.locale === 'string') settings.locale = data.locale;
+    return { ...settings };
+  };
+  // Kept before any listener of the game, so those read the new values.
+  listeners.set('settings', new Set([applySettings]));
+  const game = Object.freeze({
+    loadingStart: () => void signal('loadingStart'),
+    loadingStop: () => void signal('loadingStop'),
+    gameplayStart: () => void signal('gameplayStart'),
+    gameplayStop: () => void signal('gameplayStop'),
+    happyTime: () => void signal('happyTime'),
+    inviteLink: (params) => call('game.inviteLink', { params }).then((answer) => answer.url),
+    params: () => call('game.params').then((answer) => answer.params),
+  });
+  const settingsApi = Object.freeze({
+    get muted() {
+      return settings.muted;
+    },
+    get locale() {
+      return settings.locale;
+    },
+    get: () => call('settings.get').then(applySettings),
+  });
+  const ad = Object.freeze({ break: (kind) => call('ad.break', { kind }) });
+
   window.Playport = Object.freeze({
     version: '1.1.0',
+    /** Moments of the game (loading, gameplay, a happy moment) and invite links: docs/game-sdk.md, "Game". */
+    game,
+    /** The player's sound and language on the portal; `Playport.on('settings', fn)` for changes. */
+    settings: settingsApi,
+    /** Ad breaks: `ad.break('midgame' | 'rewarded')` resolves { status }; 'pause' and 'resume' events around it. */
+    ad,
     PlayportError,
     /** The player (a guest or a member) and a 10-minute token for the game's own backend. */
     login: () => call('login'),
@@ -103,7 +140,7 @@
         if (window.parent !== window) window.parent.postMessage({ type: 'playport:game-loaded' }, portalOrigin);
       },
     }),
-    /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed; 'auth' as auth.onChange. An unknown name throws unknown_event. */
+    /** Events: 'purchase' ({ orderId, sku }) once for each paid order, also one paid while the game was closed; 'auth' as auth.onChange; 'settings' ({ muted, locale }); 'pause' and 'resume' ({ reason: 'ad' }) around an ad break. An unknown name throws unknown_event. */
     on,
     // --- Accounts (SDK 1.1) ---
     auth: Object.freeze({

@@ -15,6 +15,7 @@ import { challengeAttempts } from './migrations/0011-challenge-attempts.ts';
 import { gameBackends } from './migrations/0012-game-backends.ts';
 import { itemKindsInventory } from './migrations/0013-item-kinds-inventory.ts';
 import { leaderboardsAchievements } from './migrations/0014-leaderboards-achievements.ts';
+import { gameSessions } from './migrations/0015-game-sessions.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -34,6 +35,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0012-game-backends': gameBackends(),
     '0013-item-kinds-inventory': itemKindsInventory(kind),
     '0014-leaderboards-achievements': leaderboardsAchievements(),
+    '0015-game-sessions': gameSessions(kind),
   };
 }
 

@@ -374,6 +374,23 @@ export interface RedirectsTable {
   created_at: Time;
 }
 
+/** A visit of a game's play page and what it measured (decision 093). */
+export interface GameSessionsTable {
+  id: Id;
+  session_key: string;
+  app_id: number;
+  /** Null once the account was removed: the figures stay the game's. */
+  user_id: number | null;
+  /** UTC day of created_at, YYYY-MM-DD. */
+  day: string;
+  loading_ms: number | null;
+  to_gameplay_ms: number | null;
+  play_ms: number;
+  reports: number;
+  created_at: Time;
+  updated_at: Time;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -409,6 +426,7 @@ export interface Database {
   article_translations: ArticleTranslationsTable;
   pages: PagesTable;
   redirects: RedirectsTable;
+  game_sessions: GameSessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

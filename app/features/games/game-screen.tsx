@@ -1,6 +1,7 @@
-import { ArrowLeft, LoaderCircle, Maximize, Minimize, Smartphone, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { ArrowLeft, LoaderCircle, Maximize, Minimize, Smartphone, Volume2, VolumeX, X } from 'lucide-react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
+import type { AdsConfig } from '#common/ads.ts';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
@@ -17,9 +18,11 @@ import { track } from '../../lib/track.ts';
 import { loadedGameName, loadingProgressOf, READY_GRACE_MS, SLOW_MS } from './game-loading.ts';
 import { useOrientationHint } from './use-orientation-hint.ts';
 import { usePlayRecord } from './use-play-record.ts';
+import { mutedStore } from './game-extras.ts';
+import { useGameExtras } from './use-game-extras.tsx';
 
 /** The play page's screen: a bar back to the app's page, the game in its sandboxed frame, and what the game asks of the portal. */
-export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig }) {
+export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameConfig; ads: AdsConfig }) {
   const { t } = useTranslation('games');
   const frame = useRef<HTMLIFrameElement>(null);
   const stage = useRef<HTMLDivElement>(null);
@@ -35,6 +38,9 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
   const [offlineCopyShown, setOfflineCopyShown] = useState(false);
   const frameOrigin = offlineCopyShown ? 'null' : new URL(game.url, 'http://invalid').origin;
   const purchase = useGameBridge(frame, frameOrigin, game.appId, locale, ready);
+  // SDK 1.1 (decision 093): the player's sound choice, statistics, invite links, ad breaks.
+  const muted = useSyncExternalStore(mutedStore.subscribe, mutedStore.get, () => false);
+  const extras = useGameExtras({ frame, frameOrigin, appId: game.appId, loadedMessage: game.sdk.loadedMessage, locale, ads, muted });
 
   // The frame gets its address only once the listener is in place (after hydration), so the
   // game's "loaded" message cannot be missed.
@@ -104,6 +110,17 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
           <span className="hidden xs:inline">{t('play.back')}</span>
         </Link>
         <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{game.title}</h1>
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          onClick={() => mutedStore.set(!muted)}
+          aria-pressed={muted}
+          aria-label={t('sdk.mute')}
+          title={t('sdk.mute')}
+          data-testid="play-mute"
+        >
+          {muted ? <VolumeX /> : <Volume2 />}
+        </Button>
         {fullscreen.supported && (
           <Button
             variant="ghost"
@@ -166,6 +183,7 @@ export function GameScreen({ locale, game }: { locale: Locale; game: GameConfig 
             </button>
           </div>
         )}
+        {extras}
       </div>
       {purchase}
     </div>

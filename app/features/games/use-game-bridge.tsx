@@ -10,6 +10,7 @@ import { session } from '../accounts/session.ts';
 import { answerCall, type BridgeAnswer, bridgeError, bridgeRequestOf, checkPurchase } from './game-bridge.ts';
 import { reportGameTraffic } from './game-traffic.ts';
 import { answerRecordsCall, isRecordsMethod } from './records-bridge.ts';
+import { isExtraMethod } from './game-extras.ts';
 
 /**
  * The purchase dialog (with the sign-in it may ask for) loads for a game that sells something: once
@@ -47,6 +48,8 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
       const request = bridgeRequestOf(event.data);
       if (!request) return;
       reportGameTraffic('from-game', event.data);
+      // SDK 1.1's game, settings and ad calls are answered by useGameExtras.
+      if (isExtraMethod(request.method)) return;
       if (request.method === 'pay') {
         const sku = request.params.sku;
         const busy = purchasing.current || prompting.current;
@@ -172,7 +175,7 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
 }
 
 /** Posts to the game's frame, addressed to its origin; a copy rebuilt offline has an opaque one, so its window is addressed directly. */
-function postToGame(
+export function postToGame(
   frame: RefObject<HTMLIFrameElement | null>,
   frameOrigin: string,
   message: BridgeAnswer | { type: 'playport:event'; event: string; data: unknown },

@@ -1,11 +1,13 @@
+import { GameSessionListSchema, GameSessionParamsSchema, GameSessionReportSchema, GameSessionSchema } from '#common/api/game-stats.schema.ts';
 import { PixelIdsQuerySchema, PixelIdsSchema } from '#common/api/tracking.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { AdvertisingIdsService } from './advertising-ids.service.ts';
+import type { GameSessionsService } from './game-sessions.service.ts';
 
 /** Advertising measurement (decision 065): the ids the pixel sends, computed here so they match the server's. */
-export function trackingRoutes(api: ApiRouter, ids: AdvertisingIdsService | null): void {
+export function trackingRoutes(api: ApiRouter, ids: AdvertisingIdsService | null, sessions: GameSessionsService): void {
   api.route(
     {
       method: 'GET',
@@ -23,5 +25,37 @@ export function trackingRoutes(api: ApiRouter, ids: AdvertisingIdsService | null
       if (!ids) throw new AppError('not_found');
       return ids.forPixel(caller!.userId, clientFacts(request), query.order_id);
     },
+  );
+
+  // Play statistics of games (SDK 1.1 `game` events; decision 093).
+  api.route(
+    {
+      method: 'POST',
+      url: '/tracking/game-sessions/:app_id',
+      summary: 'Report a play session of a game',
+      description:
+        'The play page sends the whole of one visit so far, every 20 s and when the page is hidden; the latest report counts (first loading and gameplay figures stay, play time only grows). ' +
+        'Refused: a session of another player or game (409), more play time than the session has lasted (422), more than 20 reports a minute or 200 sessions a game a day (429).',
+      tags: ['tracking'],
+      auth: 'required',
+      params: GameSessionParamsSchema,
+      body: GameSessionReportSchema,
+      response: GameSessionSchema,
+    },
+    ({ caller, params, body }) => sessions.record(caller!, params.app_id, body),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/tracking/game-sessions/:app_id',
+      summary: "The caller's latest play sessions of a game",
+      description: 'What was recorded about the caller for this game: the latest 20 sessions.',
+      tags: ['tracking'],
+      auth: 'required',
+      params: GameSessionParamsSchema,
+      response: GameSessionListSchema,
+    },
+    async ({ caller, params }) => ({ items: await sessions.mine(caller!, params.app_id) }),
   );
 }
