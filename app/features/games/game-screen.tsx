@@ -30,6 +30,8 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
   const [slow, setSlow] = useState(false);
   // What a large game reported of its loading (SDK `loading.progress`), 0 to 1; null until it does.
   const [progress, setProgress] = useState<number | null>(null);
+  const progressNow = useRef<number | null>(null);
+  progressNow.current = progress;
   const fullscreen = useFullscreen(stage, game.orientation);
   const hint = useOrientationHint(game.orientation);
   usePlayRecord(game.appId);
@@ -89,8 +91,13 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
   const onFrameLoad = () => {
     // The empty frame of the first render loads too; only the game's own load counts.
     if (!frame.current?.getAttribute('src') && !frame.current?.getAttribute('srcdoc')) return;
-    // A game without the loaded message still becomes visible.
-    setTimeout(() => setReady(true), READY_GRACE_MS);
+    // A game without the loaded message still becomes visible; one that reports its loading
+    // progress is still loading until it reaches the end, however long a large build takes.
+    const grace = () => {
+      if (progressNow.current !== null && progressNow.current < 1) setTimeout(grace, READY_GRACE_MS);
+      else setReady(true);
+    };
+    setTimeout(grace, READY_GRACE_MS);
   };
 
   const back = localePath(locale, `/app/${game.slug}`);

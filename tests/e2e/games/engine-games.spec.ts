@@ -5,6 +5,7 @@ import { newGuest } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
 import { apiData } from '../catalogue/helpers.ts';
 import { expect, hostedGameFrame, test } from '../fixtures.ts';
+import { READY_GRACE_MS } from '../../../app/features/games/game-loading.ts';
 
 // The demo games that need an origin of their own (the games origin): WebAssembly fetched and
 // compiled, levels fetched as files, IndexedDB, a worker, and a backend of the game's own that
@@ -100,6 +101,9 @@ test.describe('games with an engine of their own', { tag: '@db' }, () => {
     await expect(page.getByTestId('game-progress')).toHaveCount(0);
     await frame.evaluate(() => (window as unknown as { Playport: { loading: { progress(value: number): void } } }).Playport.loading.progress(0.4));
     await expect(page.getByTestId('game-progress')).toHaveAttribute('value', '40');
+    await expect(page.getByTestId('game-loading')).toContainText('40% loaded');
+    // Past the grace a game without the SDK gets, a game that reports its loading still loads.
+    await page.waitForTimeout(READY_GRACE_MS + 500);
     await expect(page.getByTestId('game-loading')).toContainText('40% loaded');
     // The module arrives, counted as it comes (its length is known: engine files are not compressed
     // on the way), and the game is ready.

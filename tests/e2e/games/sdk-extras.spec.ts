@@ -69,12 +69,12 @@ test.describe('the game SDK’s events, settings, invite links and ad breaks', {
     const rewarded = adBreak(frame, 'rewarded');
     await expect(standIn).toHaveAttribute('data-kind', 'rewarded');
     await expect(standIn.getByRole('button', { name: 'Skip (no reward)' })).toBeVisible();
+    await expect(body).toHaveAttribute('data-paused', '1');
     // The placeholder is accessible (decision 073's rules) while it shows.
     const { violations } = await new AxeBuilder({ page }).include('[data-testid="ad-stand-in"]').analyze();
     expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
     const classLists = await standIn.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
     expect(conflictingClassLists(classLists)).toEqual([]);
-    await expect(body).toHaveAttribute('data-paused', '1');
     expect(await rewarded).toEqual({ status: 'rewarded' });
     await expect(body).toHaveAttribute('data-paused', '0');
     expect(await adBreak(frame, 'rewarded')).toEqual({ status: 'capped' });
