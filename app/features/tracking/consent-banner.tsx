@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useBrowserStore } from '../../lib/use-browser-store.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
@@ -9,13 +9,13 @@ import { focusRing } from '../../ui/focus.ts';
 import { type Consent, consent } from './consent.ts';
 import { fromMetaCampaign } from './pixel.ts';
 
+const subscribeToConsent = (listener: () => void) => consent.subscribe(listener);
+const currentConsent = () => consent.get();
+const cameFromMetaCampaign = () => fromMetaCampaign(document.cookie);
+
 /** The visitor's consent choice, read in the browser only (pages are cached without it). */
 export function useConsent(): Consent | null | undefined {
-  return useSyncExternalStore(
-    (listener) => consent.subscribe(listener),
-    () => consent.get(),
-    () => undefined,
-  );
+  return useBrowserStore(subscribeToConsent, currentConsent, undefined);
 }
 
 /**
@@ -29,11 +29,7 @@ export function ConsentBanner() {
   const { t } = useTranslation('shell');
   const locale = useLocale();
   const choice = useConsent();
-  const concerned = useSyncExternalStore(
-    (listener) => consent.subscribe(listener),
-    () => fromMetaCampaign(document.cookie),
-    () => false,
-  );
+  const concerned = useBrowserStore(subscribeToConsent, cameFromMetaCampaign, false);
   if (choice !== null || !concerned) return null;
   return (
     <section
