@@ -14,10 +14,23 @@ function useOnceNeeded(needed: boolean): boolean {
   return mounted || needed;
 }
 
-/** The toasts' code loads once the page is idle or with the first toast, not with the page (decision 066). */
+/**
+ * The toasts' code loads with the visitor's first press or key (most toasts answer one), or with
+ * the first toast, not with the page (decision 066): loading it while the page starts was a main
+ * thread task of its own on a slow phone (docs/performance.md).
+ */
 export function ToasterOnDemand() {
   const mounted = useOnceNeeded(useToasts().length > 0);
-  useEffect(() => onIdle(() => void preloadToaster(), 5000), []);
+  useEffect(() => {
+    const preload = () => onIdle(() => void preloadToaster());
+    const options = { once: true, passive: true, capture: true } as const;
+    window.addEventListener('pointerdown', preload, options);
+    window.addEventListener('keydown', preload, options);
+    return () => {
+      window.removeEventListener('pointerdown', preload, options);
+      window.removeEventListener('keydown', preload, options);
+    };
+  }, []);
   return mounted ? (
     <Suspense fallback={null}>
       <Toaster />
