@@ -1,4 +1,4 @@
-import { useBrowserStore } from '../lib/use-browser-store.ts';
+import { useSyncExternalStore } from 'react';
 import { THEME_COLOR } from '#common/constants.ts';
 
 /** Spec section 4: system, light or dark, stored locally. */
@@ -116,7 +116,7 @@ const snapshot = () => {
 
 /** The stored mode and the resolved one; null until hydrated (the server cannot know either). */
 export function useColorMode(): { mode: ColorMode | null; resolved: 'light' | 'dark' | null; setMode: (mode: ColorMode) => void } {
-  const value = useBrowserStore<string | null>(subscribe, snapshot, null);
+  const value = useSyncExternalStore(subscribe, snapshot, () => null);
   if (value === null) return { mode: null, resolved: null, setMode: setColorMode };
   const [mode, resolved] = value.split(':') as [ColorMode, 'light' | 'dark'];
   return { mode, resolved, setMode: setColorMode };

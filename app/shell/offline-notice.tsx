@@ -1,5 +1,5 @@
 import { WifiOff } from 'lucide-react';
-import { useBrowserStore } from '../lib/use-browser-store.ts';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from '../i18n/translation.tsx';
 
 function subscribe(listener: () => void): () => void {
@@ -11,15 +11,17 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-const isOffline = () => !navigator.onLine;
-
 /**
  * A line above the page while the device has no network: a page the service worker answered
  * from its copy looks live otherwise, and its links and sign-in would fail without a word.
  */
 export function OfflineNotice() {
   const { t } = useTranslation('shell');
-  const offline = useBrowserStore(subscribe, isOffline, false);
+  const offline = useSyncExternalStore(
+    subscribe,
+    () => !navigator.onLine,
+    () => false,
+  );
   if (!offline) return null;
   return (
     <output

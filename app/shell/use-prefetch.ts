@@ -1,4 +1,4 @@
-import { useBrowserStore } from '../lib/use-browser-store.ts';
+import { useSyncExternalStore } from 'react';
 
 interface NetworkInformation extends EventTarget {
   saveData?: boolean;
@@ -20,9 +20,11 @@ function subscribe(listener: () => void): () => void {
   return () => target?.removeEventListener('change', listener);
 }
 
-const prefetchForConnection = (): 'intent' | 'none' => (isSlowConnection(networkInformation()) ? 'none' : 'intent');
-
 /** The `prefetch` value for navigation links; follows the connection as it changes. */
 export function usePrefetch(): 'intent' | 'none' {
-  return useBrowserStore(subscribe, prefetchForConnection, 'intent');
+  return useSyncExternalStore(
+    subscribe,
+    () => (isSlowConnection(networkInformation()) ? 'none' : 'intent'),
+    () => 'intent',
+  );
 }

@@ -372,6 +372,23 @@ describe('session rules of spec section 4', () => {
     expect(tab.logins).toEqual([]);
   });
 
+  it("hydration's snapshot is the store's own while both say the same (a first visit), and a stable one of the server's view otherwise", async () => {
+    const server = new FakeAccounts();
+    const first = openTab(server, new FakeBrowser());
+    expect(first.store.serverSnapshot(NONE)).toBe(first.store.snapshot(NONE));
+
+    const browser = new FakeBrowser();
+    const uid = server.member('bea', 'secret-password');
+    browser.cookie = server.issue(uid);
+    const member = openTab(server, browser);
+    const userInfo = (await (await server.fetch('/serve/api/member/info/', { headers: { authorization: `Bearer ${browser.cookie}` } })).json()).data.userInfo;
+    const page: PageSession = { state: 'valid', userInfo };
+    const rendered = member.store.serverSnapshot(page);
+    expect(rendered).toEqual({ token: null, userInfo, status: 'ready' });
+    expect(member.store.serverSnapshot(page)).toBe(rendered);
+    expect(member.store.snapshot(page).token).toBe(browser.cookie);
+  });
+
   it('a stored token whose user info is refused is cleared, then a new anonymous sign-in follows', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();

@@ -99,6 +99,7 @@ export class SessionStore {
   /** The guest whose device recording is scheduled on this page. */
   #deviceScheduledFor: number | null = null;
   readonly #listeners = new Set<() => void>();
+  readonly #serverSnapshots = new WeakMap<PageSession, SessionSnapshot>();
 
   constructor(environment: () => SessionEnvironment) {
     this.#environment = environment;
@@ -124,6 +125,25 @@ export class SessionStore {
   snapshot(initial?: PageSession): SessionSnapshot {
     if (!this.#seeded && initial) this.#seed(initial);
     return this.#state;
+  }
+
+  /**
+   * What the server rendered for `initial` (the root loader's session, never a token), for
+   * hydration. While the browser's session says the same (a first visit: no token, no user), it is
+   * the store's own snapshot: React then finds nothing changed once it has hydrated, and does not
+   * render every part that shows the session again, synchronously, in the task that ends
+   * hydration (docs/performance.md).
+   */
+  serverSnapshot(initial: PageSession): SessionSnapshot {
+    const current = this.snapshot(initial);
+    const status: SessionStatus = initial.userInfo ? 'ready' : 'idle';
+    if (current.token === null && current.userInfo === initial.userInfo && current.status === status) return current;
+    let rendered = this.#serverSnapshots.get(initial);
+    if (!rendered) {
+      rendered = { token: null, userInfo: initial.userInfo, status };
+      this.#serverSnapshots.set(initial, rendered);
+    }
+    return rendered;
   }
 
   /** Applies the session rules once the page runs: restores or creates the session, listens to other tabs. */

@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react';
-import { useBrowserStore } from '../../lib/use-browser-store.ts';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { useRootData } from '../../shell/root-data.ts';
 import type { PageSession } from './page-session.ts';
@@ -31,18 +30,16 @@ export function usePageSession(): PageSession {
 /**
  * The session as the interface sees it. The server render and the hydrating render use the
  * root loader's session (no token, so nothing secret is rendered); afterwards the browser's
- * session store, whose changes reach the interface as transitions (useBrowserStore).
+ * session store.
  */
 export function useSession(): SessionView {
   const initial = usePageSession();
-  const getSnapshot = useCallback(() => session.snapshot(initial), [initial]);
-  const snapshot = useBrowserStore(session.subscribe, getSnapshot, serverSnapshotOf(initial));
+  const snapshot = useSyncExternalStore(
+    session.subscribe,
+    () => session.snapshot(initial),
+    () => session.serverSnapshot(initial),
+  );
   return useMemo(() => viewOf(snapshot), [snapshot]);
-}
-
-/** What the server rendered: the root loader's session, without a token. */
-function serverSnapshotOf(initial: PageSession): SessionSnapshot {
-  return { token: null, userInfo: initial.userInfo, status: initial.userInfo ? 'ready' : 'idle' };
 }
 
 /** Derives the signed-in flags of a snapshot. */

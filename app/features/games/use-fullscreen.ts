@@ -1,20 +1,21 @@
-import { type RefObject, useCallback } from 'react';
-import { useBrowserStore } from '../../lib/use-browser-store.ts';
+import { type RefObject, useSyncExternalStore } from 'react';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
 
 const fullscreenEnabled = () => document.fullscreenEnabled;
-const subscribeToFullscreen = (onChange: () => void) => {
-  document.addEventListener('fullscreenchange', onChange);
-  return () => document.removeEventListener('fullscreenchange', onChange);
-};
 
 /** Full screen for the game's stage (not the whole page), with the orientation locked where the device allows it. */
 export function useFullscreen(stage: RefObject<HTMLDivElement | null>, orientation: GameConfig['orientation']) {
   // Known only in the browser: the server's answer (no) is what hydration renders, then the real one.
   const supported = useBrowserCapability(fullscreenEnabled);
-  const stageIsFullscreen = useCallback(() => document.fullscreenElement !== null && document.fullscreenElement === stage.current, [stage]);
-  const active = useBrowserStore(subscribeToFullscreen, stageIsFullscreen, false);
+  const active = useSyncExternalStore(
+    (onChange) => {
+      document.addEventListener('fullscreenchange', onChange);
+      return () => document.removeEventListener('fullscreenchange', onChange);
+    },
+    () => document.fullscreenElement !== null && document.fullscreenElement === stage.current,
+    () => false,
+  );
   const toggle = async () => {
     try {
       if (document.fullscreenElement) {

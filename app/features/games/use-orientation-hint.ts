@@ -1,19 +1,17 @@
-import { useCallback, useState } from 'react';
-import { useBrowserStore } from '../../lib/use-browser-store.ts';
+import { useState, useSyncExternalStore } from 'react';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
 
 /** Whether a media query matches; false on the server and during hydration. */
 function useMediaQuery(query: string): boolean {
-  const subscribe = useCallback(
-    (onChange: () => void) => {
+  return useSyncExternalStore(
+    (onChange) => {
       const list = window.matchMedia(query);
       list.addEventListener('change', onChange);
       return () => list.removeEventListener('change', onChange);
     },
-    [query],
+    () => window.matchMedia(query).matches,
+    () => false,
   );
-  const matches = useCallback(() => window.matchMedia(query).matches, [query]);
-  return useBrowserStore(subscribe, matches, false);
 }
 
 /** On a touch device held the other way than the game wants, a hint to turn it; dismissed for the visit. */

@@ -1,15 +1,16 @@
 import { MonitorDown, Smartphone } from 'lucide-react';
-import { useBrowserStore } from '../../lib/use-browser-store.ts';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
 import { installPrompt } from './install-prompt.ts';
 
-const subscribeToOffer = (listener: () => void) => installPrompt.subscribe(listener);
-const isOffered = () => installPrompt.available();
-
 /** Whether the browser offers installation now (beforeinstallprompt kept, not used yet). */
 function useInstallOffered(): boolean {
-  return useBrowserStore(subscribeToOffer, isOffered, false);
+  return useSyncExternalStore(
+    (listener) => installPrompt.subscribe(listener),
+    () => installPrompt.available(),
+    () => false,
+  );
 }
 
 /** The header's add-to-desktop button: only while the browser offers installation (beforeinstallprompt). */

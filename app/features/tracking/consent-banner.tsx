@@ -1,4 +1,4 @@
-import { useBrowserStore } from '../../lib/use-browser-store.ts';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
@@ -9,13 +9,13 @@ import { focusRing } from '../../ui/focus.ts';
 import { type Consent, consent } from './consent.ts';
 import { fromMetaCampaign } from './pixel.ts';
 
-const subscribeToConsent = (listener: () => void) => consent.subscribe(listener);
-const currentConsent = () => consent.get();
-const cameFromMetaCampaign = () => fromMetaCampaign(document.cookie);
-
 /** The visitor's consent choice, read in the browser only (pages are cached without it). */
 export function useConsent(): Consent | null | undefined {
-  return useBrowserStore(subscribeToConsent, currentConsent, undefined);
+  return useSyncExternalStore(
+    (listener) => consent.subscribe(listener),
+    () => consent.get(),
+    () => undefined,
+  );
 }
 
 /**
@@ -29,7 +29,11 @@ export function ConsentBanner() {
   const { t } = useTranslation('shell');
   const locale = useLocale();
   const choice = useConsent();
-  const concerned = useBrowserStore(subscribeToConsent, cameFromMetaCampaign, false);
+  const concerned = useSyncExternalStore(
+    (listener) => consent.subscribe(listener),
+    () => fromMetaCampaign(document.cookie),
+    () => false,
+  );
   if (choice !== null || !concerned) return null;
   return (
     <section
