@@ -14,23 +14,10 @@ function useOnceNeeded(needed: boolean): boolean {
   return mounted || needed;
 }
 
-/**
- * The toasts' code loads with the visitor's first press or key (most toasts answer one), or with
- * the first toast, not with the page (decision 066): loading it while the page starts was a main
- * thread task of its own on a slow phone (docs/performance.md).
- */
+/** The toasts' code loads once the page is idle or with the first toast, not with the page (decision 066). */
 export function ToasterOnDemand() {
   const mounted = useOnceNeeded(useToasts().length > 0);
-  useEffect(() => {
-    const preload = () => onIdle(() => void preloadToaster());
-    const options = { once: true, passive: true, capture: true } as const;
-    window.addEventListener('pointerdown', preload, options);
-    window.addEventListener('keydown', preload, options);
-    return () => {
-      window.removeEventListener('pointerdown', preload, options);
-      window.removeEventListener('keydown', preload, options);
-    };
-  }, []);
+  useEffect(() => onIdle(() => void preloadToaster(), 5000), []);
   return mounted ? (
     <Suspense fallback={null}>
       <Toaster />

@@ -37,7 +37,8 @@ export function useSession(): SessionView {
   const snapshot = useSyncExternalStore(
     session.subscribe,
     () => session.snapshot(initial),
-    () => session.serverSnapshot(initial),
+    // The server renders from the page session alone; the browser hydrates with the store's view of it.
+    () => (typeof document === 'undefined' ? session.renderedSnapshot(initial) : session.hydrationSnapshot(initial)),
   );
   return useMemo(() => viewOf(snapshot), [snapshot]);
 }
