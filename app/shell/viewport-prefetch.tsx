@@ -44,7 +44,8 @@ export function ViewportPrefetch() {
       releasing = true;
       onIdle(() => {
         releasing = false;
-        if (stopped) return;
+        // Offline, a prefetch can only fail: what is queued waits for the next link in view.
+        if (stopped || !navigator.onLine) return;
         chosen.add(queued.shift()!);
         setChosenOn({ view: current, pages: [...chosen] });
         releaseOne();
