@@ -7,9 +7,12 @@ import { pageTitle } from '../lib/meta.ts';
 import { invalidParameter, orPageNotFound } from '../lib/route-errors.ts';
 import { trackPageView } from '../middleware/tracking.ts';
 import type { Route } from './+types/play';
+import type { ViewportPrefetchHandle } from '../shell/viewport-prefetch.tsx';
 
 /** The named tracking middleware (spec section 2). */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [trackPageView];
+/** The game gets the network and the main thread: no prefetch of links in view here. */
+export const handle: ViewportPrefetchHandle = { viewportPrefetch: false };
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isValidSlug(params.slug)) invalidParameter(request);
   const { locale, t } = loaderT(request);

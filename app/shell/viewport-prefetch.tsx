@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PrefetchPageLinks, useLocation } from 'react-router';
+import { PrefetchPageLinks, useLocation, useMatches } from 'react-router';
 import { onIdle } from '../lib/idle.ts';
 import { usePrefetch } from './use-prefetch.ts';
 
@@ -11,6 +11,11 @@ const MAX_PAGES = 12;
 const PAGE_LINKS = 'a[data-discover][href^="/"]:not([target]):not([download])';
 const NOT_PREFETCHED = /^\/(serve|oauth|payment|api)\//;
 
+/** A route whose `handle` has `viewportPrefetch: false` prefetches nothing on sight (the play page). */
+export interface ViewportPrefetchHandle {
+  viewportPrefetch?: boolean;
+}
+
 /**
  * Payload prefetch on sight (spec section 9): a page link that stays in view for about a second
  * gets its route's data and modules prefetched, as hover and focus already do; nothing on 2g or
@@ -19,7 +24,10 @@ const NOT_PREFETCHED = /^\/(serve|oauth|payment|api)\//;
  * for a screenful of links at once blocked a slow phone for over 100 ms (docs/performance.md).
  */
 export function ViewportPrefetch() {
-  const enabled = usePrefetch() === 'intent';
+  // The play page leaves the network and the main thread to its game: its one link (back to the
+  // app's page) still prefetches on hover, focus and touch.
+  const pageAllows = !useMatches().some((match) => (match.handle as ViewportPrefetchHandle | undefined)?.viewportPrefetch === false);
+  const enabled = usePrefetch() === 'intent' && pageAllows;
   const { pathname, search } = useLocation();
   const current = pathname + search;
   // The pages chosen on the current page view (another view starts with none).
@@ -36,7 +44,8 @@ export function ViewportPrefetch() {
       releasing = true;
       onIdle(() => {
         releasing = false;
-        if (stopped) return;
+        // Offline, a prefetch can only fail: what is queued waits for the next link in view.
+        if (stopped || !navigator.onLine) return;
         chosen.add(queued.shift()!);
         setChosenOn({ view: current, pages: [...chosen] });
         releaseOne();

@@ -35,7 +35,10 @@ export function SessionRuntime() {
     const url = new URL(window.location.href);
     const urlToken = tokenFromUrl(url);
     if (urlToken) void navigate(urlWithoutToken(url), { replace: true, preventScrollReset: true });
-    session.start(initial, urlToken);
+    // In a task of its own: a first visit's guest sign-in changes the session at once, and every
+    // part that shows it renders again; not inside the task that ends hydration (docs/performance.md).
+    const starting = setTimeout(() => session.start(initial, urlToken));
+    return () => clearTimeout(starting);
   }, [initial, navigate, inPopup]);
 
   // A token whose user info is still loading is not a settled state.

@@ -372,6 +372,43 @@ describe('session rules of spec section 4', () => {
     expect(tab.logins).toEqual([]);
   });
 
+  it('the server renders from the page session alone: its snapshot reads nothing of the browser', () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    browser.cookie = server.issue(server.member('cy', 'secret-password'));
+    const tab = openTab(server, browser);
+    const page: PageSession = { state: 'none', userInfo: null };
+    // As on the server, where there is no cookie to read: reading one would fail the page.
+    const cookie = browser.cookie;
+    Object.defineProperty(browser, 'cookie', {
+      configurable: true,
+      get: () => {
+        throw new ReferenceError('document is not defined');
+      },
+    });
+    expect(tab.store.renderedSnapshot(page)).toEqual({ token: null, userInfo: null, status: 'idle' });
+    Object.defineProperty(browser, 'cookie', { configurable: true, writable: true, value: cookie });
+    expect(tab.store.snapshot(page).token).toBe(cookie);
+  });
+
+  it("hydration's snapshot is the store's own while both say the same (a first visit), and a stable one of the server's view otherwise", async () => {
+    const server = new FakeAccounts();
+    const first = openTab(server, new FakeBrowser());
+    expect(first.store.hydrationSnapshot(NONE)).toBe(first.store.snapshot(NONE));
+
+    const browser = new FakeBrowser();
+    const uid = server.member('bea', 'secret-password');
+    browser.cookie = server.issue(uid);
+    const member = openTab(server, browser);
+    const userInfo = (await (await server.fetch('/serve/api/member/info/', { headers: { authorization: `Bearer ${browser.cookie}` } })).json()).data.userInfo;
+    const page: PageSession = { state: 'valid', userInfo };
+    const rendered = member.store.hydrationSnapshot(page);
+    expect(rendered).toEqual({ token: null, userInfo, status: 'ready' });
+    expect(member.store.hydrationSnapshot(page)).toBe(rendered);
+    expect(member.store.renderedSnapshot(page)).toBe(rendered);
+    expect(member.store.snapshot(page).token).toBe(browser.cookie);
+  });
+
   it('a stored token whose user info is refused is cleared, then a new anonymous sign-in follows', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();

@@ -99,6 +99,7 @@ export class SessionStore {
   /** The guest whose device recording is scheduled on this page. */
   #deviceScheduledFor: number | null = null;
   readonly #listeners = new Set<() => void>();
+  readonly #renderedSnapshots = new WeakMap<PageSession, SessionSnapshot>();
 
   constructor(environment: () => SessionEnvironment) {
     this.#environment = environment;
@@ -124,6 +125,32 @@ export class SessionStore {
   snapshot(initial?: PageSession): SessionSnapshot {
     if (!this.#seeded && initial) this.#seed(initial);
     return this.#state;
+  }
+
+  /**
+   * What the server rendered for `initial` (the root loader's session, never a token): one object
+   * per page session. It reads nothing of the browser, so the server renders with it too.
+   */
+  renderedSnapshot(initial: PageSession): SessionSnapshot {
+    let rendered = this.#renderedSnapshots.get(initial);
+    if (!rendered) {
+      rendered = { token: null, userInfo: initial.userInfo, status: initial.userInfo ? 'ready' : 'idle' };
+      this.#renderedSnapshots.set(initial, rendered);
+    }
+    return rendered;
+  }
+
+  /**
+   * Hydration's snapshot in the browser. While the browser's session says what the server rendered
+   * (a first visit: no token, no user), it is the store's own snapshot: React then finds nothing
+   * changed once it has hydrated, and does not render every part that shows the session again,
+   * synchronously, in the task that ends hydration (docs/performance.md).
+   */
+  hydrationSnapshot(initial: PageSession): SessionSnapshot {
+    const current = this.snapshot(initial);
+    const rendered = this.renderedSnapshot(initial);
+    const same = current.token === rendered.token && current.userInfo === rendered.userInfo && current.status === rendered.status;
+    return same ? current : rendered;
   }
 
   /** Applies the session rules once the page runs: restores or creates the session, listens to other tabs. */

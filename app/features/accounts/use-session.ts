@@ -34,11 +34,11 @@ export function usePageSession(): PageSession {
  */
 export function useSession(): SessionView {
   const initial = usePageSession();
-  const server = useMemo<SessionSnapshot>(() => ({ token: null, userInfo: initial.userInfo, status: initial.userInfo ? 'ready' : 'idle' }), [initial]);
   const snapshot = useSyncExternalStore(
     session.subscribe,
     () => session.snapshot(initial),
-    () => server,
+    // The server renders from the page session alone; the browser hydrates with the store's view of it.
+    () => (typeof document === 'undefined' ? session.renderedSnapshot(initial) : session.hydrationSnapshot(initial)),
   );
   return useMemo(() => viewOf(snapshot), [snapshot]);
 }

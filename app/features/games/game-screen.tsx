@@ -66,7 +66,10 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
     // Offline, a game kept on this device is rebuilt from the worker's cache (decision 065), in a
     // frame without allow-same-origin: the copy's document would otherwise have the portal's origin.
     const copy = game.offlineCopy;
-    if (navigator.onLine || !copy) frame.current?.setAttribute('src', game.url);
+    // The frame's navigation (a process of its own for the game's site) starts in a task of its
+    // own, not in the one that runs the hydrated page's effects.
+    let startTimer: ReturnType<typeof setTimeout> | undefined;
+    if (navigator.onLine || !copy) startTimer = setTimeout(() => frame.current?.setAttribute('src', game.url));
     else
       void offlineGameDocument(copy.url).then((document) => {
         if (document === null) return frame.current?.setAttribute('src', game.url);
@@ -78,6 +81,7 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
     const slowTimer = setTimeout(() => setSlow(true), SLOW_MS);
     return () => {
       window.removeEventListener('message', onMessage);
+      clearTimeout(startTimer);
       clearTimeout(slowTimer);
     };
   }, [game]);

@@ -127,6 +127,8 @@ test.describe('the installable app offline', () => {
     test.slow();
     problems.allow('ERR_INTERNET_DISCONNECTED');
     problems.allow('Failed to fetch');
+    // A page's payload prefetch under way when the network goes fails (the worker has no copy of it).
+    problems.allow(/\.data\?_routes=\S+ net::ERR_FAILED/);
     const member = await newMember(request, `offh${Date.now().toString(36)}`, 'Harbour-Lantern-Tricky-9');
     await useSession(context, baseURL!, member.token);
     await page.goto('/zh-CN');
