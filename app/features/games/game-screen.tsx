@@ -31,7 +31,9 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
   // What a large game reported of its loading (SDK `loading.progress`), 0 to 1; null until it does.
   const [progress, setProgress] = useState<number | null>(null);
   const progressNow = useRef<number | null>(null);
-  progressNow.current = progress;
+  useEffect(() => {
+    progressNow.current = progress;
+  }, [progress]);
   const fullscreen = useFullscreen(stage, game.orientation);
   const hint = useOrientationHint(game.orientation);
   usePlayRecord(game.appId);
