@@ -85,6 +85,7 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     problems.allow(/404 \(Not Found\) @ http:\/\/localhost:\d+\/serve\/api\/game\/pay\//);
     problems.allow(/409 \(Conflict\) @ http:\/\/localhost:\d+\/serve\/api\/game\/inventory\//);
     problems.allow(/403 \(Forbidden\) @ http:\/\/localhost:\d+\/serve\/api\/game\/pay\//);
+    problems.allow(/422 \(Unprocessable Entity\) @ http:\/\/localhost:\d+\/serve\/api\/game\/leaderboards\//);
     const guest = await newGuest(request);
     await useSession(page.context(), baseURL!, guest.token);
     const id = await appId(request);
@@ -125,7 +126,7 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     const guestPay = start(game, 'pay-consumable');
     const secure = page.getByTestId('purchase-secure');
     await expect(secure).toContainText('Secure your account to buy');
-    await page.getByTestId('purchase-dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog', { name: 'Secure your account to buy' }).getByRole('button', { name: 'Close' }).click();
     expect(await guestPay()).toEqual({ code: 'account_not_secured' });
 
     // items: nothing held, so nothing to use up.
@@ -144,7 +145,7 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     // leaderboard: a best score, kept; a worse one changes nothing; out of bounds refused.
     await game.locator('#score').fill('420');
     const submitted = (await press(game, 'leaderboard-submit')).resolved;
-    expect(submitted).toMatchObject({ score: 420, periods: [{ period: 'all-time', best: 420, improved: true }] });
+    expect(submitted).toMatchObject({ board: 'tour-score', score: 420, periods: [{ period: 'all-time', best: 420, improved: true }] });
     await game.locator('#score').fill('7');
     expect((await press(game, 'leaderboard-submit')).resolved.periods).toEqual([{ period: 'all-time', best: 420, improved: false }]);
     await game.locator('#score').fill('1001');
@@ -152,6 +153,17 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     const me = { nickname: guest.userInfo.nickname, isGuest: true, score: 420, isCaller: true };
     const top = (await press(game, 'leaderboard-top')).resolved;
     expect(top).toMatchObject({ period: 'all-time', me: { score: 420, rank: expect.any(Number) } });
+    // top and around describe the board as declared, its name in the player's language.
+    expect(top.board).toEqual({
+      id: 'tour-score',
+      name: 'Tour score',
+      order: 'desc',
+      format: 'number',
+      min: 0,
+      max: 1000,
+      periods: ['all-time'],
+      backendOnly: false,
+    });
     expect(top.entries).toContainEqual(expect.objectContaining(me));
     const around = (await press(game, 'leaderboard-around')).resolved;
     expect(around).toMatchObject({ period: 'all-time', me: top.me });
@@ -207,7 +219,8 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     // An invite link: the portal's play page with the parameters, which the game reads when opened from it.
     expect(await heard(game, 'params')).toEqual({});
     const link = (await press(game, 'invite-link')).resolved;
-    expect(link).toBe(`${baseURL}/en/play/sdk-tour?p_level=3&p_from=tour`);
+    // The page the game runs in, as the player opened it (here without a language prefix).
+    expect(link).toBe(`${baseURL}/play/sdk-tour?p_level=3&p_from=tour`);
     const invited = await openTour(page, link);
     expect(await heard(invited, 'params')).toEqual({ level: '3', from: 'tour' });
     expect(await press(invited, 'game-params')).toEqual({ resolved: { level: '3', from: 'tour' } });
