@@ -291,4 +291,21 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     await expect(achievement).toContainText('Tour guide');
     await expect(achievement.getByTestId('achievement-players')).toHaveText(/^[1-9]\d* players? ha(s|ve) it$/);
   });
+
+  test('in Chinese the tour follows the portal’s language: its texts, the items’ names and an invite link under /zh-CN', async ({ page }) => {
+    const game = await openTour(page, '/zh-CN/play/sdk-tour');
+    await expect(game.getByRole('heading', { level: 1 })).toHaveText('游戏 SDK 导览');
+    await expect(game.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    expect(await heard(game, 'settings')).toMatchObject({ muted: false, locale: 'zh-CN' });
+    const config = (await press(game, 'get-config')).resolved;
+    expect(config.locale).toBe('zh-CN');
+    expect(config.items.map(({ sku, name }: { sku: string; name: string }) => ({ sku, name }))).toEqual(
+      expect.arrayContaining([
+        { sku: 'sdk-tour-badge', name: '导览徽章' },
+        { sku: 'sdk-tour-coin', name: '导览币' },
+      ]),
+    );
+    const link = new URL((await press(game, 'invite-link')).resolved);
+    expect(link.pathname + link.search).toBe('/zh-CN/play/sdk-tour?p_level=3&p_from=tour');
+  });
 });
