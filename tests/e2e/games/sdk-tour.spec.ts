@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
@@ -307,5 +308,17 @@ test.describe('the Game SDK tour: every module through the play page', { tag: '@
     );
     const link = new URL((await press(game, 'invite-link')).resolved);
     expect(link.pathname + link.search).toBe('/zh-CN/play/sdk-tour?p_level=3&p_from=tour');
+  });
+
+  test('opened outside the portal every call answers not_framed, and the page passes axe', async ({ page }) => {
+    await openTour(page);
+    const own = new URL((await hostedGameFrame(page, 'sdk-tour')).url());
+    await page.goto(own.href);
+    await expect(page.locator('#out-version')).toHaveText('1.1.0');
+    await page.locator('#call-login').click();
+    await expect(page.locator('#out-login')).toHaveAttribute('data-code', 'not_framed');
+    await expect(page.locator('#log')).toContainText('Playport.login() → not_framed');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });
