@@ -4,6 +4,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
 import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
+import { hydrated } from '../shell/helpers.ts';
 
 // Issue 26's "done means": the developer's journey works end to end from the docs alone. The
 // Game SDK tour (games/sdk-tour, written from docs/game-sdk.md and docs/sdk/*.md only) has a button
@@ -67,6 +68,8 @@ async function verified(baseURL: string, token: string, id: number) {
 async function payWithTestCard(page: Page, pressed: () => Promise<Answer>, checkoutText: string): Promise<Answer> {
   const checkout = await page.waitForEvent('popup');
   await expect(checkout.getByTestId('sandbox-checkout')).toContainText(checkoutText);
+  // The card typed before the checkout's scripts run would be lost.
+  await hydrated(checkout);
   await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
   const closed = checkout.waitForEvent('close');
   await checkout.getByTestId('sandbox-pay').click();
