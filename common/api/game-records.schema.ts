@@ -7,14 +7,9 @@ import { AppIdSchema } from './catalogue.schema.ts';
  * translation keys of the `games` namespace.
  */
 
-/** Ids of boards and achievements: 1–64 lower-case letters, digits, _ . - */
-export const RECORD_ID_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
-export const PERIODS = ['daily', 'weekly', 'all-time'] as const;
-export type Period = (typeof PERIODS)[number];
-/** Scores are stored as 32-bit integers in both databases. */
-export const SCORE_MIN = -2_147_483_648;
-export const SCORE_MAX = 2_147_483_647;
-export const LEADERBOARD_LIMIT_MAX = 50;
+import { LEADERBOARD_LIMIT_MAX, PERIODS, type Period, RECORD_ID_PATTERN, SCORE_MAX, SCORE_MIN } from '../game-records.ts';
+
+export { LEADERBOARD_LIMIT_MAX, PERIODS, type Period, RECORD_ID_PATTERN, SCORE_MAX, SCORE_MIN };
 
 const RecordIdSchema = z.string().regex(RECORD_ID_PATTERN, 'games:records.id').meta({ description: '1–64 lower-case letters, digits, _ . -' });
 const PeriodSchema = z.enum(PERIODS);

@@ -1,4 +1,4 @@
-import { LEADERBOARD_LIMIT_MAX, PERIODS, type Period, RECORD_ID_PATTERN, SCORE_MAX, SCORE_MIN } from '#common/api/game-records.schema.ts';
+import { LEADERBOARD_LIMIT_MAX, PERIODS, type Period, RECORD_ID_PATTERN, SCORE_MAX, SCORE_MIN } from '#common/game-records.ts';
 import { api } from '../../lib/api-client.ts';
 import { session } from '../accounts/session.ts';
 import { BridgeRefusal } from './game-bridge.ts';
