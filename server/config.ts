@@ -289,6 +289,12 @@ const EnvSchema = z
       .regex(/^[\w:.-]{0,40}$/, 'must be up to 40 letters, digits, _ : . or -')
       .default(''),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
+    /** After a rotation of APP_SECRET, the one before: its game-token key stays published until its tokens expire. */
+    APP_SECRET_PREVIOUS: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: TrustProxySchema,
     SEED_DEMO_CONTENT: booleanFromEnv.default(true),
@@ -463,6 +469,8 @@ export interface Config {
   redisUrl: string | undefined;
   redisPrefix: string;
   appSecret: string;
+  /** APP_SECRET before its last rotation, if set (game-token keys only). */
+  appSecretPrevious: string | null;
   logLevel: Env['LOG_LEVEL'];
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and ranges. */
   trustProxy: false | number | string[];
@@ -515,6 +523,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     appSecret: env.APP_SECRET,
+    appSecretPrevious: env.APP_SECRET_PREVIOUS ?? null,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     seedDemoContent: env.SEED_DEMO_CONTENT,

@@ -225,7 +225,12 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     conversionsApi,
     advertisingIds,
     whatsappInbox,
-    games: new GamesService({ repository: new GamesRepository(db), tokens: new GameTokens(config.appSecret, config.publicOrigin), accounts, clock }),
+    games: new GamesService({
+      repository: new GamesRepository(db),
+      tokens: new GameTokens(config.appSecret, config.publicOrigin, config.appSecretPrevious ? [config.appSecretPrevious] : []),
+      accounts,
+      clock,
+    }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({

@@ -18,6 +18,18 @@ describe('game tokens', () => {
     expect(expiresAt).toBe(new Date(payload.exp! * 1000).toISOString());
   });
 
+  it('after a rotation publish the previous key too, never signing with it: a token issued before verifies until it expires', async () => {
+    const before = new GameTokens(SECRET, ISSUER);
+    const old = await before.issue(claims, new Date());
+    const rotated = new GameTokens(`${SECRET}-rotated`, ISSUER, [SECRET]);
+    expect(rotated.jwks().keys.map((key) => key.kid)).toEqual([new GameTokens(`${SECRET}-rotated`, ISSUER).jwks().keys[0]!.kid, before.jwks().keys[0]!.kid]);
+    await expect(GameTokens.verify(old.token, rotated.jwks(), { issuer: ISSUER, appId: 7 })).resolves.toMatchObject({ sub: '42' });
+    const fresh = await rotated.issue(claims, new Date());
+    expect(decodeProtectedHeader(fresh.token).kid).toBe(rotated.jwks().keys[0]!.kid);
+    // Without the previous secret, the old token is refused.
+    await expect(GameTokens.verify(old.token, new GameTokens(`${SECRET}-rotated`, ISSUER).jwks(), { issuer: ISSUER, appId: 7 })).rejects.toThrow();
+  });
+
   it('publish only the public half of the key', () => {
     const [key, ...others] = new GameTokens(SECRET, ISSUER).jwks().keys;
     expect(others).toEqual([]);

@@ -17,25 +17,27 @@ export interface GameTokenClaims {
 /**
  * Tokens a game's own backend can verify offline (decision 064): EdDSA (Ed25519) JWTs whose public
  * key is published as a JWKS. The key is derived from APP_SECRET, so every instance signs with the
- * same key and nothing is stored; changing APP_SECRET changes the key (its `kid` too).
+ * same key and nothing is stored; changing APP_SECRET changes the key (its `kid` too). The keys of
+ * `previousSecrets` (APP_SECRET_PREVIOUS, after a rotation) stay in the published set, never used to
+ * sign: tokens issued before the rotation verify until they expire (docs/sdk/login.md).
  */
 export class GameTokens {
   readonly #privateKey: KeyObject;
   readonly #jwk: JWK;
   readonly #issuer: string;
 
-  constructor(appSecret: string, issuer: string) {
-    const seed = Buffer.from(hkdfSync('sha256', appSecret, 'playport', 'game-token-signing-key', 32));
-    this.#privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-    const publicJwk = createPublicKey(this.#privateKey).export({ format: 'jwk' }) as JWK;
-    const kid = createHash('sha256').update(publicJwk.x!).digest('base64url').slice(0, 16);
-    this.#jwk = { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };
+  readonly #previous: JWK[];
+
+  constructor(appSecret: string, issuer: string, previousSecrets: readonly string[] = []) {
+    this.#privateKey = signingKey(appSecret);
+    this.#jwk = publicJwkOf(this.#privateKey);
+    this.#previous = previousSecrets.map((secret) => publicJwkOf(signingKey(secret))).filter((jwk) => jwk.kid !== this.#jwk.kid);
     this.#issuer = issuer;
   }
 
-  /** The published keys (the JWKS document). */
+  /** The published keys (the JWKS document): the signing key first, then those kept after a rotation. */
   jwks(): { keys: JWK[] } {
-    return { keys: [this.#jwk] };
+    return { keys: [this.#jwk, ...this.#previous] };
   }
 
   async issue(claims: GameTokenClaims, now: Date): Promise<{ token: string; expiresAt: string }> {
@@ -57,4 +59,15 @@ export class GameTokens {
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: expected.issuer, audience: `app:${expected.appId}`, algorithms: ['EdDSA'] });
     return payload;
   }
+}
+
+function signingKey(appSecret: string): KeyObject {
+  const seed = Buffer.from(hkdfSync('sha256', appSecret, 'playport', 'game-token-signing-key', 32));
+  return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+}
+
+function publicJwkOf(privateKey: KeyObject): JWK {
+  const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
+  const kid = createHash('sha256').update(publicJwk.x!).digest('base64url').slice(0, 16);
+  return { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };
 }
