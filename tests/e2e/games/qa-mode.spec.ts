@@ -53,7 +53,9 @@ test.describe('the QA mode of the game SDK', () => {
 
     // Cleared, then restarted: the game signs in again in a fresh frame.
     await page.getByTestId('qa-clear').click();
-    await expect(page.getByTestId('qa-log')).toHaveText('No calls yet.');
+    // Cleared: the calls before are gone (a save the moves still had waiting may be logged after).
+    await expect(page.getByTestId('qa-log')).not.toContainText('data.get');
+    await expect(page.getByTestId('qa-log')).not.toContainText('login');
     await page.getByTestId('qa-restart').click();
     await expect(logLine(page, 'login', 'ok')).toHaveCount(1);
 
@@ -83,7 +85,8 @@ test.describe('the QA mode of the game SDK', () => {
     await expect(page.getByTestId('qa-credentials')).toContainText(/username qa_[a-z0-9]{10}, password qa-/);
     const member = await settledUser(page, request, guest.token);
     expect(member.userInfo.isGuest).toBe(false);
-    await expect(logLine(page, 'getConfig', 'ok')).toHaveCount(1);
+    // The restarted game asks for its items (Solitaire asks again when it hears of the new player).
+    await expect(logLine(page, 'getConfig', 'ok').first()).toBeVisible();
 
     // The game's own buy button: the sandbox checkout, a test card, paid.
     const buy = page.frameLocator('[data-testid="game-frame"]').locator('#backs');
