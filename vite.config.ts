@@ -4,13 +4,11 @@ import { defineConfig } from 'vite';
 
 /**
  * The libraries every page runs (React, React Router and the few primitives of the page
- * shell) in two chunks instead of a dozen: each file is a request, and on a phone's connection the
- * requests, not the bytes, decide when the page can respond (docs/performance.md). Two, not one:
- * the browser compiles a module in one main-thread task once it has arrived, and React with React
- * Router in one file made that task long enough to block a slow phone.
+ * shell) in one chunk instead of a dozen: each file is a request, and on a phone's connection the
+ * requests, not the bytes, decide when the page can respond (docs/performance.md).
  */
-const REACT = /node_modules[\\/](react|react-dom|scheduler)[\\/]/;
-const FRAMEWORK = /node_modules[\\/](react-router|@react-router|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|compose-refs))[\\/]/;
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|compose-refs))[\\/]/;
 
 /**
  * The shared infrastructure of every page (shell, primitives, helpers, i18n, middleware, common) in
@@ -31,7 +29,6 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: REACT },
             { name: 'framework', test: FRAMEWORK },
             { name: 'shell', test: isShellModule },
           ],
