@@ -57,6 +57,10 @@ import { SocialRepository } from './features/social/social.repository.ts';
 import { SocialService } from './features/social/social.service.ts';
 import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
 import { RedirectsService } from './features/redirects/redirects.service.ts';
+import { OperatorsRepository } from './features/console/operators.repository.ts';
+import { OperatorsService } from './features/console/operators.service.ts';
+import { DevelopersRepository } from './features/studio/developers.repository.ts';
+import { DevelopersService } from './features/studio/developers.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -78,6 +82,10 @@ export interface Services {
   games: GamesService;
   /** Leaderboards and achievements of games (decision 092). */
   records: RecordsService;
+  /** The operator role (decision 095): who may use the Console. */
+  operators: OperatorsService;
+  /** The developer role (decision 095): studio profiles and who owns which game. */
+  developers: DevelopersService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Play statistics of games (decision 093). */
@@ -231,6 +239,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       accounts,
       clock,
     }),
+    operators: new OperatorsService(new OperatorsRepository(db), clock),
+    developers: new DevelopersService(new DevelopersRepository(db), clock),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({

@@ -16,6 +16,7 @@ import { gameBackends } from './migrations/0012-game-backends.ts';
 import { itemKindsInventory } from './migrations/0013-item-kinds-inventory.ts';
 import { leaderboardsAchievements } from './migrations/0014-leaderboards-achievements.ts';
 import { gameSessions } from './migrations/0015-game-sessions.ts';
+import { platformRoles } from './migrations/0016-platform-roles.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -36,6 +37,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0013-item-kinds-inventory': itemKindsInventory(kind),
     '0014-leaderboards-achievements': leaderboardsAchievements(),
     '0015-game-sessions': gameSessions(kind),
+    '0016-platform-roles': platformRoles(),
   };
 }
 

@@ -269,6 +269,23 @@ export interface AppsTable {
   play_count: number;
   released_at: Time;
   published: Flag;
+  /** The member whose studio made the game (decision 095); null for the portal's own games. */
+  developer_user_id: Generated<number | null>;
+  created_at: Time;
+  updated_at: Time;
+}
+
+/** Members who run the portal (decision 095): granted by `npm run operators`, never by an API. */
+export interface OperatorsTable {
+  user_id: number;
+  granted_at: Time;
+}
+
+/** A member's studio: what makes them a developer (decision 095). */
+export interface DeveloperProfilesTable {
+  user_id: number;
+  studio_name: string;
+  contact_email: string;
   created_at: Time;
   updated_at: Time;
 }
@@ -427,6 +444,8 @@ export interface Database {
   pages: PagesTable;
   redirects: RedirectsTable;
   game_sessions: GameSessionsTable;
+  operators: OperatorsTable;
+  developer_profiles: DeveloperProfilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,45 @@
+import { AppError } from '#server/lib/app-error.ts';
+import type { Caller } from '#server/lib/caller.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { OperatorRow, OperatorsRepository } from './operators.repository.ts';
+
+/**
+ * The operator role (decision 095): every Console call asks `requireOperator` first, on the server.
+ * Granting is a command on the server (`npm run operators`), never an API a member can reach.
+ */
+export class OperatorsService {
+  readonly #repository: OperatorsRepository;
+  readonly #clock: Clock;
+  constructor(repository: OperatorsRepository, clock: Clock) {
+    this.#repository = repository;
+    this.#clock = clock;
+  }
+
+  async isOperator(caller: Caller | null): Promise<boolean> {
+    return caller !== null && (await this.#repository.isOperator(caller.userId));
+  }
+
+  /** The caller's user id when they are an operator; 401 without a caller, 403 for anyone else. */
+  async requireOperator(caller: Caller | null): Promise<number> {
+    if (!caller) throw new AppError('unauthenticated');
+    if (!(await this.#repository.isOperator(caller.userId))) throw new AppError('forbidden');
+    return caller.userId;
+  }
+
+  /** Makes the member an operator; null when no member (not a guest) has that e-mail, username or id. */
+  async grant(identifier: string): Promise<number | null> {
+    const member = await this.#repository.findMember(identifier);
+    if (!member) return null;
+    await this.#repository.grant(member.id, isoNow(this.#clock));
+    return member.id;
+  }
+
+  async revoke(identifier: string): Promise<boolean> {
+    const member = await this.#repository.findMember(identifier);
+    return member ? this.#repository.revoke(member.id) : false;
+  }
+
+  list(): Promise<OperatorRow[]> {
+    return this.#repository.list();
+  }
+}

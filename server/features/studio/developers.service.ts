@@ -1,0 +1,64 @@
+import { AppError } from '#server/lib/app-error.ts';
+import type { Caller } from '#server/lib/caller.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { DeveloperProfileRow, DevelopersRepository } from './developers.repository.ts';
+
+export interface DeveloperProfile {
+  studioName: string;
+  contactEmail: string;
+  createdAt: string;
+}
+
+/**
+ * The developer role (decision 095): a member with a studio profile. Every Studio call about a game
+ * asks `requireDeveloperOf` first, on the server: the caller must own that game.
+ */
+export class DevelopersService {
+  readonly #repository: DevelopersRepository;
+  readonly #clock: Clock;
+  constructor(repository: DevelopersRepository, clock: Clock) {
+    this.#repository = repository;
+    this.#clock = clock;
+  }
+
+  async profile(userId: number): Promise<DeveloperProfile | null> {
+    const row = await this.#repository.profile(userId);
+    return row ? toProfile(row) : null;
+  }
+
+  /** Creates or updates the member's studio profile. */
+  async saveProfile(userId: number, input: { studioName: string; contactEmail: string }): Promise<DeveloperProfile> {
+    const now = isoNow(this.#clock);
+    const existing = await this.#repository.profile(userId);
+    const row: DeveloperProfileRow = {
+      user_id: userId,
+      studio_name: input.studioName,
+      contact_email: input.contactEmail,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    await this.#repository.saveProfile(row);
+    return toProfile(row);
+  }
+
+  /** The caller's user id when they have a studio profile; 401 without a caller, 403 without a profile. */
+  async requireDeveloper(caller: Caller | null): Promise<number> {
+    if (!caller) throw new AppError('unauthenticated');
+    if (!(await this.#repository.profile(caller.userId))) throw new AppError('forbidden');
+    return caller.userId;
+  }
+
+  /**
+   * The caller's user id when they own the game. Another member's game and a game that does not
+   * exist answer alike (404), so ids of games in draft are not revealed.
+   */
+  async requireDeveloperOf(caller: Caller | null, appId: number): Promise<number> {
+    if (!caller) throw new AppError('unauthenticated');
+    if ((await this.#repository.developerOf(appId)) !== caller.userId) throw new AppError('not_found');
+    return caller.userId;
+  }
+}
+
+function toProfile(row: DeveloperProfileRow): DeveloperProfile {
+  return { studioName: row.studio_name, contactEmail: row.contact_email, createdAt: row.created_at };
+}
