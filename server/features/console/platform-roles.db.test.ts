@@ -25,12 +25,6 @@ describe('platform roles (decision 095)', () => {
     await api.database.drop();
   });
 
-  const codeOf = (promise: Promise<unknown>) =>
-    promise.then(
-      () => 'ok',
-      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
-    );
-
   it('makes a member an operator only by the command on the server, and takes it back', async () => {
     const member = await players.newMember();
     const guest = await players.newGuest();
