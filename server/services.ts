@@ -57,6 +57,8 @@ import { SocialRepository } from './features/social/social.repository.ts';
 import { SocialService } from './features/social/social.service.ts';
 import { RedirectsRepository } from './features/redirects/redirects.repository.ts';
 import { RedirectsService } from './features/redirects/redirects.service.ts';
+import { AuditLogRepository } from './features/console/audit-log.repository.ts';
+import { AuditLogService } from './features/console/audit-log.service.ts';
 import { OperatorsRepository } from './features/console/operators.repository.ts';
 import { OperatorsService } from './features/console/operators.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
@@ -84,6 +86,8 @@ export interface Services {
   records: RecordsService;
   /** The operator role (decision 095): who may use the Console. */
   operators: OperatorsService;
+  /** What operators did, append-only (decision 095). */
+  auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
@@ -240,6 +244,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       clock,
     }),
     operators: new OperatorsService(new OperatorsRepository(db), clock),
+    auditLog: new AuditLogService(new AuditLogRepository(db), clock),
     developers: new DevelopersService(new DevelopersRepository(db), clock),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),

@@ -37,7 +37,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0013-item-kinds-inventory': itemKindsInventory(kind),
     '0014-leaderboards-achievements': leaderboardsAchievements(),
     '0015-game-sessions': gameSessions(kind),
-    '0016-platform-roles': platformRoles(),
+    '0016-platform-roles': platformRoles(kind),
   };
 }
 

@@ -290,6 +290,20 @@ export interface DeveloperProfilesTable {
   updated_at: Time;
 }
 
+/** What operators did (decision 095): written by `AuditLogService`, never changed (the database refuses). */
+export interface AuditLogTable {
+  id: Id;
+  operator_user_id: number;
+  /** What was done: `build.approve`, `order.refund`, `member.disable`, … */
+  action: string;
+  /** What it was done to: `game`, `build`, `order`, `member`, `article`, `page`. */
+  target_type: string;
+  target_id: string;
+  /** JSON: the reason and what changed. */
+  detail: string;
+  created_at: Time;
+}
+
 export interface AppTranslationsTable {
   app_id: number;
   locale: string;
@@ -446,6 +460,7 @@ export interface Database {
   game_sessions: GameSessionsTable;
   operators: OperatorsTable;
   developer_profiles: DeveloperProfilesTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -69,4 +69,23 @@ describe('platform roles (decision 095)', () => {
     expect(await codeOf(api.services.developers.requireDeveloperOf(null, game.id))).toBe('unauthenticated');
     expect(await codeOf(api.services.developers.requireDeveloperOf(ownerCaller, 999_999))).toBe('not_found');
   });
+
+  it('keeps an audit log that the database itself refuses to change or delete', async () => {
+    const operator = await players.newMember();
+    await api.services.auditLog.record({
+      operatorUserId: operator.userInfo.uid,
+      action: 'member.disable',
+      target: { type: 'member', id: 7 },
+      detail: { reason: 'spam' },
+    });
+    await api.services.auditLog.record({ operatorUserId: operator.userInfo.uid, action: 'order.refund', target: { type: 'order', id: 'ord_1' } });
+    const first = await api.services.auditLog.page({ limit: 1 });
+    expect(first.entries).toMatchObject([{ action: 'order.refund', target: { type: 'order', id: 'ord_1' }, detail: {} }]);
+    const second = await api.services.auditLog.page({ limit: 1, beforeId: first.nextBefore! });
+    expect(second.entries).toMatchObject([{ action: 'member.disable', target: { type: 'member', id: '7' }, detail: { reason: 'spam' } }]);
+    expect(second.nextBefore).toBeNull();
+    await expect(api.database.db.updateTable('audit_log').set({ action: 'nothing' }).execute()).rejects.toThrow(/append-only/);
+    await expect(api.database.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
+    expect((await api.services.auditLog.page({ limit: 10 })).entries).toHaveLength(2);
+  });
 });
