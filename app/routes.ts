@@ -42,6 +42,31 @@ export default [
         route('nickname', 'routes/user-profile-nickname.tsx'),
         route('password', 'routes/user-profile-password.tsx'),
       ]),
+      // Studio: developers' games, builds, statistics and webhooks (decision 095).
+      route('studio', 'routes/studio.tsx', [
+        index('routes/studio-index.tsx'),
+        route('profile', 'routes/studio-profile.tsx'),
+        route('keys', 'routes/studio-keys.tsx'),
+        route('games/new', 'routes/studio-game-new.tsx'),
+        route('games/:gameId', 'routes/studio-game.tsx', [
+          index('routes/studio-game-details.tsx'),
+          route('builds', 'routes/studio-game-builds.tsx'),
+          route('stats', 'routes/studio-game-stats.tsx'),
+          route('webhooks', 'routes/studio-game-webhooks.tsx'),
+        ]),
+      ]),
+      // Console: the operators' pages (decision 095).
+      route('console', 'routes/console.tsx', [
+        index('routes/console-index.tsx'),
+        route('reviews', 'routes/console-reviews.tsx'),
+        route('games', 'routes/console-games.tsx'),
+        route('articles', 'routes/console-articles.tsx'),
+        route('pages', 'routes/console-pages.tsx'),
+        route('orders', 'routes/console-orders.tsx'),
+        route('members', 'routes/console-members.tsx'),
+        route('acquisition', 'routes/console-acquisition.tsx'),
+        route('audit', 'routes/console-audit.tsx'),
+      ]),
     ]),
   ]),
   route('*', 'routes/not-found.tsx'),

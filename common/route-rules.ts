@@ -49,8 +49,8 @@ export function articleTarget(segments: string[]): ArticleTarget | null {
   return DIGITS_PATTERN.test(c!) ? { kind: 'article', column: a, subColumn: b!, id: Number(c) } : null;
 }
 
-/** Pages whose server render depends on who asks: My area and the profile pages, and the login page. */
-const PERSONAL_PAGE = /^\/(user|login)(\/|$)/;
+/** Pages whose server render depends on who asks: My area and the profile pages, the login page, the Studio and the Console. */
+const PERSONAL_PAGE = /^\/(user|login|studio|console)(\/|$)/;
 
 /**
  * Whether a page is rendered for the visitor's session (decision 066). Every other page is the

@@ -122,11 +122,14 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<Services, 'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records'>;
+export type PageServices = Pick<
+  Services,
+  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog'
+>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {

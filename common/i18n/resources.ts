@@ -9,6 +9,8 @@ import enPayments from './locales/en/payments.json' with { type: 'json' };
 import enQa from './locales/en/qa.json' with { type: 'json' };
 import enSocial from './locales/en/social.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
+import enStudio from './locales/en/studio.json' with { type: 'json' };
+import enConsole from './locales/en/console.json' with { type: 'json' };
 import zhAccounts from './locales/zh-CN/accounts.json' with { type: 'json' };
 import zhArticles from './locales/zh-CN/articles.json' with { type: 'json' };
 import zhCatalogue from './locales/zh-CN/catalogue.json' with { type: 'json' };
@@ -20,6 +22,8 @@ import zhPayments from './locales/zh-CN/payments.json' with { type: 'json' };
 import zhQa from './locales/zh-CN/qa.json' with { type: 'json' };
 import zhSocial from './locales/zh-CN/social.json' with { type: 'json' };
 import zhShell from './locales/zh-CN/shell.json' with { type: 'json' };
+import zhStudio from './locales/zh-CN/studio.json' with { type: 'json' };
+import zhConsole from './locales/zh-CN/console.json' with { type: 'json' };
 import type { Locale } from '../locales.ts';
 
 /**
@@ -39,6 +43,8 @@ export const MESSAGES = {
     games: enGames,
     qa: enQa,
     shell: enShell,
+    studio: enStudio,
+    console: enConsole,
   },
   'zh-CN': {
     common: zhCommon,
@@ -52,6 +58,8 @@ export const MESSAGES = {
     games: zhGames,
     qa: zhQa,
     shell: zhShell,
+    studio: zhStudio,
+    console: zhConsole,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

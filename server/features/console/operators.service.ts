@@ -15,8 +15,9 @@ export class OperatorsService {
     this.#clock = clock;
   }
 
-  async isOperator(caller: Caller | null): Promise<boolean> {
-    return caller !== null && (await this.#repository.isOperator(caller.userId));
+  /** Whether a member is an operator (a page loader asks with the page session's user id). */
+  async isOperator(userId: number | null): Promise<boolean> {
+    return userId !== null && (await this.#repository.isOperator(userId));
   }
 
   /** The caller's user id when they are an operator; 401 without a caller, 403 for anyone else. */

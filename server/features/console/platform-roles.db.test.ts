@@ -44,7 +44,7 @@ describe('platform roles (decision 095)', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(refused).toMatchObject({ code: 1 });
-    expect(await api.services.operators.isOperator({ userId: guest.userInfo.uid, tokenId: 0 })).toBe(false);
+    expect(await api.services.operators.isOperator(guest.userInfo.uid)).toBe(false);
 
     await run(process.execPath, [OPERATORS_COMMAND, 'revoke', String(member.userInfo.uid)], { env });
     expect(await codeOf(api.services.operators.requireOperator(caller))).toBe('forbidden');

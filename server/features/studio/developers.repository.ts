@@ -29,4 +29,16 @@ export class DevelopersRepository {
     const row = await this.#db.selectFrom('apps').select('developer_user_id').where('id', '=', appId).executeTakeFirst();
     return row?.developer_user_id ?? null;
   }
+
+  /** A game's id, slug, publication and title in the locale (English when it has none there). */
+  async gameSummary(appId: number, locale: string): Promise<{ id: number; slug: string; published: boolean; title: string } | undefined> {
+    const row = await this.#db
+      .selectFrom('apps')
+      .leftJoin('app_translations as local', (join) => join.onRef('local.app_id', '=', 'apps.id').on('local.locale', '=', locale))
+      .leftJoin('app_translations as english', (join) => join.onRef('english.app_id', '=', 'apps.id').on('english.locale', '=', 'en'))
+      .select(['apps.id', 'apps.slug', 'apps.published', 'local.title as localTitle', 'english.title as englishTitle'])
+      .where('apps.id', '=', appId)
+      .executeTakeFirst();
+    return row ? { id: row.id, slug: row.slug, published: row.published === 1, title: row.localTitle ?? row.englishTitle ?? row.slug } : undefined;
+  }
 }

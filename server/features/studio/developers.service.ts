@@ -48,6 +48,12 @@ export class DevelopersService {
     return caller.userId;
   }
 
+  /** A game the member owns, for the Studio's pages: null when it is not theirs or does not exist. */
+  async ownGame(userId: number, appId: number, locale: string): Promise<{ id: number; slug: string; published: boolean; title: string } | null> {
+    if ((await this.#repository.developerOf(appId)) !== userId) return null;
+    return (await this.#repository.gameSummary(appId, locale)) ?? null;
+  }
+
   /**
    * The caller's user id when they own the game. Another member's game and a game that does not
    * exist answer alike (404), so ids of games in draft are not revealed.
