@@ -456,6 +456,8 @@ export type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   env: Env['APP_ENV'];
   isProduction: boolean;
+  /** Webhooks may go to http on loopback and to private addresses: APP_ENV is not production and the server is on loopback (decision 100). */
+  webhooksAllowPrivateTargets: boolean;
   host: string;
   port: number;
   publicOrigin: string;
@@ -511,6 +513,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     env: env.APP_ENV,
     isProduction: env.APP_ENV === 'production',
+    // Decision 100: webhooks may reach loopback and private addresses only on a development machine.
+    webhooksAllowPrivateTargets: env.APP_ENV !== 'production' && !reachableByOthers(env),
     host: env.HOST,
     port: env.PORT,
     publicOrigin: origin.origin,

@@ -49,6 +49,10 @@ if (config.seedDemoContent) {
 await services.contentChanges.listen();
 // Game files on an origin of their own (decision 089), from this same process.
 const gamesOrigin = await buildGamesOrigin({ config, catalogue: services.catalogue });
+/** How often the webhook worker looks for due deliveries. */
+const WEBHOOK_POLL_MS = 2000;
+// Games' webhooks (decision 100): every instance sends what is due; a lease keeps each delivery to one.
+services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }, 'webhook deliveries failed'));
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
@@ -75,6 +79,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // close() stops listening and answers new requests on open connections with 503, lets the
     // requests in flight finish, then the database closes after the last one (decision 077).
     await Promise.all([app.close(), gamesOrigin.close()]);
+    await services.webhooks.stop();
     await services.contentChanges.close();
     await services.rateLimiter.close().catch(() => undefined);
     await database.close();

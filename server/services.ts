@@ -63,6 +63,9 @@ import { OperatorsRepository } from './features/console/operators.repository.ts'
 import { OperatorsService } from './features/console/operators.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
+import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
+import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
+import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -92,6 +95,8 @@ export interface Services {
   developers: DevelopersService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
+  /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
+  webhooks: WebhooksService;
   /** Play statistics of games (decision 093). */
   gameSessions: GameSessionsService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
@@ -212,6 +217,13 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const redirects = new RedirectsService(redirectsRepository, clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
+  const webhooks = new WebhooksService({
+    repository: new WebhooksRepository(db, database.kind),
+    sender: new HttpWebhookSender({ allowPrivate: config.webhooksAllowPrivateTargets }),
+    clock,
+    appSecret: config.appSecret,
+    allowPrivateTargets: config.webhooksAllowPrivateTargets,
+  });
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -261,7 +273,9 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
       faults: webhookFaults(config.faultInjection),
       conversions,
+      webhooks,
     }),
+    webhooks,
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
       accounts,

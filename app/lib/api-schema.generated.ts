@@ -422,6 +422,46 @@ export interface paths {
      */
     post: operations["postTrackingGameSessionsByAppId"];
   };
+  "/studio/games/{app_id}/webhook": {
+    /**
+     * A game's webhook URL and its latest 50 deliveries
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs.
+     */
+    get: operations["getStudioGamesByAppIdWebhook"];
+    /**
+     * Set (or remove, with null) where a game's webhooks go
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. https only, to a host with public addresses only (http and private addresses on a development machine); 422 with `data.reason` (invalid, scheme, credentials, private_address) otherwise. The first time, the answer carries the webhook secret, shown this once.
+     */
+    put: operations["putStudioGamesByAppIdWebhook"];
+  };
+  "/studio/games/{app_id}/webhook/secret": {
+    /**
+     * Make a new webhook secret for a game (the previous one stops signing at once)
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once.
+     */
+    post: operations["postStudioGamesByAppIdWebhookSecret"];
+  };
+  "/studio/games/{app_id}/webhook/test": {
+    /**
+     * Send a `test` event to the game’s webhook now
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. Answers the delivery after its first attempt (retried like any other when it failed); 409 when no URL is set.
+     */
+    post: operations["postStudioGamesByAppIdWebhookTest"];
+  };
+  "/game/backend/{app_id}/items": {
+    /**
+     * A player's items of the game, for the game's backend
+     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+     */
+    post: operations["postGameBackendByAppIdItems"];
+  };
+  "/game/backend/{app_id}/purchases/verify": {
+    /**
+     * Verify a purchase of the game by its order id, for the game's backend
+     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+     */
+    post: operations["postGameBackendByAppIdPurchasesVerify"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -5073,6 +5113,420 @@ export interface operations {
       };
       /** @description XSRF token missing or mismatched: fetch /csrf and retry */
       419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A game's webhook URL and its latest 50 deliveries
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs.
+   */
+  getStudioGamesByAppIdWebhook: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              url: string | null;
+              hasSecret: boolean;
+              deliveries: ({
+                  id: number;
+                  eventId: string;
+                  /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+                  eventType: string;
+                  /**
+                   * @description `failed`: given up after a day of retries
+                   * @enum {string}
+                   */
+                  status: "pending" | "delivered" | "failed";
+                  attempts: number;
+                  createdAt: string;
+                  lastAttemptAt: string | null;
+                  nextAttemptAt: string | null;
+                  lastStatusCode: number | null;
+                  /** @description The first 512 bytes of the last answer's body */
+                  lastResponse: string | null;
+                  lastError: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Set (or remove, with null) where a game's webhooks go
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. https only, to a host with public addresses only (http and private addresses on a development machine); 422 with `data.reason` (invalid, scheme, credentials, private_address) otherwise. The first time, the answer carries the webhook secret, shown this once.
+   */
+  putStudioGamesByAppIdWebhook: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description https URL of the game backend (http on loopback in development); null or empty removes it */
+          url: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              url: string | null;
+              /** @description The new webhook secret, the first time a URL is set: shown this once */
+              secret: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make a new webhook secret for a game (the previous one stops signing at once)
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once.
+   */
+  postStudioGamesByAppIdWebhookSecret: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The new webhook secret, shown this once */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Send a `test` event to the game’s webhook now
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. Answers the delivery after its first attempt (retried like any other when it failed); 409 when no URL is set.
+   */
+  postStudioGamesByAppIdWebhookTest: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              eventId: string;
+              /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+              eventType: string;
+              /**
+               * @description `failed`: given up after a day of retries
+               * @enum {string}
+               */
+              status: "pending" | "delivered" | "failed";
+              attempts: number;
+              createdAt: string;
+              lastAttemptAt: string | null;
+              nextAttemptAt: string | null;
+              lastStatusCode: number | null;
+              /** @description The first 512 bytes of the last answer's body */
+              lastResponse: string | null;
+              lastError: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A player's items of the game, for the game's backend
+   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+   */
+  postGameBackendByAppIdItems: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Optional: any text that makes a repeated call differ (signatures are accepted once) */
+          nonce?: string;
+          /** @description The player: the `sub` of the player's game token */
+          uid: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              uid: number;
+              permanent: ({
+                  sku: string;
+                  orderId: string;
+                  paidAt: string | null;
+                })[];
+              consumables: {
+                  sku: string;
+                  quantity: number;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Verify a purchase of the game by its order id, for the game's backend
+   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+   */
+  postGameBackendByAppIdPurchasesVerify: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Optional: any text that makes a repeated call differ (signatures are accepted once) */
+          nonce?: string;
+          orderId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              orderId: string;
+              /** @description `paid` or `refunded` for a purchase that happened; `created`, `pending`, `failed` or `cancelled` otherwise */
+              status: string;
+              sku: string;
+              uid: number;
+              /** @description In the currency's minor units */
+              amount: number;
+              currency: string;
+              createdAt: string;
+              paidAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -304,6 +304,41 @@ export interface AuditLogTable {
   created_at: Time;
 }
 
+/** A game's webhook (decision 100): where to send, and the generation its derived signing secret is at. */
+export interface GameWebhooksTable {
+  app_id: number;
+  url: string | null;
+  secret_generation: number;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The webhook outbox (decision 100): one row per event to send, claimed by a worker with a lease. */
+export interface WebhookDeliveriesTable {
+  id: Id;
+  app_id: number;
+  event_id: string;
+  /** `order.paid`, `order.refunded`, `items.consumed`, `test`. */
+  event_type: string;
+  source_key: string;
+  /** The JSON body, fixed when the event happened. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Time;
+  lease_until: Time | null;
+  leased_by: string | null;
+  last_attempt_at: Time | null;
+  last_status_code: number | null;
+  /** The first bytes of the last answer's body. */
+  last_response: string | null;
+  last_error: string | null;
+  delivered_at: Time | null;
+  created_at: Time;
+}
+
 export interface AppTranslationsTable {
   app_id: number;
   locale: string;
@@ -461,6 +496,8 @@ export interface Database {
   operators: OperatorsTable;
   developer_profiles: DeveloperProfilesTable;
   audit_log: AuditLogTable;
+  game_webhooks: GameWebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,7 +5,7 @@ import { DatabaseRateLimiter } from '#server/lib/rate-limits.repository.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { recordFromBackend } from '../../../docs/examples/record-from-backend.ts';
-import { backendSignature } from './backend-signatures.ts';
+import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { RecordsRepository } from './records.repository.ts';
 import { RECORD_LIMIT, RecordsService } from './records.service.ts';
 

@@ -16,7 +16,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import { TimedCache } from '#server/lib/timed-cache.ts';
-import { gameSecret, SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from './backend-signatures.ts';
+import { gameSecret, SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from '#server/lib/backend-signatures.ts';
 import type { RankedRow, RecordsRepository } from './records.repository.ts';
 
 /** Submissions and unlocks from the game, per player and game: a game records at game over, not every frame. */
@@ -159,6 +159,16 @@ export class RecordsService {
     uid: number,
   ): Promise<Recorder> {
     await this.#declarations(appId);
+    await this.verifySignedCall(appId, headers, rawBody);
+    if (!(await this.#repository.userExists(uid))) throw new AppError('not_found', { messageKey: 'games:records.noPlayer', values: { uid } });
+    return { kind: 'backend', userId: uid };
+  }
+
+  /**
+   * Checks that a call is signed with the game's current secret, recently, and not seen before
+   * (every signed call of a game's backend, decision 092). Every refusal is `signature_invalid`.
+   */
+  async verifySignedCall(appId: number, headers: { timestamp: string | undefined; signature: string | undefined }, rawBody: string): Promise<void> {
     const generation = await this.#repository.secretGeneration(appId);
     if (generation === null) throw refuse('no_secret');
     const now = this.#clock.now();
@@ -166,8 +176,6 @@ export class RecordsService {
     if (problem) throw refuse(problem);
     const expires = new Date(now.getTime() + 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
     if (!(await this.#repository.claimSignature(appId, headers.signature!.slice(3).toLowerCase(), expires, now.toISOString()))) throw refuse('replayed');
-    if (!(await this.#repository.userExists(uid))) throw new AppError('not_found', { messageKey: 'games:records.noPlayer', values: { uid } });
-    return { kind: 'backend', userId: uid };
   }
 
   /** Makes a new backend secret for a game (the previous one stops working) and answers it, for the operator to pass on once. */

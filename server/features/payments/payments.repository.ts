@@ -97,8 +97,16 @@ export class PaymentsRepository {
    * second request with it at once waits on the unique index on PostgreSQL, SQLite writes one at a
    * time) and the inventory is lowered only where it holds enough, in the same transaction. A key
    * seen before answers what it did then, or `key_reused` when it named another item or quantity.
+   * `inTransaction` runs in the consumption's transaction (the game's webhook is queued there).
    */
-  async consume(userId: number, itemId: number, quantity: number, key: string, now: string): Promise<ConsumeOutcome> {
+  async consume(
+    userId: number,
+    itemId: number,
+    quantity: number,
+    key: string,
+    now: string,
+    inTransaction?: (trx: Kysely<Database>, consumption: { id: number; remaining: number }) => Promise<void>,
+  ): Promise<ConsumeOutcome> {
     const previous = async (): Promise<ConsumeOutcome | undefined> => {
       const row = await this.#db
         .selectFrom('item_consumptions')
@@ -132,6 +140,7 @@ export class PaymentsRepository {
           throw new NotEnough(held?.quantity ?? 0);
         }
         await trx.updateTable('item_consumptions').set({ remaining: lowered.quantity }).where('id', '=', claim.id).execute();
+        await inTransaction?.(trx, { id: claim.id, remaining: lowered.quantity });
         return { outcome: 'consumed' as const, remaining: lowered.quantity };
       });
     } catch (error) {
@@ -153,6 +162,20 @@ export class PaymentsRepository {
       .$if(exceptOrderId !== undefined, (q) => q.where('id', '!=', exceptOrderId!))
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The user's paid orders of an app's permanent items, oldest first. */
+  paidPermanentOrders(userId: number, appId: number): Promise<{ sku: string; public_id: string; paid_at: string | null }[]> {
+    return this.#db
+      .selectFrom('orders')
+      .innerJoin('app_items', 'app_items.id', 'orders.item_id')
+      .select(['orders.sku', 'orders.public_id', 'orders.paid_at'])
+      .where('orders.user_id', '=', userId)
+      .where('orders.app_id', '=', appId)
+      .where('orders.status', '=', 'paid')
+      .where('app_items.kind', '=', 'permanent')
+      .orderBy('orders.id')
+      .execute();
   }
 
   /** SKUs of an app the user has a paid order of (refunded and cancelled ones no longer count). */
@@ -285,14 +308,16 @@ export class PaymentsRepository {
   /**
    * Records a state change once: the event row and the new status in one transaction, the
    * order's row locked meanwhile (PostgreSQL; SQLite writes one at a time). A change whose key is
-   * recorded already changes nothing and answers `duplicate`. `beforeCommit` runs inside the
-   * transaction, last (the crash tests stop the process there).
+   * recorded already changes nothing and answers `duplicate`. `inTransaction` runs inside the
+   * transaction after the change (the game's webhook is queued there, decision 100);
+   * `beforeCommit` runs last (the crash tests stop the process there).
    */
   async applyChange(
     orderId: number,
     change: OrderChange,
     now: string,
     beforeCommit?: () => void,
+    inTransaction?: (trx: Kysely<Database>, change: { eventId: number; from: OrderStatus; order: OrderRow }) => Promise<void>,
   ): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
     return this.#db.transaction().execute(async (trx) => {
       const query = trx.selectFrom('orders').selectAll().where('id', '=', orderId);
@@ -308,7 +333,7 @@ export class PaymentsRepository {
       // A paid consumable is added to the inventory once, whatever notifications follow (decision 091).
       const credit = status === 'paid' && order.credited_at === null && (await isConsumable(trx, order.item_id));
       if (credit) await addToInventory(trx, order.user_id, order.item_id, order.app_id, 1, now);
-      await trx
+      const event = await trx
         .insertInto('order_events')
         .values({
           order_id: orderId,
@@ -319,7 +344,8 @@ export class PaymentsRepository {
           payload: JSON.stringify(change.payload),
           created_at: now,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const updated = await trx
         .updateTable('orders')
         .set({
@@ -332,6 +358,7 @@ export class PaymentsRepository {
         .where('id', '=', orderId)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await inTransaction?.(trx, { eventId: event.id, from: order.status, order: updated });
       beforeCommit?.();
       return { outcome: 'applied' as const, order: updated };
     });

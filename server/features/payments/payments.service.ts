@@ -19,6 +19,7 @@ import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
+import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 
 /** Hooks a test may set to stop the process while a notification is handled (APP_ENV=test only). */
 export interface WebhookFaults {
@@ -39,6 +40,8 @@ export interface PaymentsDependencies {
   faults?: WebhookFaults;
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'purchase'>;
+  /** The game's webhooks (decision 100), queued in the transaction of each paid, refunded or consumed change. */
+  webhooks?: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'>;
 }
 
 const paid = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' || current === 'failed' ? 'paid' : current);
@@ -72,6 +75,7 @@ export class PaymentsService {
   readonly #sandboxCards: SandboxCards | null;
   readonly #faults: WebhookFaults;
   readonly #conversions: Pick<ConversionsService, 'purchase'> | null;
+  readonly #webhooks: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'> | null;
 
   constructor(deps: PaymentsDependencies) {
     this.#repository = deps.repository;
@@ -82,6 +86,7 @@ export class PaymentsService {
     this.#sandboxCards = deps.sandboxCards;
     this.#faults = deps.faults ?? {};
     this.#conversions = deps.conversions ?? null;
+    this.#webhooks = deps.webhooks ?? null;
   }
 
   /** An app's items with their prices, and which of them the caller owns. */
@@ -108,6 +113,40 @@ export class PaymentsService {
   }
 
   /**
+   * What a player holds of a game, for the game's backend (decision 100): permanent items with the
+   * paid order of each, and consumables with their quantity. 404 for a player who does not exist.
+   */
+  async playerHoldings(
+    appId: number,
+    userId: number,
+  ): Promise<{ uid: number; permanent: { sku: string; orderId: string; paidAt: string | null }[]; consumables: { sku: string; quantity: number }[] }> {
+    if (!(await this.#repository.userExists(userId)))
+      throw new AppError('not_found', { messageKey: 'studio:webhooks.errors.noPlayer', values: { uid: userId } });
+    const [permanent, consumables] = await Promise.all([this.#repository.paidPermanentOrders(userId, appId), this.#repository.inventory(userId, appId)]);
+    return {
+      uid: userId,
+      permanent: permanent.map((row) => ({ sku: row.sku, orderId: row.public_id, paidAt: row.paid_at })),
+      consumables: consumables.map((row) => ({ sku: row.sku, quantity: row.quantity })),
+    };
+  }
+
+  /** An order of the game, for its backend to verify a purchase; another game's order is not found. */
+  async purchaseOf(appId: number, orderId: string) {
+    const order = await this.#repository.findOrder(orderId);
+    if (!order || order.app_id !== appId) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
+    return {
+      orderId: order.public_id,
+      status: order.status,
+      sku: order.sku,
+      uid: order.user_id,
+      amount: order.amount_minor,
+      currency: order.currency,
+      createdAt: order.created_at,
+      paidAt: order.paid_at,
+    };
+  }
+
+  /**
    * Uses up a quantity of one of the caller's consumables of the app, exactly once per
    * idempotency key (decision 091): a retry answers the same, the key with another item or
    * quantity is refused, and too few held is `not_enough_items` (nothing taken).
@@ -115,7 +154,26 @@ export class PaymentsService {
   async consume(caller: Caller, appId: number, input: { sku: string; quantity: number; idempotencyKey: string }, locale: Locale): Promise<Consume> {
     const item = await this.#repository.findItem(appId, input.sku, true);
     if (!item || item.kind !== 'consumable') throw new AppError('not_found', { messageKey: 'payments:errors.consumableNotFound', values: { sku: input.sku } });
-    const done = await this.#repository.consume(caller.userId, item.id, input.quantity, input.idempotencyKey, isoNow(this.#clock));
+    const webhooks = this.#webhooks;
+    const done = await this.#repository.consume(
+      caller.userId,
+      item.id,
+      input.quantity,
+      input.idempotencyKey,
+      isoNow(this.#clock),
+      webhooks
+        ? (trx, consumption) =>
+            webhooks.itemsConsumed(trx, {
+              id: consumption.id,
+              appId,
+              userId: caller.userId,
+              sku: item.sku,
+              quantity: input.quantity,
+              remaining: consumption.remaining,
+              idempotencyKey: input.idempotencyKey,
+            })
+        : undefined,
+    );
     switch (done.outcome) {
       case 'key_reused':
         throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.consumeKeyReused' });
@@ -255,6 +313,9 @@ export class PaymentsService {
       { type: change.type, eventKey: change.eventKey, next: NEXT_STATUS[change.effect], payload: change.payload, transactionId: change.transactionId },
       isoNow(this.#clock),
       this.#faults.beforeCommit,
+      this.#webhooks
+        ? (trx, done) => this.#webhooks!.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order })
+        : undefined,
     );
     this.#faults.afterCommit?.();
     return null;

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { AppIdSchema } from './catalogue.schema.ts';
+
+/*
+ * Server-to-server for a game's backend (decision 100): the Studio's webhook settings and delivery
+ * log, and the signed calls a game's backend makes to look up a player's items and verify a
+ * purchase. Messages are translation keys of the `studio` namespace.
+ */
+
+export const WebhookParamsSchema = z.object({ app_id: AppIdSchema });
+
+export const WebhookUrlBodySchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullable()
+    .transform((value) => (value ? value : null))
+    .meta({ description: 'https URL of the game backend (http on loopback in development); null or empty removes it' }),
+});
+
+export const WebhookDeliverySchema = z.object({
+  id: z.number().int(),
+  eventId: z.string(),
+  eventType: z.string().meta({ description: '`order.paid`, `order.refunded`, `items.consumed` or `test`' }),
+  status: z.enum(['pending', 'delivered', 'failed']).meta({ description: '`failed`: given up after a day of retries' }),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastResponse: z.string().nullable().meta({ description: "The first 512 bytes of the last answer's body" }),
+  lastError: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+export const WebhookSettingsSchema = z.object({
+  url: z.string().nullable(),
+  hasSecret: z.boolean(),
+  deliveries: z.array(WebhookDeliverySchema),
+});
+export type WebhookSettings = z.infer<typeof WebhookSettingsSchema>;
+
+export const WebhookUrlSchema = z.object({
+  url: z.string().nullable(),
+  secret: z.string().nullable().meta({ description: 'The new webhook secret, the first time a URL is set: shown this once' }),
+});
+
+export const WebhookSecretSchema = z.object({ secret: z.string().meta({ description: 'The new webhook secret, shown this once' }) });
+
+/** Any text: two identical calls in the same second would have the same signature, and the second be refused as a replay. */
+const NonceSchema = z.string().max(64).optional().meta({ description: 'Optional: any text that makes a repeated call differ (signatures are accepted once)' });
+
+export const BackendItemsBodySchema = z.object({
+  nonce: NonceSchema,
+  uid: z.number().int().positive().meta({ description: "The player: the `sub` of the player's game token" }),
+});
+
+export const BackendItemsSchema = z.object({
+  uid: z.number().int(),
+  permanent: z.array(z.object({ sku: z.string(), orderId: z.string(), paidAt: z.string().nullable() })),
+  consumables: z.array(z.object({ sku: z.string(), quantity: z.number().int() })),
+});
+
+export const BackendPurchaseBodySchema = z.object({
+  nonce: NonceSchema,
+  orderId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'payments:errors.orderNotFound'),
+});
+
+export const BackendPurchaseSchema = z.object({
+  orderId: z.string(),
+  status: z.string().meta({ description: '`paid` or `refunded` for a purchase that happened; `created`, `pending`, `failed` or `cancelled` otherwise' }),
+  sku: z.string(),
+  uid: z.number().int(),
+  amount: z.number().int().meta({ description: "In the currency's minor units" }),
+  currency: z.string(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});

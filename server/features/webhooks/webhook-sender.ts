@@ -1,0 +1,76 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { guardedLookup } from './webhook-url.ts';
+
+/** How many bytes of an answer's body the delivery log keeps. */
+export const KEPT_RESPONSE_BYTES = 512;
+
+export interface WebhookAnswer {
+  /** The HTTP status, or null when no answer came (refused address, connection error, timeout). */
+  statusCode: number | null;
+  /** The first bytes of the body, as text. */
+  body: string | null;
+  error: string | null;
+}
+
+/** Sends one webhook: what the game's backend answered. */
+export interface WebhookSender {
+  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAnswer>;
+}
+
+/**
+ * Posts with node:http(s): the host's addresses checked at connection time (decision 100), no
+ * redirects followed, a time limit for the whole answer, and only the first bytes of the body read.
+ */
+export class HttpWebhookSender implements WebhookSender {
+  readonly #allowPrivate: boolean;
+  readonly #timeoutMs: number;
+  constructor(options: { allowPrivate: boolean; timeoutMs?: number }) {
+    this.#allowPrivate = options.allowPrivate;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAnswer> {
+    return new Promise((resolvePromise) => {
+      const target = new URL(url);
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      let settled = false;
+      const finish = (answer: WebhookAnswer) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolvePromise(answer);
+      };
+      const outgoing = send(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          lookup: guardedLookup(this.#allowPrivate),
+          agent: false,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = () => {
+            finish({ statusCode: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, KEPT_RESPONSE_BYTES).toString('utf8'), error: null });
+            response.destroy();
+          };
+          response.on('data', (chunk: Buffer) => {
+            if (size < KEPT_RESPONSE_BYTES) chunks.push(chunk);
+            size += chunk.length;
+            if (size >= KEPT_RESPONSE_BYTES) done();
+          });
+          response.on('end', done);
+          response.on('error', done);
+        },
+      );
+      const timer = setTimeout(() => {
+        outgoing.destroy();
+        finish({ statusCode: null, body: null, error: `no answer within ${this.#timeoutMs / 1000} s` });
+      }, this.#timeoutMs);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, body: null, error: error.message.slice(0, 300) }));
+      outgoing.end(body);
+    });
+  }
+}

@@ -1,0 +1,466 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { backendSignature } from '#server/lib/backend-signatures.ts';
+import { type ApiInstance, openApiInstance } from '#server/testing/api-instance.ts';
+import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
+import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
+import { HttpWebhookSender } from './webhook-sender.ts';
+import { GIVE_UP_AFTER_SECONDS } from './webhooks.service.ts';
+
+interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A game's backend on 127.0.0.1: records every request and answers with `status` after `delayMs`. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const state = { status: 200, answer: 'ok', delayMs: 0 };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      setTimeout(() => response.writeHead(state.status, { 'content-type': 'text/plain' }).end(state.answer), state.delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/playport/webhook`;
+  return { url, received, state, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** What docs/sdk/webhooks.md tells a game's backend to do: node:crypto only. */
+function verifyWebhook(secret: string, header: string, body: string, nowSeconds: number): boolean {
+  const parts = Object.fromEntries(header.split(',').map((part) => part.split('=') as [string, string]));
+  const timestamp = Number(parts.t);
+  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300 || !parts.v1) return false;
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
+  const given = Buffer.from(parts.v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const key = () => randomBytes(12).toString('base64url');
+const PRICES: Record<string, number> = { 'alpha-hints': 0.49, 'alpha-night-theme': 0.99, 'alpha-gold-tiles': 1.99 };
+
+const paymentOf = (o: { id: string; sku: string }, uid: number, id: number) => ({
+  notification_type: 'payment',
+  purchase: { total: { currency: 'USD', amount: PRICES[o.sku] } },
+  user: { id: String(uid) },
+  transaction: { id, external_id: o.id, dry_run: 1 },
+  custom_parameters: { order_id: o.id },
+});
+const refundOf = (o: { id: string; sku: string }, uid: number, id: number) => ({
+  notification_type: 'refund',
+  purchase: { total: { currency: 'USD', amount: PRICES[o.sku] } },
+  user: { id: String(uid) },
+  transaction: { id, external_id: o.id },
+  refund_details: { code: 1, reason: 'Requested by the player' },
+  custom_parameters: { order_id: o.id },
+});
+
+/*
+ * Server-to-server for a game's backend (decision 100): the signed webhook on paid, refunded and
+ * consumed orders, queued in the order change's transaction and retried with backoff; the Studio's
+ * calls for its developer only; the backend's signed look-ups.
+ */
+describe('game webhooks', () => {
+  let api: TestApi;
+  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' };
+  let appId: number;
+  let otherAppId: number;
+  let owner: TestPlayer;
+  let secret: string;
+  let transaction = 100_000;
+  const { newGuest, newMember } = testPlayers(() => api, 100);
+
+  beforeAll(async () => {
+    xsolla = await startXsollaStandIn(XSOLLA);
+    receiver = await startReceiver();
+    api = await openTestApi({
+      XSOLLA_PROJECT_ID: XSOLLA.projectId,
+      XSOLLA_API_KEY: XSOLLA.apiKey,
+      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
+      XSOLLA_SANDBOX: 'true',
+      XSOLLA_API_URL: xsolla.url,
+    });
+    const { db } = api.services.database;
+    appId = (await db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    otherAppId = (await db.selectFrom('apps').select('id').where('slug', '=', 'beta').executeTakeFirstOrThrow()).id;
+    owner = await newMember();
+    await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Hook Studio', contactEmail: 'dev@hook.test' });
+    // Studio game creation is its own work: the fixture game is given to the developer directly.
+    await db.updateTable('apps').set({ developer_user_id: owner.userInfo.uid }).where('id', '=', appId).execute();
+    const saved = await api.call('PUT', `/studio/games/${appId}/webhook`, { token: owner.token, body: { url: receiver.url } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    secret = saved.json().data.secret as string;
+    expect(secret).toMatch(/^whsec_[\w-]{43}$/);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await xsolla?.stop();
+    await receiver?.stop();
+  });
+
+  function notify(notification: object) {
+    const payload = JSON.stringify(notification);
+    return api.app.inject({
+      method: 'POST',
+      url: '/serve/api/payment/xsolla/webhook/',
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, XSOLLA.secret)}` },
+      payload,
+    });
+  }
+  /** An order made and opened: notify its payment to pay it. */
+  async function order(player: TestPlayer, sku: string, app = appId): Promise<{ id: string; sku: string }> {
+    const made = await api.call('POST', `/game/pay/${app}`, { token: player.token, body: { sku, idempotencyKey: key() } });
+    expect(made.statusCode, made.body).toBe(201);
+    const o = { id: made.json().data.id as string, sku };
+    expect((await api.call('POST', '/payment/xsolla/create/', { token: player.token, body: { order_id: o.id } })).statusCode).toBe(200);
+    return o;
+  }
+  async function buy(player: TestPlayer, sku: string) {
+    const o = await order(player, sku);
+    const id = ++transaction;
+    expect((await notify(paymentOf(o, player.userInfo.uid, id))).statusCode).toBe(204);
+    return { ...o, transaction: id };
+  }
+  const deliveriesOf = (source: string) =>
+    api.services.database.db.selectFrom('webhook_deliveries').selectAll().where('payload', 'like', `%${source}%`).orderBy('id').execute();
+  const bodies = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; type: string; data: Record<string, any> });
+
+  it('sends a signed webhook for a paid, a refunded and a consumed order, which node:crypto verifies', async () => {
+    const member = await newMember();
+    const gold = await buy(member, 'alpha-gold-tiles');
+    // Queued with the payment itself, before any worker ran.
+    expect(await deliveriesOf(gold.id)).toMatchObject([{ event_type: 'order.paid', status: 'pending', attempts: 0 }]);
+    expect((await notify(refundOf(gold, member.userInfo.uid, ++transaction))).statusCode).toBe(204);
+    await buy(member, 'alpha-hints');
+    const used = await api.call('POST', `/game/inventory/${appId}/consume`, {
+      token: member.token,
+      body: { sku: 'alpha-hints', quantity: 1, idempotencyKey: key() },
+    });
+    expect(used.statusCode, used.body).toBe(200);
+
+    const before = receiver.received.length;
+    expect(await api.services.webhooks.deliverDue()).toBeGreaterThanOrEqual(4);
+    const mine = receiver.received.slice(before).filter((r) => r.body.includes(String(member.userInfo.uid)));
+    expect(mine.map((r) => JSON.parse(r.body).type)).toEqual(['order.paid', 'order.refunded', 'order.paid', 'items.consumed']);
+    const now = Math.floor(Date.now() / 1000);
+    for (const request of mine) {
+      expect(verifyWebhook(secret, String(request.headers['playport-signature']), request.body, now)).toBe(true);
+      expect(verifyWebhook('whsec_another', String(request.headers['playport-signature']), request.body, now)).toBe(false);
+      expect(verifyWebhook(secret, String(request.headers['playport-signature']), `${request.body} `, now)).toBe(false);
+      const body = JSON.parse(request.body);
+      expect(request.headers['playport-event-id']).toBe(body.id);
+      expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), game: { id: appId } });
+    }
+    const [paid, refunded, , consumed] = mine.map((r) => JSON.parse(r.body));
+    expect(paid.data.order).toMatchObject({ id: gold.id, status: 'paid', sku: 'alpha-gold-tiles', amount: 199, currency: 'USD', player: member.userInfo.uid });
+    expect(refunded.data.order).toMatchObject({ id: gold.id, status: 'refunded' });
+    expect(consumed.data.consumption).toMatchObject({ player: member.userInfo.uid, sku: 'alpha-hints', quantity: 1, remaining: 0 });
+
+    // The Studio's log shows them delivered, with the answer.
+    const log = await api.call('GET', `/studio/games/${appId}/webhook`, { token: owner.token });
+    expect(log.statusCode).toBe(200);
+    const ids = new Set(mine.map((r) => JSON.parse(r.body).id));
+    const shown = (log.json().data.deliveries as { eventId: string }[]).filter((d) => ids.has(d.eventId));
+    expect(shown).toHaveLength(4);
+    for (const d of shown) expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastResponse: 'ok' });
+  });
+
+  it('sends one webhook for a provider notification that comes twice, and none for a game without a URL', async () => {
+    const member = await newMember();
+    const gold = await buy(member, 'alpha-gold-tiles');
+    expect((await notify(paymentOf(gold, member.userInfo.uid, gold.transaction))).statusCode).toBe(204);
+    expect(await deliveriesOf(gold.id)).toHaveLength(1);
+    await api.services.webhooks.deliverDue();
+    expect(bodies().filter((b) => b.data.order?.id === gold.id)).toHaveLength(1);
+
+    // Beta has no webhook: its orders queue nothing.
+    const other = await newMember();
+    const made = await api.call('POST', `/game/pay/${otherAppId}`, { token: other.token, body: { sku: 'beta-coins', idempotencyKey: key() } });
+    if (made.statusCode === 201) expect(await deliveriesOf(made.json().data.id)).toHaveLength(0);
+    expect(await api.services.database.db.selectFrom('webhook_deliveries').select('id').where('app_id', '=', otherAppId).execute()).toHaveLength(0);
+  });
+
+  it('retries a failing receiver with exponential backoff, and gives up after a day', async () => {
+    receiver.state.status = 503;
+    receiver.state.answer = 'x'.repeat(2000);
+    try {
+      const member = await newMember();
+      const gold = await buy(member, 'alpha-gold-tiles');
+      const [queued] = await deliveriesOf(gold.id);
+      const start = new Date(queued!.created_at).getTime();
+      let at = start;
+      const waits: number[] = [];
+      for (let round = 0; round < 40; round += 1) {
+        await api.services.webhooks.deliverDue(new Date(at));
+        const [row] = await deliveriesOf(gold.id);
+        if (row!.status !== 'pending') break;
+        const next = new Date(row!.next_attempt_at).getTime();
+        // Not sooner than due: a moment before, nothing is sent.
+        const sent = receiver.received.length;
+        await api.services.webhooks.deliverDue(new Date(next - 1000));
+        expect(receiver.received.length).toBe(sent);
+        waits.push((next - at) / 1000);
+        at = next;
+      }
+      const [row] = await deliveriesOf(gold.id);
+      expect(row).toMatchObject({ status: 'failed', last_status_code: 503 });
+      expect(row!.last_response).toHaveLength(512);
+      expect(waits.slice(0, 5)).toEqual([30, 60, 120, 240, 480]);
+      expect(waits.every((w, i) => i === 0 || w >= waits[i - 1]!)).toBe(true);
+      expect(new Date(row!.last_attempt_at!).getTime() - start).toBeLessThanOrEqual(GIVE_UP_AFTER_SECONDS * 1000);
+      expect(row!.attempts).toBe(waits.length + 1);
+      expect(receiver.received.filter((r) => r.body.includes(gold.id))).toHaveLength(row!.attempts);
+      // Given up: a receiver that answers again gets nothing more.
+      receiver.state.status = 200;
+      await api.services.webhooks.deliverDue(new Date(at + 2 * GIVE_UP_AFTER_SECONDS * 1000));
+      expect(receiver.received.filter((r) => r.body.includes(gold.id))).toHaveLength(row!.attempts);
+    } finally {
+      receiver.state.status = 200;
+      receiver.state.answer = 'ok';
+    }
+  });
+
+  describe('two instances on one database', () => {
+    let secondDb: DatabaseHandle;
+    let second: ApiInstance;
+    beforeAll(async () => {
+      secondDb = await api.database.reopen();
+      second = await openApiInstance(secondDb);
+    });
+    afterAll(async () => {
+      await second?.close();
+      await secondDb?.close();
+    });
+
+    it('never sends one delivery twice when both workers run at once', async () => {
+      await api.services.webhooks.deliverDue();
+      const before = receiver.received.length;
+      const run = randomBytes(4).toString('hex');
+      const { db } = api.services.database;
+      for (let i = 0; i < 40; i += 1)
+        await db.transaction().execute((trx) =>
+          api.services.webhooks.itemsConsumed(trx, {
+            id: 1_000_000 + i,
+            appId,
+            userId: owner.userInfo.uid,
+            sku: 'alpha-hints',
+            quantity: 1,
+            remaining: i,
+            idempotencyKey: `${run}-${i}`,
+          }),
+        );
+      receiver.state.delayMs = 15;
+      try {
+        await Promise.all([
+          api.services.webhooks.deliverDue(),
+          second.services.webhooks.deliverDue(),
+          api.services.webhooks.deliverDue(),
+          second.services.webhooks.deliverDue(),
+        ]);
+      } finally {
+        receiver.state.delayMs = 0;
+      }
+      const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id as string);
+      expect(sent).toHaveLength(40);
+      expect(new Set(sent).size).toBe(40);
+      const rows = await deliveriesOf(run);
+      expect(rows).toHaveLength(40);
+      for (const row of rows) expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
+    });
+  });
+
+  it('sends a test event from the Studio and logs it; rotating the secret signs with the new one only', async () => {
+    const sent = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data).toMatchObject({ eventType: 'test', status: 'delivered', attempts: 1, lastStatusCode: 200 });
+    const last = receiver.received.at(-1)!;
+    expect(verifyWebhook(secret, String(last.headers['playport-signature']), last.body, Math.floor(Date.now() / 1000))).toBe(true);
+
+    const rotated = await api.call('POST', `/studio/games/${appId}/webhook/secret`, { token: owner.token });
+    expect(rotated.statusCode).toBe(200);
+    const fresh = rotated.json().data.secret as string;
+    expect(fresh).not.toBe(secret);
+    await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
+    const after = receiver.received.at(-1)!;
+    expect(verifyWebhook(fresh, String(after.headers['playport-signature']), after.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifyWebhook(secret, String(after.headers['playport-signature']), after.body, Math.floor(Date.now() / 1000))).toBe(false);
+    secret = fresh;
+    // The secret is shown only when made: the settings never carry it.
+    const settings = await api.call('GET', `/studio/games/${appId}/webhook`, { token: owner.token });
+    expect(settings.body).not.toContain(fresh);
+    expect(settings.json().data).toMatchObject({ url: receiver.url, hasSecret: true });
+  });
+
+  it('refuses webhook URLs that are not https or point inside the network, outside development', async () => {
+    for (const [url, reason] of [
+      ['ftp://example.com/hook', 'scheme'],
+      ['not a url', 'invalid'],
+      ['https://user:pw@example.com/hook', 'credentials'],
+      ['http://example.com/hook', 'scheme'],
+    ] as const) {
+      const refused = await api.call('PUT', `/studio/games/${appId}/webhook`, { token: owner.token, body: { url } });
+      expect(refused.statusCode, url).toBe(422);
+      expect(refused.json()).toMatchObject({ error: 'validation', data: { reason } });
+    }
+    // Refusals changed nothing.
+    expect((await api.call('GET', `/studio/games/${appId}/webhook`, { token: owner.token })).json().data.url).toBe(receiver.url);
+
+    // A server reachable by others refuses loopback, private and link-local targets, by name or address.
+    const production = await openApiInstance(api.database, { env: { HOST: '0.0.0.0', APP_SECRET: 'p'.repeat(40) } });
+    try {
+      for (const url of [
+        'https://127.0.0.1/hook',
+        'https://localhost/hook',
+        'https://10.1.2.3/hook',
+        'https://169.254.169.254/latest',
+        'https://[::1]/hook',
+        'https://[::ffff:192.168.0.1]/hook',
+        'http://127.0.0.1:9/hook',
+      ]) {
+        await expect(production.services.webhooks.setUrl(appId, url), url).rejects.toMatchObject({ code: 'validation' });
+      }
+    } finally {
+      await production.close();
+    }
+    // And the sender refuses to connect where a name resolves inward, even when the URL was saved before.
+    const answer = await new HttpWebhookSender({ allowPrivate: false }).post(`http://localhost:${new URL(receiver.url).port}/`, {}, '{}');
+    expect(answer).toMatchObject({ statusCode: null, error: expect.stringContaining('not a public address') });
+  });
+
+  it('lets only the game’s developer use its webhook calls', async () => {
+    const guest = await newGuest();
+    const member = await newMember();
+    const otherDeveloper = await newMember();
+    await api.services.developers.saveProfile(otherDeveloper.userInfo.uid, { studioName: 'Other', contactEmail: 'o@other.test' });
+    await api.services.database.db.updateTable('apps').set({ developer_user_id: otherDeveloper.userInfo.uid }).where('id', '=', otherAppId).execute();
+    const calls = [
+      { method: 'GET', path: `/studio/games/${appId}/webhook` },
+      { method: 'PUT', path: `/studio/games/${appId}/webhook`, body: { url: receiver.url } },
+      { method: 'POST', path: `/studio/games/${appId}/webhook/secret` },
+      { method: 'POST', path: `/studio/games/${appId}/webhook/test` },
+    ] as const;
+    const generation = async () =>
+      await api.services.database.db.selectFrom('game_webhooks').select(['secret_generation', 'url']).where('app_id', '=', appId).executeTakeFirstOrThrow();
+    const deliveries = async () => (await api.services.database.db.selectFrom('webhook_deliveries').select('id').execute()).length;
+    for (const call of calls) {
+      const unchanged = [await generation(), await deliveries()];
+      for (const [who, token, status] of [
+        ['no token', undefined, 401],
+        ['guest', guest.token, 404],
+        ['member', member.token, 404],
+        ['other developer', otherDeveloper.token, 404],
+      ] as const) {
+        const answer = await api.call(call.method, call.path, { token, ...('body' in call ? { body: call.body } : {}) });
+        expect(answer.statusCode, `${call.method} ${call.path} as ${who}`).toBe(status);
+        expect(answer.body).not.toContain('whsec_');
+      }
+      expect([await generation(), await deliveries()]).toEqual(unchanged);
+      const asOwner = await api.call(call.method, call.path, { token: owner.token, ...('body' in call ? { body: call.body } : {}) });
+      expect(asOwner.statusCode, `${call.method} ${call.path} as owner`).toBe(200);
+      if (call.path.endsWith('/secret')) secret = asOwner.json().data.secret;
+    }
+    // The other developer's own game is theirs; a game that does not exist is not found.
+    expect((await api.call('GET', `/studio/games/${otherAppId}/webhook`, { token: otherDeveloper.token })).statusCode).toBe(200);
+    expect((await api.call('GET', `/studio/games/${otherAppId}/webhook`, { token: owner.token })).statusCode).toBe(404);
+    expect((await api.call('GET', `/studio/games/999999/webhook`, { token: owner.token })).statusCode).toBe(404);
+  });
+
+  describe("the game backend's signed calls", () => {
+    let gameSecret: string;
+    let otherSecret: string;
+    beforeAll(async () => {
+      gameSecret = await api.services.records.newBackendSecret(appId);
+      otherSecret = await api.services.records.newBackendSecret(otherAppId);
+    });
+    function signed(path: string, body: object, options: { secret?: string; timestamp?: number; app?: number } = {}) {
+      const raw = JSON.stringify(body);
+      const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+      const signature = `v1=${backendSignature(options.secret ?? gameSecret, timestamp, raw)}`;
+      const request = () =>
+        api.app.inject({
+          method: 'POST',
+          url: `/serve/api/game/backend/${options.app ?? appId}/${path}`,
+          headers: { 'content-type': 'application/json', 'playport-timestamp': timestamp, 'playport-signature': signature },
+          payload: raw,
+        });
+      return { request, raw, timestamp, signature };
+    }
+
+    it("looks up a player's items and verifies a purchase", async () => {
+      const member = await newMember();
+      const theme = await buy(member, 'alpha-night-theme');
+      await buy(member, 'alpha-hints');
+      await buy(member, 'alpha-hints');
+      const items = await signed('items', { uid: member.userInfo.uid }).request();
+      expect(items.statusCode, items.body).toBe(200);
+      expect(items.json().data).toEqual({
+        uid: member.userInfo.uid,
+        permanent: [{ sku: 'alpha-night-theme', orderId: theme.id, paidAt: expect.any(String) }],
+        consumables: [{ sku: 'alpha-hints', quantity: 2 }],
+      });
+      const verified = await signed('purchases/verify', { orderId: theme.id }).request();
+      expect(verified.statusCode, verified.body).toBe(200);
+      expect(verified.json().data).toMatchObject({
+        orderId: theme.id,
+        status: 'paid',
+        sku: 'alpha-night-theme',
+        uid: member.userInfo.uid,
+        amount: 99,
+        currency: 'USD',
+      });
+      await notify(refundOf(theme, member.userInfo.uid, ++transaction));
+      // The same call again within the second: a nonce makes it another signature.
+      expect((await signed('purchases/verify', { orderId: theme.id, nonce: '2' }).request()).json().data.status).toBe('refunded');
+      expect((await signed('items', { uid: member.userInfo.uid, nonce: '2' }).request()).json().data.permanent).toEqual([]);
+      expect((await signed('items', { uid: 999_999_999 }).request()).statusCode).toBe(404);
+    });
+
+    it('refuses a bad signature, a replay, an old timestamp and another game’s order', async () => {
+      const member = await newMember();
+      const theme = await buy(member, 'alpha-night-theme');
+      const reasonOf = async (answer: Awaited<ReturnType<ReturnType<typeof signed>['request']>>) => {
+        expect(answer.statusCode, answer.body).toBe(401);
+        return answer.json().data.reason as string;
+      };
+      expect(await reasonOf(await signed('purchases/verify', { orderId: theme.id }, { secret: otherSecret }).request())).toBe('mismatch');
+      expect(await reasonOf(await signed('items', { uid: member.userInfo.uid }, { timestamp: Math.floor(Date.now() / 1000) - 3600 }).request())).toBe(
+        'expired',
+      );
+      const tampered = signed('items', { uid: member.userInfo.uid });
+      const changed = await api.app.inject({
+        method: 'POST',
+        url: `/serve/api/game/backend/${appId}/items`,
+        headers: { 'content-type': 'application/json', 'playport-timestamp': tampered.timestamp, 'playport-signature': tampered.signature },
+        payload: JSON.stringify({ uid: owner.userInfo.uid }),
+      });
+      expect(await reasonOf(changed)).toBe('mismatch');
+      const missing = await api.app.inject({
+        method: 'POST',
+        url: `/serve/api/game/backend/${appId}/items`,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"uid":1}',
+      });
+      expect(await reasonOf(missing)).toBe('missing');
+      const once = signed('purchases/verify', { orderId: theme.id });
+      expect((await once.request()).statusCode).toBe(200);
+      expect(await reasonOf(await once.request())).toBe('replayed');
+      // Another game's backend, with its own valid secret, cannot see this game's order.
+      const foreign = await signed('purchases/verify', { orderId: theme.id }, { secret: otherSecret, app: otherAppId }).request();
+      expect(foreign.statusCode, foreign.body).toBe(404);
+      expect(foreign.body).not.toContain(String(member.userInfo.uid));
+      // Bad input is a clear refusal, not a 500.
+      const bad = await signed('purchases/verify', { orderId: '../../x' }).request();
+      expect(bad.statusCode).toBe(422);
+    });
+  });
+});

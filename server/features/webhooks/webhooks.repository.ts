@@ -1,0 +1,165 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DatabaseKind } from '#server/db/client.ts';
+import type { Database, GameWebhooksTable, WebhookDeliveriesTable } from '#server/db/schema.ts';
+
+export type GameWebhookRow = Selectable<GameWebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** Games' webhooks and their outbox of deliveries (decision 100). */
+export class WebhooksRepository {
+  readonly #db: Kysely<Database>;
+  readonly #kind: DatabaseKind;
+  constructor(db: Kysely<Database>, kind: DatabaseKind) {
+    this.#db = db;
+    this.#kind = kind;
+  }
+
+  webhook(appId: number, db: Kysely<Database> = this.#db): Promise<GameWebhookRow | undefined> {
+    return db.selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).executeTakeFirst();
+  }
+
+  /** Sets the URL (null removes it); the first time also starts the secret at generation 1. */
+  async saveUrl(appId: number, url: string | null, now: string): Promise<GameWebhookRow> {
+    return this.#db
+      .insertInto('game_webhooks')
+      .values({ app_id: appId, url, secret_generation: 1, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('app_id').doUpdateSet({ url, updated_at: now }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Starts a new secret generation (the previous secret stops signing) and answers it. */
+  async nextSecretGeneration(appId: number, now: string): Promise<number> {
+    const row = await this.#db
+      .insertInto('game_webhooks')
+      .values({ app_id: appId, url: null, secret_generation: 1, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('app_id').doUpdateSet({ secret_generation: sql<number>`game_webhooks.secret_generation + 1`, updated_at: now }))
+      .returning('secret_generation')
+      .executeTakeFirstOrThrow();
+    return row.secret_generation;
+  }
+
+  /**
+   * Adds a delivery to the outbox, in the transaction given (the order change's): nothing when
+   * the same cause was queued before.
+   */
+  async enqueue(
+    delivery: {
+      appId: number;
+      eventId: string;
+      eventType: string;
+      sourceKey: string;
+      payload: string;
+      now: string;
+      /** Queued already claimed by a worker (sent at once by the caller). */
+      lease?: { worker: string; until: string } | undefined;
+    },
+    db: Kysely<Database> = this.#db,
+  ): Promise<DeliveryRow | undefined> {
+    return db
+      .insertInto('webhook_deliveries')
+      .values({
+        app_id: delivery.appId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        source_key: delivery.sourceKey,
+        payload: delivery.payload,
+        status: 'pending',
+        next_attempt_at: delivery.now,
+        lease_until: delivery.lease?.until ?? null,
+        leased_by: delivery.lease?.worker ?? null,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_response: null,
+        last_error: null,
+        delivered_at: null,
+        created_at: delivery.now,
+      })
+      .onConflict((oc) => oc.column('source_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for `worker` until `leaseUntil`: pending, due, and not
+   * leased by a worker whose lease still runs. On PostgreSQL the candidates are locked with FOR
+   * UPDATE SKIP LOCKED, so instances claiming at once take different rows, and the update names
+   * the same conditions again. On SQLite it is one statement (writes run one at a time; a read
+   * then a write in one transaction could not wait for another instance's write).
+   */
+  async claimDue(worker: string, now: string, leaseUntil: string, limit: number): Promise<DeliveryRow[]> {
+    const claim = (db: Kysely<Database>, ids: number[] | null) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: leaseUntil, leased_by: worker })
+        .where('id', 'in', ids ?? due(db))
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .returningAll()
+        .execute();
+    const due = (db: Kysely<Database>) =>
+      db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit);
+    if (this.#kind === 'sqlite') return claim(this.#db, null);
+    return this.#db.transaction().execute(async (trx) => {
+      const candidates = await due(trx).forUpdate().skipLocked().execute();
+      return candidates.length === 0
+        ? []
+        : claim(
+            trx,
+            candidates.map((c) => c.id),
+          );
+    });
+  }
+
+  /** Records an attempt's outcome, only while the worker still holds the lease. */
+  async finishAttempt(
+    id: number,
+    worker: string,
+    outcome: {
+      status: 'pending' | 'delivered' | 'failed';
+      attempts: number;
+      nextAttemptAt: string;
+      at: string;
+      statusCode: number | null;
+      response: string | null;
+      error: string | null;
+    },
+  ): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: outcome.status,
+        attempts: outcome.attempts,
+        next_attempt_at: outcome.nextAttemptAt,
+        last_attempt_at: outcome.at,
+        last_status_code: outcome.statusCode,
+        last_response: outcome.response,
+        last_error: outcome.error,
+        lease_until: null,
+        leased_by: null,
+        ...(outcome.status === 'delivered' ? { delivered_at: outcome.at } : {}),
+      })
+      .where('id', '=', id)
+      .where('leased_by', '=', worker)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** A game's deliveries, newest first. */
+  deliveries(appId: number, limit: number): Promise<DeliveryRow[]> {
+    return this.#db.selectFrom('webhook_deliveries').selectAll().where('app_id', '=', appId).orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  delivery(id: number): Promise<DeliveryRow | undefined> {
+    return this.#db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

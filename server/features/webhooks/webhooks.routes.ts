@@ -1,0 +1,167 @@
+import type { z } from 'zod';
+import type { ApiEnvelope } from '#common/api/envelope.ts';
+import {
+  BackendItemsBodySchema,
+  BackendItemsSchema,
+  BackendPurchaseBodySchema,
+  BackendPurchaseSchema,
+  WebhookDeliverySchema,
+  WebhookParamsSchema,
+  WebhookSecretSchema,
+  WebhookSettingsSchema,
+  WebhookUrlBodySchema,
+  WebhookUrlSchema,
+} from '#common/api/game-webhooks.schema.ts';
+import type { ApiRouter } from '#server/http/api-router.ts';
+import { parseOrThrow } from '#server/http/validation.ts';
+import { translator } from '#server/i18n.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
+import type { RecordsService } from '../games/records.service.ts';
+import type { DevelopersService } from '../studio/developers.service.ts';
+import type { WebhooksService } from './webhooks.service.ts';
+
+const STUDIO_TAGS = ['studio: webhooks'];
+const BACKEND_TAGS = ['game backend'];
+const OWNER_ONLY = 'The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs.';
+/** A backend call is one small JSON object. */
+const BACKEND_BODY_LIMIT = 4 * 1024;
+const SIGNED =
+  "Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of \"{timestamp}.{raw body}\" with the game's secret}`; " +
+  'a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).';
+
+/** Server-to-server for a game's backend (decision 100): the Studio's webhook calls and the backend's signed look-ups. */
+export async function webhooksRoutes(
+  api: ApiRouter,
+  deps: {
+    webhooks: WebhooksService;
+    developers: Pick<DevelopersService, 'requireDeveloperOf'>;
+    records: Pick<RecordsService, 'verifySignedCall'>;
+    payments: Pick<PaymentsService, 'playerHoldings' | 'purchaseOf'>;
+  },
+): Promise<void> {
+  const { webhooks, developers, records, payments } = deps;
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/studio/games/:app_id/webhook',
+      summary: "A game's webhook URL and its latest 50 deliveries",
+      description: OWNER_ONLY,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      response: WebhookSettingsSchema,
+    },
+    async ({ caller, params }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      return webhooks.settings(params.app_id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'PUT',
+      url: '/studio/games/:app_id/webhook',
+      summary: "Set (or remove, with null) where a game's webhooks go",
+      description: `${OWNER_ONLY} https only, to a host with public addresses only (http and private addresses on a development machine); 422 with \`data.reason\` (invalid, scheme, credentials, private_address) otherwise. The first time, the answer carries the webhook secret, shown this once.`,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      body: WebhookUrlBodySchema,
+      response: WebhookUrlSchema,
+    },
+    async ({ caller, params, body }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      return webhooks.setUrl(params.app_id, body.url);
+    },
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/webhook/secret',
+      summary: 'Make a new webhook secret for a game (the previous one stops signing at once)',
+      description: `${OWNER_ONLY} The secret is shown this once.`,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      response: WebhookSecretSchema,
+    },
+    async ({ caller, params }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      return webhooks.rotateSecret(params.app_id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/webhook/test',
+      summary: 'Send a `test` event to the game’s webhook now',
+      description: `${OWNER_ONLY} Answers the delivery after its first attempt (retried like any other when it failed); 409 when no URL is set.`,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      response: WebhookDeliverySchema,
+    },
+    async ({ caller, params }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      return webhooks.sendTest(params.app_id);
+    },
+  );
+
+  const backend = [
+    {
+      url: '/game/backend/:app_id/items',
+      summary: "A player's items of the game, for the game's backend",
+      body: BackendItemsBodySchema,
+      response: BackendItemsSchema,
+      run: (appId: number, body: z.output<typeof BackendItemsBodySchema>) => payments.playerHoldings(appId, body.uid),
+    },
+    {
+      url: '/game/backend/:app_id/purchases/verify',
+      summary: "Verify a purchase of the game by its order id, for the game's backend",
+      body: BackendPurchaseBodySchema,
+      response: BackendPurchaseSchema,
+      run: (appId: number, body: z.output<typeof BackendPurchaseBodySchema>) => payments.purchaseOf(appId, body.orderId),
+    },
+  ] as const;
+  for (const route of backend)
+    api.documented({
+      method: 'POST',
+      url: route.url,
+      summary: route.summary,
+      description: `${SIGNED} 404 for a player or an order that is not the game's.`,
+      tags: BACKEND_TAGS,
+      auth: 'none',
+      csrf: false,
+      params: WebhookParamsSchema,
+      body: route.body,
+      response: route.response,
+    });
+  // The signature covers the raw body, so these read it as text and parse it themselves.
+  await api.app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BACKEND_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    for (const route of backend) {
+      scope.post(route.url, { config: { auth: 'none', csrf: false } }, async (request, reply) => {
+        const locale = request.locale;
+        const { app_id: appId } = parseOrThrow(WebhookParamsSchema, request.params, locale);
+        const raw = typeof request.body === 'string' ? request.body : '';
+        const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+        // The signature first: nothing about the game is answered to a caller without its secret.
+        await records.verifySignedCall(appId, { timestamp: header('playport-timestamp'), signature: header('playport-signature') }, raw);
+        let json: unknown;
+        try {
+          json = JSON.parse(raw);
+        } catch (cause) {
+          throw new AppError('bad_request', { cause });
+        }
+        const data = await route.run(appId, parseOrThrow(route.body, json, locale) as never);
+        const envelope: ApiEnvelope = { code: 200, message: translator(locale)('errors:ok'), data };
+        return reply.code(200).send(envelope);
+      });
+    }
+  });
+}
