@@ -1,12 +1,7 @@
-import { useTranslation } from '../i18n/translation.tsx';
+import { WebhookSettingsPanel } from '../features/webhooks/webhook-settings.tsx';
+import type { Route } from './+types/studio-game-webhooks';
 
-/** Replaced by the page itself. */
-export default function Page() {
-  const { t } = useTranslation('studio');
-  return (
-    <section className="space-y-2">
-      <h2 className="text-xl font-semibold tracking-tight">{t('game.nav.webhooks')}</h2>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('placeholder')}</p>
-    </section>
-  );
+/** /studio/games/:gameId/webhooks: the game's webhook (decision 100); the parent route has checked the game is the member's. */
+export default function StudioGameWebhooks({ params }: Route.ComponentProps) {
+  return <WebhookSettingsPanel gameId={Number(params.gameId)} />;
 }

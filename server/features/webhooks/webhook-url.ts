@@ -13,7 +13,9 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  * backend on the same machine receives them.
  */
 
-const NOT_PUBLIC = new BlockList();
+// Two lists: Node matches IPv4 addresses against IPv6 rules too (as ::ffff:a.b.c.d).
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, bits] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -31,10 +33,9 @@ for (const [network, bits] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  NOT_PUBLIC.addSubnet(network, bits, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(network, bits, 'ipv4');
 for (const [network, bits] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -46,17 +47,22 @@ for (const [network, bits] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
-  NOT_PUBLIC.addSubnet(network, bits, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(network, bits, 'ipv6');
 
 /** Whether an address is on the public internet: not loopback, private, link-local, shared, multicast, documentation or reserved. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[(.*)\]$/, '$1').split('%')[0]!;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return isPublicAddress(mapped[1]!);
   const family = isIP(bare);
-  if (family === 4) return !NOT_PUBLIC.check(bare, 'ipv4');
-  if (family === 6) return !NOT_PUBLIC.check(bare, 'ipv6');
-  return false;
+  if (family === 4) return !NOT_PUBLIC_V4.check(bare, 'ipv4');
+  if (family !== 6) return false;
+  // An IPv4-mapped address is the IPv4 address it carries, in whichever form it is written.
+  const normal = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(normal);
+  if (mapped) {
+    const [high, low] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
+    return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  }
+  return !NOT_PUBLIC_V6.check(bare, 'ipv6');
 }
 
 /** Whether a host name is this machine: localhost, 127.0.0.0/8 or ::1. */

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-webhook.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
@@ -32,16 +33,6 @@ async function startReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/playport/webhook`;
   return { url, received, state, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** What docs/sdk/webhooks.md tells a game's backend to do: node:crypto only. */
-function verifyWebhook(secret: string, header: string, body: string, nowSeconds: number): boolean {
-  const parts = Object.fromEntries(header.split(',').map((part) => part.split('=') as [string, string]));
-  const timestamp = Number(parts.t);
-  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300 || !parts.v1) return false;
-  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
-  const given = Buffer.from(parts.v1, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 const key = () => randomBytes(12).toString('base64url');
@@ -299,6 +290,34 @@ describe('game webhooks', () => {
     const settings = await api.call('GET', `/studio/games/${appId}/webhook`, { token: owner.token });
     expect(settings.body).not.toContain(fresh);
     expect(settings.json().data).toMatchObject({ url: receiver.url, hasSecret: true });
+  });
+
+  it("works with the guide's receiver (docs/examples/verify-webhook.ts), which refuses old or forged signatures", async () => {
+    const handled: string[] = [];
+    const guide = webhookReceiver(secret, (event) => handled.push(event.id));
+    await new Promise<void>((resolve) => guide.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(guide.address() as AddressInfo).port}/playport/webhook`;
+      expect((await api.call('PUT', `/studio/games/${appId}/webhook`, { token: owner.token, body: { url } })).statusCode).toBe(200);
+      const sent = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
+      expect(sent.json().data).toMatchObject({ status: 'delivered', lastStatusCode: 200, lastResponse: 'ok' });
+      expect(handled).toEqual([sent.json().data.eventId]);
+      // After a rotation the portal signs with a secret the receiver does not have yet: refused, retried later.
+      const rotated = await api.call('POST', `/studio/games/${appId}/webhook/secret`, { token: owner.token });
+      const refused = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
+      expect(refused.json().data).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 400, lastResponse: 'bad signature' });
+      expect(handled).toHaveLength(1);
+      secret = rotated.json().data.secret;
+    } finally {
+      await new Promise<void>((resolve) => guide.close(() => resolve()));
+      await api.call('PUT', `/studio/games/${appId}/webhook`, { token: owner.token, body: { url: receiver.url } });
+    }
+    const body = '{"id":"evt_x"}';
+    const now = Math.floor(Date.now() / 1000);
+    const header = `t=${now - 600},v1=${backendSignature(secret, String(now - 600), body)}`;
+    expect(verifyWebhook(secret, header, body, now)).toBe(false);
+    expect(verifyWebhook(secret, header, body, now - 600)).toBe(true);
+    expect(verifyWebhook(secret, undefined, body, now)).toBe(false);
   });
 
   it('refuses webhook URLs that are not https or point inside the network, outside development', async () => {
