@@ -117,9 +117,11 @@ export function WebhookSettingsPanel({ gameId }: { gameId: number }) {
           placeholder={t('webhooks.url.placeholder')}
           value={url}
           onChange={(event) => setUrl(event.target.value)}
+          // Editable once the saved URL is read, so what is typed is not replaced by it.
+          disabled={settings === null}
           data-testid="webhook-url"
         />
-        <Button type="submit" disabled={busy} data-testid="webhook-save">
+        <Button type="submit" disabled={busy || settings === null} data-testid="webhook-save">
           {t('webhooks.url.save')}
         </Button>
       </form>
