@@ -48,7 +48,8 @@ describe('platform roles (decision 095)', () => {
 
     await run(process.execPath, [OPERATORS_COMMAND, 'revoke', String(member.userInfo.uid)], { env });
     expect(await codeOf(api.services.operators.requireOperator(caller))).toBe('forbidden');
-  });
+    // Four runs of the command, each starting Node and opening the database.
+  }, 60_000);
 
   it('lets a developer act on their own games only, and hides the others as missing', async () => {
     const owner = await players.newMember();
