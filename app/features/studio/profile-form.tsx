@@ -4,7 +4,8 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { useFormErrors } from '../accounts/form-errors.ts';
+import { DeveloperProfileBodySchema } from '#common/api/studio.schema.ts';
+import { schemaError, useFormErrors } from '../accounts/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
 
@@ -19,7 +20,12 @@ export function ProfileForm({ profile }: { profile: { studioName: string; contac
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    check({});
+    const found: Record<string, string> = {};
+    const name = schemaError(DeveloperProfileBodySchema.shape.studioName, studioName, t);
+    const email = schemaError(DeveloperProfileBodySchema.shape.contactEmail, contactEmail, t);
+    if (name) found.studioName = name;
+    if (email) found.contactEmail = email;
+    if (!check(found)) return;
     run('save', async () => {
       try {
         await api.put('/studio/profile/', { studioName, contactEmail });

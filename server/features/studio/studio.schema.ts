@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import type { CatalogueEntrySchema } from '../catalogue/catalogue.service.ts';
 
-/** A studio profile as the member enters it. */
-export const DeveloperProfileBodySchema = z.object({
-  studioName: z.string().trim().min(1, 'studio:games.errors.studioName').max(80, 'studio:games.errors.studioName').describe('The studio name players see.'),
-  contactEmail: z.email('studio:games.errors.contactEmail').max(254, 'studio:games.errors.contactEmail').describe('Where the portal reaches the studio.'),
-});
-
 export const DeveloperProfileSchema = z.object({ studioName: z.string(), contactEmail: z.string(), createdAt: z.string() });
 
 export const DeveloperProfileAnswerSchema = z.object({ profile: DeveloperProfileSchema.nullable().describe('null until the member creates one.') });
