@@ -112,6 +112,8 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
       leaderboards: [{ id: 'best-run', i18n: { en: { name: 'Best run' }, 'zh-CN': { name: '最佳成绩' } } }],
     });
     expect((await call(request, 'GET', `/app/info/?slug=${slug}`)).status).toBe(404);
+    for (const path of [`/app/${slug}`, `/play/${slug}`, `/qa/${slug}`]) expect((await request.get(path)).status(), path).toBe(404);
+    expect(await (await request.get('/sitemap.xml')).text()).not.toContain(slug);
 
     // At phone width the form fits without sideways scrolling.
     await page.setViewportSize({ width: 375, height: 800 });
