@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { conflictingClassLists } from '../../support/class-conflicts.ts';
 import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect as baseExpect, test } from '../fixtures.ts';
@@ -9,6 +11,18 @@ import { hydrated } from '../shell/helpers.ts';
 
 // Image decoding and several saves: seconds on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** No serious or critical axe violation and no contradicting Tailwind utilities on the page as it is (decisions 073, 078). */
+async function expectAccessible(page: Page): Promise<void> {
+  const classLists = await page.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
+  expect(conflictingClassLists(classLists)).toEqual([]);
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  expect(
+    results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
 
 /** Types into a field reached by the keyboard: focus moves to it, then the keys go in. */
 async function typeInto(page: Page, field: Locator, text: string): Promise<void> {
@@ -100,6 +114,7 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('toast').last()).toContainText('Details saved.');
     await expect(form.getByText('Still needed before a build can be submitted')).toBeHidden();
+    await expectAccessible(page);
 
     // What the server kept, and that nobody else sees the draft.
     const saved = await call(request, 'GET', `/studio/games/${gameId}/`, { token: member.token });
@@ -124,5 +139,13 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     const row = page.getByTestId('studio-game-list').getByRole('link', { name: /Harbour Lights Run/ });
     await expect(row).toContainText('Draft');
     await expect(row).toContainText(`/${slug}`);
+    await expectAccessible(page);
+
+    // The same Studio in Chinese: the list titles the game in Chinese, and the form speaks Chinese.
+    await page.goto('/zh-CN/studio');
+    await expect(page.getByTestId('studio-game-list').getByRole('link', { name: /港口灯火/ })).toContainText('草稿');
+    await page.goto(`/zh-CN/studio/games/${gameId}`);
+    await expect(page.getByRole('heading', { name: '游戏详情' })).toBeVisible();
+    await expect(page.getByTestId('studio-game-form').getByRole('group', { name: '简体中文' }).getByLabel('标题')).toHaveValue('港口灯火');
   });
 });
