@@ -275,6 +275,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       developers,
       uploads,
       clock,
+      limiter: rateLimiter,
       // The Studio validates with the content import's own fields (decision 096).
       schemas: studioGameSchemas({ entry: AppFile, hostedSlug: HOSTED_SLUG_PATTERN }),
       searchTokens,

@@ -442,7 +442,7 @@ export interface paths {
     get: operations["getStudioGames"];
     /**
      * Create a game
-     * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. 20 new games a day per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
      */
     post: operations["postStudioGames"];
   };
@@ -461,7 +461,7 @@ export interface paths {
   "/studio/games/{id}/images/": {
     /**
      * Upload an image for a game
-     * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. 200 uploads an hour per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
      */
     post: operations["postStudioGamesByIdImages"];
   };
@@ -5295,7 +5295,7 @@ export interface operations {
   };
   /**
    * Create a game
-   * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. 20 new games a day per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
    */
   postStudioGames: {
     parameters: {
@@ -6198,7 +6198,7 @@ export interface operations {
   };
   /**
    * Upload an image for a game
-   * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. 200 uploads an hour per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
    */
   postStudioGamesByIdImages: {
     parameters: {

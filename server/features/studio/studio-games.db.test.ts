@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
+import { STUDIO_LIMITS } from './studio-games.service.ts';
 
 const png = (width = 64, height = 48) =>
   sharp({ create: { width, height, channels: 3, background: '#2a9d8f' } })
@@ -235,6 +236,29 @@ describe('Studio games (decision 096)', () => {
     expect(huge.statusCode).toBe(422);
     const json = await api.call('POST', `/studio/games/${gameId}/images/`, { token: owner.token, body: { image: 'x' } });
     expect(json.statusCode).toBe(415);
+  });
+
+  it('limits how many games and images one developer makes', async () => {
+    const busy = await players.newMember();
+    await api.call('PUT', '/studio/profile/', { token: busy.token, body: { studioName: 'Busy Studio', contactEmail: 'busy@studio.test' } });
+    const created = await api.call('POST', '/studio/games/', {
+      token: busy.token,
+      body: { slug: `busy-${randomBytes(3).toString('hex')}`, i18n: { en: { title: 'Busy' } } },
+    });
+    const id = created.json().data.id as number;
+    const subject = String(busy.userInfo.uid);
+    for (const rule of [STUDIO_LIMITS.games, STUDIO_LIMITS.images]) {
+      for (let used = rule === STUDIO_LIMITS.games ? 1 : 0; used < rule.limit; used++) await api.services.rateLimiter.consume(rule, subject);
+    }
+    const game = await api.call('POST', '/studio/games/', {
+      token: busy.token,
+      body: { slug: `busy-${randomBytes(3).toString('hex')}`, i18n: { en: { title: 'One more' } } },
+    });
+    expect(game.statusCode).toBe(429);
+    expect(Number(game.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await upload(id, busy.token, await png())).statusCode).toBe(429);
+    // Another developer is not held back by it.
+    expect((await upload(gameId, owner.token, await png(33, 33))).statusCode).toBe(201);
   });
 
   it('keeps an unpublished game out of lists, search, its page, the sitemap, the games origin and game calls', async () => {

@@ -4,6 +4,7 @@ import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-record
 import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
 import { AppError, type FieldMessage, fieldError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { DeveloperProfile, DevelopersService } from './developers.service.ts';
 import type { StudioGamesRepository, StoredStudioGame, StudioGameWrite } from './studio-games.repository.ts';
@@ -23,6 +24,12 @@ const IMAGE_KEY = /^catalogue\/[0-9a-f]{20}\.webp$/;
 const MAX_IMAGE_PIXELS = 40_000_000;
 const MAX_IMAGE_SIDE = 10_000;
 
+/** What one developer may do in a window: generous for real work, a ceiling for a script filling the storage or the slugs. */
+export const STUDIO_LIMITS = {
+  images: { name: 'studio-images-user', limit: 200, windowSeconds: 60 * 60 },
+  games: { name: 'studio-games-user', limit: 20, windowSeconds: 24 * 60 * 60 },
+} satisfies Record<string, RateRule>;
+
 type Texts = { title: string; summary: string; description: string; instructions: string | null };
 
 export interface StudioGamesOptions {
@@ -31,6 +38,7 @@ export interface StudioGamesOptions {
   /** Where uploaded images go: the uploads, served at /uploads/ and resized by the image endpoint. */
   uploads: FileStorage;
   clock: Clock;
+  limiter: RateLimiter;
   /** The content import's fields (decision 096). */
   schemas: StudioGameSchemas;
   /** The catalogue's search tokens of a text, so a Studio game is found like an imported one once published. */
@@ -78,6 +86,7 @@ export class StudioGamesService {
   /** A new draft game: type game, unpublished, its files to come at /games/<slug>/index.html. */
   async create(caller: Caller | null, input: StudioGameCreate): Promise<StudioGame> {
     const userId = await this.#o.developers.requireDeveloper(caller);
+    assertAllowed(await this.#o.limiter.consume(STUDIO_LIMITS.games, String(userId)));
     const titles: Record<string, string> = { en: input.i18n.en.title };
     if (input.i18n['zh-CN']) titles['zh-CN'] = input.i18n['zh-CN'].title;
     const id = await this.#o.repository.create({ userId, slug: input.slug, titles, now: isoNow(this.#o.clock) });
@@ -172,7 +181,8 @@ export class StudioGamesService {
    * served from the portal's origin, it could run script.
    */
   async uploadImage(caller: Caller | null, appId: number, bytes: Buffer): Promise<{ url: string }> {
-    await this.#o.developers.requireDeveloperOf(caller, appId);
+    const userId = await this.#o.developers.requireDeveloperOf(caller, appId);
+    assertAllowed(await this.#o.limiter.consume(STUDIO_LIMITS.images, String(userId)));
     if (bytes.length === 0) throw fieldError({ [STUDIO_IMAGE_FIELD]: ['studio:games.errors.imageRequired'] });
     if (bytes.length > STUDIO_IMAGE_MAX_BYTES) throw imageTooLarge();
     let webp: Buffer;

@@ -72,7 +72,7 @@ export async function studioRoutes(api: ApiRouter, studio: StudioGamesService): 
       summary: 'Create a game',
       description:
         'A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. ' +
-        `A slug that is taken gets 422 with data.errors.slug. ${ROLES}`,
+        `A slug that is taken gets 422 with data.errors.slug. 20 new games a day per developer (429 beyond). ${ROLES}`,
       tags: TAGS,
       auth: 'required',
       body: create,
@@ -129,7 +129,7 @@ export async function studioRoutes(api: ApiRouter, studio: StudioGamesService): 
         description:
           `multipart/form-data with one file part (named "${STUDIO_IMAGE_FIELD}"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; ` +
           'stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). ' +
-          `Anything else gets 422 with data.errors.${STUDIO_IMAGE_FIELD}. ${ROLES}`,
+          `Anything else gets 422 with data.errors.${STUDIO_IMAGE_FIELD}. 200 uploads an hour per developer (429 beyond). ${ROLES}`,
         tags: TAGS,
         auth: 'required',
         params: StudioGameParamsSchema,
