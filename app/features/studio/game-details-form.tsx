@@ -1,5 +1,6 @@
 import { ImageUp, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { useRevalidator } from 'react-router';
 import type { StudioGame } from '#server/features/studio/studio.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { api } from '../../lib/api-client.ts';
@@ -28,6 +29,7 @@ function num(text: string): number {
 /** The edit form of one game: texts per language, listing, images, items, leaderboards and achievements, backends. */
 export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; categories: Term[]; tags: Term[] }) {
   const { t } = useTranslation('studio');
+  const revalidator = useRevalidator();
   const [value, setValue] = useState<Metadata>(() => metadataOf(game));
   const [missing, setMissing] = useState(game.missing);
   const [backends, setBackends] = useState(game.backends.join('\n'));
@@ -58,6 +60,8 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
         setValue(metadataOf(data));
         setMissing(data.missing);
         toast.add({ title: t('games.details.saved'), color: 'success' });
+        // The page's heading and the Studio's list show the saved title.
+        await revalidator.revalidate();
       } catch (failure) {
         fail(failure);
         if (Object.keys(fieldErrorsOf(failure)).length > 0) toast.add({ title: t('games.details.invalid'), color: 'error' });

@@ -116,6 +116,18 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     await expect(form.getByText('Still needed before a build can be submitted')).toBeHidden();
     await expectAccessible(page);
 
+    // A changed title reaches the page's heading once saved.
+    await typeInto(page, english.getByLabel('Title'), 'Harbour Lights');
+    await form.getByTestId('studio-game-save').focus();
+    await afterDebounce(page);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbour Lights');
+    await typeInto(page, english.getByLabel('Title'), 'Harbour Lights Run');
+    await afterDebounce(page);
+    await form.getByTestId('studio-game-save').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbour Lights Run');
+
     // What the server kept, and that nobody else sees the draft.
     const saved = await call(request, 'GET', `/studio/games/${gameId}/`, { token: member.token });
     expect(saved.data).toMatchObject({
