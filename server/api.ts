@@ -16,6 +16,7 @@ import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { studioRoutes } from './features/studio/studio.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -113,6 +114,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
   await webhooksRoutes(api, { webhooks: services.webhooks, developers: services.developers, records: services.records, payments: services.payments });
+  await studioRoutes(api, services.studioGames);
 
   api.documented({
     method: 'GET',

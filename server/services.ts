@@ -66,6 +66,12 @@ import { DevelopersService } from './features/studio/developers.service.ts';
 import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
+import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
+import { StudioGamesService } from './features/studio/studio-games.service.ts';
+import { studioGameSchemas } from './features/studio/studio.schema.ts';
+import { AppFile } from './features/catalogue/catalogue.import.ts';
+import { searchTokens } from './features/catalogue/catalogue-search.ts';
+import { HOSTED_SLUG_PATTERN } from './features/catalogue/hosted-game-limits.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -93,6 +99,8 @@ export interface Services {
   auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
+  /** A developer's studio profile and games' metadata (decision 096). */
+  studioGames: StudioGamesService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -129,12 +137,24 @@ export interface Services {
  */
 export type PageServices = Pick<
   Services,
-  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog'
+  | 'accounts'
+  | 'articles'
+  | 'catalogue'
+  | 'library'
+  | 'pages'
+  | 'redirects'
+  | 'social'
+  | 'payments'
+  | 'records'
+  | 'operators'
+  | 'developers'
+  | 'auditLog'
+  | 'studioGames'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -215,6 +235,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
   });
   const redirects = new RedirectsService(redirectsRepository, clock);
+  const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
   const webhooks = new WebhooksService({
@@ -260,7 +281,18 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     operators: new OperatorsService(new OperatorsRepository(db), clock),
     auditLog: new AuditLogService(new AuditLogRepository(db), clock),
-    developers: new DevelopersService(new DevelopersRepository(db), clock),
+    developers,
+    studioGames: new StudioGamesService({
+      repository: new StudioGamesRepository(db),
+      developers,
+      uploads,
+      clock,
+      limiter: rateLimiter,
+      // The Studio validates with the content import's own fields (decision 096).
+      schemas: studioGameSchemas({ entry: AppFile, hostedSlug: HOSTED_SLUG_PATTERN }),
+      searchTokens,
+      announce: () => contentChanges.announce(),
+    }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({

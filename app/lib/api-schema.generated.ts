@@ -462,6 +462,49 @@ export interface paths {
      */
     post: operations["postGameBackendByAppIdPurchasesVerify"];
   };
+  "/studio/profile/": {
+    /**
+     * The caller's studio profile
+     * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    get: operations["getStudioProfile"];
+    /**
+     * Create or change the studio profile
+     * @description A member becomes a developer by creating one. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    put: operations["putStudioProfile"];
+  };
+  "/studio/games/": {
+    /**
+     * The developer's games
+     * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    get: operations["getStudioGames"];
+    /**
+     * Create a game
+     * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. 20 new games a day per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    post: operations["postStudioGames"];
+  };
+  "/studio/games/{id}/": {
+    /**
+     * One of the developer's games
+     * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    get: operations["getStudioGamesById"];
+    /**
+     * Replace a game's metadata
+     * @description The fields of a catalogue entry (docs/catalogue-entry.schema.json) with images uploaded through POST /studio/games/{id}/images/. Every problem is answered at once (422, data.errors by field) and nothing changes. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    put: operations["putStudioGamesById"];
+  };
+  "/studio/games/{id}/images/": {
+    /**
+     * Upload an image for a game
+     * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. 200 uploads an hour per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+     */
+    post: operations["postStudioGamesByIdImages"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -5527,6 +5570,1144 @@ export interface operations {
       };
       /** @description Body larger than the limit */
       413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's studio profile
+   * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  getStudioProfile: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description null until the member creates one. */
+              profile: {
+                studioName: string;
+                contactEmail: string;
+                createdAt: string;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create or change the studio profile
+   * @description A member becomes a developer by creating one. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  putStudioProfile: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The studio name players see. */
+          studioName: string;
+          /**
+           * Format: email
+           * @description Where the portal reaches the studio.
+           */
+          contactEmail: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              studioName: string;
+              contactEmail: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The developer's games
+   * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  getStudioGames: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              games: ({
+                  id: number;
+                  slug: string;
+                  title: string;
+                  thumbnail: string | null;
+                  published: boolean;
+                  updatedAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a game
+   * @description A draft game of the caller: unpublished (not listed, searched or playable until an operator approves a build of it), its files to come at /games/{slug}/index.html. A slug that is taken gets 422 with data.errors.slug. 20 new games a day per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  postStudioGames: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The address of the game (/play/{slug}) and its host on the games origin: lower-case letters, digits and hyphens, at most 63, unique. */
+          slug: string;
+          /** @description Its name in English and, optionally, in Chinese. */
+          i18n: {
+            en: {
+              /** @description The name of the game. */
+              title: string;
+            };
+            "zh-CN"?: {
+              /** @description The name of the game. */
+              title: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one. */
+              categories: string[];
+              /**
+               * @description Slugs of its tags (content/catalogue/tags.yaml).
+               * @default []
+               */
+              tags: string[];
+              /**
+               * @description The screen orientation it is made for; the play page asks a phone in the other orientation to turn.
+               * @default any
+               * @enum {string}
+               */
+              orientation: "portrait" | "landscape" | "any";
+              /** @description The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio). */
+              width: number;
+              /** @description The height in CSS pixels the game is designed for. */
+              height: number;
+              /**
+               * @description Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.
+               * @default []
+               */
+              backends: string[];
+              /**
+               * @description Items the game sells through Playport.pay (at most 50); prices are always the portal's.
+               * @default []
+               */
+              items: ({
+                  /** @description The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit). */
+                  sku: string;
+                  /** @description The price in minor units (cents): 199 is 1.99. */
+                  price: number;
+                  /**
+                   * @description The ISO 4217 currency code of the price.
+                   * @default USD
+                   */
+                  currency: string;
+                  /**
+                   * @description permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).
+                   * @default permanent
+                   * @enum {string}
+                   */
+                  kind: "permanent" | "consumable";
+                  /** @description The item's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese; a text left out is shown in English. */
+                    "zh-CN"?: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name?: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Leaderboards the game keeps through Playport.leaderboard (at most 20; decision 092).
+               * @default []
+               */
+              leaderboards: ({
+                  /** @description The board's id, which the game passes to Playport.leaderboard: 1–64 lower-case letters, digits, _ . -. */
+                  id: string;
+                  /**
+                   * @description desc: a higher score is better (points); asc: a lower one is (times).
+                   * @enum {string}
+                   */
+                  order: "asc" | "desc";
+                  /**
+                   * @description How scores are shown: number (points) or time (milliseconds, shown m:ss.mmm).
+                   * @default number
+                   * @enum {string}
+                   */
+                  format: "number" | "time";
+                  /**
+                   * @description The lowest score accepted; one below it is refused (score_out_of_bounds).
+                   * @default 0
+                   */
+                  min: number;
+                  /** @description The highest score accepted; one above it is refused (score_out_of_bounds). */
+                  max: number;
+                  /**
+                   * @description The periods the board keeps a best score for: daily, weekly (ISO weeks, UTC) and all-time.
+                   * @default [
+                   *   "all-time"
+                   * ]
+                   */
+                  periods: ("daily" | "weekly" | "all-time")[];
+                  /**
+                   * @description true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The board's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Achievements the game unlocks through Playport.achievements (at most 100; decision 092).
+               * @default []
+               */
+              achievements: {
+                  /** @description The achievement's id, which the game passes to Playport.achievements.unlock. */
+                  id: string;
+                  /** @description An image file in the game's folder, shown with the achievement (through the image service). */
+                  icon?: string;
+                  /**
+                   * @description true: only the game's backend may unlock it, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The achievement's name and description in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                  };
+                }[];
+              /** @description The texts of the game page in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The name of the game. */
+                  title: string;
+                  /** @description One line for tiles and search results. */
+                  summary: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+                /** @description Simplified Chinese; a text left out is shown in English. */
+                "zh-CN"?: {
+                  /** @description The name of the game. */
+                  title?: string;
+                  /** @description One line for tiles and search results. */
+                  summary?: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description?: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+              };
+              /** @description An image uploaded with POST /studio/games/{id}/images/ (the tile), or null. */
+              thumbnail: string | null;
+              /** @description An uploaded image (the wide cover on the game page), or null. */
+              cover: string | null;
+              /**
+               * @description Up to 12 uploaded images.
+               * @default []
+               */
+              screenshots: string[];
+              id: number;
+              slug: string;
+              published: boolean;
+              entryUrl: string;
+              updatedAt: string;
+              /** @description What the game still lacks before a build of it can be submitted. */
+              missing: ("summary" | "description" | "categories" | "thumbnail")[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * One of the developer's games
+   * @description Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  getStudioGamesById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one. */
+              categories: string[];
+              /**
+               * @description Slugs of its tags (content/catalogue/tags.yaml).
+               * @default []
+               */
+              tags: string[];
+              /**
+               * @description The screen orientation it is made for; the play page asks a phone in the other orientation to turn.
+               * @default any
+               * @enum {string}
+               */
+              orientation: "portrait" | "landscape" | "any";
+              /** @description The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio). */
+              width: number;
+              /** @description The height in CSS pixels the game is designed for. */
+              height: number;
+              /**
+               * @description Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.
+               * @default []
+               */
+              backends: string[];
+              /**
+               * @description Items the game sells through Playport.pay (at most 50); prices are always the portal's.
+               * @default []
+               */
+              items: ({
+                  /** @description The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit). */
+                  sku: string;
+                  /** @description The price in minor units (cents): 199 is 1.99. */
+                  price: number;
+                  /**
+                   * @description The ISO 4217 currency code of the price.
+                   * @default USD
+                   */
+                  currency: string;
+                  /**
+                   * @description permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).
+                   * @default permanent
+                   * @enum {string}
+                   */
+                  kind: "permanent" | "consumable";
+                  /** @description The item's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese; a text left out is shown in English. */
+                    "zh-CN"?: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name?: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Leaderboards the game keeps through Playport.leaderboard (at most 20; decision 092).
+               * @default []
+               */
+              leaderboards: ({
+                  /** @description The board's id, which the game passes to Playport.leaderboard: 1–64 lower-case letters, digits, _ . -. */
+                  id: string;
+                  /**
+                   * @description desc: a higher score is better (points); asc: a lower one is (times).
+                   * @enum {string}
+                   */
+                  order: "asc" | "desc";
+                  /**
+                   * @description How scores are shown: number (points) or time (milliseconds, shown m:ss.mmm).
+                   * @default number
+                   * @enum {string}
+                   */
+                  format: "number" | "time";
+                  /**
+                   * @description The lowest score accepted; one below it is refused (score_out_of_bounds).
+                   * @default 0
+                   */
+                  min: number;
+                  /** @description The highest score accepted; one above it is refused (score_out_of_bounds). */
+                  max: number;
+                  /**
+                   * @description The periods the board keeps a best score for: daily, weekly (ISO weeks, UTC) and all-time.
+                   * @default [
+                   *   "all-time"
+                   * ]
+                   */
+                  periods: ("daily" | "weekly" | "all-time")[];
+                  /**
+                   * @description true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The board's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Achievements the game unlocks through Playport.achievements (at most 100; decision 092).
+               * @default []
+               */
+              achievements: {
+                  /** @description The achievement's id, which the game passes to Playport.achievements.unlock. */
+                  id: string;
+                  /** @description An image file in the game's folder, shown with the achievement (through the image service). */
+                  icon?: string;
+                  /**
+                   * @description true: only the game's backend may unlock it, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The achievement's name and description in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                  };
+                }[];
+              /** @description The texts of the game page in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The name of the game. */
+                  title: string;
+                  /** @description One line for tiles and search results. */
+                  summary: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+                /** @description Simplified Chinese; a text left out is shown in English. */
+                "zh-CN"?: {
+                  /** @description The name of the game. */
+                  title?: string;
+                  /** @description One line for tiles and search results. */
+                  summary?: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description?: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+              };
+              /** @description An image uploaded with POST /studio/games/{id}/images/ (the tile), or null. */
+              thumbnail: string | null;
+              /** @description An uploaded image (the wide cover on the game page), or null. */
+              cover: string | null;
+              /**
+               * @description Up to 12 uploaded images.
+               * @default []
+               */
+              screenshots: string[];
+              id: number;
+              slug: string;
+              published: boolean;
+              entryUrl: string;
+              updatedAt: string;
+              /** @description What the game still lacks before a build of it can be submitted. */
+              missing: ("summary" | "description" | "categories" | "thumbnail")[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace a game's metadata
+   * @description The fields of a catalogue entry (docs/catalogue-entry.schema.json) with images uploaded through POST /studio/games/{id}/images/. Every problem is answered at once (422, data.errors by field) and nothing changes. Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  putStudioGamesById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one. */
+          categories: string[];
+          /**
+           * @description Slugs of its tags (content/catalogue/tags.yaml).
+           * @default []
+           */
+          tags?: string[];
+          /**
+           * @description The screen orientation it is made for; the play page asks a phone in the other orientation to turn.
+           * @default any
+           * @enum {string}
+           */
+          orientation?: "portrait" | "landscape" | "any";
+          /** @description The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio). */
+          width: number;
+          /** @description The height in CSS pixels the game is designed for. */
+          height: number;
+          /**
+           * @description Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.
+           * @default []
+           */
+          backends?: string[];
+          /**
+           * @description Items the game sells through Playport.pay (at most 50); prices are always the portal's.
+           * @default []
+           */
+          items?: ({
+              /** @description The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit). */
+              sku: string;
+              /** @description The price in minor units (cents): 199 is 1.99. */
+              price: number;
+              /**
+               * @description The ISO 4217 currency code of the price.
+               * @default USD
+               */
+              currency?: string;
+              /**
+               * @description permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).
+               * @default permanent
+               * @enum {string}
+               */
+              kind?: "permanent" | "consumable";
+              /** @description The item's name in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The item's name as the player sees it in the checkout and in My area. */
+                  name: string;
+                };
+                /** @description Simplified Chinese; a text left out is shown in English. */
+                "zh-CN"?: {
+                  /** @description The item's name as the player sees it in the checkout and in My area. */
+                  name?: string;
+                };
+              };
+            })[];
+          /**
+           * @description Leaderboards the game keeps through Playport.leaderboard (at most 20; decision 092).
+           * @default []
+           */
+          leaderboards?: ({
+              /** @description The board's id, which the game passes to Playport.leaderboard: 1–64 lower-case letters, digits, _ . -. */
+              id: string;
+              /**
+               * @description desc: a higher score is better (points); asc: a lower one is (times).
+               * @enum {string}
+               */
+              order: "asc" | "desc";
+              /**
+               * @description How scores are shown: number (points) or time (milliseconds, shown m:ss.mmm).
+               * @default number
+               * @enum {string}
+               */
+              format?: "number" | "time";
+              /**
+               * @description The lowest score accepted; one below it is refused (score_out_of_bounds).
+               * @default 0
+               */
+              min?: number;
+              /** @description The highest score accepted; one above it is refused (score_out_of_bounds). */
+              max: number;
+              /**
+               * @description The periods the board keeps a best score for: daily, weekly (ISO weeks, UTC) and all-time.
+               * @default [
+               *   "all-time"
+               * ]
+               */
+              periods?: ("daily" | "weekly" | "all-time")[];
+              /**
+               * @description true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md).
+               * @default false
+               */
+              backend_only?: boolean;
+              /** @description The board's name in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The board's name as the app page shows it. */
+                  name: string;
+                };
+                /** @description Simplified Chinese (required). */
+                "zh-CN": {
+                  /** @description The board's name as the app page shows it. */
+                  name: string;
+                };
+              };
+            })[];
+          /**
+           * @description Achievements the game unlocks through Playport.achievements (at most 100; decision 092).
+           * @default []
+           */
+          achievements?: {
+              /** @description The achievement's id, which the game passes to Playport.achievements.unlock. */
+              id: string;
+              /** @description An image file in the game's folder, shown with the achievement (through the image service). */
+              icon?: string;
+              /**
+               * @description true: only the game's backend may unlock it, with a signed call (docs/sdk/backend-calls.md).
+               * @default false
+               */
+              backend_only?: boolean;
+              /** @description The achievement's name and description in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The achievement's name. */
+                  name: string;
+                  /** @description What the player did to earn it. */
+                  description: string;
+                };
+                /** @description Simplified Chinese (required). */
+                "zh-CN": {
+                  /** @description The achievement's name. */
+                  name: string;
+                  /** @description What the player did to earn it. */
+                  description: string;
+                };
+              };
+            }[];
+          /** @description The texts of the game page in each language. */
+          i18n: {
+            /** @description English (required). */
+            en: {
+              /** @description The name of the game. */
+              title: string;
+              /** @description One line for tiles and search results. */
+              summary: string;
+              /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+              description: string;
+              /** @description How to play, shown on the game page. */
+              instructions?: string;
+            };
+            /** @description Simplified Chinese; a text left out is shown in English. */
+            "zh-CN"?: {
+              /** @description The name of the game. */
+              title?: string;
+              /** @description One line for tiles and search results. */
+              summary?: string;
+              /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+              description?: string;
+              /** @description How to play, shown on the game page. */
+              instructions?: string;
+            };
+          };
+          /** @description An image uploaded with POST /studio/games/{id}/images/ (the tile), or null. */
+          thumbnail: string | null;
+          /** @description An uploaded image (the wide cover on the game page), or null. */
+          cover: string | null;
+          /**
+           * @description Up to 12 uploaded images.
+           * @default []
+           */
+          screenshots?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one. */
+              categories: string[];
+              /**
+               * @description Slugs of its tags (content/catalogue/tags.yaml).
+               * @default []
+               */
+              tags: string[];
+              /**
+               * @description The screen orientation it is made for; the play page asks a phone in the other orientation to turn.
+               * @default any
+               * @enum {string}
+               */
+              orientation: "portrait" | "landscape" | "any";
+              /** @description The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio). */
+              width: number;
+              /** @description The height in CSS pixels the game is designed for. */
+              height: number;
+              /**
+               * @description Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.
+               * @default []
+               */
+              backends: string[];
+              /**
+               * @description Items the game sells through Playport.pay (at most 50); prices are always the portal's.
+               * @default []
+               */
+              items: ({
+                  /** @description The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit). */
+                  sku: string;
+                  /** @description The price in minor units (cents): 199 is 1.99. */
+                  price: number;
+                  /**
+                   * @description The ISO 4217 currency code of the price.
+                   * @default USD
+                   */
+                  currency: string;
+                  /**
+                   * @description permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).
+                   * @default permanent
+                   * @enum {string}
+                   */
+                  kind: "permanent" | "consumable";
+                  /** @description The item's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese; a text left out is shown in English. */
+                    "zh-CN"?: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name?: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Leaderboards the game keeps through Playport.leaderboard (at most 20; decision 092).
+               * @default []
+               */
+              leaderboards: ({
+                  /** @description The board's id, which the game passes to Playport.leaderboard: 1–64 lower-case letters, digits, _ . -. */
+                  id: string;
+                  /**
+                   * @description desc: a higher score is better (points); asc: a lower one is (times).
+                   * @enum {string}
+                   */
+                  order: "asc" | "desc";
+                  /**
+                   * @description How scores are shown: number (points) or time (milliseconds, shown m:ss.mmm).
+                   * @default number
+                   * @enum {string}
+                   */
+                  format: "number" | "time";
+                  /**
+                   * @description The lowest score accepted; one below it is refused (score_out_of_bounds).
+                   * @default 0
+                   */
+                  min: number;
+                  /** @description The highest score accepted; one above it is refused (score_out_of_bounds). */
+                  max: number;
+                  /**
+                   * @description The periods the board keeps a best score for: daily, weekly (ISO weeks, UTC) and all-time.
+                   * @default [
+                   *   "all-time"
+                   * ]
+                   */
+                  periods: ("daily" | "weekly" | "all-time")[];
+                  /**
+                   * @description true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The board's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Achievements the game unlocks through Playport.achievements (at most 100; decision 092).
+               * @default []
+               */
+              achievements: {
+                  /** @description The achievement's id, which the game passes to Playport.achievements.unlock. */
+                  id: string;
+                  /** @description An image file in the game's folder, shown with the achievement (through the image service). */
+                  icon?: string;
+                  /**
+                   * @description true: only the game's backend may unlock it, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The achievement's name and description in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                  };
+                }[];
+              /** @description The texts of the game page in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The name of the game. */
+                  title: string;
+                  /** @description One line for tiles and search results. */
+                  summary: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+                /** @description Simplified Chinese; a text left out is shown in English. */
+                "zh-CN"?: {
+                  /** @description The name of the game. */
+                  title?: string;
+                  /** @description One line for tiles and search results. */
+                  summary?: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description?: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+              };
+              /** @description An image uploaded with POST /studio/games/{id}/images/ (the tile), or null. */
+              thumbnail: string | null;
+              /** @description An uploaded image (the wide cover on the game page), or null. */
+              cover: string | null;
+              /**
+               * @description Up to 12 uploaded images.
+               * @default []
+               */
+              screenshots: string[];
+              id: number;
+              slug: string;
+              published: boolean;
+              entryUrl: string;
+              updatedAt: string;
+              /** @description What the game still lacks before a build of it can be submitted. */
+              missing: ("summary" | "description" | "categories" | "thumbnail")[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload an image for a game
+   * @description multipart/form-data with one file part (named "image"): PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB and 10000 px a side; stored as WebP under a content-hash name in the uploads (served at /uploads/catalogue/, resized by the image endpoint). Anything else gets 422 with data.errors.image. 200 uploads an hour per developer (429 beyond). Without a token 401. The profile calls are for members (a guest gets 403); the list and a new game need a studio profile (403 without one); a game's calls answer 404 for a game that is not the caller's, as for one that does not exist (decision 095).
+   */
+  postStudioGamesByIdImages: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** @description The file: PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB, at most 10000 px a side. */
+          image: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Its address, to put in thumbnail, cover, screenshots or an achievement icon. */
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

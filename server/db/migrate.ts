@@ -17,6 +17,7 @@ import { itemKindsInventory } from './migrations/0013-item-kinds-inventory.ts';
 import { leaderboardsAchievements } from './migrations/0014-leaderboards-achievements.ts';
 import { gameSessions } from './migrations/0015-game-sessions.ts';
 import { platformRoles } from './migrations/0016-platform-roles.ts';
+import { studioGames } from './migrations/0017-studio-games.ts';
 import { gameWebhooks } from './migrations/0021-game-webhooks.ts';
 import type { Database } from './schema.ts';
 
@@ -39,6 +40,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0014-leaderboards-achievements': leaderboardsAchievements(),
     '0015-game-sessions': gameSessions(kind),
     '0016-platform-roles': platformRoles(kind),
+    '0017-studio-games': studioGames(),
     '0021-game-webhooks': gameWebhooks(kind),
   };
 }

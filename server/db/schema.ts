@@ -253,6 +253,8 @@ export interface AppsTable {
   type: 'game' | 'app';
   entry_url: string;
   thumbnail: string;
+  /** The wide cover image set in the Studio (decision 096); null when there is none. */
+  cover: Generated<string | null>;
   screenshots: string;
   /** JSON array of the origins a hosted game may connect to (decision 089). */
   backend_origins: Generated<string>;

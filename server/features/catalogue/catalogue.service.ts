@@ -7,6 +7,7 @@ import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
 import { searchTerms } from './catalogue-search.ts';
 import { HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
+import type { AppFile } from './catalogue.import.ts';
 import type { AppSummaryRow, CatalogueRepository } from './catalogue.repository.ts';
 
 /** How many similar apps an app page shows. */
@@ -26,6 +27,9 @@ const OFFLINE_COPY_SANDBOX = 'allow-scripts allow-pointer-lock';
 const FRAME_ALLOW = 'fullscreen; autoplay; gamepad';
 
 /** A game whose files this portal serves on the games origin. */
+
+/** The schema of a catalogue entry, which the Studio validates with too (decision 096). */
+export type CatalogueEntrySchema = typeof AppFile;
 export interface HostedGame {
   slug: string;
   /** Its own origin: the games origin with the slug as the first label. */

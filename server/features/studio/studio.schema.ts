@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { CatalogueEntrySchema } from '../catalogue/catalogue.service.ts';
+
+export const DeveloperProfileSchema = z.object({ studioName: z.string(), contactEmail: z.string(), createdAt: z.string() });
+
+export const DeveloperProfileAnswerSchema = z.object({ profile: DeveloperProfileSchema.nullable().describe('null until the member creates one.') });
+
+export const StudioGameParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(999_999_999) });
+
+/** The most a Studio image may weigh, as in the content import. */
+export const STUDIO_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const STUDIO_IMAGE_FIELD = 'image';
+
+export const StudioImageUploadSchema = z.object({
+  [STUDIO_IMAGE_FIELD]: z.string().describe('The file: PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB, at most 10000 px a side.'),
+});
+
+export const StudioImageSchema = z.object({ url: z.string().describe('Its address, to put in thumbnail, cover, screenshots or an achievement icon.') });
+
+export const StudioGameSummarySchema = z.object({
+  id: z.number(),
+  slug: z.string(),
+  title: z.string(),
+  thumbnail: z.string().nullable(),
+  published: z.boolean(),
+  updatedAt: z.string(),
+});
+
+export const StudioGameListSchema = z.object({ games: z.array(StudioGameSummarySchema) });
+
+/**
+ * The Studio's schemas are the content import's own fields (decision 096): what the two accept
+ * cannot drift apart. They are built from the entry schema the catalogue passes in at start-up.
+ */
+export function studioGameSchemas({ entry, hostedSlug }: { entry: CatalogueEntrySchema; hostedSlug: RegExp }) {
+  const fields = entry.pick({
+    categories: true,
+    tags: true,
+    orientation: true,
+    width: true,
+    height: true,
+    backends: true,
+    items: true,
+    leaderboards: true,
+    achievements: true,
+    i18n: true,
+  });
+  const image = z.string().min(1).max(300);
+  const metadata = fields.extend({
+    thumbnail: image.nullable().describe('An image uploaded with POST /studio/games/{id}/images/ (the tile), or null.'),
+    cover: image.nullable().describe('An uploaded image (the wide cover on the game page), or null.'),
+    screenshots: z.array(image).max(12).default([]).describe('Up to 12 uploaded images.'),
+  });
+  const title = entry.shape.i18n.shape.en.shape.title;
+  const create = z.object({
+    slug: entry.shape.slug
+      .refine((slug) => hostedSlug.test(slug), 'studio:games.errors.slug')
+      .describe('The address of the game (/play/{slug}) and its host on the games origin: lower-case letters, digits and hyphens, at most 63, unique.'),
+    i18n: z.object({ en: z.object({ title }), 'zh-CN': z.object({ title }).optional() }).describe('Its name in English and, optionally, in Chinese.'),
+  });
+  const game = metadata.extend({
+    id: z.number(),
+    slug: z.string(),
+    published: z.boolean(),
+    entryUrl: z.string(),
+    updatedAt: z.string(),
+    missing: z
+      .array(z.enum(['summary', 'description', 'categories', 'thumbnail']))
+      .describe('What the game still lacks before a build of it can be submitted.'),
+  });
+  return { metadata, create, game };
+}
+
+export type StudioGameSchemas = ReturnType<typeof studioGameSchemas>;
+export type StudioGameMetadata = z.output<StudioGameSchemas['metadata']>;
+export type StudioGameCreate = z.output<StudioGameSchemas['create']>;
+export type StudioGame = z.output<StudioGameSchemas['game']>;
+export type StudioGameSummary = z.output<typeof StudioGameSummarySchema>;
