@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +16,7 @@ import { recordsRoutes } from './features/games/records.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
+import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -111,6 +113,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
+  await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
 
   api.documented({
     method: 'GET',

@@ -28,6 +28,7 @@ const database = await connectDatabase(config.databaseUrl, {
 if (!database) process.exit(1);
 await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
+mkdirSync(resolve(config.buildsDir), { recursive: true });
 const services = createServices(database, config);
 
 const buildPath = resolve(config.buildDir, 'server/index.js');
@@ -48,7 +49,11 @@ if (config.seedDemoContent) {
 }
 await services.contentChanges.listen();
 // Game files on an origin of their own (decision 089), from this same process.
-const gamesOrigin = await buildGamesOrigin({ config, catalogue: services.catalogue });
+const gamesOrigin = await buildGamesOrigin({
+  config,
+  catalogue: services.catalogue,
+  builds: { dir: config.buildsDir, previewHost: (host) => services.builds.previewHost(host) },
+});
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },

@@ -63,6 +63,11 @@ import { OperatorsRepository } from './features/console/operators.repository.ts'
 import { OperatorsService } from './features/console/operators.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
+import { BuildsRepository } from './features/studio/builds.repository.ts';
+import { BuildsService } from './features/studio/builds.service.ts';
+import { BUILD_RATIO } from './features/studio/build-archive.ts';
+import { HOSTED_GAME_LIMITS } from './features/catalogue/hosted-game-limits.ts';
+import { HOSTED_GAME_SANDBOX } from './features/games/games-origin.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -90,6 +95,10 @@ export interface Services {
   auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
+  /** Developers' game builds: upload, preview, review, release, rollback (decision 097). */
+  builds: BuildsService;
+  /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
+  buildFiles: DiskStorage;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Play statistics of games (decision 093). */
@@ -124,12 +133,24 @@ export interface Services {
  */
 export type PageServices = Pick<
   Services,
-  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog'
+  | 'accounts'
+  | 'articles'
+  | 'catalogue'
+  | 'library'
+  | 'pages'
+  | 'redirects'
+  | 'social'
+  | 'payments'
+  | 'records'
+  | 'operators'
+  | 'developers'
+  | 'auditLog'
+  | 'builds'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, builds } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, builds };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -210,6 +231,10 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
   });
   const redirects = new RedirectsService(redirectsRepository, clock);
+  const operators = new OperatorsService(new OperatorsRepository(db), clock);
+  const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
+  const developers = new DevelopersService(new DevelopersRepository(db), clock);
+  const buildFiles = new DiskStorage(resolve(config.buildsDir), '/');
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
   contentChanges.onChange(() => {
@@ -246,9 +271,24 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       accounts,
       clock,
     }),
-    operators: new OperatorsService(new OperatorsRepository(db), clock),
-    auditLog: new AuditLogService(new AuditLogRepository(db), clock),
-    developers: new DevelopersService(new DevelopersRepository(db), clock),
+    operators,
+    auditLog,
+    developers,
+    buildFiles,
+    builds: new BuildsService({
+      repository: new BuildsRepository(db),
+      storage: buildFiles,
+      developers,
+      operators,
+      auditLog,
+      clock,
+      appSecret: config.appSecret,
+      portalOrigin: config.publicOrigin,
+      gamesOrigin: config.games.origin,
+      changed: () => contentChanges.announce(),
+      limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
+      sandbox: HOSTED_GAME_SANDBOX,
+    }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({

@@ -271,6 +271,8 @@ export interface AppsTable {
   published: Flag;
   /** The member whose studio made the game (decision 095); null for the portal's own games. */
   developer_user_id: Generated<number | null>;
+  /** The approved build players get, for a developer's game (decision 097); null for house games and before the first approval. */
+  live_build_id: Generated<number | null>;
   created_at: Time;
   updated_at: Time;
 }
@@ -302,6 +304,41 @@ export interface AuditLogTable {
   /** JSON: the reason and what changed. */
   detail: string;
   created_at: Time;
+}
+
+/** A numbered upload of a developer's game and its review (decision 097). */
+export interface GameBuildsTable {
+  id: Id;
+  app_id: number;
+  version: number;
+  status: 'uploaded' | 'submitted' | 'approved' | 'rejected';
+  /** Why an operator rejected it, shown to the developer. */
+  reason: string | null;
+  uploaded_by: number | null;
+  reviewed_by: number | null;
+  /** The entry document inside the build (index.html). */
+  entry_path: string;
+  file_count: number;
+  /** Uncompressed bytes of all files. */
+  total_bytes: number;
+  /** Bytes of the uploaded zip. */
+  archive_bytes: number;
+  created_at: Time;
+  submitted_at: Time | null;
+  reviewed_at: Time | null;
+}
+
+/** A developer's key for the command-line upload: only its SHA-256 is kept (decision 097). */
+export interface DeveloperApiKeysTable {
+  id: Id;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  /** The first characters of the key, to tell keys apart in the Studio. */
+  prefix: string;
+  created_at: Time;
+  last_used_at: Time | null;
+  revoked_at: Time | null;
 }
 
 export interface AppTranslationsTable {
@@ -461,6 +498,8 @@ export interface Database {
   operators: OperatorsTable;
   developer_profiles: DeveloperProfilesTable;
   audit_log: AuditLogTable;
+  game_builds: GameBuildsTable;
+  developer_api_keys: DeveloperApiKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
