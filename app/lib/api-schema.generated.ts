@@ -431,6 +431,11 @@ export interface paths {
   };
   "/studio/games/{app_id}/uploads/{upload_id}": {
     /**
+     * Abandon an unfinished upload
+     * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+     */
+    delete: operations["deleteStudioGamesByAppIdUploadsByUploadId"];
+    /**
      * Send bytes of a build's zip
      * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
      */
@@ -5167,10 +5172,40 @@ export interface operations {
     responses: {
       /** @description Created; `Location` is the upload to send the bytes to */
       201: {
-        content: never;
+        content: {
+          "text/plain": string;
+        };
       };
       /** @description Larger than a build may be */
       413: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * Abandon an unfinished upload
+   * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+   */
+  deleteStudioGamesByAppIdUploadsByUploadId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        upload_id: string;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        content: never;
+      };
+      /** @description No such upload of this game, or not the caller’s game */
+      404: {
         content: never;
       };
     };

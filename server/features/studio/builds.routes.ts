@@ -124,7 +124,7 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     tags: STUDIO,
     auth: 'required',
     params: GameParamsSchema.extend({ upload_id: z.string() }),
-    rawResponses: { '204': { description: 'Removed' } },
+    rawResponses: { '204': { description: 'Removed' }, '404': { description: 'No such upload of this game, or not the caller’s game' } },
   });
   api.documented({
     method: 'PATCH',
