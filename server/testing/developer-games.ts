@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import yazl from 'yazl';
-import type { Services } from '../services.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 
 /**
  * A developer's game as the Studio's game creation makes one: an unpublished `apps` row with
  * `developer_user_id` set and its title in both languages, no build yet.
  */
 export async function insertDeveloperGame(
-  services: Services,
+  db: Kysely<Database>,
   developerUserId: number,
   fields: { slug?: string; title?: string } = {},
 ): Promise<{ id: number; slug: string }> {
   const now = new Date().toISOString();
   const slug = fields.slug ?? `dev-game-${randomBytes(4).toString('hex')}`;
   const title = fields.title ?? `Game ${slug}`;
-  const row = await services.database.db
+  const row = await db
     .insertInto('apps')
     .values({
       slug,
@@ -36,7 +37,7 @@ export async function insertDeveloperGame(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await services.database.db
+  await db
     .insertInto('app_translations')
     .values([
       { app_id: row.id, locale: 'en', title, summary: `${title} in a line.`, description: `${title}, described.`, instructions: null },

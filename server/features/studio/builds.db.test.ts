@@ -64,7 +64,7 @@ describe('game builds (decision 097)', () => {
     await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Tidepool', contactEmail: 'dev@tidepool.test' });
     await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Other', contactEmail: 'dev@other.test' });
     await api.database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: new Date().toISOString() }).execute();
-    game = await insertDeveloperGame(api.services, owner.userInfo.uid);
+    game = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
     origin = await buildGamesOrigin({
       config: api.config,
       catalogue: api.services.catalogue,
@@ -398,7 +398,7 @@ describe('game builds (decision 097)', () => {
     expect((await api.call('POST', `/console/builds/abc/approve`, { token: operator.token })).statusCode).toBe(422);
     expect((await api.call('POST', `/studio/games/${game.id}/builds/${c.id}/submit`, { token: owner.token })).statusCode).toBe(409);
     // A build of one game named under another game's address is not found.
-    const otherGame = await insertDeveloperGame(api.services, other.userInfo.uid);
+    const otherGame = await insertDeveloperGame(api.database.db, other.userInfo.uid);
     expect((await api.call('POST', `/studio/games/${otherGame.id}/builds/${build.id}/submit`, { token: other.token })).statusCode).toBe(404);
     // An upload of one game cannot be continued under another's address.
     const csrf = await api.csrfHeaders();
