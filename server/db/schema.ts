@@ -328,19 +328,6 @@ export interface GameBuildsTable {
   reviewed_at: Time | null;
 }
 
-/** A developer's key for the command-line upload: only its SHA-256 is kept (decision 097). */
-export interface DeveloperApiKeysTable {
-  id: Id;
-  user_id: number;
-  name: string;
-  key_hash: string;
-  /** The first characters of the key, to tell keys apart in the Studio. */
-  prefix: string;
-  created_at: Time;
-  last_used_at: Time | null;
-  revoked_at: Time | null;
-}
-
 export interface AppTranslationsTable {
   app_id: number;
   locale: string;
@@ -499,7 +486,6 @@ export interface Database {
   developer_profiles: DeveloperProfilesTable;
   audit_log: AuditLogTable;
   game_builds: GameBuildsTable;
-  developer_api_keys: DeveloperApiKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,7 +5,7 @@ import { withId } from './helpers.ts';
 /**
  * Builds of developers' games (issue 27, points 1 to 3; decision 097): each upload is a numbered
  * build of one game, reviewed by an operator; `apps.live_build_id` names the approved build players
- * get. Developers' API keys for the command-line upload are kept as SHA-256 hashes only.
+ * get.
  */
 export function gameBuilds(kind: DatabaseKind) {
   return {
@@ -28,19 +28,8 @@ export function gameBuilds(kind: DatabaseKind) {
         .execute();
       await db.schema.createIndex('game_builds_status').on('game_builds').columns(['status', 'submitted_at']).execute();
       await db.schema.alterTable('apps').addColumn('live_build_id', 'integer').execute();
-      await withId(kind, db.schema.createTable('developer_api_keys'))
-        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-        .addColumn('prefix', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('last_used_at', 'text')
-        .addColumn('revoked_at', 'text')
-        .execute();
-      await db.schema.createIndex('developer_api_keys_user').on('developer_api_keys').column('user_id').execute();
     },
     async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('developer_api_keys').execute();
       await db.schema.alterTable('apps').dropColumn('live_build_id').execute();
       await db.schema.dropTable('game_builds').execute();
     },
