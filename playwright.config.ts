@@ -121,6 +121,7 @@ export default defineConfig({
         DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
         ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
         UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
+        BUILDS_DIR: join(tmpdir(), `playport-e2e-builds-${runId}`),
         ...socialEnv,
       },
     },

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +18,7 @@ import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { studioRoutes } from './features/studio/studio.routes.ts';
+import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -115,6 +117,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
   await webhooksRoutes(api, { webhooks: services.webhooks, developers: services.developers, records: services.records, payments: services.payments });
   await studioRoutes(api, services.studioGames);
+  await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
 
   api.documented({
     method: 'GET',

@@ -302,6 +302,8 @@ const EnvSchema = z
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
     BUILD_DIR: z.string().min(1).default('build'),
     UPLOAD_DIR: z.string().min(1).default('data/uploads'),
+    /** Developers' game builds (decision 097): never served on the portal's origin. */
+    BUILDS_DIR: z.string().min(1).default('data/builds'),
     /** Passkeys: the relying party id (a registrable domain of the site); default PUBLIC_ORIGIN's host name. */
     WEBAUTHN_RP_ID: z
       .string()
@@ -480,6 +482,8 @@ export interface Config {
   pageCacheSeconds: number;
   communityChatUrl: string;
   uploadDir: string;
+  /** Where developers' game builds are stored, served only by the games origin (decision 097). */
+  buildsDir: string;
   buildDir: string;
   /** Cookies get Secure unless the site is plain http on a host other than localhost. */
   secureCookies: boolean;
@@ -534,6 +538,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     communityChatUrl: env.COMMUNITY_CHAT_URL,
     uploadDir: env.UPLOAD_DIR,
+    buildsDir: env.BUILDS_DIR,
     buildDir: env.BUILD_DIR,
     secureCookies: origin.protocol === 'https:' || origin.hostname === 'localhost',
     webauthn: {

@@ -28,6 +28,7 @@ const database = await connectDatabase(config.databaseUrl, {
 if (!database) process.exit(1);
 await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
+mkdirSync(resolve(config.buildsDir), { recursive: true });
 const services = createServices(database, config);
 
 const buildPath = resolve(config.buildDir, 'server/index.js');
@@ -48,11 +49,15 @@ if (config.seedDemoContent) {
 }
 await services.contentChanges.listen();
 // Game files on an origin of their own (decision 089), from this same process.
-const gamesOrigin = await buildGamesOrigin({ config, catalogue: services.catalogue });
 /** How often the webhook worker looks for due deliveries. */
 const WEBHOOK_POLL_MS = 2000;
 // Games' webhooks (decision 100): every instance sends what is due; a lease keeps each delivery to one.
 services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }, 'webhook deliveries failed'));
+const gamesOrigin = await buildGamesOrigin({
+  config,
+  catalogue: services.catalogue,
+  builds: { dir: config.buildsDir, previewHost: (host) => services.builds.previewHost(host) },
+});
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },

@@ -72,6 +72,11 @@ import { studioGameSchemas } from './features/studio/studio.schema.ts';
 import { AppFile } from './features/catalogue/catalogue.import.ts';
 import { searchTokens } from './features/catalogue/catalogue-search.ts';
 import { HOSTED_SLUG_PATTERN } from './features/catalogue/hosted-game-limits.ts';
+import { BuildsRepository } from './features/studio/builds.repository.ts';
+import { BuildsService } from './features/studio/builds.service.ts';
+import { BUILD_RATIO } from './features/studio/build-archive.ts';
+import { HOSTED_GAME_LIMITS } from './features/catalogue/hosted-game-limits.ts';
+import { HOSTED_GAME_SANDBOX } from './features/games/games-origin.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -101,6 +106,10 @@ export interface Services {
   developers: DevelopersService;
   /** A developer's studio profile and games' metadata (decision 096). */
   studioGames: StudioGamesService;
+  /** Developers' game builds: upload, preview, review, release, rollback (decision 097). */
+  builds: BuildsService;
+  /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
+  buildFiles: DiskStorage;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -150,11 +159,13 @@ export type PageServices = Pick<
   | 'developers'
   | 'auditLog'
   | 'studioGames'
+  | 'builds'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames, builds } =
+    services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames, builds };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -235,7 +246,10 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
   });
   const redirects = new RedirectsService(redirectsRepository, clock);
+  const operators = new OperatorsService(new OperatorsRepository(db), clock);
+  const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
   const developers = new DevelopersService(new DevelopersRepository(db), clock);
+  const buildFiles = new DiskStorage(resolve(config.buildsDir), '/');
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
   const webhooks = new WebhooksService({
@@ -279,9 +293,6 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       accounts,
       clock,
     }),
-    operators: new OperatorsService(new OperatorsRepository(db), clock),
-    auditLog: new AuditLogService(new AuditLogRepository(db), clock),
-    developers,
     studioGames: new StudioGamesService({
       repository: new StudioGamesRepository(db),
       developers,
@@ -292,6 +303,24 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       schemas: studioGameSchemas({ entry: AppFile, hostedSlug: HOSTED_SLUG_PATTERN }),
       searchTokens,
       announce: () => contentChanges.announce(),
+    }),
+    operators,
+    auditLog,
+    developers,
+    buildFiles,
+    builds: new BuildsService({
+      repository: new BuildsRepository(db),
+      storage: buildFiles,
+      developers,
+      operators,
+      auditLog,
+      clock,
+      appSecret: config.appSecret,
+      portalOrigin: config.publicOrigin,
+      gamesOrigin: config.games.origin,
+      changed: () => contentChanges.announce(),
+      limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
+      sandbox: HOSTED_GAME_SANDBOX,
     }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),

@@ -246,3 +246,17 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 
 /** The page's client. */
 export const api = createApiClient();
+
+/**
+ * The headers the page's API calls carry (locale, XSRF token, bearer token), for a call made by
+ * another client on the page: the Studio's resumable upload (decision 097).
+ */
+export function browserApiHeaders(): Record<string, string> {
+  const options = browserDefaults();
+  const headers: Record<string, string> = { Locale: options.locale() };
+  const xsrf = decodeOrNull(readCookie(XSRF_COOKIE, options.cookies()));
+  if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+  const token = options.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}

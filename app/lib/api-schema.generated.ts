@@ -505,6 +505,74 @@ export interface paths {
      */
     post: operations["postStudioGamesByIdImages"];
   };
+  "/studio/games/{app_id}/uploads": {
+    /**
+     * Start a resumable upload of a build's zip
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     */
+    post: operations["postStudioGamesByAppIdUploads"];
+  };
+  "/studio/games/{app_id}/uploads/{upload_id}": {
+    /**
+     * Abandon an unfinished upload
+     * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+     */
+    delete: operations["deleteStudioGamesByAppIdUploadsByUploadId"];
+    /**
+     * Send bytes of a build's zip
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     */
+    patch: operations["patchStudioGamesByAppIdUploadsByUploadId"];
+  };
+  "/studio/games/{app_id}/builds": {
+    /**
+     * A developer's builds of their game, newest first
+     * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.
+     */
+    get: operations["getStudioGamesByAppIdBuilds"];
+  };
+  "/studio/games/{app_id}/builds/{build_id}/submit": {
+    /**
+     * Send a build for review
+     * @description An uploaded or rejected build; 409 for one in review or approved.
+     */
+    post: operations["postStudioGamesByAppIdBuildsByBuildIdSubmit"];
+  };
+  "/studio/games/{app_id}/rollback": {
+    /**
+     * Make the approved build before the live one live again
+     * @description 409 when there is no earlier approved build.
+     */
+    post: operations["postStudioGamesByAppIdRollback"];
+  };
+  "/console/reviews": {
+    /**
+     * Builds waiting for review, oldest first
+     * @description Operators only (403 to members).
+     */
+    get: operations["getConsoleReviews"];
+  };
+  "/console/builds/{build_id}/approve": {
+    /**
+     * Approve a build: the game is published with it live at once
+     * @description Operators only; recorded in the audit log. 409 for a build not in review.
+     */
+    post: operations["postConsoleBuildsByBuildIdApprove"];
+  };
+  "/console/builds/{build_id}/reject": {
+    /**
+     * Reject a build with a reason the developer reads
+     * @description Operators only; recorded in the audit log. 409 for a build not in review.
+     */
+    post: operations["postConsoleBuildsByBuildIdReject"];
+  };
+  "/console/games/{app_id}/rollback": {
+    /**
+     * Make a game's previous approved build live again
+     * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+     */
+    post: operations["postConsoleGamesByAppIdRollback"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -6684,6 +6752,671 @@ export interface operations {
             data: {
               /** @description Its address, to put in thumbnail, cover, screenshots or an achievement icon. */
               url: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Start a resumable upload of a build's zip
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   */
+  postStudioGamesByAppIdUploads: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Created; `Location` is the upload to send the bytes to */
+      201: {
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Larger than a build may be */
+      413: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * Abandon an unfinished upload
+   * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+   */
+  deleteStudioGamesByAppIdUploadsByUploadId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        upload_id: string;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        content: never;
+      };
+      /** @description No such upload of this game, or not the caller’s game */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * Send bytes of a build's zip
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   */
+  patchStudioGamesByAppIdUploadsByUploadId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        upload_id: string;
+      };
+    };
+    responses: {
+      /** @description The last bytes: the build, in the envelope */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bytes received; more to come */
+      204: {
+        content: never;
+      };
+      /** @description Every problem of the archive */
+      422: {
+        content: {
+          "application/json": {
+            data: {
+              problems: ({
+                  /** @enum {string} */
+                  rule: "archive" | "declared" | "entry" | "total" | "files" | "file_size" | "type" | "path" | "link" | "ratio";
+                  path?: string;
+                  values?: {
+                    [key: string]: string | number;
+                  };
+                  message: string;
+                })[];
+            };
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A developer's builds of their game, newest first
+   * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.
+   */
+  getStudioGamesByAppIdBuilds: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              builds: ({
+                  id: number;
+                  appId: number;
+                  /** @description 1, 2, 3… per game, in upload order */
+                  version: number;
+                  /** @enum {string} */
+                  status: "uploaded" | "submitted" | "approved" | "rejected";
+                  /** @description The operator's reason when rejected */
+                  reason: string | null;
+                  /** @description Whether players get this build now */
+                  live: boolean;
+                  entryPath: string;
+                  fileCount: number;
+                  totalBytes: number;
+                  archiveBytes: number;
+                  createdAt: string;
+                  submittedAt: string | null;
+                  reviewedAt: string | null;
+                  /** @description The private QA-mode link that runs this build, whatever its status */
+                  previewUrl: string;
+                })[];
+              liveBuildId: number | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Send a build for review
+   * @description An uploaded or rejected build; 409 for one in review or approved.
+   */
+  postStudioGamesByAppIdBuildsByBuildIdSubmit: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        build_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make the approved build before the live one live again
+   * @description 409 when there is no earlier approved build.
+   */
+  postStudioGamesByAppIdRollback: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Builds waiting for review, oldest first
+   * @description Operators only (403 to members).
+   */
+  getConsoleReviews: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              builds: ({
+                  id: number;
+                  appId: number;
+                  /** @description 1, 2, 3… per game, in upload order */
+                  version: number;
+                  /** @enum {string} */
+                  status: "uploaded" | "submitted" | "approved" | "rejected";
+                  /** @description The operator's reason when rejected */
+                  reason: string | null;
+                  /** @description Whether players get this build now */
+                  live: boolean;
+                  entryPath: string;
+                  fileCount: number;
+                  totalBytes: number;
+                  archiveBytes: number;
+                  createdAt: string;
+                  submittedAt: string | null;
+                  reviewedAt: string | null;
+                  /** @description The private QA-mode link that runs this build, whatever its status */
+                  previewUrl: string;
+                  slug: string;
+                  title: string;
+                  studioName: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Approve a build: the game is published with it live at once
+   * @description Operators only; recorded in the audit log. 409 for a build not in review.
+   */
+  postConsoleBuildsByBuildIdApprove: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        build_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Reject a build with a reason the developer reads
+   * @description Operators only; recorded in the audit log. 409 for a build not in review.
+   */
+  postConsoleBuildsByBuildIdReject: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        build_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make a game's previous approved build live again
+   * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+   */
+  postConsoleGamesByAppIdRollback: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
             };
           };
         };

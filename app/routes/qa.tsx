@@ -6,7 +6,7 @@ import { GameScreen } from '../features/games/game-screen.tsx';
 import { QaPanel } from '../features/games/qa-panel.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
-import { invalidParameter, orPageNotFound } from '../lib/route-errors.ts';
+import { invalidParameter, orPageNotFound, pageNotFound } from '../lib/route-errors.ts';
 import type { Route } from './+types/qa';
 
 /** The QA mode (docs/game-sdk.md, "QA mode"; decision 094): the play page's game beside a panel for testing it. Open to everyone, not indexed. */
@@ -14,7 +14,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isValidSlug(params.slug)) invalidParameter(request);
   const { locale, t } = loaderT(request);
   const { services, site } = context.get(appContext);
-  const game = await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
+  // A private preview link (decision 097) runs one build, of any status, from its own preview host.
+  const preview = new URL(request.url).searchParams.get('preview');
+  const game = preview
+    ? ((await services.builds.previewConfig(locale, params.slug, preview)) ?? pageNotFound(request))
+    : await orPageNotFound(request, services.catalogue.gameConfig(locale, { slug: params.slug }));
   return {
     locale,
     game,

@@ -273,6 +273,8 @@ export interface AppsTable {
   published: Flag;
   /** The member whose studio made the game (decision 095); null for the portal's own games. */
   developer_user_id: Generated<number | null>;
+  /** The approved build players get, for a developer's game (decision 097); null for house games and before the first approval. */
+  live_build_id: Generated<number | null>;
   created_at: Time;
   updated_at: Time;
 }
@@ -339,6 +341,28 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   delivered_at: Time | null;
   created_at: Time;
+}
+
+/** A numbered upload of a developer's game and its review (decision 097). */
+export interface GameBuildsTable {
+  id: Id;
+  app_id: number;
+  version: number;
+  status: 'uploaded' | 'submitted' | 'approved' | 'rejected';
+  /** Why an operator rejected it, shown to the developer. */
+  reason: string | null;
+  uploaded_by: number | null;
+  reviewed_by: number | null;
+  /** The entry document inside the build (index.html). */
+  entry_path: string;
+  file_count: number;
+  /** Uncompressed bytes of all files. */
+  total_bytes: number;
+  /** Bytes of the uploaded zip. */
+  archive_bytes: number;
+  created_at: Time;
+  submitted_at: Time | null;
+  reviewed_at: Time | null;
 }
 
 export interface AppTranslationsTable {
@@ -500,6 +524,7 @@ export interface Database {
   audit_log: AuditLogTable;
   game_webhooks: GameWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  game_builds: GameBuildsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

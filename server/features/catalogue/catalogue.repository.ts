@@ -30,6 +30,8 @@ export interface AppDetailRow extends Omit<AppSummaryRow, 'sort_key'> {
   developer: string | null;
   screenshots: string;
   entry_url: string;
+  /** The live build of a developer's game (decision 097). */
+  live_build_id: number | null;
   updated_at: string;
 }
 
@@ -134,10 +136,12 @@ export class CatalogueRepository {
   }
 
   /** A published game hosted here (its files under /games/<slug>/), with the backends it declared. */
-  async findHostedGame(slug: string): Promise<{ slug: string; entry_url: string; backend_origins: string } | undefined> {
+  async findHostedGame(
+    slug: string,
+  ): Promise<{ id: number; slug: string; entry_url: string; backend_origins: string; live_build_id: number | null } | undefined> {
     return this.#db
       .selectFrom('apps')
-      .select(['slug', 'entry_url', 'backend_origins'])
+      .select(['id', 'slug', 'entry_url', 'backend_origins', 'live_build_id'])
       .where('slug', '=', slug)
       .where('published', '=', 1)
       .where('entry_url', 'like', '/games/%')
@@ -149,6 +153,7 @@ export class CatalogueRepository {
       'a.developer',
       'a.screenshots',
       'a.entry_url',
+      'a.live_build_id',
       'a.updated_at',
       sql<string>`coalesce(t.description, en.description)`.as('description'),
       sql<string | null>`coalesce(t.instructions, en.instructions)`.as('instructions'),

@@ -36,6 +36,8 @@ export interface HostedGame {
   origin: string;
   /** What its frame may connect to besides its own origin. */
   backendOrigins: string[];
+  /** A developer's game: the build whose stored files this host serves (decision 097); null for a house game's folder. */
+  build?: { appId: number; buildId: number } | null;
 }
 
 export interface HomeData {
@@ -149,7 +151,8 @@ export class CatalogueService {
       title: row.title,
       type: row.type,
       url: withLocale(hostedPath === null ? row.entry_url : `${this.gameOrigin(row.slug)}${hostedPath}`),
-      offlineCopy: hostedPath === null ? null : { url: withLocale(row.entry_url), sandbox: OFFLINE_COPY_SANDBOX },
+      // A developer's build is served on its game's host only, never on the portal: no offline copy (decision 097).
+      offlineCopy: hostedPath === null || row.live_build_id !== null ? null : { url: withLocale(row.entry_url), sandbox: OFFLINE_COPY_SANDBOX },
       orientation: row.orientation,
       width: row.width,
       height: row.height,
@@ -172,7 +175,12 @@ export class CatalogueService {
     return this.#hostedGames.get(slug, async () => {
       const row = await this.#repository.findHostedGame(slug);
       if (!row) return null;
-      return { slug: row.slug, origin: this.gameOrigin(row.slug), backendOrigins: JSON.parse(row.backend_origins) as string[] };
+      return {
+        slug: row.slug,
+        origin: this.gameOrigin(row.slug),
+        backendOrigins: JSON.parse(row.backend_origins) as string[],
+        build: row.live_build_id === null ? null : { appId: row.id, buildId: row.live_build_id },
+      };
     });
   }
 

@@ -87,6 +87,11 @@ export interface GamesOriginOptions {
   catalogue: Pick<CatalogueService, 'hostedGame'>;
   /** Folder holding each game's files as <slug>/… and the house scripts under shared/. */
   gamesDir?: string;
+  /**
+   * Developers' builds (decision 097): the folder of the builds' storage (`<app id>/<build id>/…`),
+   * and the preview hosts (`<signed label>.preview.<games host>`), each serving one build of any status.
+   */
+  builds?: { dir: string; previewHost(hostname: string): Promise<{ appId: number; buildId: number; slug: string; backendOrigins: string[] } | null> };
   sdkDir?: string;
   logger?: boolean;
 }
@@ -103,7 +108,10 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
   // unpublished game, an IP address) finds nothing here.
   app.addHook('onRequest', async (request, reply) => {
     const host = request.hostname.replace(/:\d+$/, '');
-    request.hostedGame = await catalogue.hostedGame(host);
+    const preview = options.builds ? await options.builds.previewHost(host) : null;
+    request.hostedGame = preview
+      ? { slug: preview.slug, origin: `${request.protocol}://${request.hostname}`, backendOrigins: preview.backendOrigins, build: preview }
+      : await catalogue.hostedGame(host);
     if (!request.hostedGame) return reply.code(404).type('text/plain; charset=utf-8').send('No game here.');
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return reply.code(405).header('Allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Game files are read only.');
@@ -163,7 +171,16 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
   });
   // The house scripts and styles the demo games share.
   app.get<{ Params: { '*': string } }>('/shared/*', async (request, reply) => sendInside(reply, request.params['*'], resolve(gamesDir, 'shared')));
-  app.get<{ Params: { '*': string } }>('/*', async (request, reply) => sendInside(reply, request.params['*'], resolve(gamesDir, request.hostedGame!.slug)));
+  const buildsDir = options.builds ? resolve(options.builds.dir) : null;
+  app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
+    const game = request.hostedGame!;
+    // A developer's game is served from its build's stored files only, never from the games folder.
+    if (game.build) {
+      if (!buildsDir) return reply.callNotFound();
+      return sendInside(reply, request.params['*'], resolve(buildsDir, String(game.build.appId), String(game.build.buildId)));
+    }
+    return sendInside(reply, request.params['*'], resolve(gamesDir, game.slug));
+  });
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found.'));
   app.setErrorHandler(async (error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;

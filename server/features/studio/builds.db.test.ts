@@ -1,0 +1,432 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import { insertDeveloperGame, makeZip, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
+import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
+
+const buildsDir = mkdtempSync(join(tmpdir(), 'playport-builds-'));
+const uploadDir = mkdtempSync(join(tmpdir(), 'playport-uploads-'));
+
+/** Renames entries after zipping (same byte length), for names no zip tool would write. */
+function rename(zip: Buffer, from: string, to: string): Buffer {
+  expect(Buffer.byteLength(from)).toBe(Buffer.byteLength(to));
+  const source = Buffer.from(from);
+  const target = Buffer.from(to);
+  let at = zip.indexOf(source);
+  while (at !== -1) {
+    target.copy(zip, at);
+    at = zip.indexOf(source, at + 1);
+  }
+  return zip;
+}
+
+/** Lowers an entry's declared uncompressed size in the central directory, as a lying archive does. */
+function declareSmaller(zip: Buffer, name: string, size: number): Buffer {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(end + 16);
+  const count = zip.readUInt16LE(end + 10);
+  for (let i = 0; i < count; i += 1) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    const entryName = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    if (entryName === name) zip.writeUInt32LE(size, at + 24);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return zip;
+}
+
+describe('game builds (decision 097)', () => {
+  let api: TestApi;
+  let origin: FastifyInstance;
+  const players = testPlayers(() => api, 97);
+  let owner: TestPlayer;
+  let other: TestPlayer;
+  let member: TestPlayer;
+  let guest: TestPlayer;
+  let operator: TestPlayer;
+  let game: { id: number; slug: string };
+
+  beforeAll(async () => {
+    api = await openTestApi({ BUILDS_DIR: buildsDir, UPLOAD_DIR: uploadDir });
+    [owner, other, member, guest, operator] = await Promise.all([
+      players.newMember(),
+      players.newMember(),
+      players.newMember(),
+      players.newGuest(),
+      players.newMember(),
+    ]);
+    await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Tidepool', contactEmail: 'dev@tidepool.test' });
+    await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Other', contactEmail: 'dev@other.test' });
+    await api.database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: new Date().toISOString() }).execute();
+    game = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
+    origin = await buildGamesOrigin({
+      config: api.config,
+      catalogue: api.services.catalogue,
+      builds: { dir: buildsDir, previewHost: (host) => api.services.builds.previewHost(host) },
+      logger: false,
+    });
+  });
+  afterAll(async () => {
+    await origin.close();
+    await api.close();
+    await rm(buildsDir, { recursive: true, force: true });
+    await rm(uploadDir, { recursive: true, force: true });
+  });
+
+  const get = (hostname: string, url: string, headers: Record<string, string> = {}) =>
+    origin.inject({ method: 'GET', url, headers: { host: hostname, ...headers } });
+
+  /** The tus calls a browser's upload makes; `chunks` splits the bytes over several PATCH requests. */
+  async function upload(token: string | undefined, appId: number, zip: Buffer, chunks = 1): Promise<LightMyRequestResponse> {
+    const csrf = await api.csrfHeaders();
+    const auth = token ? { authorization: `Bearer ${token}` } : {};
+    const created = await api.app.inject({
+      method: 'POST',
+      url: `/serve/api/studio/games/${appId}/uploads`,
+      headers: { ...csrf, ...auth, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length) },
+    });
+    if (created.statusCode !== 201) return created;
+    const location = String(created.headers.location);
+    expect(location).toMatch(new RegExp(`^/serve/api/studio/games/${appId}/uploads/${appId}-[0-9a-f]{32}$`));
+    const size = Math.ceil(zip.length / chunks);
+    let response = created;
+    for (let offset = 0; offset < zip.length; offset += size) {
+      // After a dropped connection the client asks where to go on from.
+      const head = await api.app.inject({ method: 'HEAD', url: location, headers: { ...auth, 'tus-resumable': '1.0.0' } });
+      expect(head.headers['upload-offset']).toBe(String(offset));
+      response = await api.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: { ...csrf, ...auth, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        payload: zip.subarray(offset, offset + size),
+      });
+      if (response.statusCode >= 300) return response;
+    }
+    return response;
+  }
+
+  async function uploadOk(entries: ZipEntry[] = sdkGameEntries()) {
+    const response = await upload(owner.token, game.id, await makeZip(entries));
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data as { id: number; version: number; status: string; previewUrl: string };
+  }
+
+  async function problemsOf(zip: Buffer): Promise<{ rule: string; path?: string; message: string }[]> {
+    const response = await upload(owner.token, game.id, zip);
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().code).toBe(422);
+    return response.json().data.problems;
+  }
+
+  it('keeps a valid zip as the next version, uploaded in pieces, in the builds storage only', async () => {
+    const build = await uploadOk();
+    const response = await upload(owner.token, game.id, await makeZip(sdkGameEntries('Second')), 3);
+    expect(response.statusCode, response.body).toBe(200);
+    const second = response.json().data;
+    expect(second).toMatchObject({ version: build.version + 1, status: 'uploaded', fileCount: 3, entryPath: 'index.html', live: false });
+    expect(existsSync(join(buildsDir, String(game.id), String(second.id), 'Build', 'game.wasm'))).toBe(true);
+    expect(readdirSync(uploadDir)).toEqual([]);
+    // The finished upload's bytes are not kept once the build is stored.
+    expect(readdirSync(join(buildsDir, '.incoming')).filter((name) => !name.startsWith('.'))).toEqual([]);
+    // A zip of the folder itself is read as the folder's contents.
+    const nested = await uploadOk(sdkGameEntries().map((entry) => ({ ...entry, name: `my-game/${entry.name}` })));
+    expect(existsSync(join(buildsDir, String(game.id), String(nested.id), 'index.html'))).toBe(true);
+  });
+
+  it('refuses an upload larger than the cap before a byte is accepted', async () => {
+    const csrf = await api.csrfHeaders();
+    const response = await api.app.inject({
+      method: 'POST',
+      url: `/serve/api/studio/games/${game.id}/uploads`,
+      headers: { ...csrf, authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'upload-length': String(api.services.builds.maxArchiveBytes + 1) },
+    });
+    expect(response.statusCode).toBe(413);
+  });
+
+  it('rejects a zip for each rule with its message', async () => {
+    const cases: { rule: string; zip: Buffer; path?: string; message: RegExp }[] = [
+      { rule: 'archive', zip: Buffer.from('not a zip at all'), message: /not a readable zip/ },
+      { rule: 'entry', zip: await makeZip([{ name: 'game.html', content: '<p>' }]), message: /no index\.html/ },
+      {
+        rule: 'type',
+        zip: await makeZip([...sdkGameEntries(), { name: 'setup.exe', content: 'MZ' }]),
+        path: 'setup.exe',
+        message: /\.exe are not allowed/,
+      },
+      {
+        rule: 'path',
+        zip: rename(await makeZip([...sdkGameEntries(), { name: 'zz/evil.js', content: '1' }]), 'zz/evil.js', '../evil.js'),
+        path: '../evil.js',
+        message: /not allowed \(parent\)/,
+      },
+      {
+        rule: 'path',
+        zip: rename(await makeZip([...sdkGameEntries(), { name: '_etc/evil.js', content: '1' }]), '_etc/evil.js', '/etc/evil.js'),
+        path: '/etc/evil.js',
+        message: /absolute/,
+      },
+      {
+        rule: 'path',
+        zip: rename(await makeZip([...sdkGameEntries(), { name: 'a_b.js', content: '1' }]), 'a_b.js', 'a\\b.js'),
+        path: 'a\\b.js',
+        message: /backslash/,
+      },
+      {
+        rule: 'path',
+        zip: rename(await makeZip([...sdkGameEntries(), { name: 'C_x/evil.js', content: '1' }]), 'C_x/evil.js', 'C:x/evil.js'),
+        path: 'C:x/evil.js',
+        message: /drive/,
+      },
+      {
+        rule: 'link',
+        zip: await makeZip([...sdkGameEntries(), { name: 'other.html', content: '/etc/passwd', mode: 0o120777 }]),
+        path: 'other.html',
+        message: /is a link/,
+      },
+      {
+        rule: 'ratio',
+        zip: await makeZip([...sdkGameEntries(), { name: 'level.data', content: Buffer.alloc(4 * 1024 * 1024) }]),
+        path: 'level.data',
+        message: /to 1/,
+      },
+      {
+        rule: 'declared',
+        zip: declareSmaller(await makeZip([...sdkGameEntries(), { name: 'level.data', content: randomBytes(5000) }]), 'level.data', 10),
+        path: 'level.data',
+        message: /more bytes than its entry declares/,
+      },
+    ];
+    for (const { rule, zip, path, message } of cases) {
+      const problems = await problemsOf(zip);
+      expect(problems, rule).toEqual([expect.objectContaining({ rule, ...(path ? { path } : {}), message: expect.stringMatching(message) })]);
+    }
+    // The limits: a build made to meet smaller ones (the real ones need hundreds of megabytes).
+    const { inspectBuildArchive } = await import('./build-archive.ts');
+    const file = join(buildsDir, 'limits.zip');
+    const zip = await makeZip([...sdkGameEntries(), { name: 'a.json', content: '{"a":1}'.repeat(100) }]);
+    writeFileSync(file, zip);
+    const inspected = await inspectBuildArchive(file, zip.length, { totalBytes: 500, files: 3, fileBytes: 400, ratio: 200 });
+    expect(inspected.problems.map((problem) => problem.rule).sort()).toEqual(['file_size', 'files', 'total']);
+    // Nothing was kept of any refused zip.
+    const { builds } = await api.services.builds.list({ userId: owner.userInfo.uid, tokenId: 0 }, game.id);
+    expect(builds.map((build) => build.version)).toEqual([3, 2, 1]);
+  });
+
+  it('answers every problem of a zip at once, in the caller’s language', async () => {
+    const zip = rename(
+      await makeZip([
+        { name: 'main.html', content: '<p>' },
+        { name: 'run.sh', content: 'rm -rf /' },
+        { name: 'zz/x.js', content: '1' },
+        { name: 'link.js', content: 'x', mode: 0o120777 },
+      ]),
+      'zz/x.js',
+      '../x.js',
+    );
+    const problems = await problemsOf(zip);
+    expect(problems.map((problem) => problem.rule).sort()).toEqual(['entry', 'link', 'path', 'type']);
+    const csrf = await api.csrfHeaders();
+    const created = await api.app.inject({
+      method: 'POST',
+      url: `/serve/api/studio/games/${game.id}/uploads`,
+      headers: { ...csrf, authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), locale: 'zh-CN' },
+    });
+    const answer = await api.app.inject({
+      method: 'PATCH',
+      url: String(created.headers.location),
+      headers: {
+        ...csrf,
+        authorization: `Bearer ${owner.token}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+        locale: 'zh-CN',
+      },
+      payload: zip,
+    });
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json().message).toBe('此 zip 有 4 个问题。');
+  });
+
+  it('serves a build to its private preview host only, then the approved build to players, and rolls back', async () => {
+    const first = await uploadOk(sdkGameEntries('First build'));
+    const host = `${game.slug}.games.localhost:3001`;
+    // Not published: the game's host serves nothing.
+    expect((await get(host, '/index.html')).statusCode).toBe(404);
+    const label = new URL(first.previewUrl).searchParams.get('preview')!;
+    expect(first.previewUrl).toBe(`${api.config.publicOrigin}/qa/${game.slug}?preview=${label}`);
+    const preview = await get(`${label}.preview.games.localhost:3001`, '/index.html');
+    expect(preview.statusCode).toBe(200);
+    expect(preview.body).toContain('First build');
+    expect(preview.headers['content-security-policy']).toContain(`frame-ancestors ${api.config.publicOrigin}`);
+    const wasm = await get(`${label}.preview.games.localhost:3001`, '/Build/game.wasm', { range: 'bytes=0-3' });
+    expect(wasm.statusCode).toBe(206);
+    expect(wasm.headers['content-type']).toBe('application/wasm');
+    // A label not signed by the portal, or another build's number under this signature, finds nothing.
+    expect((await get(`${label.slice(0, -1)}0.preview.games.localhost:3001`, '/index.html')).statusCode).toBe(404);
+    expect((await get(`${label.replace(/^b\d+/, `b${first.id + 1}`)}.preview.games.localhost:3001`, '/index.html')).statusCode).toBe(404);
+    // The QA page's game for the link: on the preview host, whatever the game's publication.
+    const config = await api.services.builds.previewConfig('en', game.slug, label);
+    expect(config?.url).toBe(`http://${label}.preview.games.localhost:3001/index.html?locale=en`);
+    expect(await api.services.builds.previewConfig('en', 'alpha', label)).toBeNull();
+
+    const ownerCaller = { userId: owner.userInfo.uid, tokenId: 0 };
+    const operatorCaller = { userId: operator.userInfo.uid, tokenId: 0 };
+    await api.services.builds.submit(ownerCaller, game.id, first.id);
+    const queue = await api.services.builds.queue(operatorCaller, 'en');
+    expect(queue.map((build) => build.id)).toContain(first.id);
+    await api.services.builds.approve(operatorCaller, first.id);
+    const played = await get(host, '/index.html');
+    expect(played.statusCode).toBe(200);
+    expect(played.body).toContain('First build');
+    const row = await api.database.db.selectFrom('apps').select(['published', 'live_build_id']).where('id', '=', game.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ published: 1, live_build_id: first.id });
+    const configForPlayers = await api.services.catalogue.gameConfig('en', { id: game.id });
+    expect(configForPlayers.url).toBe(`http://${game.slug}.games.localhost:3001/index.html?locale=en`);
+    expect(configForPlayers.offlineCopy).toBeNull();
+
+    // A second build: previewed and rejected, it is never what players get.
+    const second = await uploadOk(sdkGameEntries('Second build'));
+    await api.services.builds.submit(ownerCaller, game.id, second.id);
+    const rejected = await api.services.builds.reject(operatorCaller, second.id, 'The sound does not stop when paused.');
+    expect(rejected).toMatchObject({ status: 'rejected', reason: 'The sound does not stop when paused.', live: false });
+    expect((await get(host, '/index.html')).body).toContain('First build');
+    // Sent again, then approved: live at once.
+    await api.services.builds.submit(ownerCaller, game.id, second.id);
+    await api.services.builds.approve(operatorCaller, second.id);
+    expect((await get(host, '/index.html')).body).toContain('Second build');
+    // Rolled back in one call: the first build is live again.
+    const back = await api.services.builds.rollback(ownerCaller, game.id);
+    expect(back).toMatchObject({ id: first.id, live: true });
+    expect((await get(host, '/index.html')).body).toContain('First build');
+    const { builds } = await api.services.builds.list(ownerCaller, game.id);
+    expect(builds.find((build) => build.id === second.id)).toMatchObject({ status: 'approved', live: false });
+    // Nothing before the first: a rollback has nowhere to go.
+    await expect(api.services.builds.rollback(ownerCaller, game.id)).rejects.toMatchObject({ code: 'conflict' });
+
+    const log = await api.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'operator_user_id'])
+      .where('operator_user_id', '=', operator.userInfo.uid)
+      .orderBy('id')
+      .execute();
+    expect(log.map((entry) => `${entry.action}:${entry.target_id}`)).toEqual([
+      `build.approve:${first.id}`,
+      `build.reject:${second.id}`,
+      `build.approve:${second.id}`,
+    ]);
+    await api.services.builds.approve(operatorCaller, second.id).catch((error: unknown) => expect(error).toBeInstanceOf(AppError));
+  });
+
+  it('checks the role for every call: no token, guest, member, other developer, owner, operator', async () => {
+    const build = await uploadOk(sdkGameEntries('Matrix'));
+    const zip = await makeZip(sdkGameEntries());
+    type Who = 'none' | 'guest' | 'member' | 'other' | 'owner' | 'operator';
+    const tokenOf = (who: Who) =>
+      ({ none: undefined, guest: guest.token, member: member.token, other: other.token, owner: owner.token, operator: operator.token })[who];
+    const expectations: { call: string; run: (token: string | undefined) => Promise<LightMyRequestResponse>; status: Record<Who, number> }[] = [
+      {
+        call: 'upload',
+        run: (token) => upload(token, game.id, zip),
+        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+      },
+      {
+        call: 'list',
+        run: (token) => api.call('GET', `/studio/games/${game.id}/builds`, { token }),
+        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+      },
+      {
+        call: 'submit',
+        run: (token) => api.call('POST', `/studio/games/${game.id}/builds/${build.id}/submit`, { token }),
+        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+      },
+      {
+        call: 'queue',
+        run: (token) => api.call('GET', '/console/reviews', { token }),
+        status: { none: 401, guest: 403, member: 403, other: 403, owner: 403, operator: 200 },
+      },
+      {
+        call: 'reject',
+        run: (token) => api.call('POST', `/console/builds/${build.id}/reject`, { token, body: { reason: 'Crashes at level 2.' } }),
+        status: { none: 401, guest: 403, member: 403, other: 403, owner: 403, operator: 200 },
+      },
+      {
+        call: 'developer rollback',
+        run: (token) => api.call('POST', `/studio/games/${game.id}/rollback`, { token }),
+        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+      },
+      {
+        call: 'operator rollback',
+        run: (token) => api.call('POST', `/console/games/${game.id}/rollback`, { token }),
+        status: { none: 401, guest: 403, member: 403, other: 403, owner: 403, operator: 200 },
+      },
+    ];
+    // Give the rollbacks two approved builds to go between.
+    const ownerCaller = { userId: owner.userInfo.uid, tokenId: 0 };
+    const operatorCaller = { userId: operator.userInfo.uid, tokenId: 0 };
+    const a = await uploadOk(sdkGameEntries('A'));
+    const b = await uploadOk(sdkGameEntries('B'));
+    for (const id of [a.id, b.id]) {
+      await api.services.builds.submit(ownerCaller, game.id, id);
+      await api.services.builds.approve(operatorCaller, id);
+    }
+    for (const { call, run, status } of expectations) {
+      for (const who of ['none', 'guest', 'member', 'other', 'operator', 'owner'] as Who[]) {
+        if (call === 'reject' && who === 'operator') await api.services.builds.submit(ownerCaller, game.id, build.id).catch(() => undefined);
+        const response = await run(tokenOf(who));
+        expect(response.statusCode, `${call} as ${who}: ${response.body}`).toBe(status[who]);
+      }
+    }
+    // Approve as each role: only the operator's call changes anything.
+    const c = await uploadOk(sdkGameEntries('C'));
+    await api.services.builds.submit(ownerCaller, game.id, c.id);
+    for (const who of ['none', 'guest', 'member', 'other', 'owner'] as Who[]) {
+      const response = await api.call('POST', `/console/builds/${c.id}/approve`, { token: tokenOf(who) });
+      expect(response.statusCode, `approve as ${who}`).toBe(who === 'none' ? 401 : 403);
+    }
+    expect((await api.call('POST', `/console/builds/${c.id}/approve`, { token: operator.token })).statusCode).toBe(200);
+    // Replays and bad input change nothing and are never a 500.
+    expect((await api.call('POST', `/console/builds/${c.id}/approve`, { token: operator.token })).statusCode).toBe(409);
+    expect((await api.call('POST', `/console/builds/${c.id}/reject`, { token: operator.token, body: { reason: '  ' } })).statusCode).toBe(422);
+    expect((await api.call('POST', `/console/builds/99999999/approve`, { token: operator.token })).statusCode).toBe(404);
+    expect((await api.call('POST', `/console/builds/abc/approve`, { token: operator.token })).statusCode).toBe(422);
+    expect((await api.call('POST', `/studio/games/${game.id}/builds/${c.id}/submit`, { token: owner.token })).statusCode).toBe(409);
+    // A build of one game named under another game's address is not found.
+    const otherGame = await insertDeveloperGame(api.database.db, other.userInfo.uid);
+    expect((await api.call('POST', `/studio/games/${otherGame.id}/builds/${build.id}/submit`, { token: other.token })).statusCode).toBe(404);
+    // An upload of one game cannot be continued under another's address.
+    const csrf = await api.csrfHeaders();
+    const created = await api.app.inject({
+      method: 'POST',
+      url: `/serve/api/studio/games/${game.id}/uploads`,
+      headers: { ...csrf, authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length) },
+    });
+    const stolen = String(created.headers.location).replace(`/games/${game.id}/`, `/games/${otherGame.id}/`);
+    const patched = await api.app.inject({
+      method: 'PATCH',
+      url: stolen,
+      headers: {
+        ...csrf,
+        authorization: `Bearer ${other.token}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: zip,
+    });
+    expect(patched.statusCode).toBe(404);
+    // Without the XSRF token a browser's upload is refused.
+    const noCsrf = await api.app.inject({
+      method: 'POST',
+      url: `/serve/api/studio/games/${game.id}/uploads`,
+      headers: { authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'upload-length': '10' },
+    });
+    expect(noCsrf.statusCode).toBe(419);
+  });
+});

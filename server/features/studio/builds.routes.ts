@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server as TusServer } from '@tus/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppIdSchema } from '#common/api/catalogue.schema.ts';
+import type { ApiEnvelope } from '#common/api/envelope.ts';
+import {
+  BuildListSchema,
+  BuildParamsSchema,
+  BuildProblemSchema,
+  BuildSchema,
+  GameBuildParamsSchema,
+  GameParamsSchema,
+  RejectBodySchema,
+  ReviewQueueSchema,
+} from '#common/api/studio-builds.schema.ts';
+import type { Locale } from '#common/locales.ts';
+import { errorEnvelope, statusOf } from '#server/http/errors.ts';
+import type { ApiRouter } from '#server/http/api-router.ts';
+import { parseOrThrow } from '#server/http/validation.ts';
+import { translator } from '#server/i18n.ts';
+import { AppError } from '#server/lib/app-error.ts';
+import type { BuildsService } from './builds.service.ts';
+import type { DevelopersService } from './developers.service.ts';
+
+const STUDIO = ['studio: builds'];
+const CONSOLE = ['console: reviews'];
+const UPLOADS = '/studio/games/:app_id/uploads';
+/** An upload's id names its game, so a request for it under another game's address finds nothing. */
+const UPLOAD_PATH = /\/studio\/games\/(\d+)\/uploads(?:\/(\d+-[0-9a-f]{32}))?\/?$/;
+/** Who sends each request handed to the upload server, and in which language to answer, as the portal found. */
+const uploaders = new WeakMap<IncomingMessage, { userId: number; locale: Locale }>();
+const uploaderOf = (req: { runtime?: { node?: { req: IncomingMessage } } }) => {
+  const node = req.runtime?.node?.req;
+  const uploader = node ? uploaders.get(node) : undefined;
+  if (!uploader) throw new Error('an upload request the portal did not hand over');
+  return uploader;
+};
+
+function uploadPath(url: string): { appId: number; uploadId: string | undefined } | null {
+  const match = UPLOAD_PATH.exec(new URL(url, 'http://x').pathname);
+  return match ? { appId: Number(match[1]), uploadId: match[2] } : null;
+}
+
+/**
+ * The Studio's build calls and the Console's review calls (decision 097), and the resumable upload
+ * (the tus protocol) of a build's zip: created, resumed and finished by the developer of that game
+ * only, refused above the size cap before a byte is accepted, and checked when its last byte arrives.
+ */
+export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsService; developers: DevelopersService; buildsDir: string }): Promise<void> {
+  const { builds, developers } = options;
+  const incoming = join(options.buildsDir, '.incoming');
+  const store = new FileStore({ directory: incoming });
+  const tus = new TusServer({
+    path: '/serve/api/studio/games/uploads',
+    datastore: store,
+    maxSize: builds.maxArchiveBytes,
+    relativeLocation: true,
+    respectForwardedHeaders: false,
+    namingFunction: (req) => `${uploadPath(req.url)!.appId}-${randomBytes(16).toString('hex')}`,
+    generateUrl: (_req, { id }) => `/serve/api/studio/games/${id.split('-')[0]}/uploads/${id}`,
+    getFileIdFromRequest: (req) => uploadPath(req.url)?.uploadId,
+    onUploadFinish: async (req, upload) => {
+      const { userId, locale } = uploaderOf(req as never);
+      const appId = Number(upload.id.split('-')[0]);
+      const headers = { 'Content-Type': 'application/json; charset=utf-8' };
+      try {
+        const build = await builds.createFromArchive(userId, appId, join(incoming, upload.id), upload.size ?? upload.offset, locale);
+        const envelope: ApiEnvelope = { code: 201, message: translator(locale)('errors:ok'), data: build };
+        return { status_code: 200, headers, body: JSON.stringify(envelope) };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return { status_code: statusOf(error.code), headers, body: JSON.stringify(errorEnvelope(error, locale)) };
+      } finally {
+        await store.remove(upload.id).catch(() => undefined);
+      }
+    },
+  });
+
+  // The upload's bytes are read by the upload server itself, never parsed.
+  api.app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+  const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
+    const where = uploadPath(request.url);
+    // An upload belongs to the game its id names: under another game's address it is not found.
+    if (!where || (where.uploadId !== undefined && where.uploadId.split('-')[0] !== String(where.appId))) throw new AppError('not_found');
+    parseOrThrow(AppIdSchema, String(where.appId), request.locale);
+    const userId = await developers.requireDeveloperOf(request.caller, where.appId);
+    uploaders.set(request.raw, { userId, locale: request.locale });
+    reply.hijack();
+    await tus.handle(request.raw, reply.raw);
+  };
+  api.app.route({ method: ['POST'], url: UPLOADS, config: { auth: 'required', csrf: true }, handler: handOver });
+  api.app.route({ method: ['PATCH', 'DELETE'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: true }, handler: handOver });
+  api.app.route({ method: ['HEAD'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: false }, handler: handOver });
+
+  const uploadDescription =
+    'The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). ' +
+    'The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.';
+  api.documented({
+    method: 'POST',
+    url: UPLOADS,
+    summary: "Start a resumable upload of a build's zip",
+    description: uploadDescription,
+    tags: STUDIO,
+    auth: 'required',
+    params: GameParamsSchema,
+    rawResponses: {
+      '201': {
+        description: 'Created; `Location` is the upload to send the bytes to',
+        contentType: 'text/plain',
+        schema: z.string().max(0).meta({ description: 'No body' }),
+      },
+      '413': { description: 'Larger than a build may be' },
+    },
+  });
+  api.documented({
+    method: 'DELETE',
+    url: `${UPLOADS}/:upload_id`,
+    summary: 'Abandon an unfinished upload',
+    description: 'Its bytes are removed. The developer of the game only (404 to anyone else).',
+    tags: STUDIO,
+    auth: 'required',
+    params: GameParamsSchema.extend({ upload_id: z.string() }),
+    rawResponses: { '204': { description: 'Removed' }, '404': { description: 'No such upload of this game, or not the caller’s game' } },
+  });
+  api.documented({
+    method: 'PATCH',
+    url: `${UPLOADS}/:upload_id`,
+    summary: "Send bytes of a build's zip",
+    description: uploadDescription,
+    tags: STUDIO,
+    auth: 'required',
+    params: GameParamsSchema.extend({ upload_id: z.string() }),
+    rawResponses: {
+      '200': { description: 'The last bytes: the build, in the envelope', schema: z.object({ data: BuildSchema }).loose() },
+      '204': { description: 'Bytes received; more to come' },
+      '422': { description: 'Every problem of the archive', schema: z.object({ data: z.object({ problems: z.array(BuildProblemSchema) }) }).loose() },
+    },
+  });
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/studio/games/:app_id/builds',
+      summary: "A developer's builds of their game, newest first",
+      description: 'Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.',
+      tags: STUDIO,
+      auth: 'required',
+      params: GameParamsSchema,
+      response: BuildListSchema,
+    },
+    ({ caller, params }) => builds.list(caller, params.app_id),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/builds/:build_id/submit',
+      summary: 'Send a build for review',
+      description: 'An uploaded or rejected build; 409 for one in review or approved.',
+      tags: STUDIO,
+      auth: 'required',
+      params: GameBuildParamsSchema,
+      response: BuildSchema,
+    },
+    ({ caller, params }) => builds.submit(caller, params.app_id, params.build_id),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/rollback',
+      summary: 'Make the approved build before the live one live again',
+      description: '409 when there is no earlier approved build.',
+      tags: STUDIO,
+      auth: 'required',
+      params: GameParamsSchema,
+      response: BuildSchema,
+    },
+    ({ caller, params }) => builds.rollback(caller, params.app_id),
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/console/reviews',
+      summary: 'Builds waiting for review, oldest first',
+      description: 'Operators only (403 to members).',
+      tags: CONSOLE,
+      auth: 'required',
+      response: ReviewQueueSchema,
+    },
+    async ({ caller, locale }) => ({ builds: await builds.queue(caller, locale) }),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/console/builds/:build_id/approve',
+      summary: 'Approve a build: the game is published with it live at once',
+      description: 'Operators only; recorded in the audit log. 409 for a build not in review.',
+      tags: CONSOLE,
+      auth: 'required',
+      params: BuildParamsSchema,
+      response: BuildSchema,
+    },
+    ({ caller, params }) => builds.approve(caller, params.build_id),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/console/builds/:build_id/reject',
+      summary: 'Reject a build with a reason the developer reads',
+      description: 'Operators only; recorded in the audit log. 409 for a build not in review.',
+      tags: CONSOLE,
+      auth: 'required',
+      params: BuildParamsSchema,
+      body: RejectBodySchema,
+      response: BuildSchema,
+    },
+    ({ caller, params, body }) => builds.reject(caller, params.build_id, body.reason),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/console/games/:app_id/rollback',
+      summary: "Make a game's previous approved build live again",
+      description: 'Operators only; recorded in the audit log. 409 when there is no earlier approved build.',
+      tags: CONSOLE,
+      auth: 'required',
+      params: GameParamsSchema,
+      response: BuildSchema,
+    },
+    ({ caller, params }) => builds.rollbackAsOperator(caller, params.app_id),
+  );
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import yazl from 'yazl';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * A developer's game as the Studio's game creation makes one: an unpublished `apps` row with
+ * `developer_user_id` set and its title in both languages, no build yet.
+ */
+export async function insertDeveloperGame(
+  db: Kysely<Database>,
+  developerUserId: number,
+  fields: { slug?: string; title?: string } = {},
+): Promise<{ id: number; slug: string }> {
+  const now = new Date().toISOString();
+  const slug = fields.slug ?? `dev-game-${randomBytes(4).toString('hex')}`;
+  const title = fields.title ?? `Game ${slug}`;
+  const row = await db
+    .insertInto('apps')
+    .values({
+      slug,
+      type: 'game',
+      entry_url: `/games/${slug}/index.html`,
+      thumbnail: '/games/alpha/thumbnail.png',
+      screenshots: '[]',
+      orientation: 'landscape',
+      width: 800,
+      height: 600,
+      developer: null,
+      featured: 0,
+      play_count: 0,
+      released_at: now,
+      published: 0,
+      developer_user_id: developerUserId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('app_translations')
+    .values([
+      { app_id: row.id, locale: 'en', title, summary: `${title} in a line.`, description: `${title}, described.`, instructions: null },
+      { app_id: row.id, locale: 'zh-CN', title: `${title}（中文）`, summary: `${title}。`, description: `${title}。`, instructions: null },
+    ])
+    .execute();
+  return { id: row.id, slug };
+}
+
+export interface ZipEntry {
+  name: string;
+  content?: string | Buffer;
+  /** Unix mode, with the file type bits (0o120777 for a link). */
+  mode?: number;
+  /** Stored without compression. */
+  store?: boolean;
+}
+
+/** A zip made in memory, as a developer's tools make one. */
+export async function makeZip(entries: ZipEntry[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const entry of entries) {
+    zip.addBuffer(Buffer.isBuffer(entry.content) ? entry.content : Buffer.from(entry.content ?? ''), entry.name, {
+      ...(entry.mode === undefined ? {} : { mode: entry.mode }),
+      compress: !entry.store,
+      mtime: new Date(0),
+    });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** A small game that loads the SDK, as a build's zip. */
+export function sdkGameEntries(label = 'Preview me'): ZipEntry[] {
+  return [
+    {
+      name: 'index.html',
+      content: `<!doctype html><html><head><meta charset="utf-8"><title>${label}</title><script src="/sdk/v1/playport.js"></script></head><body><h1 id="label">${label}</h1><script src="game.js"></script></body></html>`,
+    },
+    { name: 'game.js', content: `document.getElementById('label').dataset.ready = 'yes';` },
+    { name: 'Build/game.wasm', content: Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]) },
+  ];
+}
