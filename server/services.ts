@@ -30,6 +30,8 @@ import { GuestMergeRepository } from './features/accounts/guest-merge.repository
 import { GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
+import { SignInFailuresRepository } from './features/accounts/sign-in-failures.repository.ts';
+import { SignInFailuresService } from './features/accounts/sign-in-failures.service.ts';
 import { StoredMediaStore } from './features/articles/article-media.ts';
 import type { ArticleImportTarget } from './features/articles/articles.import.ts';
 import { ArticlesImportRepository } from './features/articles/articles-import.repository.ts';
@@ -61,6 +63,10 @@ import { AuditLogRepository } from './features/console/audit-log.repository.ts';
 import { AuditLogService } from './features/console/audit-log.service.ts';
 import { OperatorsRepository } from './features/console/operators.repository.ts';
 import { OperatorsService } from './features/console/operators.service.ts';
+import { ConsoleMembersRepository } from './features/console/console-members.repository.ts';
+import { ConsoleOpsService } from './features/console/console-ops.service.ts';
+import { AcquisitionRepository } from './features/tracking/acquisition.repository.ts';
+import { AcquisitionService } from './features/tracking/acquisition.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -90,6 +96,8 @@ export interface Services {
   auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
+  /** The Console's orders, members, acquisition report and audit log (decision 098). */
+  consoleOps: ConsoleOpsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Play statistics of games (decision 093). */
@@ -186,6 +194,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
   const guestMerge = new GuestMergeService(new GuestMergeRepository(db));
+  const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
@@ -198,6 +207,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
     appSecret: config.appSecret,
     conversions,
+    signInFailures,
   });
   const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
   const whatsapp: CodeSender | null = config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox;
@@ -212,6 +222,33 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const redirects = new RedirectsService(redirectsRepository, clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
+  const operators = new OperatorsService(new OperatorsRepository(db), clock);
+  const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
+  const payments = new PaymentsService({
+    repository: new PaymentsRepository(db, database.kind),
+    accounts,
+    clock,
+    provider: paymentsProvider,
+    // With payments off the webhook still answers in Xsolla's format, refusing every notification as unsigned.
+    notifications: paymentsProvider ?? new XsollaNotifications(null),
+    sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
+    faults: webhookFaults(config.faultInjection),
+    conversions,
+  });
+  const social = new SocialService({
+    repository: new SocialRepository(db),
+    accounts,
+    tokens,
+    guestMerge,
+    limiter: rateLimiter,
+    clock,
+    providers,
+    whatsapp,
+    secret: config.appSecret,
+    newNickname: guestNickname,
+    conversions,
+    signInFailures,
+  });
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -224,19 +261,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     uploads,
     accounts,
     guestMerge,
-    social: new SocialService({
-      repository: new SocialRepository(db),
-      accounts,
-      tokens,
-      guestMerge,
-      limiter: rateLimiter,
-      clock,
-      providers,
-      whatsapp,
-      secret: config.appSecret,
-      newNickname: guestNickname,
-      conversions,
-    }),
+    social,
     conversionsApi,
     advertisingIds,
     whatsappInbox,
@@ -246,22 +271,23 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       accounts,
       clock,
     }),
-    operators: new OperatorsService(new OperatorsRepository(db), clock),
-    auditLog: new AuditLogService(new AuditLogRepository(db), clock),
+    operators,
+    auditLog,
+    consoleOps: new ConsoleOpsService({
+      operators,
+      auditLog,
+      payments,
+      accounts,
+      social,
+      signInFailures,
+      acquisition: new AcquisitionService(new AcquisitionRepository(db)),
+      members: new ConsoleMembersRepository(db),
+      clock,
+    }),
     developers: new DevelopersService(new DevelopersRepository(db), clock),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
-    payments: new PaymentsService({
-      repository: new PaymentsRepository(db, database.kind),
-      accounts,
-      clock,
-      provider: paymentsProvider,
-      // With payments off the webhook still answers in Xsolla's format, refusing every notification as unsigned.
-      notifications: paymentsProvider ?? new XsollaNotifications(null),
-      sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
-      faults: webhookFaults(config.faultInjection),
-      conversions,
-    }),
+    payments,
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
       accounts,
