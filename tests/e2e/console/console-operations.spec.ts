@@ -82,5 +82,13 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     const refund = page.locator('[data-testid="audit-entry"][data-action="order.refund"]', { hasText: orderId });
     await expect(refund).toContainText('Bought by mistake');
     await expect(page.getByRole('button', { name: /edit|delete/i })).toHaveCount(0);
+
+    // The acquisition report as charts and a table, in Chinese.
+    await page.goto('/zh-CN/console/acquisition');
+    await hydrated(page);
+    await expect(page.getByRole('heading', { name: '获客' })).toBeVisible();
+    await expect(page.getByTestId('chart-sign-ups').locator('svg.recharts-surface').first()).toBeVisible();
+    await expect(page.getByTestId('chart-sign-ups')).toContainText('各推广活动的注册数与会员数');
+    await expect(page.getByTestId('acquisition-table').locator('tbody tr').first()).toBeVisible();
   });
 });
