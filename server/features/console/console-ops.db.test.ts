@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '#server/lib/clock.ts';
+import { SignInFailuresRepository } from '#server/features/accounts/sign-in-failures.repository.ts';
+import { SIGN_IN_FAILURE_LIMITS, SignInFailuresService } from '#server/features/accounts/sign-in-failures.service.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { injectPaidNotification, startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
@@ -239,6 +242,20 @@ describe('console operations', () => {
       locked: false,
       failures: [{ identifier: username, method: 'password', address: '198.51.100.7' }],
     });
+  });
+
+  it('keeps failed sign-ins bounded: the newest 50 of an identifier', async () => {
+    const failures = new SignInFailuresService(new SignInFailuresRepository(api.database.db), systemClock);
+    const member = await players.newMember();
+    const username = await usernameOf(member);
+    for (let i = 0; i < SIGN_IN_FAILURE_LIMITS.perIdentifier + 5; i++)
+      await failures.record({ userId: member.userInfo.uid, identifier: username, method: 'password', address: `203.0.113.${i}` });
+    const kept = await api.database.db.selectFrom('sign_in_failures').select('address').where('identifier', '=', username).orderBy('id').execute();
+    expect(kept).toHaveLength(SIGN_IN_FAILURE_LIMITS.perIdentifier);
+    expect(kept[0]!.address).toBe('203.0.113.5');
+    const shown = (await api.call('GET', `/console/members/${member.userInfo.uid}`, { token: operator.token })).json().data.failures;
+    expect(shown).toHaveLength(20);
+    expect(shown[0].address).toBe(`203.0.113.${SIGN_IN_FAILURE_LIMITS.perIdentifier + 4}`);
   });
 
   it('clears a lock-out: the member signs in again from the address that was held back', async () => {
