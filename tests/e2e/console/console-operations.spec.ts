@@ -91,4 +91,26 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     await expect(page.getByTestId('chart-sign-ups')).toContainText('各推广活动的注册数与会员数');
     await expect(page.getByTestId('acquisition-table').locator('tbody tr').first()).toBeVisible();
   });
+
+  test('on a phone, by keyboard alone, an operator looks a member up and reads how they sign in @mobile', async ({ page, request, baseURL }) => {
+    const name = uniqueUsername('phoned');
+    const member = await newMember(request, name, PASSWORD);
+    const operator = await newMember(request, uniqueUsername('oper'), PASSWORD);
+    await grantOperator(operator.userInfo.uid);
+    await useSession(page.context(), baseURL!, operator.token);
+    await page.goto('/zh-CN/console/members');
+    await hydrated(page);
+    await page.getByLabel('查找会员').focus();
+    await page.keyboard.type(name);
+    await page.keyboard.press('Enter');
+    const open = page.getByRole('button', { name: `#${member.userInfo.uid}` });
+    await expect(open).toBeVisible();
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const detail = page.getByTestId('member-detail');
+    await expect(detail.getByTestId('member-sign-in')).toContainText('密码');
+    await expect(detail.getByTestId('member-locked')).toHaveAttribute('data-locked', 'false');
+    // Nothing is wider than the phone's screen but the tables, which scroll in their own frame.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
 });
