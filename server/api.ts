@@ -19,6 +19,7 @@ import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { studioRoutes } from './features/studio/studio.routes.ts';
 import { buildsRoutes } from './features/studio/builds.routes.ts';
+import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -118,6 +119,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await webhooksRoutes(api, { webhooks: services.webhooks, developers: services.developers, records: services.records, payments: services.payments });
   await studioRoutes(api, services.studioGames);
   await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
+  consoleOpsRoutes(api, services.consoleOps);
 
   api.documented({
     method: 'GET',

@@ -30,6 +30,8 @@ import { GuestMergeRepository } from './features/accounts/guest-merge.repository
 import { GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
+import { SignInFailuresRepository } from './features/accounts/sign-in-failures.repository.ts';
+import { SignInFailuresService } from './features/accounts/sign-in-failures.service.ts';
 import { StoredMediaStore } from './features/articles/article-media.ts';
 import type { ArticleImportTarget } from './features/articles/articles.import.ts';
 import { ArticlesImportRepository } from './features/articles/articles-import.repository.ts';
@@ -61,6 +63,10 @@ import { AuditLogRepository } from './features/console/audit-log.repository.ts';
 import { AuditLogService } from './features/console/audit-log.service.ts';
 import { OperatorsRepository } from './features/console/operators.repository.ts';
 import { OperatorsService } from './features/console/operators.service.ts';
+import { ConsoleMembersRepository } from './features/console/console-members.repository.ts';
+import { ConsoleOpsService } from './features/console/console-ops.service.ts';
+import { AcquisitionRepository } from './features/tracking/acquisition.repository.ts';
+import { AcquisitionService } from './features/tracking/acquisition.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
@@ -110,6 +116,8 @@ export interface Services {
   builds: BuildsService;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
   buildFiles: DiskStorage;
+  /** The Console's orders, members, acquisition report and audit log (decision 098). */
+  consoleOps: ConsoleOpsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -222,6 +230,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
   const guestMerge = new GuestMergeService(new GuestMergeRepository(db));
+  const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
@@ -234,6 +243,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
     appSecret: config.appSecret,
     conversions,
+    signInFailures,
   });
   const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
   const whatsapp: CodeSender | null = config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox;
@@ -259,6 +269,32 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     appSecret: config.appSecret,
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
   });
+  const payments = new PaymentsService({
+    repository: new PaymentsRepository(db, database.kind),
+    accounts,
+    clock,
+    provider: paymentsProvider,
+    // With payments off the webhook still answers in Xsolla's format, refusing every notification as unsigned.
+    notifications: paymentsProvider ?? new XsollaNotifications(null),
+    sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
+    faults: webhookFaults(config.faultInjection),
+    conversions,
+    webhooks,
+  });
+  const social = new SocialService({
+    repository: new SocialRepository(db),
+    accounts,
+    tokens,
+    guestMerge,
+    limiter: rateLimiter,
+    clock,
+    providers,
+    whatsapp,
+    secret: config.appSecret,
+    newNickname: guestNickname,
+    conversions,
+    signInFailures,
+  });
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -271,19 +307,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     uploads,
     accounts,
     guestMerge,
-    social: new SocialService({
-      repository: new SocialRepository(db),
-      accounts,
-      tokens,
-      guestMerge,
-      limiter: rateLimiter,
-      clock,
-      providers,
-      whatsapp,
-      secret: config.appSecret,
-      newNickname: guestNickname,
-      conversions,
-    }),
+    social,
     conversionsApi,
     advertisingIds,
     whatsappInbox,
@@ -324,19 +348,19 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
-    payments: new PaymentsService({
-      repository: new PaymentsRepository(db, database.kind),
-      accounts,
-      clock,
-      provider: paymentsProvider,
-      // With payments off the webhook still answers in Xsolla's format, refusing every notification as unsigned.
-      notifications: paymentsProvider ?? new XsollaNotifications(null),
-      sandboxCards: paymentsProvider instanceof SandboxPayments ? paymentsProvider : null,
-      faults: webhookFaults(config.faultInjection),
-      conversions,
-      webhooks,
-    }),
     webhooks,
+    consoleOps: new ConsoleOpsService({
+      operators,
+      auditLog,
+      payments,
+      accounts,
+      social,
+      signInFailures,
+      acquisition: new AcquisitionService(new AcquisitionRepository(db)),
+      members: new ConsoleMembersRepository(db),
+      clock,
+    }),
+    payments,
     passkeys: new PasskeysService({
       repository: new PasskeysRepository(db),
       accounts,

@@ -573,6 +573,83 @@ export interface paths {
      */
     post: operations["postConsoleGamesByAppIdRollback"];
   };
+  "/console/overview/": {
+    /**
+     * Counts for the Console overview
+     * @description 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleOverview"];
+  };
+  "/console/orders/": {
+    /**
+     * Search orders
+     * @description By order id, provider transaction or order reference, member id, username or e-mail; the newest 50. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleOrders"];
+  };
+  "/console/orders/{order_id}": {
+    /**
+     * An order with its events
+     * @description 404 for an unknown order. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleOrdersByOrderId"];
+  };
+  "/console/orders/{order_id}/refund": {
+    /**
+     * Refund an order through the payment provider
+     * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleOrdersByOrderIdRefund"];
+  };
+  "/console/members/": {
+    /**
+     * Look up members
+     * @description By id, username, e-mail or phone (exact). 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleMembers"];
+  };
+  "/console/members/{user_id}": {
+    /**
+     * A member's sign-in methods, lock-out and recent failed sign-ins
+     * @description 404 for an unknown member. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleMembersByUserId"];
+  };
+  "/console/members/{user_id}/clear-lockout": {
+    /**
+     * Clear the rate limits that hold a member's sign-in back
+     * @description Recorded in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdClearLockout"];
+  };
+  "/console/members/{user_id}/disable": {
+    /**
+     * Disable an account
+     * @description Every session of the account ends at once and every sign-in is refused (403 account_disabled) until it is enabled; with the reason in the audit log. 409 for the caller's own account. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdDisable"];
+  };
+  "/console/members/{user_id}/enable": {
+    /**
+     * Enable a disabled account
+     * @description The member may sign in again; with the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdEnable"];
+  };
+  "/console/acquisition/": {
+    /**
+     * Sign-ups and paid orders per campaign
+     * @description The report of `npm run report -- acquisition`. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleAcquisition"];
+  };
+  "/console/audit/": {
+    /**
+     * The audit log, newest first
+     * @description 50 entries a page; `before` is the previous page's nextBefore; target_type and target_id filter together. Read only. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleAudit"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -590,7 +667,7 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -7441,6 +7518,795 @@ export interface operations {
       };
       /** @description XSRF token missing or mismatched: fetch /csrf and retry */
       419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Counts for the Console overview
+   * @description 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleOverview: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              members: number;
+              disabledMembers: number;
+              paidOrders: number;
+              refundedOrders: number;
+              auditEntries: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Search orders
+   * @description By order id, provider transaction or order reference, member id, username or e-mail; the newest 50. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleOrders: {
+    parameters: {
+      query?: {
+        q?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  /** @description The order id shown to members and sent to the provider */
+                  id: string;
+                  appId: number;
+                  appTitle: string;
+                  sku: string;
+                  itemName: string;
+                  amount: number;
+                  currency: string;
+                  /** @enum {string} */
+                  status: "created" | "pending" | "paid" | "failed" | "refunded" | "cancelled";
+                  provider: string;
+                  providerReference: string | null;
+                  createdAt: string;
+                  paidAt: string | null;
+                  providerOrderId: string | null;
+                  refundRequestedAt: string | null;
+                  member: {
+                    id: number;
+                    username: string | null;
+                    email: string | null;
+                  };
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * An order with its events
+   * @description 404 for an unknown order. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleOrdersByOrderId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        order_id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              order: {
+                /** @description The order id shown to members and sent to the provider */
+                id: string;
+                appId: number;
+                appTitle: string;
+                sku: string;
+                itemName: string;
+                amount: number;
+                currency: string;
+                /** @enum {string} */
+                status: "created" | "pending" | "paid" | "failed" | "refunded" | "cancelled";
+                provider: string;
+                providerReference: string | null;
+                createdAt: string;
+                paidAt: string | null;
+                providerOrderId: string | null;
+                refundRequestedAt: string | null;
+                member: {
+                  id: number;
+                  username: string | null;
+                  email: string | null;
+                };
+              };
+              events: ({
+                  type: string;
+                  from: string | null;
+                  to: string;
+                  at: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Refund an order through the payment provider
+   * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleOrdersByOrderIdRefund: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        order_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Why the order is refunded: 3–500 characters, kept in the audit log */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              order: {
+                /** @description The order id shown to members and sent to the provider */
+                id: string;
+                appId: number;
+                appTitle: string;
+                sku: string;
+                itemName: string;
+                amount: number;
+                currency: string;
+                /** @enum {string} */
+                status: "created" | "pending" | "paid" | "failed" | "refunded" | "cancelled";
+                provider: string;
+                providerReference: string | null;
+                createdAt: string;
+                paidAt: string | null;
+                providerOrderId: string | null;
+                refundRequestedAt: string | null;
+                member: {
+                  id: number;
+                  username: string | null;
+                  email: string | null;
+                };
+              };
+              events: ({
+                  type: string;
+                  from: string | null;
+                  to: string;
+                  at: string;
+                })[];
+              /** @description True for the one request that refunded; false when it was refunded (or being refunded) already */
+              refundedNow: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Look up members
+   * @description By id, username, e-mail or phone (exact). 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleMembers: {
+    parameters: {
+      query: {
+        q: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: number;
+                  username: string | null;
+                  nickname: string | null;
+                  email: string | null;
+                  phone: string | null;
+                  isGuest: boolean;
+                  disabledAt: string | null;
+                  createdAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A member's sign-in methods, lock-out and recent failed sign-ins
+   * @description 404 for an unknown member. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleMembersByUserId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Clear the rate limits that hold a member's sign-in back
+   * @description Recorded in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdClearLockout: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Disable an account
+   * @description Every session of the account ends at once and every sign-in is refused (403 account_disabled) until it is enabled; with the reason in the audit log. 409 for the caller's own account. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdDisable: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Enable a disabled account
+   * @description The member may sign in again; with the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdEnable: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Sign-ups and paid orders per campaign
+   * @description The report of `npm run report -- acquisition`. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleAcquisition: {
+    parameters: {
+      query?: {
+        since?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              since: string;
+              rows: {
+                  source: string;
+                  medium: string;
+                  campaign: string;
+                  signUps: number;
+                  members: number;
+                  paidOrders: number;
+                  /** @description Minor units per currency */
+                  revenue: {
+                    [key: string]: number;
+                  };
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The audit log, newest first
+   * @description 50 entries a page; `before` is the previous page's nextBefore; target_type and target_id filter together. Read only. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleAudit: {
+    parameters: {
+      query?: {
+        before?: number;
+        target_type?: "order" | "member" | "game" | "build" | "article" | "page";
+        target_id?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              entries: ({
+                  id: number;
+                  operator: {
+                    id: number;
+                    username: string | null;
+                  };
+                  action: string;
+                  target: {
+                    type: string;
+                    id: string;
+                  };
+                  detail: {
+                    [key: string]: unknown;
+                  };
+                  createdAt: string;
+                })[];
+              nextBefore: number | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -1,12 +1,15 @@
-import { useTranslation } from '../i18n/translation.tsx';
+import { ConsoleAudit } from '../features/console/console-audit.tsx';
+import { loaderT } from '../i18n/loader-t.ts';
+import { pageTitle } from '../lib/meta.ts';
+import type { Route } from './+types/console-audit';
 
-/** Replaced by the page itself. */
+export function loader({ request }: Route.LoaderArgs) {
+  const { t } = loaderT(request);
+  return { title: t('console:nav.audit') };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
+
 export default function Page() {
-  const { t } = useTranslation('console');
-  return (
-    <section className="space-y-2">
-      <h2 className="text-xl font-semibold tracking-tight">{t('nav.audit')}</h2>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('placeholder')}</p>
-    </section>
-  );
+  return <ConsoleAudit />;
 }

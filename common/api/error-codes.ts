@@ -28,11 +28,13 @@ export const ERROR_CODES = [
   'last_sign_in_method',
   'social_account_taken',
   'passkey_already_registered',
+  'account_disabled',
   // Purchases.
   'account_not_secured',
   'order_not_payable',
   'idempotency_key_reused',
   'already_owned',
+  'order_not_refundable',
   // Inventory of consumable items.
   'not_enough_items',
   // Cloud saves.

@@ -19,6 +19,7 @@ import { gameSessions } from './migrations/0015-game-sessions.ts';
 import { platformRoles } from './migrations/0016-platform-roles.ts';
 import { studioGames } from './migrations/0017-studio-games.ts';
 import { gameBuilds } from './migrations/0018-game-builds.ts';
+import { consoleOperations } from './migrations/0019-console-operations.ts';
 import { gameWebhooks } from './migrations/0021-game-webhooks.ts';
 import type { Database } from './schema.ts';
 
@@ -43,6 +44,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0016-platform-roles': platformRoles(kind),
     '0017-studio-games': studioGames(),
     '0018-game-builds': gameBuilds(kind),
+    '0019-console-operations': consoleOperations(kind),
     '0021-game-webhooks': gameWebhooks(kind),
   };
 }

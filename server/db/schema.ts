@@ -35,6 +35,8 @@ export interface UsersTable {
   is_guest: Flag;
   created_at: Time;
   updated_at: Time;
+  /** When an operator disabled the account (decision 098): no sign-in, no session; null when enabled. */
+  disabled_at: Generated<Time | null>;
 }
 
 export interface AccessTokensTable {
@@ -117,6 +119,8 @@ export interface OrdersTable {
   delivered_at: Time | null;
   /** When a paid consumable order was added to the inventory: once (decision 091). */
   credited_at: Generated<Time | null>;
+  /** When an operator asked the provider to refund it (decision 098): set once, cleared if the provider refused. */
+  refund_requested_at: Generated<Time | null>;
 }
 
 /** Every state change of an order, never updated or deleted. */
@@ -365,6 +369,18 @@ export interface GameBuildsTable {
   reviewed_at: Time | null;
 }
 
+/** A failed sign-in (decision 098): who or which identifier, how, when, from where. Bounded per identifier and in all. */
+export interface SignInFailuresTable {
+  id: Id;
+  user_id: number | null;
+  /** The username, phone or account the attempt named (lower-cased username). */
+  identifier: string;
+  /** `password`, `whatsapp`, `passkey`. */
+  method: string;
+  address: string;
+  created_at: Time;
+}
+
 export interface AppTranslationsTable {
   app_id: number;
   locale: string;
@@ -525,6 +541,7 @@ export interface Database {
   game_webhooks: GameWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   game_builds: GameBuildsTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

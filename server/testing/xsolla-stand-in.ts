@@ -46,6 +46,8 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
           return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
         }
         if (!/^\d+$/.test(refund[2]!)) return send(404, { errorCode: 404, errorMessage: 'Transaction not found' });
+        // Xsolla refunds a transaction once; asked again, it refuses.
+        if (refunds.some((r) => r.transactionId === refund[2])) return send(422, { errorCode: 1104, errorMessage: 'Transaction already refunded' });
         refunds.push({ transactionId: refund[2]!, description: (JSON.parse(raw || '{}') as { description?: unknown }).description });
         return res.writeHead(204).end();
       }

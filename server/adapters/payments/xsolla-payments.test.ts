@@ -80,6 +80,9 @@ describe('Xsolla payments', () => {
   it('asks the merchant API to refund the order’s transaction; without a merchant id or a transaction it refuses', async () => {
     await provider.refund(order, 'Requested by the player');
     expect(xsolla.refunds).toEqual([{ transactionId: '880011', description: 'Requested by the player' }]);
+    // Xsolla refuses a second refund of the same transaction: the failure names its answer.
+    await expect(provider.refund(order, 'again')).rejects.toThrow(/422 Transaction already refunded/);
+    expect(xsolla.refunds).toHaveLength(1);
     await expect(provider.refund({ ...order, providerTransactionId: null }, 'x')).rejects.toThrow(PaymentProviderFailure);
     const noMerchant = new XsollaPayments(new XsollaApi({ apiUrl: xsolla.url, projectId: XSOLLA.projectId, apiKey: XSOLLA.apiKey }), {
       sandbox: true,

@@ -24,8 +24,20 @@ export class AccessTokensRepository {
     return inserted.id;
   }
 
+  /** The token with whether its user is disabled (decision 098), in one query. */
   findById(id: number) {
-    return this.#db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.#db
+      .selectFrom('access_tokens')
+      .innerJoin('users', 'users.id', 'access_tokens.user_id')
+      .selectAll('access_tokens')
+      .select('users.disabled_at')
+      .where('access_tokens.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async userDisabled(userId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+    return row?.disabled_at != null;
   }
 
   async touch(id: number, at: string) {

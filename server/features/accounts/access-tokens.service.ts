@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';
@@ -25,8 +26,12 @@ export class AccessTokensService {
     this.#clock = clock;
   }
 
-  /** Creates a token for a user and returns its plain value: the only time it is known. */
+  /**
+   * Creates a token for a user and returns its plain value: the only time it is known. Every
+   * sign-in ends here, so an account an operator disabled is refused here, whatever the method.
+   */
   async issue(userId: number, name: string): Promise<{ token: string; tokenId: number }> {
+    if (await this.#tokens.userDisabled(userId)) throw new AppError('account_disabled');
     const secret = randomAlphanumeric(SECRET_LENGTH);
     const tokenId = await this.#tokens.insert({
       userId,
@@ -44,7 +49,8 @@ export class AccessTokensService {
     const match = /^(\d{1,15})\|([A-Za-z0-9]{20,128})$/.exec(token);
     if (!match) return null;
     const row = await this.#tokens.findById(Number(match[1]));
-    if (!row) return null;
+    // A disabled account's tokens are deleted; this also ends one issued in a race with the disabling.
+    if (!row || row.disabled_at !== null) return null;
     const expected = Buffer.from(row.token_hash, 'hex');
     const actual = Buffer.from(sha256Hex(match[2]!), 'hex');
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;

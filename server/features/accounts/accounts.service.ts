@@ -31,6 +31,7 @@ import type { GuestChallenges } from './guest-challenges.ts';
 import type { PasswordPolicy } from './password-policy.ts';
 import type { DeviceHashes, UsersRepository, UserWithPasskey } from './users.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
+import type { SignInFailuresService } from './sign-in-failures.service.ts';
 
 /** The rate limits of the accounts calls (fixed windows, shared by every instance). */
 export const ACCOUNT_LIMITS = {
@@ -98,6 +99,8 @@ export interface AccountsDependencies {
   appSecret: string;
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
+  /** Where failed sign-ins are noted for operators (decision 098). */
+  signInFailures?: Pick<SignInFailuresService, 'record'>;
 }
 
 /** A password change; `becameMember` is true when a guest just became a member (registration). */
@@ -121,6 +124,7 @@ export class AccountsService {
   readonly #clock: Clock;
   readonly #appSecret: string;
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+  readonly #signInFailures: Pick<SignInFailuresService, 'record'> | null;
   #dummyHash: Promise<string> | undefined;
 
   constructor(deps: AccountsDependencies) {
@@ -135,6 +139,7 @@ export class AccountsService {
     this.#clock = deps.clock;
     this.#appSecret = deps.appSecret;
     this.#conversions = deps.conversions ?? null;
+    this.#signInFailures = deps.signInFailures ?? null;
   }
 
   /** A proof-of-work challenge for a new guest account. */
@@ -201,7 +206,11 @@ export class AccountsService {
       ? await this.#hasher.verify(user.password_hash, input.password)
       : (await this.#hasher.verify(await this.#dummy(), input.password)) && false;
     if (!user || !valid) {
-      const [accountAfter] = await Promise.all([this.#limiter.consume(...account), this.#countFailure(own)]);
+      const [accountAfter] = await Promise.all([
+        this.#limiter.consume(...account),
+        this.#countFailure(own),
+        this.#signInFailures?.record({ userId: user?.id ?? null, identifier: normalized, method: 'password', address: client.address }),
+      ]);
       if (!accountAfter.allowed) throw rateLimitError(accountBefore.allowed ? await this.#limiter.consume(...held) : heldState);
       throw invalidCredentials();
     }
@@ -257,6 +266,36 @@ export class AccountsService {
     const now = this.#clock.now();
     const staleBefore = new Date(now.getTime() - SEEN_WRITE_INTERVAL_MS).toISOString();
     await this.#users.noteGuestSeen(userId, deviceNetwork(client.address), now.toISOString(), staleBefore);
+  }
+
+  /**
+   * Clears what locks a member out of password sign-in (decision 098): the username's failures
+   * from anywhere, its hold and its failures from each address that failed (the addresses of the
+   * recorded failures), and the failed current-password checks of the account's own sessions.
+   */
+  async clearSignInLimits(member: { id: number; username: string | null }, addresses: string[]): Promise<void> {
+    const counters: Counter[] = [[ACCOUNT_LIMITS.passwordChange, String(member.id)]];
+    if (member.username) {
+      const normalized = member.username.toLowerCase();
+      counters.push([ACCOUNT_LIMITS.loginAccount, normalized]);
+      for (const where of new Set(addresses.map(clientSubject))) {
+        counters.push([ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`], [ACCOUNT_LIMITS.loginHeld, `${normalized}|${where}`]);
+      }
+    }
+    await Promise.all(counters.map(([rule, subject]) => this.#limiter.reset(rule, subject)));
+  }
+
+  /**
+   * Whether password sign-in is held back for the member: the username's failures from anywhere
+   * passed their ceiling (decision 081), or its failures from one of `addresses` did.
+   */
+  async signInLocked(username: string | null, addresses: string[]): Promise<boolean> {
+    if (!username) return false;
+    const normalized = username.toLowerCase();
+    const counters: Counter[] = [[ACCOUNT_LIMITS.loginAccount, normalized]];
+    for (const where of new Set(addresses.map(clientSubject))) counters.push([ACCOUNT_LIMITS.loginPair, `${normalized}|${where}`]);
+    const states = await Promise.all(counters.map((counter) => this.#peek(counter)));
+    return states.some((state) => !state.allowed);
   }
 
   /** Revokes the caller's token; without one there is nothing to revoke. */

@@ -22,6 +22,12 @@ export class GuestMergeRepository {
     this.#db = db;
   }
 
+  /** Whether an operator disabled the account (decision 098). */
+  async isDisabled(userId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+    return row?.disabled_at != null;
+  }
+
   /**
    * Moves a guest's played games, favourites, cloud saves and orders into another account and
    * deletes the guest. Plays add up, the earlier first play and the later last play stand;

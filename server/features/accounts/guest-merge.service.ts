@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import type { GuestMergeRepository } from './guest-merge.repository.ts';
 
@@ -23,6 +24,8 @@ export class GuestMergeService {
    * Answers whether a guest was merged.
    */
   async mergeCallerInto(caller: Caller | null, userId: number): Promise<boolean> {
+    // A disabled account (decision 098) takes nothing in: the sign-in is refused before anything moves.
+    if (await this.#repository.isDisabled(userId)) throw new AppError('account_disabled');
     if (!caller || caller.userId === userId) return false;
     const { merged, droppedSaves } = await this.#repository.mergeGuestInto(caller.userId, userId, SAVES_PER_APP_MAX_BYTES);
     if (droppedSaves > 0)

@@ -34,6 +34,12 @@ export interface OrderView extends OrderRow {
   names: string;
 }
 
+/** The member an order belongs to, as operators see them. */
+export interface MemberNames {
+  username: string | null;
+  email: string | null;
+}
+
 /** A state change to record: the event, and the status it leads to from the order's current one. */
 export interface OrderChange {
   type: string;
@@ -196,7 +202,10 @@ export class PaymentsRepository {
    * unique (user, key) index decides between two requests at once.
    */
   async createOrder(
-    order: Omit<OrderRow, 'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at'>,
+    order: Omit<
+      OrderRow,
+      'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at' | 'refund_requested_at'
+    >,
     options: { permanent?: boolean } = {},
   ): Promise<OrderRow | 'already_owned'> {
     const existing = () =>
@@ -396,6 +405,72 @@ export class PaymentsRepository {
 
   async findView(publicId: string, locale: Locale): Promise<OrderView | undefined> {
     return this.#views(locale).where('orders.public_id', '=', publicId).executeTakeFirst();
+  }
+
+  /**
+   * Orders an operator looks for (decision 098): by the order id, the provider's transaction or
+   * order reference, or the member (id, username, e-mail); the newest first. Without a query, the newest.
+   */
+  search(query: string | null, limit: number, locale: Locale): Promise<(OrderView & MemberNames)[]> {
+    let select = this.#views(locale)
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .select(['users.username', 'users.email'])
+      .orderBy('orders.id', 'desc')
+      .limit(limit);
+    if (query) {
+      const lower = query.toLowerCase();
+      const id = /^\d{1,15}$/.test(query) ? Number(query) : null;
+      select = select.where((eb) =>
+        eb.or([
+          eb('orders.public_id', '=', query),
+          eb('orders.provider_transaction_id', '=', query),
+          eb('orders.provider_order_id', '=', query),
+          eb('users.username_normalized', '=', lower),
+          eb(eb.fn('lower', ['users.email']), '=', lower),
+          ...(id !== null ? [eb('orders.user_id', '=', id)] : []),
+        ]),
+      );
+    }
+    return select.execute();
+  }
+
+  /** One order with its member's names, for operators. */
+  findForOperator(publicId: string, locale: Locale): Promise<(OrderView & MemberNames) | undefined> {
+    return this.#views(locale)
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .select(['users.username', 'users.email'])
+      .where('orders.public_id', '=', publicId)
+      .executeTakeFirst();
+  }
+
+  /** Every event of an order, oldest first. */
+  eventLog(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string; created_at: string }[]> {
+    return this.#db
+      .selectFrom('order_events')
+      .select(['type', 'from_status', 'to_status', 'created_at'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /**
+   * Claims a paid order's refund for one operator (decision 098): true for exactly one of any
+   * number of requests at once (the update re-reads the row after a concurrent one commits).
+   */
+  async claimRefund(orderId: number, now: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('orders')
+      .set({ refund_requested_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'paid')
+      .where('refund_requested_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives the claim back when the provider refused the refund, so it may be asked again. */
+  async releaseRefund(orderId: number): Promise<void> {
+    await this.#db.updateTable('orders').set({ refund_requested_at: null }).where('id', '=', orderId).where('status', '=', 'paid').execute();
   }
 
   async userExists(userId: number): Promise<boolean> {

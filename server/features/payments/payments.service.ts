@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Checkout, Consume, Delivery, Inventory, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import type { OrderStatus } from '#server/db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { ConsoleOrder, ConsoleOrderDetail, ConsoleOrderList } from '#common/api/console-ops.schema.ts';
+import type { Database, OrderStatus } from '#server/db/schema.ts';
 import {
   type NotificationRefusal,
   type OrderChange,
@@ -17,7 +19,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
-import type { OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
+import type { MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 
@@ -313,12 +315,72 @@ export class PaymentsService {
       { type: change.type, eventKey: change.eventKey, next: NEXT_STATUS[change.effect], payload: change.payload, transactionId: change.transactionId },
       isoNow(this.#clock),
       this.#faults.beforeCommit,
-      this.#webhooks
-        ? (trx, done) => this.#webhooks!.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order })
-        : undefined,
+      (trx, done) => this.#queueWebhook(trx, done),
     );
     this.#faults.afterCommit?.();
     return null;
+  }
+
+  /** Orders an operator looks for (decision 098); the caller was checked to be an operator. */
+  async searchForOperator(query: string | null, locale: Locale): Promise<ConsoleOrderList> {
+    return { items: (await this.#repository.search(query || null, 50, locale)).map((row) => toConsoleOrder(row, locale)) };
+  }
+
+  /** One order with every event, for an operator. */
+  async orderForOperator(orderId: string, locale: Locale): Promise<ConsoleOrderDetail> {
+    const row = await this.#repository.findForOperator(orderId, locale);
+    if (!row) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
+    const events = await this.#repository.eventLog(row.id);
+    return { order: toConsoleOrder(row, locale), events: events.map((e) => ({ type: e.type, from: e.from_status, to: e.to_status, at: e.created_at })) };
+  }
+
+  /**
+   * An operator's refund (decision 098): the provider is asked once, whatever number of requests
+   * arrive (the order's claim decides), and the order then becomes refunded through the same
+   * change a provider's refund notification makes, with `record` (the audit entry) written in that
+   * change's transaction. A refunded order, or one being refunded, answers `refundedNow: false`.
+   * When the provider refuses, the claim is given back and nothing else changed.
+   */
+  async refundForOperator(
+    orderId: string,
+    reason: string,
+    record: (trx: Kysely<Database>) => Promise<void>,
+    locale: Locale,
+  ): Promise<{ refundedNow: boolean } & ConsoleOrderDetail> {
+    const order = await this.#repository.findOrder(orderId);
+    if (!order) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
+    const answer = async (refundedNow: boolean) => ({ refundedNow, ...(await this.orderForOperator(orderId, locale)) });
+    if (order.status === 'refunded' || order.refund_requested_at !== null) return answer(false);
+    if (order.status !== 'paid') throw new AppError('order_not_refundable', { values: { status: order.status } });
+    const provider = this.#requireProvider();
+    if (!(await this.#repository.claimRefund(order.id, isoNow(this.#clock)))) {
+      const now = await this.#repository.findOrder(orderId);
+      if (now?.status === 'paid' || now?.status === 'refunded') return answer(false);
+      throw new AppError('order_not_refundable', { values: { status: now?.status ?? order.status } });
+    }
+    try {
+      await provider.refund(payableOf(order), reason);
+    } catch (cause) {
+      await this.#repository.releaseRefund(order.id);
+      throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause });
+    }
+    await this.#repository.applyChange(
+      order.id,
+      { type: 'operator_refund', eventKey: 'operator-refund', next: NEXT_STATUS.refunded, payload: { reason } },
+      isoNow(this.#clock),
+      undefined,
+      // The audit entry and the game's refunded webhook commit with the refund.
+      async (trx, done) => {
+        await record(trx);
+        await this.#queueWebhook(trx, done);
+      },
+    );
+    return answer(true);
+  }
+
+  /** Queues the game's webhook for an order change (decision 100), inside the change's transaction. */
+  async #queueWebhook(trx: Kysely<Database>, done: { eventId: number; from: OrderStatus; order: OrderRow }): Promise<void> {
+    await this.#webhooks?.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order });
   }
 
   /** The sandbox checkout page's order (by its checkout token). */
@@ -398,6 +460,16 @@ function newOrderId(): string {
 function nameOf(names: string, locale: Locale): string {
   const parsed = JSON.parse(names) as Partial<Record<Locale, string>>;
   return parsed[locale] ?? parsed.en ?? '';
+}
+
+function toConsoleOrder(row: OrderView & MemberNames, locale: Locale): ConsoleOrder {
+  const { delivered: _delivered, ...order } = toOrder(row, locale);
+  return {
+    ...order,
+    providerOrderId: row.provider_order_id,
+    refundRequestedAt: row.refund_requested_at,
+    member: { id: row.user_id, username: row.username, email: row.email },
+  };
 }
 
 function toOrder(row: OrderView, locale: Locale): Order {

@@ -337,6 +337,10 @@ describe('social sign-in API', () => {
       const b = browser(null, { sub: 'unused' });
       for (let i = 0; i < 5; i++) expect((await submit('login', 'whatsapp', b, { phone: number, code: wrong })).statusCode).toBe(400);
       expect((await submit('login', 'whatsapp', b, { phone: number, code: right })).statusCode).toBe(400);
+      // Each refusal is noted for operators (decision 098): the number, the method, no member behind it.
+      const failures = await api.services.database.db.selectFrom('sign_in_failures').selectAll().where('identifier', '=', number).execute();
+      expect(failures).toHaveLength(6);
+      expect(failures.every((f) => f.method === 'whatsapp' && f.user_id === null)).toBe(true);
     });
 
     it('checks no more than five guesses of a code, even when twenty arrive at once', async () => {

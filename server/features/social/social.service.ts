@@ -14,6 +14,7 @@ import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
 import { type IdentityProvider, type ProviderProfile, ProviderRefusal } from '#server/adapters/identity/identity-provider.ts';
 import { type CodeSender, CodeSendFailure } from '#server/adapters/whatsapp/code-sender.ts';
 import type { SocialRepository } from './social.repository.ts';
+import type { SignInFailuresService } from '../accounts/sign-in-failures.service.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 
 /** A pop-up flow must come back within this time (the provider's own sign-in page included). */
@@ -51,6 +52,8 @@ export interface SocialDependencies {
   newNickname: () => string;
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
+  /** Where wrong WhatsApp codes are noted for operators (decision 098). */
+  signInFailures?: Pick<SignInFailuresService, 'recordPhone'>;
 }
 
 /** Where a pop-up flow starts: the flow the page made, the browser's session cookie and its flow cookie. */
@@ -79,6 +82,7 @@ export class SocialService {
   readonly #newNickname: () => string;
 
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+  readonly #signInFailures: Pick<SignInFailuresService, 'recordPhone'> | null;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
@@ -92,6 +96,12 @@ export class SocialService {
     this.#secret = deps.secret;
     this.#newNickname = deps.newNickname;
     this.#conversions = deps.conversions ?? null;
+    this.#signInFailures = deps.signInFailures ?? null;
+  }
+
+  /** Clears the WhatsApp code limit of a member's number (an operator lifting a lock-out, decision 098). */
+  async clearPhoneLimits(phone: string): Promise<void> {
+    await this.#limiter.reset(SOCIAL_LIMITS.codeNumber, phone);
   }
 
   /** The platforms offered, in the lists' order: configured providers, then WhatsApp when it has a sender. */
@@ -246,6 +256,8 @@ export class SocialService {
     } catch (error) {
       if (!(error instanceof AppError) || error.code === 'rate_limited' || error.code === 'unavailable')
         await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+      if (error instanceof AppError && error.code === 'sign_in_code_invalid' && platform === 'whatsapp' && body.phone)
+        await this.#signInFailures?.recordPhone(body.phone, client.address);
       throw error;
     }
   }

@@ -1,0 +1,283 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { ConsoleMemberDetail, ConsoleMemberSummary } from '#common/api/console-ops.schema.ts';
+import { localePath } from '#common/locales.ts';
+import { useTranslation } from '../../i18n/translation.tsx';
+import { useLocale } from '../../i18n/use-locale.ts';
+import { api } from '../../lib/api-client.ts';
+import { toast } from '../../shell/toast-store.ts';
+import { Button } from '../../ui/button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { focusRing } from '../../ui/focus.ts';
+import { TextField } from '../accounts/form-field.tsx';
+import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { detailRow } from './console-orders.tsx';
+import { ReasonDialog } from './reason-dialog.tsx';
+
+/** The Console's members (decision 098): look-up, sign-in methods and failures, lock-out, disabling. */
+export function ConsoleMembers() {
+  const { t } = useTranslation('console');
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const selected = params.get('member');
+  const [text, setText] = useState(q);
+  // Answers keep what they answer: a newer search or member shows nothing stale meanwhile.
+  const [found, setFound] = useState<{ q: string; items: ConsoleMemberSummary[] | null; error: string | null } | null>(null);
+  const [loaded, setLoaded] = useState<ConsoleMemberDetail | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const members = q && found?.q === q ? found.items : null;
+  const error = formError ?? (q && found?.q === q ? found.error : null);
+  const detail = loaded && String(loaded.member.id) === selected ? loaded : null;
+
+  useEffect(() => {
+    if (!q) return;
+    let active = true;
+    api.get('/console/members/', { query: { q } }).then(
+      ({ data }) => active && setFound({ q, items: data.items, error: null }),
+      (failure: unknown) => active && setFound({ q, items: null, error: failureText(failure, 'q', t('ops.loadFailed')) }),
+    );
+    return () => {
+      active = false;
+    };
+  }, [q, t]);
+
+  useEffect(() => {
+    if (!selected) return;
+    let active = true;
+    api.get(`/console/members/${encodeURIComponent(selected)}`).then(
+      ({ data }) => active && setLoaded(data),
+      (failure: unknown) => active && toast.add({ title: failureText(failure, 'user_id', t('ops.loadFailed')), color: 'error' }),
+    );
+    return () => {
+      active = false;
+    };
+  }, [selected, t]);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    const value = text.trim();
+    if (!value) return setFormError(t('ops.errors.queryEmpty'));
+    setFormError(null);
+    setParams({ q: value });
+  };
+
+  return (
+    <section className="space-y-5" aria-labelledby="console-members-heading">
+      <h2 id="console-members-heading" className="text-xl font-semibold tracking-tight">
+        {t('ops.members.heading')}
+      </h2>
+      <form onSubmit={search} className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="member-search">
+        <TextField
+          className="flex-1"
+          label={t('ops.members.search')}
+          hint={t('ops.members.searchHint')}
+          name="q"
+          type="search"
+          value={text}
+          maxLength={200}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <Button type="submit" className="sm:mb-7">
+          {t('ops.members.submit')}
+        </Button>
+      </form>
+      <div aria-live="polite">
+        {error && <p className="text-red-700 dark:text-red-400">{error}</p>}
+        {members?.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">{t('ops.members.empty')}</p>}
+      </div>
+      {detail && <MemberDetail detail={detail} onChange={setLoaded} />}
+      {members && members.length > 0 && (
+        <div className={tableFrame}>
+          <table className={tableClass} data-testid="member-results">
+            <thead className="bg-zinc-50 dark:bg-zinc-900">
+              <tr>
+                <th className={headClass}>{t('ops.members.id')}</th>
+                <th className={headClass}>{t('ops.members.username')}</th>
+                <th className={headClass}>{t('ops.members.email')}</th>
+                <th className={headClass}>{t('ops.members.phone')}</th>
+                <th className={headClass}>{t('ops.members.state')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {members.map((member) => (
+                <tr key={member.id} data-testid="member-row">
+                  <td className={cellClass}>
+                    <button
+                      type="button"
+                      onClick={() => setParams({ q, member: String(member.id) })}
+                      className={cn('font-mono text-green-800 underline-offset-2 hover:underline dark:text-green-300', focusRing)}
+                    >
+                      #{member.id}
+                    </button>
+                  </td>
+                  <td className={cellClass}>{member.username ?? '—'}</td>
+                  <td className={cellClass}>{member.email ?? '—'}</td>
+                  <td className={cellClass}>{member.phone ?? '—'}</td>
+                  <td className={cellClass}>
+                    <MemberState member={member} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function MemberState({ member }: { member: ConsoleMemberSummary }) {
+  const { t } = useTranslation('console');
+  const disabled = member.disabledAt !== null;
+  return (
+    <span
+      data-testid="member-state"
+      data-disabled={disabled}
+      className={cn(
+        'rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+        disabled ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200' : 'bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200',
+      )}
+    >
+      {t(disabled ? 'ops.members.disabled' : member.isGuest ? 'ops.members.guest' : 'ops.members.active')}
+    </span>
+  );
+}
+
+function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onChange: (detail: ConsoleMemberDetail) => void }) {
+  const { t } = useTranslation('console');
+  const locale = useLocale();
+  const [dialog, setDialog] = useState<'disable' | 'enable' | null>(null);
+  const [clearing, setClearing] = useState(false);
+  const { member, signIn, failures } = detail;
+  const name = member.username ?? member.nickname ?? `#${member.id}`;
+  const disabled = member.disabledAt !== null;
+  const yesNo = (value: boolean) => t(value ? 'ops.members.yes' : 'ops.members.no');
+
+  const act = async (action: 'disable' | 'enable', reason: string) => {
+    const { data } =
+      action === 'disable'
+        ? await api.post(`/console/members/${member.id}/disable`, { reason })
+        : await api.post(`/console/members/${member.id}/enable`, { reason });
+    onChange(data);
+    toast.add({ title: t(action === 'disable' ? 'ops.members.disabledDone' : 'ops.members.enabledDone'), color: 'success' });
+  };
+  const clearLockout = async () => {
+    setClearing(true);
+    try {
+      const { data } = await api.post(`/console/members/${member.id}/clear-lockout`);
+      onChange(data);
+      toast.add({ title: t('ops.members.lockoutCleared'), color: 'success' });
+    } catch (failure) {
+      toast.add({ title: failureText(failure, '', t('ops.loadFailed')), color: 'error' });
+    } finally {
+      setClearing(false);
+    }
+  };
+
+  return (
+    <article
+      className="space-y-5 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
+      aria-labelledby="member-detail-heading"
+      data-testid="member-detail"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 id="member-detail-heading" className="text-base font-semibold">
+          {name} <span className="font-mono text-sm text-zinc-600 dark:text-zinc-400">#{member.id}</span>
+        </h3>
+        <MemberState member={member} />
+      </div>
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        {detailRow(t('ops.members.nickname'), member.nickname ?? '—')}
+        {detailRow(t('ops.members.email'), member.email ?? '—')}
+        {detailRow(t('ops.members.phone'), member.phone ?? '—')}
+        {detailRow(t('ops.members.joined'), formatDateTime(member.createdAt, locale))}
+        {disabled && detailRow(t('ops.members.disabled'), formatDateTime(member.disabledAt!, locale))}
+      </dl>
+
+      <div>
+        <h4 className="mb-1 text-sm font-semibold">{t('ops.members.signIn')}</h4>
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]" data-testid="member-sign-in">
+          {detailRow(t('ops.members.password'), yesNo(signIn.password))}
+          {detailRow(
+            t('ops.members.passkeys'),
+            signIn.passkeys.length === 0 ? t('ops.members.none') : signIn.passkeys.map((p) => p.name ?? formatDateTime(p.createdAt, locale)).join(', '),
+          )}
+          {detailRow(
+            t('ops.members.social'),
+            signIn.social.length === 0
+              ? t('ops.members.none')
+              : signIn.social.map((s) => (s.displayName ? `${s.platform} (${s.displayName})` : s.platform)).join(', '),
+          )}
+          {detailRow(t('ops.members.whatsapp'), signIn.whatsappPhone ?? t('ops.members.none'))}
+          {detailRow(t('ops.members.device'), yesNo(signIn.device))}
+          {detailRow(t('ops.members.sessions'), String(signIn.sessions))}
+        </dl>
+      </div>
+
+      <div className="space-y-2">
+        <h4 className="text-sm font-semibold">{t('ops.members.failures')}</h4>
+        <p
+          className={cn('text-sm', detail.locked ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400')}
+          data-testid="member-locked"
+          data-locked={detail.locked}
+        >
+          {t(detail.locked ? 'ops.members.locked' : 'ops.members.notLocked')}
+        </p>
+        {failures.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('ops.members.noFailures')}</p>
+        ) : (
+          <div className={tableFrame}>
+            <table className={tableClass} data-testid="member-failures">
+              <thead className="bg-zinc-50 dark:bg-zinc-900">
+                <tr>
+                  <th className={headClass}>{t('ops.members.failureAt')}</th>
+                  <th className={headClass}>{t('ops.members.failureMethod')}</th>
+                  <th className={headClass}>{t('ops.members.failureIdentifier')}</th>
+                  <th className={headClass}>{t('ops.members.failureAddress')}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+                {failures.map((failure, index) => (
+                  <tr key={index}>
+                    <td className={cellClass}>{formatDateTime(failure.at, locale)}</td>
+                    <td className={cellClass}>{failure.method}</td>
+                    <td className={cellClass}>{failure.identifier}</td>
+                    <td className={cn(cellClass, 'font-mono')}>{failure.address}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={clearLockout} disabled={clearing} data-testid="clear-lockout">
+          {t('ops.members.clearLockout')}
+        </Button>
+        {disabled ? (
+          <Button onClick={() => setDialog('enable')} data-testid="enable-open">
+            {t('ops.members.enable')}
+          </Button>
+        ) : (
+          <Button variant="danger" onClick={() => setDialog('disable')} data-testid="disable-open">
+            {t('ops.members.disable')}
+          </Button>
+        )}
+        <Button variant="ghost" asChild>
+          <Link to={`${localePath(locale, '/console/audit')}?target_type=member&target_id=${member.id}`}>{t('ops.members.auditLink')}</Link>
+        </Button>
+      </div>
+      <ReasonDialog
+        open={dialog !== null}
+        onOpenChange={(open) => !open && setDialog(null)}
+        title={t(dialog === 'enable' ? 'ops.members.enableTitle' : 'ops.members.disableTitle', { name })}
+        description={t(dialog === 'enable' ? 'ops.members.enableBody' : 'ops.members.disableBody')}
+        confirmLabel={t(dialog === 'enable' ? 'ops.members.enable' : 'ops.members.disable')}
+        testId="member-dialog"
+        destructive={dialog === 'disable'}
+        onConfirm={(reason) => act(dialog ?? 'disable', reason)}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,237 @@
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ConsoleOrder, ConsoleOrderDetail } from '#common/api/console-ops.schema.ts';
+import { useTranslation } from '../../i18n/translation.tsx';
+import { useLocale } from '../../i18n/use-locale.ts';
+import { api } from '../../lib/api-client.ts';
+import { toast } from '../../shell/toast-store.ts';
+import { Button } from '../../ui/button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { focusRing } from '../../ui/focus.ts';
+import { TextField } from '../accounts/form-field.tsx';
+import { formatPrice } from '../payments/format-price.ts';
+import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
+
+const STATUS_STYLE: Record<ConsoleOrder['status'], string> = {
+  created: 'bg-zinc-100 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200',
+  pending: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
+  paid: 'bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200',
+  failed: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200',
+  refunded: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200',
+  cancelled: 'bg-zinc-100 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200',
+};
+
+/** The Console's orders (decision 098): search, an order with its events, and its refund with a reason. */
+export function ConsoleOrders() {
+  const { t } = useTranslation('console');
+  const locale = useLocale();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const selected = params.get('order');
+  const [text, setText] = useState(q);
+  // Answers keep the search they answer: a newer search shows as loading until its own arrives.
+  const [found, setFound] = useState<{ q: string; items: ConsoleOrder[] | null; error: string | null } | null>(null);
+  const [loaded, setLoaded] = useState<ConsoleOrderDetail | null>(null);
+  const orders = found?.q === q ? found.items : null;
+  const error = found?.q === q ? found.error : null;
+  const detail = loaded && loaded.order.id === selected ? loaded : null;
+  const setOrders = (update: (items: ConsoleOrder[] | null) => ConsoleOrder[] | null) =>
+    setFound((current) => (current ? { ...current, items: update(current.items) } : current));
+  const [refunding, setRefunding] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    api.get('/console/orders/', { query: q ? { q } : {} }).then(
+      ({ data }) => active && setFound({ q, items: data.items, error: null }),
+      (failure: unknown) => active && setFound({ q, items: null, error: failureText(failure, 'q', t('ops.loadFailed')) }),
+    );
+    return () => {
+      active = false;
+    };
+    // oxlint-disable-next-line react/exhaustive-effect-dependencies -- item names come in the page's locale: another locale reads them again
+  }, [q, locale, t]);
+
+  useEffect(() => {
+    if (!selected) return;
+    let active = true;
+    api.get(`/console/orders/${encodeURIComponent(selected)}`).then(
+      ({ data }) => active && setLoaded(data),
+      (failure: unknown) => active && toast.add({ title: failureText(failure, '', t('ops.loadFailed')), color: 'error' }),
+    );
+    return () => {
+      active = false;
+    };
+    // oxlint-disable-next-line react/exhaustive-effect-dependencies -- item names come in the page's locale: another locale reads them again
+  }, [selected, locale, t]);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setParams(text.trim() ? { q: text.trim() } : {});
+  };
+  const open = (id: string) => setParams({ ...(q ? { q } : {}), order: id });
+
+  const refund = async (reason: string) => {
+    if (!detail) return;
+    const { data } = await api.post(`/console/orders/${encodeURIComponent(detail.order.id)}/refund`, { reason });
+    setLoaded(data);
+    setOrders((list) => list?.map((order) => (order.id === data.order.id ? data.order : order)) ?? list);
+    toast.add({ title: t(data.refundedNow ? 'ops.orders.refunded' : 'ops.orders.alreadyRefunded'), color: 'success' });
+  };
+
+  return (
+    <section className="space-y-5" aria-labelledby="console-orders-heading">
+      <h2 id="console-orders-heading" className="text-xl font-semibold tracking-tight">
+        {t('ops.orders.heading')}
+      </h2>
+      <form onSubmit={search} className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="order-search">
+        <TextField
+          className="flex-1"
+          label={t('ops.orders.search')}
+          hint={t('ops.orders.searchHint')}
+          name="q"
+          type="search"
+          value={text}
+          maxLength={200}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <Button type="submit" className="sm:mb-7">
+          {t('ops.orders.submit')}
+        </Button>
+      </form>
+
+      {detail && <OrderDetail detail={detail} onRefund={() => setRefunding(true)} />}
+      {detail && (
+        <ReasonDialog
+          open={refunding}
+          onOpenChange={setRefunding}
+          title={t('ops.orders.refundTitle', { id: detail.order.id })}
+          description={t('ops.orders.refundBody', { provider: detail.order.provider })}
+          confirmLabel={t('ops.orders.confirmRefund', { amount: formatPrice(detail.order.amount, detail.order.currency, locale) })}
+          testId="refund-dialog"
+          destructive
+          onConfirm={refund}
+        />
+      )}
+
+      <div aria-live="polite" aria-busy={orders === null && !error}>
+        {error && <p className="text-red-700 dark:text-red-400">{error}</p>}
+        {orders?.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">{t('ops.orders.empty')}</p>}
+      </div>
+      {orders && orders.length > 0 && (
+        <div className={tableFrame}>
+          <table className={tableClass} data-testid="order-results">
+            <thead className="bg-zinc-50 dark:bg-zinc-900">
+              <tr>
+                <th className={headClass}>{t('ops.orders.order')}</th>
+                <th className={headClass}>{t('ops.orders.member')}</th>
+                <th className={headClass}>{t('ops.orders.item')}</th>
+                <th className={headClass}>{t('ops.orders.amount')}</th>
+                <th className={headClass}>{t('ops.orders.status')}</th>
+                <th className={headClass}>{t('ops.orders.created')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {orders.map((order) => (
+                <tr
+                  key={order.id}
+                  data-testid="order-row"
+                  aria-current={order.id === selected ? 'true' : undefined}
+                  className="aria-[current=true]:bg-green-50 dark:aria-[current=true]:bg-green-950/30"
+                >
+                  <td className={cellClass}>
+                    <button
+                      type="button"
+                      onClick={() => open(order.id)}
+                      className={cn('font-mono text-green-800 underline-offset-2 hover:underline dark:text-green-300', focusRing)}
+                    >
+                      {order.id}
+                    </button>
+                  </td>
+                  <td className={cellClass}>{order.member.username ?? order.member.email ?? `#${order.member.id}`}</td>
+                  <td className={cellClass}>
+                    {order.itemName}
+                    <span className="block text-xs text-zinc-600 dark:text-zinc-400">{order.appTitle}</span>
+                  </td>
+                  <td className={cn(cellClass, 'tabular-nums')}>{formatPrice(order.amount, order.currency, locale)}</td>
+                  <td className={cellClass}>
+                    <StatusBadge status={order.status} />
+                  </td>
+                  <td className={cellClass}>{formatDateTime(order.createdAt, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** One line of a detail list: its label and value. */
+export function detailRow(label: string, value: ReactNode) {
+  return (
+    <>
+      <dt className="text-zinc-600 dark:text-zinc-400">{label}</dt>
+      <dd className="min-w-0 break-words">{value}</dd>
+    </>
+  );
+}
+
+function StatusBadge({ status }: { status: ConsoleOrder['status'] }) {
+  const { t } = useTranslation('console');
+  return (
+    <span
+      className={cn('rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap', STATUS_STYLE[status])}
+      data-testid="order-status"
+      data-status={status}
+    >
+      {t(`ops.orders.statuses.${status}`)}
+    </span>
+  );
+}
+
+function OrderDetail({ detail, onRefund }: { detail: ConsoleOrderDetail; onRefund: () => void }) {
+  const { t } = useTranslation('console');
+  const locale = useLocale();
+  const { order, events } = detail;
+  return (
+    <article className="space-y-4 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800" aria-labelledby="order-detail-heading" data-testid="order-detail">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 id="order-detail-heading" className="font-mono text-base font-semibold break-all">
+          {order.id}
+        </h3>
+        <StatusBadge status={order.status} />
+      </div>
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        {detailRow(t('ops.orders.member'), `${order.member.username ?? '—'} · ${order.member.email ?? '—'} · #${order.member.id}`)}
+        {detailRow(t('ops.orders.item'), `${order.itemName} (${order.sku}) · ${order.appTitle}`)}
+        {detailRow(t('ops.orders.amount'), formatPrice(order.amount, order.currency, locale))}
+        {detailRow(t('ops.orders.provider'), order.provider)}
+        {detailRow(t('ops.orders.transaction'), <span className="font-mono">{order.providerReference ?? '—'}</span>)}
+        {detailRow(t('ops.orders.providerOrder'), <span className="font-mono">{order.providerOrderId ?? '—'}</span>)}
+        {detailRow(t('ops.orders.created'), formatDateTime(order.createdAt, locale))}
+        {order.paidAt && detailRow(t('ops.orders.paid'), formatDateTime(order.paidAt, locale))}
+      </dl>
+      <div>
+        <h4 className="mb-1 text-sm font-semibold">{t('ops.orders.events')}</h4>
+        <ol className="space-y-1 text-sm" data-testid="order-events">
+          {events.map((event, index) => (
+            <li key={index} className="flex flex-wrap gap-x-3">
+              <span className="text-zinc-600 tabular-nums dark:text-zinc-400">{formatDateTime(event.at, locale)}</span>
+              <span>{t('ops.orders.eventLine', { type: event.type, from: event.from ?? '—', to: event.to })}</span>
+            </li>
+          ))}
+        </ol>
+      </div>
+      {order.refundRequestedAt && order.status === 'paid' && (
+        <p className="text-sm text-amber-800 dark:text-amber-300">{t('ops.orders.refundRequested', { at: formatDateTime(order.refundRequestedAt, locale) })}</p>
+      )}
+      {order.status === 'paid' && !order.refundRequestedAt && (
+        <Button variant="danger" onClick={onRefund} data-testid="refund-open">
+          {t('ops.orders.refund')}
+        </Button>
+      )}
+    </article>
+  );
+}
