@@ -14,6 +14,7 @@ import { gamesRoutes } from './features/games/games.routes.ts';
 import { recordsRoutes } from './features/games/records.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
+import { consoleContentRoutes } from './features/console/console-content.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
@@ -111,6 +112,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
+  await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
 
   api.documented({
     method: 'GET',

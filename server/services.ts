@@ -61,6 +61,10 @@ import { AuditLogRepository } from './features/console/audit-log.repository.ts';
 import { AuditLogService } from './features/console/audit-log.service.ts';
 import { OperatorsRepository } from './features/console/operators.repository.ts';
 import { OperatorsService } from './features/console/operators.service.ts';
+import { ConsoleContentRepository } from './features/console/console-content.repository.ts';
+import { ConsoleContentService } from './features/console/console-content.service.ts';
+import { ConsoleGamesRepository } from './features/console/console-games.repository.ts';
+import { ConsoleGamesService } from './features/console/console-games.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -90,6 +94,10 @@ export interface Services {
   auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
+  /** Operators unpublish and feature games (decision 099). */
+  consoleGames: ConsoleGamesService;
+  /** Operators write articles and static pages in the browser (decision 099). */
+  consoleContent: ConsoleContentService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Play statistics of games (decision 093). */
@@ -124,12 +132,12 @@ export interface Services {
  */
 export type PageServices = Pick<
   Services,
-  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog'
+  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog' | 'consoleGames' | 'consoleContent'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, consoleGames, consoleContent } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, consoleGames, consoleContent };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -212,6 +220,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const redirects = new RedirectsService(redirectsRepository, clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
+  const operators = new OperatorsService(new OperatorsRepository(db), clock);
+  const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -246,8 +256,17 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       accounts,
       clock,
     }),
-    operators: new OperatorsService(new OperatorsRepository(db), clock),
-    auditLog: new AuditLogService(new AuditLogRepository(db), clock),
+    operators,
+    auditLog,
+    consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
+    consoleContent: new ConsoleContentService({
+      repository: new ConsoleContentRepository(db),
+      operators,
+      auditLog,
+      changes: contentChanges,
+      media: new StoredMediaStore(uploads),
+      clock,
+    }),
     developers: new DevelopersService(new DevelopersRepository(db), clock),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
