@@ -132,11 +132,25 @@ export interface Services {
  */
 export type PageServices = Pick<
   Services,
-  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog' | 'consoleGames' | 'consoleContent'
+  | 'accounts'
+  | 'articles'
+  | 'catalogue'
+  | 'library'
+  | 'pages'
+  | 'redirects'
+  | 'social'
+  | 'payments'
+  | 'records'
+  | 'operators'
+  | 'developers'
+  | 'auditLog'
+  | 'consoleGames'
+  | 'consoleContent'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, consoleGames, consoleContent } = services;
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, consoleGames, consoleContent } =
+    services;
   return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, consoleGames, consoleContent };
 }
 

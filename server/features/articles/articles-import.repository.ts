@@ -111,7 +111,14 @@ async function upsertArticle(trx: Transaction<Database>, article: ImportedArticl
   if (existing) {
     const current = await trx.selectFrom('article_translations').selectAll().where('article_id', '=', article.id).execute();
     const sameFields = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => existing[key] === fields[key]);
-    if (sameFields && sameRows(current.map(({ body_markdown: _markdown, ...row }) => row), rows)) return 'unchanged';
+    if (
+      sameFields &&
+      sameRows(
+        current.map(({ body_markdown: _markdown, ...row }) => row),
+        rows,
+      )
+    )
+      return 'unchanged';
     await trx
       .updateTable('articles')
       .set({ ...fields, updated_at: now })

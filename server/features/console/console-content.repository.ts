@@ -83,9 +83,25 @@ export class ConsoleContentRepository {
 
   /** Writes an article and replaces its translations; marks it as the Console's. */
   async writeArticle(id: number, article: ArticleWrite, now: string, db: Kysely<Database>, create: boolean): Promise<void> {
-    const fields = { column_id: article.columnId, slug: article.slug, cover: article.cover, author: article.author, published_at: article.publishedAt, source: 'console' as const };
-    if (create) await db.insertInto('articles').values({ id, ...fields, created_at: now, updated_at: now }).execute();
-    else await db.updateTable('articles').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
+    const fields = {
+      column_id: article.columnId,
+      slug: article.slug,
+      cover: article.cover,
+      author: article.author,
+      published_at: article.publishedAt,
+      source: 'console' as const,
+    };
+    if (create)
+      await db
+        .insertInto('articles')
+        .values({ id, ...fields, created_at: now, updated_at: now })
+        .execute();
+    else
+      await db
+        .updateTable('articles')
+        .set({ ...fields, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     await db.deleteFrom('article_translations').where('article_id', '=', id).execute();
     await db
       .insertInto('article_translations')

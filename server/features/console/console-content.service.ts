@@ -1,10 +1,4 @@
-import type {
-  ConsoleArticle,
-  ConsoleArticleInput,
-  ConsoleArticleSummary,
-  ConsolePage,
-  ConsolePageInput,
-} from '#common/api/console-content.schema.ts';
+import type { ConsoleArticle, ConsoleArticleInput, ConsoleArticleSummary, ConsolePage, ConsolePageInput } from '#common/api/console-content.schema.ts';
 import type { ContentChanges } from '#server/adapters/content-changes/content-changes.ts';
 import { measureImage } from '#server/content/image-size.ts';
 import { readingMinutes, renderMarkdown } from '#server/content/markdown.ts';
@@ -73,7 +67,10 @@ export class ConsoleContentService {
     return { url, ...size };
   }
 
-  async listArticles(caller: Caller | null, q: string | undefined): Promise<{ items: ConsoleArticleSummary[]; columns: Array<{ slug: string; title: string }> }> {
+  async listArticles(
+    caller: Caller | null,
+    q: string | undefined,
+  ): Promise<{ items: ConsoleArticleSummary[]; columns: Array<{ slug: string; title: string }> }> {
     await this.#operators.requireOperator(caller);
     const now = isoNow(this.#clock);
     const [rows, columns] = await Promise.all([this.#repository.listArticles(q, LIST_LIMIT), this.#repository.columns()]);
@@ -134,7 +131,12 @@ export class ConsoleContentService {
           operatorUserId: operator,
           action: id === null ? 'article.create' : 'article.update',
           target: { type: 'article', id: articleId },
-          detail: { title: input.texts.en.title, publishedAt: input.publishedAt, scheduled: input.publishedAt > now, before: existing ? { publishedAt: existing.article.published_at, source: existing.article.source } : null },
+          detail: {
+            title: input.texts.en.title,
+            publishedAt: input.publishedAt,
+            scheduled: input.publishedAt > now,
+            before: existing ? { publishedAt: existing.article.published_at, source: existing.article.source } : null,
+          },
         },
         trx,
       );
@@ -144,7 +146,9 @@ export class ConsoleContentService {
     return this.#articleOrThrow(savedId);
   }
 
-  async listPages(caller: Caller | null): Promise<{ items: Array<{ slug: string; title: string; source: 'import' | 'console'; locales: string[]; updatedAt: string }> }> {
+  async listPages(
+    caller: Caller | null,
+  ): Promise<{ items: Array<{ slug: string; title: string; source: 'import' | 'console'; locales: string[]; updatedAt: string }> }> {
     await this.#operators.requireOperator(caller);
     const rows = await this.#repository.listPages();
     const bySlug = new Map<string, PageTextRow[]>();
@@ -157,7 +161,10 @@ export class ConsoleContentService {
           title: english.title,
           source: english.source,
           locales: texts.map((t) => t.locale),
-          updatedAt: texts.map((t) => t.updated_at).sort().at(-1)!,
+          updatedAt: texts
+            .map((t) => t.updated_at)
+            .sort()
+            .at(-1)!,
         };
       }),
     };
@@ -176,11 +183,27 @@ export class ConsoleContentService {
       const existing = await this.#repository.findPage(slug, trx);
       if (existing.length === 0) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
       const texts = Object.entries(input.texts).flatMap(([locale, text]) =>
-        text ? [{ locale, title: text.title, description: text.description, body_html: renderMarkdown(text.markdown), body_markdown: text.markdown, updated_at: now }] : [],
+        text
+          ? [
+              {
+                locale,
+                title: text.title,
+                description: text.description,
+                body_html: renderMarkdown(text.markdown),
+                body_markdown: text.markdown,
+                updated_at: now,
+              },
+            ]
+          : [],
       );
       await this.#repository.writePage(slug, texts, trx);
       await this.#auditLog.record(
-        { operatorUserId: operator, action: 'page.update', target: { type: 'page', id: slug }, detail: { title: input.texts.en.title, locales: texts.map((t) => t.locale) } },
+        {
+          operatorUserId: operator,
+          action: 'page.update',
+          target: { type: 'page', id: slug },
+          detail: { title: input.texts.en.title, locales: texts.map((t) => t.locale) },
+        },
         trx,
       );
     });
@@ -217,14 +240,17 @@ export class ConsoleContentService {
     const rows = await this.#repository.findPage(slug);
     const english = rows.find((r) => r.locale === 'en');
     if (!english) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
-    const text = (row: PageTextRow | undefined) => (row ? { title: row.title, description: row.description, markdown: row.body_markdown ?? row.body_html } : null);
     return {
       slug,
       source: english.source,
       updatedAt: english.updated_at,
-      texts: { en: text(english)!, 'zh-CN': text(rows.find((r) => r.locale === 'zh-CN')) },
+      texts: { en: pageText(english)!, 'zh-CN': pageText(rows.find((r) => r.locale === 'zh-CN')) },
     };
   }
+}
+
+function pageText(row: PageTextRow | undefined) {
+  return row ? { title: row.title, description: row.description, markdown: row.body_markdown ?? row.body_html } : null;
 }
 
 function parseTags(value: string): string[] {

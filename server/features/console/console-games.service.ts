@@ -29,12 +29,19 @@ export class ConsoleGamesService {
   async list(caller: Caller | null, query: ConsoleGameListQuery): Promise<{ items: ConsoleGame[] }> {
     await this.#operators.requireOperator(caller);
     const published = query.published === 'all' ? undefined : query.published === 'published';
-    const rows = await this.#repository.list({ q: query.q, ...(published === undefined ? {} : { published }), ...(query.developer ? { developer: query.developer } : {}) }, query.limit);
+    const rows = await this.#repository.list(
+      { q: query.q, ...(published === undefined ? {} : { published }), ...(query.developer ? { developer: query.developer } : {}) },
+      query.limit,
+    );
     return { items: rows.map(toGame) };
   }
 
   /** Unpublishes, republishes, features or unfeatures a game; what did not change is not recorded. */
-  async change(caller: Caller | null, id: number, change: { published?: boolean | undefined; featured?: boolean | undefined; reason: string }): Promise<ConsoleGame> {
+  async change(
+    caller: Caller | null,
+    id: number,
+    change: { published?: boolean | undefined; featured?: boolean | undefined; reason: string },
+  ): Promise<ConsoleGame> {
     const operator = await this.#operators.requireOperator(caller);
     const game = await this.#repository.transaction(async (trx) => {
       const before = await this.#repository.find(id, trx);
@@ -47,13 +54,23 @@ export class ConsoleGamesService {
       await this.#repository.update(id, { ...fields, updated_at: now }, trx);
       if (fields.published !== undefined) {
         await this.#auditLog.record(
-          { operatorUserId: operator, action: fields.published ? 'game.republish' : 'game.unpublish', target: { type: 'game', id }, detail: { slug: before.slug, reason: change.reason } },
+          {
+            operatorUserId: operator,
+            action: fields.published ? 'game.republish' : 'game.unpublish',
+            target: { type: 'game', id },
+            detail: { slug: before.slug, reason: change.reason },
+          },
           trx,
         );
       }
       if (fields.featured !== undefined) {
         await this.#auditLog.record(
-          { operatorUserId: operator, action: fields.featured ? 'game.feature' : 'game.unfeature', target: { type: 'game', id }, detail: { slug: before.slug, reason: change.reason } },
+          {
+            operatorUserId: operator,
+            action: fields.featured ? 'game.feature' : 'game.unfeature',
+            target: { type: 'game', id },
+            detail: { slug: before.slug, reason: change.reason },
+          },
           trx,
         );
       }
