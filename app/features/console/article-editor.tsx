@@ -128,7 +128,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
         <p className="rounded-lg bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid="article-status">
           {scheduled ? t('content.editor.scheduledFor', { time: new Date(article.publishedAt).toLocaleString(locale) }) : t('content.editor.isPublished')}{' '}
           {!scheduled ? (
-            <a href={localePath(tab, article.path)} className="font-medium text-green-700 hover:underline dark:text-green-400" data-testid="article-view">
+            <a href={localePath(locale, article.path)} className="font-medium text-green-700 hover:underline dark:text-green-400" data-testid="article-view">
               {t('content.editor.view')}
             </a>
           ) : null}
