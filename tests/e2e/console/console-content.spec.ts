@@ -1,27 +1,10 @@
-import { execFile } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { grantOperator } from '../../support/grant-operator.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 
-const run = promisify(execFile);
 const PASSWORD = 'Harbour-Lantern-Tricky-9';
 const IMAGE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0f766e"/></svg>');
-
-/** Makes a member an operator the only way there is: the command on the server, against the run's database (decision 095). */
-async function grantOperator(userId: number): Promise<void> {
-  const runId = process.env.E2E_RUN_ID!;
-  const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
-    ...(onPostgres ? { DATABASE_SCHEMA: `e2e_${runId}` } : {}),
-  };
-  await run(process.execPath, [resolve('scripts/operators.ts'), 'grant', String(userId)], { env });
-}
 
 test.describe('Console content (decision 099)', { tag: '@db' }, () => {
   test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; unpublishes a game', async ({
