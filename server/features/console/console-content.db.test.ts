@@ -265,6 +265,15 @@ describe('Console: games, articles and pages (decision 099)', () => {
     expect((await api.services.auditLog.page({ limit: 5 })).entries.map((e) => e.action)).toEqual(expect.arrayContaining(['article.create', 'article.image']));
   });
 
+  it('gives two articles saved at the same moment ids of their own', async () => {
+    const [first, second] = await Promise.all([
+      call('POST', '/console/articles/', as('operator'), articleBody({ slug: 'twin-one' })),
+      call('POST', '/console/articles/', as('operator'), articleBody({ slug: 'twin-two' })),
+    ]);
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(data<{ id: number }>(first).id).not.toBe(data<{ id: number }>(second).id);
+  });
+
   it('keeps articles and pages edited in the Console when the content import runs again', async () => {
     const imported = data<{ texts: { en: { markdown: string; title: string } } }>(await call('GET', '/console/articles/1001', as('operator')));
     // Imported text opens as its HTML, which renders to itself.

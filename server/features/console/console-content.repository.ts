@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ArticleTranslationsTable, Database, PagesTable } from '#server/db/schema.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 export type ArticleTextRow = Selectable<ArticleTranslationsTable>;
 export type PageTextRow = Selectable<PagesTable>;
@@ -31,8 +32,17 @@ export class ConsoleContentRepository {
     this.#db = db;
   }
 
-  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.#db.transaction().execute(work);
+  /**
+   * Runs `work` in one transaction. Two new articles saved at once may take the same next id (on
+   * PostgreSQL): the one that loses runs again once, reading the id anew.
+   */
+  async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    try {
+      return await this.#db.transaction().execute(work);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.#db.transaction().execute(work);
+    }
   }
 
   async columns(): Promise<Array<{ id: number; slug: string; parent_id: number | null; title: string }>> {
