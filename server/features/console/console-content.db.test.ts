@@ -228,7 +228,7 @@ describe('Console: games, articles and pages (decision 099)', () => {
     const image = await upload(as('operator'), 'harbour.svg', SVG);
     expect(image.statusCode).toBe(201);
     const { url, width, height } = data<{ url: string; width: number; height: number }>(image);
-    expect(url).toMatch(/^\/uploads\/articles\/harbour-[0-9a-f]{16}\.svg$/);
+    expect(url).toMatch(/^\/uploads\/articles\/harbour-40x20-[0-9a-f]{16}\.svg$/);
     expect({ width, height }).toEqual({ width: 40, height: 20 });
 
     const body = articleBody({ publishedAt: '2026-12-01T09:00:00Z', cover: url });
@@ -254,6 +254,8 @@ describe('Console: games, articles and pages (decision 099)', () => {
     const en = data<{ body: string; title: string }>(await call('GET', `/article/info/${article.id}`, undefined));
     expect(en.title).toBe('Harbour lights');
     expect(en.body).toContain(`<img src="${url}"`);
+    // Sized as imported images are, so the page keeps its place for it.
+    expect(en.body).toMatch(/<img [^>]*width="40" height="20"/);
     expect(en.body).not.toMatch(/<script|alert\(1\)/);
     // The preview of the same Markdown is exactly what readers get.
     expect(data<{ html: string }>(await call('POST', '/console/markdown/preview', as('operator'), { markdown: body.texts.en.markdown })).html).toBe(en.body);

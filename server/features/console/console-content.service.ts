@@ -14,6 +14,22 @@ export interface MediaStore {
   save(name: string, bytes: Buffer): Promise<string>;
 }
 
+/**
+ * An image uploaded here carries its size in its name (`<name>-<width>x<height>-<hash>.<ext>`), so
+ * a body written in the Console gets sized images, as imported ones do, without reading the file.
+ */
+const SIZED_IMAGE = /^\/uploads\/articles\/[\w-]*-(\d{1,5})x(\d{1,5})-[0-9a-f]{16}\.[a-z]+$/;
+
+/** A body as readers get it: the site's pipeline, with the sizes of images uploaded here. */
+function renderBody(markdown: string): string {
+  return renderMarkdown(markdown, {
+    imageSize: (src) => {
+      const sized = SIZED_IMAGE.exec(src);
+      return sized ? { width: Number(sized[1]), height: Number(sized[2]) } : undefined;
+    },
+  });
+}
+
 /** The largest image an operator may upload into an article. */
 export const ARTICLE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const LIST_LIMIT = 200;
@@ -54,7 +70,7 @@ export class ConsoleContentService {
   /** Markdown rendered and sanitised exactly as an article or page body is. */
   async preview(caller: Caller | null, markdown: string): Promise<{ html: string }> {
     await this.#operators.requireOperator(caller);
-    return { html: renderMarkdown(markdown) };
+    return { html: renderBody(markdown) };
   }
 
   /** Stores an image for an article body or cover; it must be a real image of the type its name says. */
@@ -62,7 +78,9 @@ export class ConsoleContentService {
     const operator = await this.#operators.requireOperator(caller);
     const size = await measureImage(file.bytes, file.name);
     if (typeof size === 'string') throw fieldError({ file: ['console:content.errors.notAnImage'] });
-    const url = await this.#media.save(file.name, file.bytes);
+    const extension = /\.[A-Za-z0-9]+$/.exec(file.name)?.[0] ?? '';
+    const stem = file.name.slice(0, file.name.length - extension.length).slice(0, 40);
+    const url = await this.#media.save(`${stem}-${size.width}x${size.height}${extension}`, file.bytes);
     await this.#auditLog.record({ operatorUserId: operator, action: 'article.image', target: { type: 'media', id: url }, detail: { name: file.name } });
     return { url, ...size };
   }
@@ -108,7 +126,7 @@ export class ConsoleContentService {
         locale,
         title: text.title,
         summary: text.summary,
-        body_html: renderMarkdown(text.markdown),
+        body_html: renderBody(text.markdown),
         body_markdown: text.markdown,
         reading_minutes: readingMinutes(text.markdown),
         tags: JSON.stringify(text.tags),
@@ -189,7 +207,7 @@ export class ConsoleContentService {
                 locale,
                 title: text.title,
                 description: text.description,
-                body_html: renderMarkdown(text.markdown),
+                body_html: renderBody(text.markdown),
                 body_markdown: text.markdown,
                 updated_at: now,
               },

@@ -29,7 +29,7 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await page.getByTestId('summary-en').fill('How to light every lantern.');
     await page.getByTestId('markdown-en').fill('## Lanterns\n\nLight them **in order**.\n\n<script>alert(1)</script>\n');
     await page.getByTestId('markdown-image-en').setInputFiles({ name: 'lantern.svg', mimeType: 'image/svg+xml', buffer: IMAGE });
-    await expect(page.getByTestId('markdown-en')).toHaveValue(/!\[lantern\]\(\/uploads\/articles\/lantern-[0-9a-f]{16}\.svg\)/);
+    await expect(page.getByTestId('markdown-en')).toHaveValue(/!\[lantern\]\(\/uploads\/articles\/lantern-120x60-[0-9a-f]{16}\.svg\)/);
     const preview = page.getByTestId('preview-en');
     await expect(preview.locator('strong')).toHaveText('in order');
     await expect(preview.locator('img[src^="/uploads/articles/lantern-"]')).toBeVisible();
