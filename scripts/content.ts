@@ -57,11 +57,15 @@ async function importFolder(services: ReturnType<typeof createServices>): Promis
     console.log(
       `imported into ${database.description}: ${report.columns} article columns, ${report.articles} articles (${report.translations} files, ${report.changed} new or changed)`,
     );
+    if (report.keptConsoleEdits.length > 0) {
+      console.log(`kept as edited in the Console (decision 099): articles ${report.keptConsoleEdits.join(', ')}`);
+    }
   }
   const pagesFolder = resolve(folder, 'pages');
   if (!articlesOnly && existsSync(pagesFolder)) {
     const report = await importPages(services.pagesImport, pagesFolder);
     console.log(`imported into ${database.description}: ${report.pages} pages`);
+    if (report.keptConsoleEdits.length > 0) console.log(`kept as edited in the Console (decision 099): pages ${report.keptConsoleEdits.join(', ')}`);
   }
   const redirectsFile = resolve(folder, 'redirects.yaml');
   if (!articlesOnly && existsSync(redirectsFile)) {

@@ -15,6 +15,7 @@ import { gamesRoutes } from './features/games/games.routes.ts';
 import { recordsRoutes } from './features/games/records.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
+import { consoleContentRoutes } from './features/console/console-content.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { studioRoutes } from './features/studio/studio.routes.ts';
@@ -120,6 +121,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await studioRoutes(api, services.studioGames);
   await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
   consoleOpsRoutes(api, services.consoleOps);
+  await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
 
   api.documented({
     method: 'GET',

@@ -67,6 +67,10 @@ import { ConsoleMembersRepository } from './features/console/console-members.rep
 import { ConsoleOpsService } from './features/console/console-ops.service.ts';
 import { AcquisitionRepository } from './features/tracking/acquisition.repository.ts';
 import { AcquisitionService } from './features/tracking/acquisition.service.ts';
+import { ConsoleContentRepository } from './features/console/console-content.repository.ts';
+import { ConsoleContentService } from './features/console/console-content.service.ts';
+import { ConsoleGamesRepository } from './features/console/console-games.repository.ts';
+import { ConsoleGamesService } from './features/console/console-games.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
@@ -118,6 +122,10 @@ export interface Services {
   buildFiles: DiskStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
   consoleOps: ConsoleOpsService;
+  /** Operators unpublish and feature games (decision 099). */
+  consoleGames: ConsoleGamesService;
+  /** Operators write articles and static pages in the browser (decision 099). */
+  consoleContent: ConsoleContentService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -152,28 +160,29 @@ export interface Services {
  * What page loaders may call (app/context.ts): the services that decide, never the database handle,
  * the import writers or the limiter.
  */
-export type PageServices = Pick<
-  Services,
-  | 'accounts'
-  | 'articles'
-  | 'catalogue'
-  | 'library'
-  | 'pages'
-  | 'redirects'
-  | 'social'
-  | 'payments'
-  | 'records'
-  | 'operators'
-  | 'developers'
-  | 'auditLog'
-  | 'studioGames'
-  | 'builds'
->;
+const PAGE_SERVICE_NAMES = [
+  'accounts',
+  'articles',
+  'catalogue',
+  'library',
+  'pages',
+  'redirects',
+  'social',
+  'payments',
+  'records',
+  'operators',
+  'developers',
+  'auditLog',
+  'studioGames',
+  'builds',
+  'consoleGames',
+  'consoleContent',
+] as const;
+
+export type PageServices = Pick<Services, (typeof PAGE_SERVICE_NAMES)[number]>;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames, builds } =
-    services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioGames, builds };
+  return Object.fromEntries(PAGE_SERVICE_NAMES.map((name) => [name, services[name]])) as PageServices;
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
@@ -345,6 +354,15 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       changed: () => contentChanges.announce(),
       limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
       sandbox: HOSTED_GAME_SANDBOX,
+    }),
+    consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
+    consoleContent: new ConsoleContentService({
+      repository: new ConsoleContentRepository(db),
+      operators,
+      auditLog,
+      changes: contentChanges,
+      media: new StoredMediaStore(uploads),
+      clock,
     }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),

@@ -650,6 +650,77 @@ export interface paths {
      */
     get: operations["getConsoleAudit"];
   };
+  "/console/games/": {
+    /**
+     * Every game and app, published or not, for operators
+     * @description Filter by a substring of the English title or the slug, by publication and by developer (a member id or "house"). 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleGames"];
+  };
+  "/console/games/{id}": {
+    /**
+     * Unpublish or republish a game, feature or unfeature it on the home page
+     * @description An unpublished game leaves the catalogue, search, categories, sitemap, its pages and the games origin at once (every instance's caches drop). Recorded in the audit log with the reason. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    patch: operations["patchConsoleGamesById"];
+  };
+  "/console/markdown/preview": {
+    /**
+     * Markdown rendered and sanitised exactly as readers will see it
+     * @description The site's one pipeline for article and page bodies: scripts, styles, event handlers and unsafe links are dropped. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMarkdownPreview"];
+  };
+  "/console/articles/": {
+    /**
+     * Every article, scheduled ones included, newest publish time first
+     * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleArticles"];
+    /**
+     * Write a new article in one or both languages
+     * @description A publish time in the future schedules it: readers, lists, the sitemap and feeds see it from then on, without anyone acting. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleArticles"];
+  };
+  "/console/articles/{id}": {
+    /**
+     * An article with its Markdown in each language
+     * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleArticlesById"];
+    /**
+     * Replace an article; from then on the content import leaves it alone
+     * @description Decision 099: an article saved here is the Console's; the import reports it and does not overwrite it. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    put: operations["putConsoleArticlesById"];
+  };
+  "/console/pages/": {
+    /**
+     * The static pages with their languages
+     * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsolePages"];
+  };
+  "/console/pages/{slug}": {
+    /**
+     * A static page with its Markdown in each language
+     * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsolePagesBySlug"];
+    /**
+     * Replace a static page's texts; from then on the content import leaves it alone
+     * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    put: operations["putConsolePagesBySlug"];
+  };
+  "/console/articles/media": {
+    /**
+     * Upload an image for an article (body or cover)
+     * @description multipart/form-data with one file part named "file": SVG, PNG, JPEG, WebP, GIF or AVIF, at most 5 MB, stored in the article media store under a name with its content's hash. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleArticlesMedia"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -8307,6 +8378,859 @@ export interface operations {
       };
       /** @description Malformed request URL */
       400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Every game and app, published or not, for operators
+   * @description Filter by a substring of the English title or the slug, by publication and by developer (a member id or "house"). 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleGames: {
+    parameters: {
+      query?: {
+        q?: string;
+        published?: "all" | "published" | "unpublished";
+        developer?: "house" | number;
+        limit?: number;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: number;
+                  slug: string;
+                  /** @enum {string} */
+                  type: "game" | "app";
+                  title: string;
+                  published: boolean;
+                  featured: boolean;
+                  studio: {
+                    userId: number;
+                    name: string;
+                  } | null;
+                  updatedAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Unpublish or republish a game, feature or unfeature it on the home page
+   * @description An unpublished game leaves the catalogue, search, categories, sitemap, its pages and the games origin at once (every instance's caches drop). Recorded in the audit log with the reason. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  patchConsoleGamesById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          published?: boolean;
+          featured?: boolean;
+          /** @default */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              slug: string;
+              /** @enum {string} */
+              type: "game" | "app";
+              title: string;
+              published: boolean;
+              featured: boolean;
+              studio: {
+                userId: number;
+                name: string;
+              } | null;
+              updatedAt: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Markdown rendered and sanitised exactly as readers will see it
+   * @description The site's one pipeline for article and page bodies: scripts, styles, event handlers and unsafe links are dropped. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMarkdownPreview: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          markdown: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              html: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Every article, scheduled ones included, newest publish time first
+   * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleArticles: {
+    parameters: {
+      query?: {
+        q?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: number;
+                  title: string;
+                  column: string;
+                  publishedAt: string;
+                  scheduled: boolean;
+                  /** @enum {string} */
+                  source: "import" | "console";
+                  hasChinese: boolean;
+                  updatedAt: string;
+                })[];
+              columns: {
+                  slug: string;
+                  title: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Write a new article in one or both languages
+   * @description A publish time in the future schedules it: readers, lists, the sitemap and feeds see it from then on, without anyone acting. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleArticles: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          column: string;
+          slug: string;
+          /** @default null */
+          cover?: string | null;
+          /** Format: date-time */
+          publishedAt: string;
+          texts: {
+            en: {
+              title: string;
+              summary: string;
+              markdown: string;
+              /** @default [] */
+              tags?: string[];
+              /** @default null */
+              author?: string | null;
+            };
+            /** @default null */
+            "zh-CN"?: ({
+              title: string;
+              summary: string;
+              markdown: string;
+              /** @default [] */
+              tags?: string[];
+              /** @default null */
+              author?: string | null;
+            }) | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              column: string;
+              slug: string;
+              cover: string | null;
+              publishedAt: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                };
+                "zh-CN": ({
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                }) | null;
+              };
+              path: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * An article with its Markdown in each language
+   * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleArticlesById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              column: string;
+              slug: string;
+              cover: string | null;
+              publishedAt: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                };
+                "zh-CN": ({
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                }) | null;
+              };
+              path: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace an article; from then on the content import leaves it alone
+   * @description Decision 099: an article saved here is the Console's; the import reports it and does not overwrite it. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  putConsoleArticlesById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          column: string;
+          slug: string;
+          /** @default null */
+          cover?: string | null;
+          /** Format: date-time */
+          publishedAt: string;
+          texts: {
+            en: {
+              title: string;
+              summary: string;
+              markdown: string;
+              /** @default [] */
+              tags?: string[];
+              /** @default null */
+              author?: string | null;
+            };
+            /** @default null */
+            "zh-CN"?: ({
+              title: string;
+              summary: string;
+              markdown: string;
+              /** @default [] */
+              tags?: string[];
+              /** @default null */
+              author?: string | null;
+            }) | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              column: string;
+              slug: string;
+              cover: string | null;
+              publishedAt: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                };
+                "zh-CN": ({
+                  title: string;
+                  summary: string;
+                  markdown: string;
+                  tags: string[];
+                  author: string | null;
+                }) | null;
+              };
+              path: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The static pages with their languages
+   * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsolePages: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  slug: string;
+                  title: string;
+                  /** @enum {string} */
+                  source: "import" | "console";
+                  locales: string[];
+                  updatedAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A static page with its Markdown in each language
+   * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsolePagesBySlug: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              slug: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                };
+                "zh-CN": ({
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                }) | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace a static page's texts; from then on the content import leaves it alone
+   * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  putConsolePagesBySlug: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          texts: {
+            en: {
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            };
+            /** @default null */
+            "zh-CN"?: ({
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            }) | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              slug: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                };
+                "zh-CN": ({
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                }) | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload an image for an article (body or cover)
+   * @description multipart/form-data with one file part named "file": SVG, PNG, JPEG, WebP, GIF or AVIF, at most 5 MB, stored in the article media store under a name with its content's hash. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleArticlesMedia: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** @description the image file (SVG, PNG, JPEG, WebP, GIF or AVIF), at most 5 MB */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              url: string;
+              width: number;
+              height: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

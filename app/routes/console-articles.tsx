@@ -1,12 +1,6 @@
-import { useTranslation } from '../i18n/translation.tsx';
+import { ConsoleArticleList } from '../features/console/content-lists.tsx';
 
-/** Replaced by the page itself. */
+/** /console/articles: every article, scheduled ones included (decision 099). */
 export default function Page() {
-  const { t } = useTranslation('console');
-  return (
-    <section className="space-y-2">
-      <h2 className="text-xl font-semibold tracking-tight">{t('nav.articles')}</h2>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('placeholder')}</p>
-    </section>
-  );
+  return <ConsoleArticleList />;
 }

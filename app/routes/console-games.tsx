@@ -1,12 +1,6 @@
-import { useTranslation } from '../i18n/translation.tsx';
+import { ConsoleGames } from '../features/console/console-games.tsx';
 
-/** Replaced by the page itself. */
+/** /console/games: operators unpublish and feature games (decision 099). */
 export default function Page() {
-  const { t } = useTranslation('console');
-  return (
-    <section className="space-y-2">
-      <h2 className="text-xl font-semibold tracking-tight">{t('nav.games')}</h2>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('placeholder')}</p>
-    </section>
-  );
+  return <ConsoleGames />;
 }

@@ -20,6 +20,7 @@ import { platformRoles } from './migrations/0016-platform-roles.ts';
 import { studioGames } from './migrations/0017-studio-games.ts';
 import { gameBuilds } from './migrations/0018-game-builds.ts';
 import { consoleOperations } from './migrations/0019-console-operations.ts';
+import { consoleContent } from './migrations/0020-console-content.ts';
 import { gameWebhooks } from './migrations/0021-game-webhooks.ts';
 import type { Database } from './schema.ts';
 
@@ -45,6 +46,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0017-studio-games': studioGames(),
     '0018-game-builds': gameBuilds(kind),
     '0019-console-operations': consoleOperations(kind),
+    '0020-console-content': consoleContent(),
     '0021-game-webhooks': gameWebhooks(kind),
   };
 }

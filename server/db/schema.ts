@@ -449,9 +449,14 @@ export interface ArticlesTable {
   cover: string | null;
   author: string | null;
   published_at: Time;
+  /** Where the current text came from (decision 099): the import leaves `console` articles alone. */
+  source: Generated<ContentSource>;
   created_at: Time;
   updated_at: Time;
 }
+
+/** Who wrote an article's or page's current text: the content import, or an operator in the Console. */
+export type ContentSource = 'import' | 'console';
 
 export interface ArticleTranslationsTable {
   article_id: number;
@@ -459,6 +464,8 @@ export interface ArticleTranslationsTable {
   title: string;
   summary: string;
   body_html: string;
+  /** The Markdown an operator wrote in the Console; null for imported text (its HTML is its source). */
+  body_markdown: Generated<string | null>;
   reading_minutes: number;
   tags: string;
   /** The author's name as this translation writes it; null means the article's (English) one. */
@@ -471,6 +478,10 @@ export interface PagesTable {
   title: string;
   description: string | null;
   body_html: string;
+  /** The Markdown an operator wrote in the Console; null for imported text. */
+  body_markdown: Generated<string | null>;
+  /** Where the current text came from (decision 099). */
+  source: Generated<ContentSource>;
   updated_at: Time;
 }
 

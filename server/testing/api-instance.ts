@@ -1,3 +1,4 @@
+import type { Clock } from '../lib/clock.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerApiStandalone } from '../api.ts';
 import { answerFrameworkError } from '../http/errors.ts';
@@ -18,10 +19,10 @@ export interface ApiInstance {
  */
 export async function openApiInstance(
   database: DatabaseHandle,
-  options: { env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+  options: { env?: Record<string, string>; logger?: FastifyServerOptions['logger']; clock?: Clock } = {},
 ): Promise<ApiInstance> {
   const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
-  const services = createServices(database, config);
+  const services = createServices(database, config, options.clock);
   const app = Fastify({ logger: options.logger ?? false, trustProxy: trustProxyOption(config.trustProxy), frameworkErrors: answerFrameworkError });
   await registerApiStandalone(app, { config, services });
   await app.ready();

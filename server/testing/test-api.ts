@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import type { Services } from '../services.ts';
 import { csrfHeadersFor, openApiInstance } from './api-instance.ts';
@@ -31,10 +32,10 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** The API alone on a fresh database, with the fixture catalogue imported, for inject() tests. */
-export async function openTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+/** The API alone on a fresh database, with the fixture catalogue imported, for inject() tests; `clock` moves time. */
+export async function openTestApi(env: Record<string, string> = {}, instanceOptions: { clock?: Clock } = {}): Promise<TestApi> {
   const database = await openTestDatabase();
-  const instance = await openApiInstance(database, { env });
+  const instance = await openApiInstance(database, { env, ...instanceOptions });
   await importCatalogue(instance.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
   let csrf: Record<string, string> | null = null;
   return {

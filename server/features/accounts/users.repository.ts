@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database, UserRow, UserUpdate } from '#server/db/schema.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 /**
  * A guest that holds nothing private or of its own (decisions 052, 054 and 081): no password,
@@ -217,10 +218,4 @@ export class UsersRepository {
       throw error;
     }
   }
-}
-
-/** better-sqlite3 and pg report a unique-index conflict differently. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

@@ -25,6 +25,8 @@ export interface ImportedArticle {
 export interface ArticlesImportResult {
   /** Articles that were new or whose content changed. */
   changed: number;
+  /** Ids the import left alone because an operator wrote them in the Console (decision 099). */
+  keptConsoleEdits: number[];
 }
 
 /**
@@ -43,6 +45,7 @@ export class ArticlesImportRepository {
   async replaceArticles(input: { columns: ImportedColumn[]; articles: ImportedArticle[] }): Promise<ArticlesImportResult> {
     const now = this.#clock.now().toISOString();
     let changed = 0;
+    const keptConsoleEdits: number[] = [];
     await this.#db.transaction().execute(async (trx) => {
       const columnIds = new Map<string, number>();
       // Parents first, so a sub-column can point at its parent's id.
@@ -52,10 +55,12 @@ export class ArticlesImportRepository {
         columnIds.set(column.slug, await upsertColumn(trx, column, parentId, now));
       }
       for (const article of input.articles) {
-        if (await upsertArticle(trx, article, columnIds.get(article.column)!, now)) changed += 1;
+        const outcome = await upsertArticle(trx, article, columnIds.get(article.column)!, now);
+        if (outcome === 'changed') changed += 1;
+        if (outcome === 'kept') keptConsoleEdits.push(article.id);
       }
     });
-    return { changed };
+    return { changed, keptConsoleEdits };
   }
 }
 
@@ -88,7 +93,8 @@ async function upsertColumn(trx: Transaction<Database>, column: ImportedColumn, 
   return id;
 }
 
-async function upsertArticle(trx: Transaction<Database>, article: ImportedArticle, columnId: number, now: string): Promise<boolean> {
+/** Writes one article; an article an operator wrote in the Console is kept as it is (decision 099). */
+async function upsertArticle(trx: Transaction<Database>, article: ImportedArticle, columnId: number, now: string): Promise<'changed' | 'unchanged' | 'kept'> {
   const fields = { column_id: columnId, slug: article.slug, cover: article.cover, author: article.author, published_at: article.publishedAt };
   const rows = Object.entries(article.texts).map(([locale, t]) => ({
     article_id: article.id,
@@ -101,10 +107,18 @@ async function upsertArticle(trx: Transaction<Database>, article: ImportedArticl
     author: t.author,
   }));
   const existing = await trx.selectFrom('articles').selectAll().where('id', '=', article.id).executeTakeFirst();
+  if (existing?.source === 'console') return 'kept';
   if (existing) {
     const current = await trx.selectFrom('article_translations').selectAll().where('article_id', '=', article.id).execute();
     const sameFields = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => existing[key] === fields[key]);
-    if (sameFields && sameRows(current, rows)) return false;
+    if (
+      sameFields &&
+      sameRows(
+        current.map(({ body_markdown: _markdown, ...row }) => row),
+        rows,
+      )
+    )
+      return 'unchanged';
     await trx
       .updateTable('articles')
       .set({ ...fields, updated_at: now })
@@ -118,7 +132,7 @@ async function upsertArticle(trx: Transaction<Database>, article: ImportedArticl
   }
   await trx.deleteFrom('article_translations').where('article_id', '=', article.id).execute();
   await trx.insertInto('article_translations').values(rows).execute();
-  return true;
+  return 'changed';
 }
 
 /** Whether two sets of translation rows hold the same values (order of rows and keys ignored). */

@@ -327,7 +327,7 @@ describe('articles', () => {
       const before = await services.database.db.selectFrom('articles').select(['id', 'updated_at']).orderBy('id').execute();
       now.value = new Date('2026-12-01T00:00:00Z');
       const report = await importArticles(services.articlesImport, { folder: content });
-      expect(report).toEqual({ columns: 3, articles: 13, translations: 25, changed: 0 });
+      expect(report).toEqual({ columns: 3, articles: 13, translations: 25, changed: 0, keptConsoleEdits: [] });
       const after = await services.database.db.selectFrom('articles').select(['id', 'updated_at']).orderBy('id').execute();
       expect(after).toEqual(before);
       const translations = await services.database.db

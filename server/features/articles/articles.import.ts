@@ -6,7 +6,8 @@ import { ARTICLE_SEGMENT_PATTERN } from '#common/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale, localePath } from '#common/locales.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
 import { readFrontMatterFile, readingMinutes, renderMarkdown } from '#server/content/markdown.ts';
-import { type ArticleMediaStore, measureImage } from './article-media.ts';
+import { measureImage } from '#server/content/image-size.ts';
+import type { ArticleMediaStore } from './article-media.ts';
 import type { ArticlesImportRepository, ImportedArticle, ImportedColumn } from './articles-import.repository.ts';
 
 const columnSlug = z.string().regex(ARTICLE_SEGMENT_PATTERN, 'must be 3 to 20 letters (it is a URL segment of /article/…)');
@@ -65,6 +66,8 @@ export interface ArticleImportReport {
   translations: number;
   /** Articles that were new or changed by this import. */
   changed: number;
+  /** Ids left alone because an operator wrote them in the Console since (decision 099). */
+  keptConsoleEdits: number[];
 }
 
 /**
@@ -199,7 +202,7 @@ export async function importArticles(target: ArticleImportTarget, options: { fol
       texts: Object.fromEntries(Object.entries(article.texts).map(([locale, t]) => [locale, { ...t, bodyHtml: media.substitute(t.bodyHtml) }])),
     })),
   });
-  return { columns: importedColumns.length, articles: articles.length, translations, changed: result.changed };
+  return { columns: importedColumns.length, articles: articles.length, translations, changed: result.changed, keptConsoleEdits: result.keptConsoleEdits };
 }
 
 function localeTexts<T extends object, R>(i18n: { en: T; 'zh-CN'?: Partial<T> | undefined }, make: (t: T) => R): Record<string, R> {

@@ -4,7 +4,7 @@ import { PAGE_SLUG_PATTERN } from '#common/api/pages.schema.ts';
 import { isLocale, LOCALE_CODES } from '#common/locales.ts';
 import { check, ContentError, listFiles } from '#server/content/files.ts';
 import { readFrontMatterFile, renderMarkdown } from '#server/content/markdown.ts';
-import type { PageRow, PagesRepository } from './pages.repository.ts';
+import type { ImportedPageRow, PagesRepository } from './pages.repository.ts';
 
 const FrontMatter = z.object({
   slug: z.string().regex(PAGE_SLUG_PATTERN, 'must be lower-case letters, digits and hyphens').max(64),
@@ -17,6 +17,8 @@ const FrontMatter = z.object({
 
 export interface PagesImportReport {
   pages: number;
+  /** Slugs the import left alone because an operator edited them in the Console (decision 099). */
+  keptConsoleEdits: string[];
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PagesImportReport {
  */
 export async function importPages(repository: PagesRepository, folder: string): Promise<PagesImportReport> {
   const problems: string[] = [];
-  const rows: PageRow[] = [];
+  const rows: ImportedPageRow[] = [];
   for (const file of await listFiles(folder, ['.md'])) {
     const name = basename(file);
     const parts = /^(.+)\.([A-Za-z-]+)\.md$/.exec(name);
@@ -54,6 +56,6 @@ export async function importPages(repository: PagesRepository, folder: string): 
     if (!rows.some((r) => r.slug === slug && r.locale === 'en')) problems.push(`${slug}: has no English version (${slug}.en.md)`);
   }
   if (problems.length > 0) throw new ContentError(problems);
-  await repository.upsert(rows);
-  return { pages: rows.length };
+  const kept = await repository.upsert(rows);
+  return { pages: rows.length, keptConsoleEdits: kept };
 }

@@ -1,8 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { Database, PagesTable } from '#server/db/schema.ts';
 
-export type PageRow = PagesTable;
+export type PageRow = Selectable<PagesTable>;
+/** A page as the import writes it. */
+export type ImportedPageRow = Omit<Insertable<PagesTable>, 'body_markdown' | 'source'>;
 
 /** Reads and writes the static pages, one row per slug and locale. */
 export class PagesRepository {
@@ -31,11 +33,17 @@ export class PagesRepository {
     return Number(row.n);
   }
 
-  /** Inserts or replaces pages by slug and locale, in one transaction. Other pages stay. */
-  async upsert(pages: PageRow[]): Promise<void> {
-    if (pages.length === 0) return;
-    await this.#db.transaction().execute(async (trx) => {
+  /**
+   * Inserts or replaces pages by slug and locale, in one transaction. Other pages stay, and so do
+   * pages an operator edited in the Console (decision 099): their slugs are returned.
+   */
+  async upsert(pages: ImportedPageRow[]): Promise<string[]> {
+    if (pages.length === 0) return [];
+    return this.#db.transaction().execute(async (trx) => {
+      const edited = await trx.selectFrom('pages').select('slug').distinct().where('source', '=', 'console').execute();
+      const kept = new Set(edited.map((row) => row.slug));
       for (const page of pages) {
+        if (kept.has(page.slug)) continue;
         await trx
           .insertInto('pages')
           .values(page)
@@ -49,6 +57,7 @@ export class PagesRepository {
           )
           .execute();
       }
+      return [...kept].filter((slug) => pages.some((page) => page.slug === slug));
     });
   }
 }

@@ -1,0 +1,138 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { ArticleTranslationsTable, Database, PagesTable } from '#server/db/schema.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
+
+export type ArticleTextRow = Selectable<ArticleTranslationsTable>;
+export type PageTextRow = Selectable<PagesTable>;
+
+export interface ConsoleArticleRow {
+  id: number;
+  column_slug: string;
+  slug: string;
+  cover: string | null;
+  author: string | null;
+  published_at: string;
+  source: 'import' | 'console';
+  updated_at: string;
+}
+
+export interface ArticleWrite {
+  columnId: number;
+  slug: string;
+  cover: string | null;
+  author: string | null;
+  publishedAt: string;
+  texts: Array<Omit<ArticleTextRow, 'article_id'>>;
+}
+
+/** Articles and static pages as the Console reads and writes them, scheduled ones included (decision 099). */
+export class ConsoleContentRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /**
+   * Runs `work` in one transaction. Two new articles saved at once may take the same next id (on
+   * PostgreSQL): the one that loses runs again once, reading the id anew.
+   */
+  async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    try {
+      return await this.#db.transaction().execute(work);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.#db.transaction().execute(work);
+    }
+  }
+
+  async columns(): Promise<Array<{ id: number; slug: string; parent_id: number | null; title: string }>> {
+    return this.#db
+      .selectFrom('article_columns as c')
+      .innerJoin('article_column_translations as en', (j) => j.onRef('en.column_id', '=', 'c.id').on('en.locale', '=', 'en'))
+      .select(['c.id', 'c.slug', 'c.parent_id', 'en.title'])
+      .orderBy('c.sort')
+      .orderBy('c.slug')
+      .execute();
+  }
+
+  /** Newest publish time first (scheduled ones on top), optionally by a substring of the English title. */
+  async listArticles(q: string | undefined, limit: number) {
+    let query = this.#db
+      .selectFrom('articles as a')
+      .innerJoin('article_columns as c', 'c.id', 'a.column_id')
+      .innerJoin('article_translations as en', (j) => j.onRef('en.article_id', '=', 'a.id').on('en.locale', '=', 'en'))
+      .leftJoin('article_translations as zh', (j) => j.onRef('zh.article_id', '=', 'a.id').on('zh.locale', '=', 'zh-CN'))
+      .select(['a.id', 'en.title', 'c.slug as column_slug', 'a.published_at', 'a.source', 'a.updated_at', 'zh.locale as zh_locale']);
+    if (q) {
+      const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql<boolean>`lower(en.title) like ${pattern} escape '\\'`);
+    }
+    return query.orderBy('a.published_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
+  }
+
+  async findArticle(id: number, db: Kysely<Database> = this.#db): Promise<{ article: ConsoleArticleRow; texts: ArticleTextRow[] } | undefined> {
+    const article = await db
+      .selectFrom('articles as a')
+      .innerJoin('article_columns as c', 'c.id', 'a.column_id')
+      .select(['a.id', 'c.slug as column_slug', 'a.slug', 'a.cover', 'a.author', 'a.published_at', 'a.source', 'a.updated_at'])
+      .where('a.id', '=', id)
+      .executeTakeFirst();
+    if (!article) return undefined;
+    const texts = await db.selectFrom('article_translations').selectAll().where('article_id', '=', id).execute();
+    return { article, texts };
+  }
+
+  /** The next free article id: imported articles bring their own ids, new ones follow the highest. */
+  async nextArticleId(db: Kysely<Database>): Promise<number> {
+    const row = await db
+      .selectFrom('articles')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  /** Writes an article and replaces its translations; marks it as the Console's. */
+  async writeArticle(id: number, article: ArticleWrite, now: string, db: Kysely<Database>, create: boolean): Promise<void> {
+    const fields = {
+      column_id: article.columnId,
+      slug: article.slug,
+      cover: article.cover,
+      author: article.author,
+      published_at: article.publishedAt,
+      source: 'console' as const,
+    };
+    if (create)
+      await db
+        .insertInto('articles')
+        .values({ id, ...fields, created_at: now, updated_at: now })
+        .execute();
+    else
+      await db
+        .updateTable('articles')
+        .set({ ...fields, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    await db.deleteFrom('article_translations').where('article_id', '=', id).execute();
+    await db
+      .insertInto('article_translations')
+      .values(article.texts.map((t) => ({ ...t, article_id: id })))
+      .execute();
+  }
+
+  async listPages(): Promise<PageTextRow[]> {
+    return this.#db.selectFrom('pages').selectAll().orderBy('slug').orderBy('locale').execute();
+  }
+
+  async findPage(slug: string, db: Kysely<Database> = this.#db): Promise<PageTextRow[]> {
+    return db.selectFrom('pages').selectAll().where('slug', '=', slug).orderBy('locale').execute();
+  }
+
+  /** Replaces a page's texts in every locale with the Console's. */
+  async writePage(slug: string, texts: Array<Omit<PageTextRow, 'slug' | 'source'>>, db: Kysely<Database>): Promise<void> {
+    await db.deleteFrom('pages').where('slug', '=', slug).execute();
+    await db
+      .insertInto('pages')
+      .values(texts.map((t) => ({ ...t, slug, source: 'console' as const })))
+      .execute();
+  }
+}

@@ -1,0 +1,60 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+export interface ConsoleGameRow {
+  id: number;
+  slug: string;
+  type: 'game' | 'app';
+  title: string;
+  published: number;
+  featured: number;
+  developer_user_id: number | null;
+  studio_name: string | null;
+  updated_at: string;
+}
+
+/** Games as operators see them: every game, published or not (decision 099). */
+export class ConsoleGamesRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /** Runs `work` in one transaction: a change and its audit entry commit together. */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute(work);
+  }
+
+  async list(filter: { q?: string | undefined; published?: boolean; developer?: number | 'house' }, limit: number): Promise<ConsoleGameRow[]> {
+    let query = this.#db
+      .selectFrom('apps as a')
+      .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
+      .leftJoin('developer_profiles as d', 'd.user_id', 'a.developer_user_id')
+      .select(['a.id', 'a.slug', 'a.type', 'en.title', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at']);
+    if (filter.q) {
+      // A plain substring of the English title or the slug, case-insensitive on both databases.
+      const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([sql<boolean>`lower(${eb.ref('en.title')}) like ${pattern} escape '\\'`, sql<boolean>`lower(${eb.ref('a.slug')}) like ${pattern} escape '\\'`]),
+      );
+    }
+    if (filter.published !== undefined) query = query.where('a.published', '=', filter.published ? 1 : 0);
+    if (filter.developer === 'house') query = query.where('a.developer_user_id', 'is', null);
+    else if (filter.developer !== undefined) query = query.where('a.developer_user_id', '=', filter.developer);
+    return query.orderBy('en.title').orderBy('a.id').limit(limit).execute();
+  }
+
+  async find(id: number, db: Kysely<Database> = this.#db): Promise<ConsoleGameRow | undefined> {
+    return db
+      .selectFrom('apps as a')
+      .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
+      .leftJoin('developer_profiles as d', 'd.user_id', 'a.developer_user_id')
+      .select(['a.id', 'a.slug', 'a.type', 'en.title', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at'])
+      .where('a.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async update(id: number, fields: { published?: number; featured?: number; updated_at: string }, db: Kysely<Database>): Promise<void> {
+    await db.updateTable('apps').set(fields).where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,90 @@
+import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { grantOperator } from '../../support/grant-operator.ts';
+import { useSession } from '../browser-session.ts';
+import { expect, test } from '../fixtures.ts';
+
+const PASSWORD = 'Harbour-Lantern-Tricky-9';
+const IMAGE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0f766e"/></svg>');
+
+test.describe('Console content (decision 099)', { tag: '@db' }, () => {
+  test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; unpublishes a game', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    test.slow();
+    const operator = await newMember(request, uniqueUsername('op'), PASSWORD);
+    await grantOperator(operator.userInfo.uid);
+    await useSession(context, baseURL!, operator.token);
+
+    // Write: column, slug, a publish time tomorrow, the English text with an image, the Chinese text.
+    await page.goto('/console/articles');
+    await page.getByTestId('article-new').click();
+    await expect(page).toHaveURL(/\/console\/articles\/new$/);
+    const slug = `lantern-${Date.now()}`;
+    await page.getByTestId('article-column').selectOption('guides');
+    await page.getByTestId('article-slug').fill(slug);
+    await page.getByTestId('title-en').fill('Lantern festival guide');
+    await page.getByTestId('summary-en').fill('How to light every lantern.');
+    await page.getByTestId('markdown-en').fill('## Lanterns\n\nLight them **in order**.\n\n<script>alert(1)</script>\n');
+    await page.getByTestId('markdown-image-en').setInputFiles({ name: 'lantern.svg', mimeType: 'image/svg+xml', buffer: IMAGE });
+    await expect(page.getByTestId('markdown-en')).toHaveValue(/!\[lantern\]\(\/uploads\/articles\/lantern-120x60-[0-9a-f]{16}\.svg\)/);
+    const preview = page.getByTestId('preview-en');
+    await expect(preview.locator('strong')).toHaveText('in order');
+    await expect(preview.locator('img[src^="/uploads/articles/lantern-"]')).toBeVisible();
+    await expect(preview.locator('script')).toHaveCount(0);
+
+    await page.getByTestId('tab-zh-CN').click();
+    await page.getByTestId('add-zh-CN').click();
+    await page.getByTestId('title-zh-CN').fill('灯会指南');
+    await page.getByTestId('summary-zh-CN').fill('如何点亮每一盏灯。');
+    await page.getByTestId('markdown-zh-CN').fill('## 灯笼\n\n**按顺序**点亮。');
+    await expect(page.getByTestId('preview-zh-CN').locator('strong')).toHaveText('按顺序');
+
+    // Scheduled: saved, but readers do not see it yet.
+    await page.getByTestId('article-save').click();
+    await expect(page).toHaveURL(/\/console\/articles\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await expect(page.getByTestId('article-status')).toContainText('Scheduled');
+    expect((await request.get(`/article/guides/${id}`)).status()).toBe(404);
+    expect((await call(request, 'GET', `/article/info/${id}`)).status).toBe(404);
+
+    // Published now: the operator follows the link and reads it as readers do.
+    await page.getByTestId('article-publish-now').click();
+    await expect(page.getByTestId('article-status')).toContainText('Published');
+    await page.getByTestId('article-view').click();
+    await expect(page).toHaveURL(new RegExp(`/article/guides/${id}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lantern festival guide');
+    const body = page.getByTestId('article-body');
+    await expect(body.locator('strong')).toHaveText('in order');
+    await expect(body.locator('img[src^="/uploads/articles/lantern-"]')).toBeVisible();
+    await expect(body.locator('script')).toHaveCount(0);
+    await page.goto(`/zh-CN/article/guides/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('灯会指南');
+
+    // A game unpublished in the Console is gone from search at once; it comes back when published again.
+    try {
+      await page.goto('/console/games');
+      await page.getByTestId('console-games-search').fill('minesweeper');
+      const row = page.locator('[data-testid="console-game"][data-slug="minesweeper"]');
+      await expect(row).toHaveCount(1);
+      await page.getByTestId('console-games-reason').fill('Checking a report');
+      await row.getByTestId('console-game-publish').click();
+      await expect(row).toContainText('Unpublished');
+      await page.goto('/search?q=minesweeper');
+      await expect(page.getByTestId('no-results')).toBeVisible();
+      expect((await request.get('/app/minesweeper')).status()).toBe(404);
+    } finally {
+      const { data } = await call<{ items: Array<{ id: number; published: boolean }> }>(request, 'GET', '/console/games/?q=minesweeper', {
+        token: operator.token,
+      });
+      for (const game of data.items) {
+        if (!game.published)
+          await call(request, 'PATCH', `/console/games/${game.id}`, { token: operator.token, body: { published: true, reason: 'test done' } });
+      }
+    }
+    await page.goto('/search?q=minesweeper');
+    await expect(page.getByTestId('app-grid').getByTestId('app-tile')).toHaveCount(1);
+  });
+});
