@@ -15,6 +15,7 @@ import { recordsRoutes } from './features/games/records.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
+import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -111,6 +112,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
+  studioStatsRoutes(api, services.studioStats);
 
   api.documented({
     method: 'GET',

@@ -63,6 +63,8 @@ import { OperatorsRepository } from './features/console/operators.repository.ts'
 import { OperatorsService } from './features/console/operators.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
+import { StudioStatsRepository } from './features/studio/studio-stats.repository.ts';
+import { StudioStatsService } from './features/studio/studio-stats.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -90,6 +92,8 @@ export interface Services {
   auditLog: AuditLogService;
   /** The developer role (decision 095): studio profiles and who owns which game. */
   developers: DevelopersService;
+  /** A developer's statistics of their games (decision 101). */
+  studioStats: StudioStatsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Play statistics of games (decision 093). */
@@ -210,6 +214,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
   });
   const redirects = new RedirectsService(redirectsRepository, clock);
+  const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
   contentChanges.onChange(() => {
@@ -248,7 +253,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     operators: new OperatorsService(new OperatorsRepository(db), clock),
     auditLog: new AuditLogService(new AuditLogRepository(db), clock),
-    developers: new DevelopersService(new DevelopersRepository(db), clock),
+    developers,
+    studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     payments: new PaymentsService({

@@ -17,6 +17,7 @@ import { itemKindsInventory } from './migrations/0013-item-kinds-inventory.ts';
 import { leaderboardsAchievements } from './migrations/0014-leaderboards-achievements.ts';
 import { gameSessions } from './migrations/0015-game-sessions.ts';
 import { platformRoles } from './migrations/0016-platform-roles.ts';
+import { studioStats } from './migrations/0022-studio-stats.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -38,6 +39,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0014-leaderboards-achievements': leaderboardsAchievements(),
     '0015-game-sessions': gameSessions(kind),
     '0016-platform-roles': platformRoles(kind),
+    '0022-studio-stats': studioStats(),
   };
 }
 
