@@ -128,12 +128,24 @@ export interface Services {
  */
 export type PageServices = Pick<
   Services,
-  'accounts' | 'articles' | 'catalogue' | 'library' | 'pages' | 'redirects' | 'social' | 'payments' | 'records' | 'operators' | 'developers' | 'auditLog'
+  | 'accounts'
+  | 'articles'
+  | 'catalogue'
+  | 'library'
+  | 'pages'
+  | 'redirects'
+  | 'social'
+  | 'payments'
+  | 'records'
+  | 'operators'
+  | 'developers'
+  | 'auditLog'
+  | 'studioStats'
 >;
 
 export function pageServices(services: Services): PageServices {
-  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog } = services;
-  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog };
+  const { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioStats } = services;
+  return { accounts, articles, catalogue, library, pages, redirects, social, payments, records, operators, developers, auditLog, studioStats };
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {
