@@ -74,11 +74,11 @@ try {
   // Sessions in time order, as they arrive: game k among G is chosen with probability about
   // (sqrt(k+1) - sqrt(k)) / sqrt(G), so the busiest game has about 7 % of all plays at G = 200.
   // Loading is many times faster without maintaining the indexes row by row: they are dropped for the
-  // load and built again afterwards with migration 0015's definitions, whatever happens meanwhile;
+  // load and built again afterwards with migrations 0015's and 0022's definitions, whatever happens meanwhile;
   // the foreign keys are not checked row by row either (the ids come from the rows made above).
   await sql`set session_replication_role = replica`.execute(db);
   await sql`set maintenance_work_mem = '512MB'`.execute(db);
-  await sql`drop index game_sessions_app_day`.execute(db);
+  await sql`drop index game_sessions_app_day_figures`.execute(db);
   await sql`drop index game_sessions_user_app_day`.execute(db);
   await sql`alter table game_sessions drop constraint game_sessions_session_key_key`.execute(db);
   try {
@@ -86,7 +86,7 @@ try {
   } finally {
     await step('indexes of game_sessions', async () => {
       await sql`alter table game_sessions add constraint game_sessions_session_key_key unique (session_key)`.execute(db);
-      await sql`create index game_sessions_app_day on game_sessions (app_id, day)`.execute(db);
+      await sql`create index game_sessions_app_day_figures on game_sessions (app_id, day, user_id, play_ms, to_gameplay_ms)`.execute(db);
       await sql`create index game_sessions_user_app_day on game_sessions (user_id, app_id, day)`.execute(db);
     });
     await sql`set session_replication_role = origin`.execute(db);
@@ -107,12 +107,22 @@ try {
       );
     }
   }
-  await step('played history', () =>
-    sql`insert into played_games (user_id, app_id, play_count, first_played_at, last_played_at)
-      select user_id, app_id, count(*), min(created_at), max(created_at) from game_sessions where session_key like ${`gen-${tag}-%`}
-      group by user_id, app_id
-      on conflict do nothing`.execute(db),
-  );
+  // Likewise the played history's secondary indexes (migrations 0001 and 0022).
+  await sql`drop index played_games_recent_idx`.execute(db);
+  await sql`drop index played_games_app_first`.execute(db);
+  try {
+    await step('played history', () =>
+      sql`insert into played_games (user_id, app_id, play_count, first_played_at, last_played_at)
+        select user_id, app_id, count(*), min(created_at), max(created_at) from game_sessions where session_key like ${`gen-${tag}-%`}
+        group by user_id, app_id
+        on conflict do nothing`.execute(db),
+    );
+  } finally {
+    await step('indexes of played_games', async () => {
+      await sql`create index played_games_recent_idx on played_games (user_id, last_played_at)`.execute(db);
+      await sql`create index played_games_app_first on played_games (app_id, first_played_at)`.execute(db);
+    });
+  }
   await step('orders (1 in 50 plays) and refunds (1 in 20 orders)', async () => {
     await sql`insert into orders (public_id, user_id, app_id, item_id, sku, amount_minor, currency, status, provider, idempotency_key, campaign, created_at, updated_at, paid_at)
       select 'gen-' || ${tag} || '-' || s.id, s.user_id, s.app_id, i.id, i.sku, i.price_minor, i.currency,
