@@ -107,7 +107,8 @@ try {
       );
     }
   }
-  // Likewise the played history's secondary indexes (migrations 0001 and 0022).
+  // Likewise the played history's secondary indexes (migrations 0001 and 0022); rows in the order of
+  // its primary key, so that index grows at its end.
   await sql`drop index played_games_recent_idx`.execute(db);
   await sql`drop index played_games_app_first`.execute(db);
   try {
@@ -115,6 +116,7 @@ try {
       sql`insert into played_games (user_id, app_id, play_count, first_played_at, last_played_at)
         select user_id, app_id, count(*), min(created_at), max(created_at) from game_sessions where session_key like ${`gen-${tag}-%`}
         group by user_id, app_id
+        order by user_id, app_id
         on conflict do nothing`.execute(db),
     );
   } finally {

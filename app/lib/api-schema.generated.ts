@@ -5158,7 +5158,7 @@ export interface operations {
                   players: number;
                   /** @description Play time per play; null without plays */
                   averagePlayMs: number | null;
-                  /** @description Median time from opening the play page to the game's first gameplayStart; null when no play reported one */
+                  /** @description Median time from opening the play page to the game's first gameplayStart, to 100 ms (each time counted at the start of its 100 ms); null when no play reported one */
                   medianToGameplayMs: number | null;
                   /** @description Accounts whose first game ever played on the portal was this one, first played that day */
                   newPlayers: number;

@@ -29,7 +29,10 @@ export const StatsDaySchema = z.object({
   plays: count.meta({ description: 'Visits of the play page (play sessions) that started that day' }),
   players: count.meta({ description: 'Distinct accounts among those plays' }),
   averagePlayMs: ms.meta({ description: 'Play time per play; null without plays' }),
-  medianToGameplayMs: ms.meta({ description: "Median time from opening the play page to the game's first gameplayStart; null when no play reported one" }),
+  medianToGameplayMs: ms.meta({
+    description:
+      "Median time from opening the play page to the game's first gameplayStart, to 100 ms (each time counted at the start of its 100 ms); null when no play reported one",
+  }),
   newPlayers: count.meta({ description: 'Accounts whose first game ever played on the portal was this one, first played that day' }),
   newMembers: count.meta({ description: 'Of those new players, the accounts that are now registered members (not guests)' }),
 });
