@@ -21,6 +21,7 @@ import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { studioRoutes } from './features/studio/studio.routes.ts';
 import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
+import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -122,6 +123,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
   consoleOpsRoutes(api, services.consoleOps);
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
+  studioStatsRoutes(api, services.studioStats);
 
   api.documented({
     method: 'GET',

@@ -87,6 +87,8 @@ import { BuildsService } from './features/studio/builds.service.ts';
 import { BUILD_RATIO } from './features/studio/build-archive.ts';
 import { HOSTED_GAME_LIMITS } from './features/catalogue/hosted-game-limits.ts';
 import { HOSTED_GAME_SANDBOX } from './features/games/games-origin.ts';
+import { StudioStatsRepository } from './features/studio/studio-stats.repository.ts';
+import { StudioStatsService } from './features/studio/studio-stats.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -126,6 +128,8 @@ export interface Services {
   consoleGames: ConsoleGamesService;
   /** Operators write articles and static pages in the browser (decision 099). */
   consoleContent: ConsoleContentService;
+  /** A developer's statistics of their games (decision 101). */
+  studioStats: StudioStatsService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -177,6 +181,7 @@ const PAGE_SERVICE_NAMES = [
   'builds',
   'consoleGames',
   'consoleContent',
+  'studioStats',
 ] as const;
 
 export type PageServices = Pick<Services, (typeof PAGE_SERVICE_NAMES)[number]>;
@@ -364,6 +369,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       media: new StoredMediaStore(uploads),
       clock,
     }),
+    studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     webhooks,

@@ -721,6 +721,20 @@ export interface paths {
      */
     post: operations["postConsoleArticlesMedia"];
   };
+  "/studio/games/{id}/stats": {
+    /**
+     * A developer's statistics of their game
+     * @description Per UTC day over the last 7, 30 or 90 days: plays, players, average play time, median time to gameplay, new players, and sales and refunds per item. Only for the developer of the game: 401 without a token, 404 for any other caller (a game of another developer is not revealed).
+     */
+    get: operations["getStudioGamesByIdStats"];
+  };
+  "/studio/games/{id}/stats/csv": {
+    /**
+     * A developer's statistics of their game, as CSV
+     * @description The same figures as `/studio/games/{id}/stats` as a CSV file (RFC 4180, UTF-8, a header row, CRLF line ends): a row per day for the game, then a row per day and item sold; amounts in major units of the row’s currency. Refusals come in the JSON envelope.
+     */
+    get: operations["getStudioGamesByIdStatsCsv"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -9240,6 +9254,155 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
+      };
+    };
+  };
+  /**
+   * A developer's statistics of their game
+   * @description Per UTC day over the last 7, 30 or 90 days: plays, players, average play time, median time to gameplay, new players, and sales and refunds per item. Only for the developer of the game: 401 without a token, 404 for any other caller (a game of another developer is not revealed).
+   */
+  getStudioGamesByIdStats: {
+    parameters: {
+      query?: {
+        days?: "7" | "30" | "90";
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              appId: number;
+              title: string;
+              days: number;
+              /** @description First UTC day of the range, YYYY-MM-DD */
+              from: string;
+              /** @description Last UTC day of the range (today), YYYY-MM-DD */
+              to: string;
+              summary: {
+                plays: number;
+                /** @description Distinct accounts over the whole range (not the sum of the days) */
+                players: number;
+                averagePlayMs: number | null;
+                medianToGameplayMs: number | null;
+                newPlayers: number;
+                newMembers: number;
+                /** @description Sales and refunds over the range, one row per currency */
+                money: {
+                    currency: string;
+                    orders: number;
+                    revenueMinor: number;
+                    refunds: number;
+                    refundedMinor: number;
+                  }[];
+              };
+              /** @description Every day of the range, oldest first, days without plays included */
+              daily: ({
+                  /** @description UTC day, YYYY-MM-DD */
+                  day: string;
+                  /** @description Visits of the play page (play sessions) that started that day */
+                  plays: number;
+                  /** @description Distinct accounts among those plays */
+                  players: number;
+                  /** @description Play time per play; null without plays */
+                  averagePlayMs: number | null;
+                  /** @description Median time from opening the play page to the game's first gameplayStart, to 100 ms (each time counted at the start of its 100 ms); null when no play reported one */
+                  medianToGameplayMs: number | null;
+                  /** @description Accounts whose first game ever played on the portal was this one, first played that day */
+                  newPlayers: number;
+                  /** @description Of those new players, the accounts that are now registered members (not guests) */
+                  newMembers: number;
+                })[];
+              /** @description Per day and item: only days with a payment or a refund, oldest first */
+              sales: {
+                  /** @description UTC day, YYYY-MM-DD: of the payment for orders, of the refund for refunds */
+                  day: string;
+                  sku: string;
+                  /** @description The item's name in the request's language (English, else the SKU) */
+                  itemName: string;
+                  currency: string;
+                  /** @description Orders paid that day */
+                  orders: number;
+                  /** @description What those orders paid, in minor units */
+                  revenueMinor: number;
+                  /** @description Orders refunded that day */
+                  refunds: number;
+                  /** @description What those refunds gave back, in minor units */
+                  refundedMinor: number;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A developer's statistics of their game, as CSV
+   * @description The same figures as `/studio/games/{id}/stats` as a CSV file (RFC 4180, UTF-8, a header row, CRLF line ends): a row per day for the game, then a row per day and item sold; amounts in major units of the row’s currency. Refusals come in the JSON envelope.
+   */
+  getStudioGamesByIdStatsCsv: {
+    parameters: {
+      query?: {
+        days?: "7" | "30" | "90";
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description The statistics as a CSV attachment */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Malformed request URL, in the envelope */
+      400: {
+        content: never;
+      };
+      /** @description Token is missing or invalid, in the envelope */
+      401: {
+        content: never;
+      };
+      /** @description Not a game of the caller, in the envelope */
+      404: {
+        content: never;
+      };
+      /** @description Invalid input: data.errors maps each field to its messages, in the envelope */
+      422: {
+        content: never;
       };
     };
   };

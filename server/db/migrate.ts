@@ -22,6 +22,7 @@ import { gameBuilds } from './migrations/0018-game-builds.ts';
 import { consoleOperations } from './migrations/0019-console-operations.ts';
 import { consoleContent } from './migrations/0020-console-content.ts';
 import { gameWebhooks } from './migrations/0021-game-webhooks.ts';
+import { studioStats } from './migrations/0022-studio-stats.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -48,6 +49,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0019-console-operations': consoleOperations(kind),
     '0020-console-content': consoleContent(),
     '0021-game-webhooks': gameWebhooks(kind),
+    '0022-studio-stats': studioStats(),
   };
 }
 

@@ -1,0 +1,219 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+/** A range of UTC days, both included, and the instants that bound it (ISO text sorts as time). */
+export interface DayRange {
+  fromDay: string;
+  toDay: string;
+  /** `fromDay` at 00:00 UTC. */
+  start: string;
+  /** The day after `toDay` at 00:00 UTC (excluded). */
+  end: string;
+}
+
+export interface PlayDayRow {
+  day: string;
+  plays: number;
+  players: number;
+  playMs: number;
+}
+
+export interface SaleRow {
+  day: string;
+  itemId: number;
+  sku: string;
+  names: string | null;
+  currency: string;
+  count: number;
+  amountMinor: number;
+}
+
+/** Times to gameplay are grouped in buckets this wide for their medians. */
+const BUCKET_MS = 100;
+
+const num = (value: number | string | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
+
+/**
+ * What a developer's statistics read (decision 101): play sessions (decision 093), the played
+ * history, orders and their events. Every query is limited to one game and reads through an
+ * index that starts with the game (migrations 0015 and 0022).
+ */
+export class StudioStatsRepository {
+  readonly #db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /** Plays, distinct players and play time per UTC day. */
+  async playDays(appId: number, range: DayRange): Promise<PlayDayRow[]> {
+    const rows = await this.#db
+      .selectFrom('game_sessions')
+      .select((eb) => [
+        'day',
+        eb.fn.countAll<number | string>().as('plays'),
+        eb.fn.count<number | string>('user_id').distinct().as('players'),
+        eb.fn.sum<number | string>('play_ms').as('play_ms'),
+      ])
+      .where('app_id', '=', appId)
+      .where('day', '>=', range.fromDay)
+      .where('day', '<=', range.toDay)
+      .groupBy('day')
+      .execute();
+    return rows.map((row) => ({ day: row.day, plays: num(row.plays), players: num(row.players), playMs: num(row.play_ms) }));
+  }
+
+  /** Distinct players over the whole range (a player of several days counts once). */
+  async players(appId: number, range: DayRange): Promise<number> {
+    const row = await this.#db
+      .selectFrom('game_sessions')
+      .select((eb) => eb.fn.count<number | string>('user_id').distinct().as('players'))
+      .where('app_id', '=', appId)
+      .where('day', '>=', range.fromDay)
+      .where('day', '<=', range.toDay)
+      .executeTakeFirst();
+    return num(row?.players);
+  }
+
+  /**
+   * The median time to gameplay per day and over the range (key `*`), to 100 ms: one aggregate
+   * of the times in 100 ms buckets per day (an index-only scan and a hash aggregate), whose middle
+   * is found here, instead of sorting every session twice (docs/performance.md). The mean of the
+   * two middle buckets for an even count.
+   */
+  async medianToGameplay(appId: number, range: DayRange): Promise<Map<string, number>> {
+    const { rows } = await sql<{ day: string; bucket: number | string; n: number | string }>`
+      select day, to_gameplay_ms / ${sql.lit(BUCKET_MS)} as bucket, count(*) as n from game_sessions
+      where app_id = ${appId} and day >= ${range.fromDay} and day <= ${range.toDay} and to_gameplay_ms is not null
+      group by day, to_gameplay_ms / ${sql.lit(BUCKET_MS)}`.execute(this.#db);
+    const days = new Map<string, Map<number, number>>([['*', new Map()]]);
+    for (const row of rows) {
+      const bucket = Number(row.bucket);
+      for (const key of [row.day, '*']) {
+        const counts = days.get(key) ?? new Map<number, number>();
+        counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.n));
+        days.set(key, counts);
+      }
+    }
+    const medians = new Map<string, number>();
+    for (const [day, counts] of days) {
+      const median = middleOf(counts);
+      if (median !== null) medians.set(day, median * BUCKET_MS);
+    }
+    return medians;
+  }
+
+  /**
+   * Accounts whose first game ever played was this one, per UTC day of that first play, and how
+   * many of them are registered members now. Ties (two games first played in the same instant)
+   * go to the game with the lower id, so an account is new to one game only.
+   */
+  async newPlayers(appId: number, range: DayRange): Promise<{ day: string; players: number; members: number }[]> {
+    const rows = await this.#db
+      .selectFrom('played_games as p')
+      .select((eb) => [
+        sql<string>`substr(p.first_played_at, 1, 10)`.as('day'),
+        eb.fn.countAll<number | string>().as('players'),
+        // A lookup per new player by primary key: a join let the planner sort every account.
+        eb.fn.sum<number | string>(sql`case when exists (select 1 from users u where u.id = p.user_id and u.is_guest = 0) then 1 else 0 end`).as('members'),
+      ])
+      .where('p.app_id', '=', appId)
+      .where('p.first_played_at', '>=', range.start)
+      .where('p.first_played_at', '<', range.end)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('played_games as q')
+              .select('q.app_id')
+              .whereRef('q.user_id', '=', 'p.user_id')
+              .where((eb) =>
+                eb.or([
+                  eb('q.first_played_at', '<', eb.ref('p.first_played_at')),
+                  eb.and([eb('q.first_played_at', '=', eb.ref('p.first_played_at')), eb('q.app_id', '<', eb.ref('p.app_id'))]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .groupBy(sql`substr(p.first_played_at, 1, 10)`)
+      .execute();
+    return rows.map((row) => ({ day: row.day, players: num(row.players), members: num(row.members) }));
+  }
+
+  /** Orders paid per UTC day of payment and item (refunded later or not: the refund is its own row). */
+  async payments(appId: number, range: DayRange): Promise<SaleRow[]> {
+    const rows = await this.#db
+      .selectFrom('orders as o')
+      .leftJoin('app_items as i', 'i.id', 'o.item_id')
+      .select((eb) => [
+        sql<string>`substr(o.paid_at, 1, 10)`.as('day'),
+        'o.item_id',
+        'o.sku',
+        'i.names',
+        'o.currency',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.sum<number | string>('o.amount_minor').as('amount'),
+      ])
+      .where('o.app_id', '=', appId)
+      .where('o.paid_at', '>=', range.start)
+      .where('o.paid_at', '<', range.end)
+      .groupBy([sql`substr(o.paid_at, 1, 10)`, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
+      .execute();
+    return rows.map(saleRow);
+  }
+
+  /**
+   * Refunds per UTC day of the refund and item: the event that moved a paid order to refunded
+   * (a repeated notification of the same refund is not a second one).
+   */
+  async refunds(appId: number, range: DayRange): Promise<SaleRow[]> {
+    const rows = await this.#db
+      .selectFrom('orders as o')
+      .innerJoin('order_events as e', 'e.order_id', 'o.id')
+      .leftJoin('app_items as i', 'i.id', 'o.item_id')
+      .select((eb) => [
+        sql<string>`substr(e.created_at, 1, 10)`.as('day'),
+        'o.item_id',
+        'o.sku',
+        'i.names',
+        'o.currency',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.sum<number | string>('o.amount_minor').as('amount'),
+      ])
+      .where('o.app_id', '=', appId)
+      .where('o.status', '=', 'refunded')
+      .where('e.to_status', '=', 'refunded')
+      .where('e.from_status', '=', 'paid')
+      .where('e.created_at', '>=', range.start)
+      .where('e.created_at', '<', range.end)
+      .groupBy([sql`substr(e.created_at, 1, 10)`, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
+      .execute();
+    return rows.map(saleRow);
+  }
+}
+
+function saleRow(row: {
+  day: string;
+  item_id: number;
+  sku: string;
+  names: string | null;
+  currency: string;
+  n: number | string;
+  amount: number | string | null;
+}): SaleRow {
+  return { day: row.day, itemId: row.item_id, sku: row.sku, names: row.names, currency: row.currency, count: num(row.n), amountMinor: num(row.amount) };
+}
+
+/** The median bucket of a count per bucket (the mean of the two middle ones for an even total), or null for none. */
+function middleOf(counts: Map<number, number>): number | null {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const wanted = [Math.floor((total + 1) / 2), Math.floor((total + 2) / 2)];
+  const found: number[] = [];
+  let seen = 0;
+  for (const bucket of [...counts.keys()].toSorted((a, b) => a - b)) {
+    seen += counts.get(bucket)!;
+    while (found.length < 2 && seen >= wanted[found.length]!) found.push(bucket);
+    if (found.length === 2) break;
+  }
+  return (found[0]! + found[1]!) / 2;
+}
