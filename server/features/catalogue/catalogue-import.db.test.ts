@@ -184,6 +184,8 @@ describe('catalogue import', () => {
       slug: 'zeta',
       origin: 'http://zeta.games.localhost:3001',
       backendOrigins: ['https://api.zeta.example', 'http://127.0.0.1:4680'],
+      // A house game: served from its folder, not from a developer's build (decision 097).
+      build: null,
     });
     expect(await api.services.catalogue.hostedGame('games.localhost')).toBeNull();
     expect(await api.services.catalogue.hostedGame('nope.games.localhost')).toBeNull();
