@@ -1,7 +1,7 @@
 // Builds the service worker after the app (decision 065): the offline page of each locale, the
 // worker bundled with Workbox's modules (Vite, as a single script), and the precache list injected
 // by workbox-build (the app's scripts and styles, icons, offline pages, both locales' texts). Output: build/client/sw.js and build/client/offline/{locale}.html.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -39,7 +39,41 @@ await build({
 });
 
 // Both locales' interface texts, at the address the pages ask for (versioned by the build).
-const { assets } = (await import(pathToFileURL(resolve(process.env.BUILD_DIR ?? 'build', 'server', 'index.js')).href)) as { assets: { version: string } };
+interface BuiltRoute {
+  module: string;
+  imports?: string[];
+  css?: string[];
+}
+const { assets } = (await import(pathToFileURL(resolve(process.env.BUILD_DIR ?? 'build', 'server', 'index.js')).href)) as {
+  assets: { version: string; entry: BuiltRoute; routes: Record<string, BuiltRoute> };
+};
+
+/**
+ * The Studio's and the Console's own files (their pages, charts, the upload client) are for
+ * developers and operators, not for every visitor who installs the app: they are left out of the
+ * precache. A file counts as theirs when only their pages reach it, by static or dynamic import.
+ */
+const ONLY_FOR_STAFF = /^routes\/(studio|console)/;
+const REFERENCE = /(?:\.\/|assets\/)([\w.-]+\.(?:js|css))/g;
+const assetsDir = resolve(client, 'assets');
+const references = new Map<string, string[]>(
+  readdirSync(assetsDir)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => [name, [...readFileSync(resolve(assetsDir, name), 'utf8').matchAll(REFERENCE)].map((match) => match[1]!)]),
+);
+function reachable(roots: BuiltRoute[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = roots.flatMap((route) => [route.module, ...(route.imports ?? []), ...(route.css ?? [])].map((path) => path.split('/').pop()!));
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    queue.push(...(references.get(name) ?? []));
+  }
+  return seen;
+}
+const routes = Object.entries(assets.routes);
+const forEveryone = reachable([assets.entry, ...routes.filter(([id]) => !ONLY_FOR_STAFF.test(id)).map(([, route]) => route)]);
+const staffOnly = [...reachable(routes.filter(([id]) => ONLY_FOR_STAFF.test(id)).map(([, route]) => route))].filter((name) => !forEveryone.has(name));
 const messages = LOCALES.map(({ code }) => ({ url: `/${code}/messages.json?v=${encodeURIComponent(assets.version)}`, revision: null }));
 
 const { count, size, warnings } = await injectManifest({
@@ -48,9 +82,10 @@ const { count, size, warnings } = await injectManifest({
   swDest: resolve(client, 'sw.js'),
   globDirectory: client,
   globPatterns: ['assets/**/*.{js,css}', 'offline/*.html', 'icons/*.png', 'favicon.svg'],
+  globIgnores: staffOnly.map((name) => `assets/${name}`),
   // Hashed file names need no revision.
   dontCacheBustURLsMatching: /^assets\//,
   maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
 });
 for (const warning of warnings) console.warn(warning);
-console.log(`service worker: ${count} files precached (${Math.round(size / 1024)} KB)`);
+console.log(`service worker: ${count} files precached (${Math.round(size / 1024)} KB); ${staffOnly.length} Studio and Console files left out`);

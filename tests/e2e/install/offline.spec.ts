@@ -207,4 +207,15 @@ test.describe('the installable app offline', () => {
     expect(precached.sort()).toEqual(['offline/en.html', 'offline/zh-CN.html']);
     expect((await request.get('/offline/en.html')).headers()['cache-control']).toBe('no-cache');
   });
+
+  test('the precache holds what every visitor uses, not the Studio and Console pages or their charts', async ({ request }) => {
+    const worker = await (await request.get('/sw.js')).text();
+    const scripts = [...worker.matchAll(/"url":"assets\/([^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(scripts.some((name) => name.startsWith('home-'))).toBe(true);
+    expect(scripts.some((name) => name.startsWith('play-'))).toBe(true);
+    expect(scripts.filter((name) => /^(studio|console)/.test(name))).toEqual([]);
+    // The charting library, loaded on demand by the statistics and acquisition pages only.
+    expect(worker).not.toContain('recharts');
+    expect(scripts.filter((name) => /^(BarChart|LineChart|studio-stats-charts)/.test(name))).toEqual([]);
+  });
 });
