@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.ts';
 export async function insertDeveloperGame(
   db: Kysely<Database>,
   developerUserId: number,
-  fields: { slug?: string; title?: string } = {},
+  fields: { slug?: string; title?: string; thumbnail?: string } = {},
 ): Promise<{ id: number; slug: string }> {
   const now = new Date().toISOString();
   const slug = fields.slug ?? `dev-game-${randomBytes(4).toString('hex')}`;
@@ -21,7 +21,8 @@ export async function insertDeveloperGame(
       slug,
       type: 'game',
       entry_url: `/games/${slug}/index.html`,
-      thumbnail: '/games/alpha/thumbnail.png',
+      // The fixture catalogue's image by default; journeys on the demo catalogue pass one of its own.
+      thumbnail: fields.thumbnail ?? '/games/alpha/thumbnail.png',
       screenshots: '[]',
       orientation: 'landscape',
       width: 800,

@@ -58,7 +58,7 @@ test.describe('a developer ships a build', () => {
       .values({ user_id: developer.userInfo.uid, studio_name: 'Lantern Works', contact_email: 'dev@lantern.test', created_at: now, updated_at: now })
       .execute();
     await database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: now }).execute();
-    const game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title: 'Lantern Run' });
+    const game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title: 'Lantern Run', thumbnail: '/games/snake/thumbnail.svg' });
     await database.close();
 
     // The developer uploads a zip of a small game that loads the SDK.
