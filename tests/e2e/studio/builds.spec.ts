@@ -48,7 +48,7 @@ test.describe('a developer ships a build', () => {
     browser,
     baseURL,
   }) => {
-    test.slow();
+    test.setTimeout(180_000);
     const developer = await newMember(request, uniqueUsername('dev'), PASSWORD);
     const operator = await newMember(request, uniqueUsername('op'), PASSWORD);
     const database = await runDatabase();

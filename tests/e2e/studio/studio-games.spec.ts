@@ -37,7 +37,7 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     request,
     baseURL,
   }) => {
-    test.slow();
+    test.setTimeout(180_000);
     const member = await newMember(request, uniqueUsername('studio'), 'studio-journey-1');
     await useSession(page.context(), baseURL!, member.token);
     await page.goto('/studio');
