@@ -4,6 +4,8 @@ export const COOKIE_MAX_AGE_DAYS = 365;
 export const TOKEN_COOKIE = 'token';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
+/** The header a build's preview page sends with the game bridge's calls: the preview label (decision 097). */
+export const PREVIEW_HEADER = 'playport-preview';
 export const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 export const RETRY_ATTEMPTS = 3;
 export const RETRY_DELAY_MS = 1000;

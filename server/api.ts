@@ -109,7 +109,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
 
   sessionRoutes(api);
   await accountsRoutes(api, services.accounts);
-  catalogueRoutes(api, services.catalogue, services.library, services.payments);
+  catalogueRoutes(api, services.catalogue, services.library, services.payments, services.builds);
   articlesRoutes(api, services.articles);
   passkeysRoutes(api, services.passkeys);
   socialRoutes(api, services.social);

@@ -276,6 +276,20 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const buildFiles = new DiskStorage(resolve(config.buildsDir), '/');
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
+  const builds = new BuildsService({
+    repository: new BuildsRepository(db),
+    storage: buildFiles,
+    developers,
+    operators,
+    auditLog,
+    clock,
+    appSecret: config.appSecret,
+    portalOrigin: config.publicOrigin,
+    gamesOrigin: config.games.origin,
+    changed: () => contentChanges.announce(),
+    limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
+    sandbox: HOSTED_GAME_SANDBOX,
+  });
   const webhooks = new WebhooksService({
     repository: new WebhooksRepository(db, database.kind),
     sender: new HttpWebhookSender({ allowPrivate: config.webhooksAllowPrivateTargets }),
@@ -294,6 +308,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     faults: webhookFaults(config.faultInjection),
     conversions,
     webhooks,
+    preview: builds,
   });
   const social = new SocialService({
     repository: new SocialRepository(db),
@@ -330,6 +345,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       tokens: new GameTokens(config.appSecret, config.publicOrigin, config.appSecretPrevious ? [config.appSecretPrevious] : []),
       accounts,
       clock,
+      preview: builds,
     }),
     studioGames: new StudioGamesService({
       repository: new StudioGamesRepository(db),
@@ -346,20 +362,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     auditLog,
     developers,
     buildFiles,
-    builds: new BuildsService({
-      repository: new BuildsRepository(db),
-      storage: buildFiles,
-      developers,
-      operators,
-      auditLog,
-      clock,
-      appSecret: config.appSecret,
-      portalOrigin: config.publicOrigin,
-      gamesOrigin: config.games.origin,
-      changed: () => contentChanges.announce(),
-      limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
-      sandbox: HOSTED_GAME_SANDBOX,
-    }),
+    builds,
     consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
     consoleContent: new ConsoleContentService({
       repository: new ConsoleContentRepository(db),

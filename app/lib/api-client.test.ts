@@ -73,6 +73,17 @@ describe('API client', () => {
     expect(call!.body).toBeUndefined();
   });
 
+  it("adds the page's configured headers to every call until they are taken away; a call's own header wins", async () => {
+    const ok = { status: 200, body: { code: 200, message: 'OK', data: null } };
+    const api = client([ok, ok, ok]);
+    api.configure({ headers: () => ({ 'playport-preview': 'b7-abc' }) });
+    await api.request('POST', '/game/login/7');
+    await api.request('GET', '/game/config/7', { headers: { 'playport-preview': 'b8-def' } });
+    api.configure({ headers: () => ({}) });
+    await api.request('GET', '/game/config/7');
+    expect(server.calls.map((call) => call.headers.get('playport-preview'))).toEqual(['b7-abc', 'b8-def', null]);
+  });
+
   it('sends no Authorization header without a token, and keeps an explicit locale query', async () => {
     const api = client([{ status: 200, body: { code: 200, message: 'OK', data: null } }]);
     await api.request('GET', '/page/info/?slug=about&locale=en');

@@ -52,6 +52,8 @@ export interface ApiClientOptions {
   token: () => string | null;
   /** The translated generic error text. */
   genericError: () => string;
+  /** Headers every call carries besides its own: a build's preview page sends its preview label (decision 097). */
+  headers: () => Record<string, string>;
 }
 
 export type { Method };
@@ -95,6 +97,7 @@ function browserDefaults(): ApiClientOptions {
     locale: pageLocale,
     token: () => decodeOrNull(readCookie(TOKEN_COOKIE, browserCookies())),
     genericError: () => loadedI18n(pageLocale())?.t('errors:generic') ?? 'Error',
+    headers: () => ({}),
   };
 }
 
@@ -138,7 +141,7 @@ export function createApiClient(overrides: Partial<ApiClientOptions> = {}): ApiC
       const value = readCookie(`utm_${field}`, cookies);
       if (value) headers.set(`Utm-${field[0]!.toUpperCase()}${field.slice(1)}`, value);
     }
-    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries({ ...options.headers(), ...extra })) headers.set(name, value);
     return headers;
   }
 

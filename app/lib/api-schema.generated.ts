@@ -141,7 +141,7 @@ export interface paths {
   "/game/config/{app_id}": {
     /**
      * What the play page needs to frame a game
-     * @description Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).
+     * @description Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     get: operations["getGameConfigByAppId"];
   };
@@ -256,7 +256,7 @@ export interface paths {
   "/game/login/{app_id}": {
     /**
      * A sign-in token for a game
-     * @description An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. A game's backend verifies it offline with the keys at /serve/api/game/jwks.json.
+     * @description An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. A game's backend verifies it offline with the keys at /serve/api/game/jwks.json. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGameLoginByAppId"];
   };
@@ -268,14 +268,20 @@ export interface paths {
     get: operations["getGameJwksJson"];
   };
   "/game/saves/{app_id}/{key}": {
-    /** A value of the caller's cloud save for a game */
+    /**
+     * A value of the caller's cloud save for a game
+     * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+     */
     get: operations["getGameSavesByAppIdByKey"];
     /**
      * Store a value in the caller's cloud save for a game
-     * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.
+     * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     put: operations["putGameSavesByAppIdByKey"];
-    /** Remove a value of the caller's cloud save */
+    /**
+     * Remove a value of the caller's cloud save
+     * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+     */
     delete: operations["deleteGameSavesByAppIdByKey"];
   };
   "/game/leaderboards/{app_id}/{board}/scores": {
@@ -338,14 +344,14 @@ export interface paths {
   "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
-     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order.
+     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGamePayByAppId"];
   };
   "/game/inventory/{app_id}": {
     /**
      * The caller's consumable items of a game
-     * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).
+     * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     get: operations["getGameInventoryByAppId"];
   };
@@ -2155,7 +2161,7 @@ export interface operations {
   };
   /**
    * What the play page needs to frame a game
-   * @description Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).
+   * @description Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   getGameConfigByAppId: {
     parameters: {
@@ -3602,7 +3608,7 @@ export interface operations {
   };
   /**
    * A sign-in token for a game
-   * @description An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. A game's backend verifies it offline with the keys at /serve/api/game/jwks.json.
+   * @description An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. A game's backend verifies it offline with the keys at /serve/api/game/jwks.json. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGameLoginByAppId: {
     parameters: {
@@ -3699,7 +3705,10 @@ export interface operations {
       };
     };
   };
-  /** A value of the caller's cloud save for a game */
+  /**
+   * A value of the caller's cloud save for a game
+   * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+   */
   getGameSavesByAppIdByKey: {
     parameters: {
       query?: {
@@ -3751,7 +3760,7 @@ export interface operations {
   };
   /**
    * Store a value in the caller's cloud save for a game
-   * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.
+   * @description Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   putGameSavesByAppIdByKey: {
     parameters: {
@@ -3822,7 +3831,10 @@ export interface operations {
       };
     };
   };
-  /** Remove a value of the caller's cloud save */
+  /**
+   * Remove a value of the caller's cloud save
+   * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+   */
   deleteGameSavesByAppIdByKey: {
     parameters: {
       query?: {
@@ -4505,7 +4517,7 @@ export interface operations {
   };
   /**
    * Create an order for an item of a game
-   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order.
+   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGamePayByAppId: {
     parameters: {
@@ -4589,7 +4601,7 @@ export interface operations {
   };
   /**
    * The caller's consumable items of a game
-   * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).
+   * @description Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   getGameInventoryByAppId: {
     parameters: {

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { PREVIEW_HEADER } from '#common/constants.ts';
 import { isValidSlug } from '#common/route-rules.ts';
 import { spaceBetweenScripts } from '#common/i18n/script-spacing.ts';
 import { appContext } from '../context.ts';
 import { GameScreen } from '../features/games/game-screen.tsx';
 import { QaPanel } from '../features/games/qa-panel.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
+import { api } from '../lib/api-client.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { invalidParameter, orPageNotFound, pageNotFound } from '../lib/route-errors.ts';
 import type { Route } from './+types/qa';
@@ -22,6 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     locale,
     game,
+    preview,
     payments: site.payments,
     ads: site.ads,
     title: spaceBetweenScripts(t('qa:title', { title: game.title })),
@@ -36,7 +39,14 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 ];
 
 export default function QaPage({ loaderData }: Route.ComponentProps) {
-  const { locale, game, payments, ads } = loaderData;
+  const { locale, game, preview, payments, ads } = loaderData;
+  // The game's calls through a preview carry its label: the server then lets the game's developer
+  // and QA test members use it before it is published, with test payments only (decision 097).
+  useEffect(() => {
+    if (!preview) return;
+    api.configure({ headers: () => ({ [PREVIEW_HEADER]: preview }) });
+    return () => api.configure({ headers: () => ({}) });
+  }, [preview]);
   // Each restart (a new player, or the button) is a fresh frame: the game starts over and asks again.
   const [run, setRun] = useState(0);
   return (

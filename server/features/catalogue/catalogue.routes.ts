@@ -19,12 +19,21 @@ import {
 } from '#common/api/catalogue.schema.ts';
 import { GameConfigWithItemsSchema } from '#common/api/game-store.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
+import { PREVIEW_HEADER_NOTE, previewLabelOf } from '#server/http/preview-header.ts';
+import { AppError } from '#server/lib/app-error.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
+import type { BuildsService } from '../studio/builds.service.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { MemberLibraryService } from './member-library.service.ts';
 
 /** The catalogue's calls (spec section 7) and the member library of our own design. */
-export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, library: MemberLibraryService, payments: Pick<PaymentsService, 'items'>): void {
+export function catalogueRoutes(
+  api: ApiRouter,
+  catalogue: CatalogueService,
+  library: MemberLibraryService,
+  payments: Pick<PaymentsService, 'items'>,
+  preview: Pick<BuildsService, 'previewConfigFor'>,
+): void {
   api.route(
     {
       method: 'GET',
@@ -96,15 +105,22 @@ export function catalogueRoutes(api: ApiRouter, catalogue: CatalogueService, lib
       url: '/game/config/:app_id',
       summary: 'What the play page needs to frame a game',
       description:
-        "Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order).",
+        "Game URL (with the locale), orientation, iframe sandbox and allow attributes, the settings of the game-to-portal messages, and the game's items with their prices and whether the caller owns each (a paid, unrefunded order)." +
+        PREVIEW_HEADER_NOTE,
       tags: ['catalogue'],
       params: GameConfigParamsSchema,
       response: GameConfigWithItemsSchema,
     },
-    async ({ locale, params, caller }) => ({
-      ...(await catalogue.gameConfig(locale, { id: params.app_id })),
-      items: await payments.items(params.app_id, caller?.userId ?? null, locale),
-    }),
+    async ({ locale, params, caller, request }) => {
+      // An unpublished game answers only through its preview, to its developer or a QA test member (decision 097).
+      const config = await catalogue.gameConfig(locale, { id: params.app_id }).catch(async (error: unknown) => {
+        if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+        const previewed = await preview.previewConfigFor(caller ?? null, locale, params.app_id, previewLabelOf(request));
+        if (!previewed) throw error;
+        return previewed;
+      });
+      return { ...config, items: await payments.items(params.app_id, caller?.userId ?? null, locale) };
+    },
   );
 
   api.route(

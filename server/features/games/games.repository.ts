@@ -67,8 +67,9 @@ export class GamesRepository {
     });
   }
 
-  async appExists(appId: number): Promise<boolean> {
-    const row = await this.#db.selectFrom('apps').select('id').where('id', '=', appId).where('published', '=', 1).executeTakeFirst();
-    return row !== undefined;
+  /** Whether the app is published; undefined when there is no such app. */
+  async appPublished(appId: number): Promise<boolean | undefined> {
+    const row = await this.#db.selectFrom('apps').select('published').where('id', '=', appId).executeTakeFirst();
+    return row === undefined ? undefined : row.published === 1;
   }
 }

@@ -1,6 +1,7 @@
 import { AppParamsSchema, GameLoginSchema, JwksSchema, SaveBodySchema, SaveParamsSchema, SaveSchema } from '#common/api/game-store.schema.ts';
 import type { FastifyReply } from 'fastify';
 import type { ApiRouter } from '#server/http/api-router.ts';
+import { PREVIEW_HEADER_NOTE, previewLabelOf } from '#server/http/preview-header.ts';
 import type { GamesService } from './games.service.ts';
 
 const TAGS = ['game bridge'];
@@ -14,13 +15,14 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       summary: 'A sign-in token for a game',
       description:
         'An EdDSA (Ed25519) JWT for the caller and this app, valid 10 minutes: iss the portal origin, aud "app:{app_id}", sub the uid, nickname, guest. ' +
-        "A game's backend verifies it offline with the keys at /serve/api/game/jwks.json.",
+        "A game's backend verifies it offline with the keys at /serve/api/game/jwks.json." +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,
       response: GameLoginSchema,
     },
-    ({ caller, params }) => games.login(caller!, params.app_id),
+    ({ caller, params, request }) => games.login(caller!, params.app_id, previewLabelOf(request)),
   );
 
   api.documented({
@@ -43,12 +45,13 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       method: 'GET',
       url: '/game/saves/:app_id/:key',
       summary: "A value of the caller's cloud save for a game",
+      description: PREVIEW_HEADER_NOTE.trim(),
       tags: TAGS,
       auth: 'required',
       params: SaveParamsSchema,
       response: SaveSchema,
     },
-    ({ caller, params }) => games.getSave(caller!, params.app_id, params.key),
+    ({ caller, params, request }) => games.getSave(caller!, params.app_id, params.key, previewLabelOf(request)),
   );
 
   api.route(
@@ -57,14 +60,15 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       url: '/game/saves/:app_id/:key',
       summary: "Store a value in the caller's cloud save for a game",
       description:
-        'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.',
+        'Any JSON value, at most 64 KB as JSON text; all keys of one app together at most 256 KB. Past either: 413 `save_too_large` or `saves_full`.' +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: SaveParamsSchema,
       body: SaveBodySchema,
       response: SaveSchema,
     },
-    ({ caller, params, body }) => games.putSave(caller!, params.app_id, params.key, body.value),
+    ({ caller, params, body, request }) => games.putSave(caller!, params.app_id, params.key, body.value, previewLabelOf(request)),
   );
 
   api.route(
@@ -72,12 +76,13 @@ export function gamesRoutes(api: ApiRouter, games: GamesService): void {
       method: 'DELETE',
       url: '/game/saves/:app_id/:key',
       summary: "Remove a value of the caller's cloud save",
+      description: PREVIEW_HEADER_NOTE.trim(),
       tags: TAGS,
       auth: 'required',
       params: SaveParamsSchema,
       response: SaveSchema,
     },
-    ({ caller, params }) => games.deleteSave(caller!, params.app_id, params.key),
+    ({ caller, params, request }) => games.deleteSave(caller!, params.app_id, params.key, previewLabelOf(request)),
   );
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { BuildsService } from '../studio/builds.service.ts';
 import type { GameTokens } from './game-tokens.ts';
 import type { GamesRepository } from './games.repository.ts';
 
@@ -11,6 +12,8 @@ export interface GamesDependencies {
   tokens: GameTokens;
   accounts: Pick<AccountsService, 'userInfo'>;
   clock: Clock;
+  /** Lets a build's preview use an unpublished game (decision 097); without it only published games answer. */
+  preview?: Pick<BuildsService, 'previewAllows'>;
 }
 
 /** The game bridge's server side (decision 064): sign-in tokens for games and cloud saves. */
@@ -19,17 +22,22 @@ export class GamesService {
   readonly #tokens: GameTokens;
   readonly #accounts: Pick<AccountsService, 'userInfo'>;
   readonly #clock: Clock;
+  readonly #preview: Pick<BuildsService, 'previewAllows'> | null;
 
   constructor(deps: GamesDependencies) {
     this.#repository = deps.repository;
     this.#tokens = deps.tokens;
     this.#accounts = deps.accounts;
     this.#clock = deps.clock;
+    this.#preview = deps.preview ?? null;
   }
 
-  /** A token for one app and the caller, for the game's backend to verify with the published keys. */
-  async login(caller: Caller, appId: number): Promise<GameLogin> {
-    await this.#requireApp(appId);
+  /**
+   * A token for one app and the caller, for the game's backend to verify with the published keys.
+   * `preview` (every call here takes it) is the preview label the call came through, if any.
+   */
+  async login(caller: Caller, appId: number, preview?: string): Promise<GameLogin> {
+    await this.#requireApp(caller, appId, preview);
     const user = await this.#accounts.userInfo(caller.userId);
     const { token, expiresAt } = await this.#tokens.issue({ userId: user.uid, appId, nickname: user.nickname, isGuest: user.isGuest }, this.#clock.now());
     return { token, expiresAt, user: { uid: user.uid, nickname: user.nickname, isGuest: user.isGuest } };
@@ -39,15 +47,15 @@ export class GamesService {
     return this.#tokens.jwks();
   }
 
-  async getSave(caller: Caller, appId: number, key: string): Promise<Save> {
-    await this.#requireApp(appId);
+  async getSave(caller: Caller, appId: number, key: string, preview?: string): Promise<Save> {
+    await this.#requireApp(caller, appId, preview);
     const row = await this.#repository.findSave(caller.userId, appId, key);
     return { key, value: row ? (JSON.parse(row.value) as unknown) : null, updatedAt: row?.updated_at ?? null };
   }
 
   /** Stores a value as JSON text: 64 KB a value, 256 KB for all of an app's keys; past that a 413 that says which. */
-  async putSave(caller: Caller, appId: number, key: string, value: unknown): Promise<Save> {
-    await this.#requireApp(appId);
+  async putSave(caller: Caller, appId: number, key: string, value: unknown, preview?: string): Promise<Save> {
+    await this.#requireApp(caller, appId, preview);
     if (value === undefined) throw new AppError('validation', { fields: { value: ['games:saves.missing'] } });
     const text = JSON.stringify(value);
     const size = Buffer.byteLength(text);
@@ -63,14 +71,17 @@ export class GamesService {
     return { key, value, updatedAt: now };
   }
 
-  async deleteSave(caller: Caller, appId: number, key: string): Promise<Save> {
-    await this.#requireApp(appId);
+  async deleteSave(caller: Caller, appId: number, key: string, preview?: string): Promise<Save> {
+    await this.#requireApp(caller, appId, preview);
     await this.#repository.deleteSave(caller.userId, appId, key);
     return { key, value: null, updatedAt: null };
   }
 
-  async #requireApp(appId: number): Promise<void> {
-    if (!(await this.#repository.appExists(appId)))
-      throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+  /** A published app, or an unpublished one reached through its preview by its developer or a QA test member; else 404. */
+  async #requireApp(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
+    const published = await this.#repository.appPublished(appId);
+    if (published === true) return;
+    if (published === false && (await this.#preview?.previewAllows(caller, appId, preview))) return;
+    throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
   }
 }

@@ -81,8 +81,10 @@ export class PaymentsRepository {
       .executeTakeFirst();
   }
 
-  async appExists(appId: number): Promise<boolean> {
-    return (await this.#db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst()) !== undefined;
+  /** Whether the app is published; undefined when there is no such app. */
+  async appPublished(appId: number): Promise<boolean | undefined> {
+    const row = await this.#db.selectFrom('apps').select('published').where('id', '=', appId).executeTakeFirst();
+    return row === undefined ? undefined : row.published === 1;
   }
 
   /** What the user holds of an app's consumables (quantities above zero), with the items' names. */

@@ -17,6 +17,7 @@ import {
 import { XSOLLA_WEBHOOK_DOCUMENT } from '#server/adapters/payments/xsolla-notifications.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
+import { PREVIEW_HEADER_NOTE, previewLabelOf } from '#server/http/preview-header.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const TAGS = ['payments'];
@@ -32,7 +33,9 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       description:
         "The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. " +
         '403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. ' +
-        'An order of a permanent item still open is answered again, whatever the key: two tabs share one order.',
+        'An order of a permanent item still open is answered again, whatever the key: two tabs share one order. ' +
+        'An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments.' +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,
@@ -40,7 +43,8 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       response: OrderSchema,
       status: 201,
     },
-    ({ caller, params, body, request, locale }) => payments.createOrder(caller!, params.app_id, body, clientFacts(request).campaign ?? {}, locale),
+    ({ caller, params, body, request, locale }) =>
+      payments.createOrder(caller!, params.app_id, body, clientFacts(request).campaign ?? {}, locale, previewLabelOf(request)),
   );
 
   api.route(
@@ -48,13 +52,13 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       method: 'GET',
       url: '/game/inventory/:app_id',
       summary: "The caller's consumable items of a game",
-      description: 'Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).',
+      description: 'Each consumable the caller holds (quantity above zero), with its name in the caller’s language (decision 091).' + PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,
       response: InventorySchema,
     },
-    ({ caller, params, locale }) => payments.inventory(caller!, params.app_id, locale),
+    ({ caller, params, locale, request }) => payments.inventory(caller!, params.app_id, locale, previewLabelOf(request)),
   );
 
   api.route(

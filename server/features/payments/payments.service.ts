@@ -19,6 +19,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { BuildsService } from '../studio/builds.service.ts';
 import type { MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
@@ -44,6 +45,8 @@ export interface PaymentsDependencies {
   conversions?: Pick<ConversionsService, 'purchase'>;
   /** The game's webhooks (decision 100), queued in the transaction of each paid, refunded or consumed change. */
   webhooks?: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'>;
+  /** Lets a build's preview buy an unpublished game's items, with test payments only (decision 097). */
+  preview?: Pick<BuildsService, 'previewAllows'>;
 }
 
 const paid = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' || current === 'failed' ? 'paid' : current);
@@ -78,6 +81,7 @@ export class PaymentsService {
   readonly #faults: WebhookFaults;
   readonly #conversions: Pick<ConversionsService, 'purchase'> | null;
   readonly #webhooks: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'> | null;
+  readonly #preview: Pick<BuildsService, 'previewAllows'> | null;
 
   constructor(deps: PaymentsDependencies) {
     this.#repository = deps.repository;
@@ -89,6 +93,7 @@ export class PaymentsService {
     this.#faults = deps.faults ?? {};
     this.#conversions = deps.conversions ?? null;
     this.#webhooks = deps.webhooks ?? null;
+    this.#preview = deps.preview ?? null;
   }
 
   /** An app's items with their prices, and which of them the caller owns. */
@@ -108,8 +113,8 @@ export class PaymentsService {
   }
 
   /** The caller's consumables of an app (decision 091). */
-  async inventory(caller: Caller, appId: number, locale: Locale): Promise<Inventory> {
-    if (!(await this.#repository.appExists(appId))) throw new AppError('not_found', { messageKey: 'errors:notFound' });
+  async inventory(caller: Caller, appId: number, locale: Locale, preview?: string): Promise<Inventory> {
+    await this.#requirePlayable(caller, appId, preview);
     const rows = await this.#repository.inventory(caller.userId, appId);
     return { items: rows.map((row) => ({ sku: row.sku, name: nameOf(row.names, locale), quantity: row.quantity })) };
   }
@@ -201,8 +206,12 @@ export class PaymentsService {
     input: { sku: string; idempotencyKey: string },
     campaign: Record<string, string>,
     locale: Locale,
+    preview?: string,
   ): Promise<Order> {
     const provider = this.#requireProvider();
+    await this.#requirePlayable(caller, appId, preview);
+    // A purchase made in a preview is a test: it never reaches a checkout that takes real money.
+    if (preview !== undefined && !provider.sandbox) throw new AppError('forbidden', { messageKey: 'payments:errors.previewSandboxOnly' });
     const user = await this.#accounts.userInfo(caller.userId);
     if (user.isGuest) throw new AppError('account_not_secured', { messageKey: 'payments:errors.secureAccount' });
     const item = await this.#repository.findItem(appId, input.sku);
@@ -228,6 +237,18 @@ export class PaymentsService {
     if (order === 'already_owned') throw this.#alreadyOwned(item.names, locale);
     if (order.app_id !== appId || order.sku !== item.sku) throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.idempotencyKeyReused' });
     return this.#view(order.public_id, locale);
+  }
+
+  /**
+   * Orders and inventories are for published games; an unpublished one answers only through a
+   * build's preview, to its developer or a QA test member (decision 097). Otherwise 404, as for a
+   * game that does not exist.
+   */
+  async #requirePlayable(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
+    const published = await this.#repository.appPublished(appId);
+    if (published === true) return;
+    if (published === false && (await this.#preview?.previewAllows(caller, appId, preview))) return;
+    throw new AppError('not_found', { messageKey: 'errors:notFound' });
   }
 
   /** Opens the provider's checkout for one of the caller's orders (another member's is not found). */

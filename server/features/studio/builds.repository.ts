@@ -3,6 +3,9 @@ import type { Database, GameBuildsTable } from '#server/db/schema.ts';
 
 export type GameBuildRow = Selectable<GameBuildsTable>;
 
+/** The username prefix of the QA panel's test members (decision 094). */
+const QA_MEMBER_PREFIX = 'qa_';
+
 export interface ReviewQueueRow extends GameBuildRow {
   slug: string;
   title: string;
@@ -43,6 +46,18 @@ export class BuildsRepository {
 
   async find(id: number, db: Kysely<Database> = this.#db): Promise<GameBuildRow | undefined> {
     return db.selectFrom('game_builds').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Who may test a game through its preview: its developer's id, and whether `userId` is a QA test member (a member named `qa_…`). */
+  async previewTester(appId: number, userId: number): Promise<{ developerUserId: number | null; qaMember: boolean }> {
+    const [game, user] = await Promise.all([
+      this.#db.selectFrom('apps').select('developer_user_id').where('id', '=', appId).executeTakeFirst(),
+      this.#db.selectFrom('users').select(['username_normalized', 'is_guest']).where('id', '=', userId).executeTakeFirst(),
+    ]);
+    return {
+      developerUserId: game?.developer_user_id ?? null,
+      qaMember: user !== undefined && user.is_guest === 0 && (user.username_normalized ?? '').startsWith(QA_MEMBER_PREFIX),
+    };
   }
 
   async forGame(appId: number): Promise<GameBuildRow[]> {

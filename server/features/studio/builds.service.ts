@@ -319,6 +319,19 @@ export class BuildsService {
     return (await this.#repository.find(id)) ?? null;
   }
 
+  /**
+   * Whether a game bridge call made through a build's preview may reach the game before it is
+   * published (decision 097, "The SDK in a preview"): the preview label is one the portal signed,
+   * for a build of this game, and the caller is the game's developer or a QA test member.
+   */
+  async previewAllows(caller: Caller, appId: number, label: string | undefined): Promise<boolean> {
+    if (!label) return false;
+    const build = await this.buildOfPreview(label);
+    if (!build || build.app_id !== appId) return false;
+    const tester = await this.#repository.previewTester(appId, caller.userId);
+    return tester.developerUserId === caller.userId || tester.qaMember;
+  }
+
   /** The build a games-origin host serves as a preview (`<label>.preview.<games host>`), or null. */
   async previewHost(hostname: string): Promise<ServedBuild | null> {
     const suffix = `.preview.${this.#gamesOrigin.hostname}`;
@@ -332,10 +345,20 @@ export class BuildsService {
 
   /** The QA page's game for a preview link: the build on its preview host, whatever the game's publication. */
   async previewConfig(locale: Locale, slug: string, label: string): Promise<GameConfig | null> {
+    return this.#previewConfig(locale, label, (game) => game.slug === slug);
+  }
+
+  /** The game bridge's config of an unpublished game through its preview (decision 097), for its developer or a QA test member; else null. */
+  async previewConfigFor(caller: Caller | null, locale: Locale, appId: number, label: string | undefined): Promise<GameConfig | null> {
+    if (!caller || !label || !(await this.previewAllows(caller, appId, label))) return null;
+    return this.#previewConfig(locale, label, (game) => game.id === appId);
+  }
+
+  async #previewConfig(locale: Locale, label: string, matches: (game: { id: number; slug: string }) => boolean): Promise<GameConfig | null> {
     const build = await this.buildOfPreview(label);
     if (!build) return null;
     const game = await this.#repository.previewGame(build.app_id, locale);
-    if (!game || game.slug !== slug) return null;
+    if (!game || !matches(game)) return null;
     return {
       appId: game.id,
       slug: game.slug,
