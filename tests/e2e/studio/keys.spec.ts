@@ -20,13 +20,16 @@ test.describe('Studio keys (decision 102)', { tag: '@db' }, () => {
     baseURL,
   }) => {
     const member = await newMember(request, uniqueUsername('keys'), 'studio-keys-journey-1');
-    expect(
-      (await call(request, 'PUT', '/studio/profile/', { token: member.token, body: { studioName: 'Pipeline Works', contactEmail: 'ci@pipeline.test' } }))
-        .status,
-    ).toBe(200);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await useSession(context, baseURL!, member.token);
+    // Keys are for developers: a member is sent to make a studio profile first.
     await page.goto('/studio/keys');
+    await expect(page.getByText('API keys are for developers: create your studio profile first.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create studio profile' })).toHaveAttribute('href', '/studio/profile');
+    await expect(page.getByTestId('key-create')).toHaveCount(0);
+    const profile = { studioName: 'Pipeline Works', contactEmail: 'ci@pipeline.test' };
+    expect((await call(request, 'PUT', '/studio/profile/', { token: member.token, body: profile })).status).toBe(200);
+    await page.reload();
     await hydrated(page);
     await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
     await expect(page.getByTestId('key-count')).toHaveText('0 of 10 keys');
