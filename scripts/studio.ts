@@ -130,6 +130,7 @@ async function call<T>(api: URL, key: string, method: 'GET' | 'POST', path: stri
 function refusal(status: number, message: string | undefined): Problem {
   if (status === 401) return { rule: 'key', message: `The key was refused (401): ${message ?? ''} Check PLAYPORT_API_KEY; it may have been revoked.`.trim() };
   if (status === 404) return { rule: 'game', message: 'No game of yours has that slug (404).' };
+  if (status === 413) return { rule: 'total', message: 'The zip is larger than a build may be (413).' };
   return { rule: 'server', message: `${status}: ${message ?? 'unexpected answer'}` };
 }
 
