@@ -22,6 +22,8 @@ import { studioRoutes } from './features/studio/studio.routes.ts';
 import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
+import { isStudioKey } from './features/studio/studio-keys.service.ts';
+import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -68,12 +70,19 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   app.addHook('onRequest', async (request) => {
     request.locale = requestLocale(request.headers.locale, request.query);
     const route = request.routeOptions.config;
-    if (route.csrf && !csrf.verify(request.cookies[XSRF_COOKIE], headerValue(request.headers[XSRF_HEADER]))) {
+    const authorization = request.headers.authorization;
+    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
+    // A Studio key (decision 102) is only ever a key: on a call that does not accept one it
+    // authenticates nothing, and it is never tried as a session token.
+    const studioKey = bearer !== undefined && isStudioKey(bearer);
+    // No browser sends a key by itself, so a call made with one has no forgery to guard against.
+    const keyed = studioKey && route.studioKey === true;
+    if (route.csrf && !keyed && !csrf.verify(request.cookies[XSRF_COOKIE], headerValue(request.headers[XSRF_HEADER]))) {
       throw new AppError('csrf_mismatch');
     }
-    const authorization = request.headers.authorization;
-    if (authorization?.startsWith('Bearer ') && route.auth !== 'none') {
-      request.caller = await services.tokens.verify(authorization.slice('Bearer '.length).trim());
+    if (bearer !== undefined && route.auth !== 'none') {
+      if (keyed) request.caller = await services.studioKeys.verify(bearer);
+      else if (!studioKey) request.caller = await services.tokens.verify(bearer);
     }
   });
 
@@ -124,6 +133,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   consoleOpsRoutes(api, services.consoleOps);
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);
+  studioKeysRoutes(api, services.studioKeys, services.developers);
 
   api.documented({
     method: 'GET',

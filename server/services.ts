@@ -89,6 +89,8 @@ import { HOSTED_GAME_LIMITS } from './features/catalogue/hosted-game-limits.ts';
 import { HOSTED_GAME_SANDBOX } from './features/games/games-origin.ts';
 import { StudioStatsRepository } from './features/studio/studio-stats.repository.ts';
 import { StudioStatsService } from './features/studio/studio-stats.service.ts';
+import { StudioKeysRepository } from './features/studio/studio-keys.repository.ts';
+import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/create-rate-limiter.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -130,6 +132,8 @@ export interface Services {
   consoleContent: ConsoleContentService;
   /** A developer's statistics of their games (decision 101). */
   studioStats: StudioStatsService;
+  /** Developers' keys for build pipelines (decision 102). */
+  studioKeys: StudioKeysService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
@@ -182,6 +186,7 @@ const PAGE_SERVICE_NAMES = [
   'consoleGames',
   'consoleContent',
   'studioStats',
+  'studioKeys',
 ] as const;
 
 export type PageServices = Pick<Services, (typeof PAGE_SERVICE_NAMES)[number]>;
@@ -373,6 +378,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       clock,
     }),
     studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
+    studioKeys: new StudioKeysService(new StudioKeysRepository(db), developers, clock),
     records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     webhooks,

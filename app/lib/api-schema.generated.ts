@@ -514,7 +514,7 @@ export interface paths {
   "/studio/games/{app_id}/uploads": {
     /**
      * Start a resumable upload of a build's zip
-     * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
      */
     post: operations["postStudioGamesByAppIdUploads"];
   };
@@ -526,21 +526,21 @@ export interface paths {
     delete: operations["deleteStudioGamesByAppIdUploadsByUploadId"];
     /**
      * Send bytes of a build's zip
-     * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
      */
     patch: operations["patchStudioGamesByAppIdUploadsByUploadId"];
   };
   "/studio/games/{app_id}/builds": {
     /**
      * A developer's builds of their game, newest first
-     * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.
+     * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own. Accepts a Studio key.
      */
     get: operations["getStudioGamesByAppIdBuilds"];
   };
   "/studio/games/{app_id}/builds/{build_id}/submit": {
     /**
      * Send a build for review
-     * @description An uploaded or rejected build; 409 for one in review or approved.
+     * @description An uploaded or rejected build; 409 for one in review or approved. Accepts a Studio key.
      */
     post: operations["postStudioGamesByAppIdBuildsByBuildIdSubmit"];
   };
@@ -740,6 +740,32 @@ export interface paths {
      * @description The same figures as `/studio/games/{id}/stats` as a CSV file (RFC 4180, UTF-8, a header row, CRLF line ends): a row per day for the game, then a row per day and item sold; amounts in major units of the row’s currency. Refusals come in the JSON envelope.
      */
     get: operations["getStudioGamesByIdStatsCsv"];
+  };
+  "/studio/keys/": {
+    /**
+     * The developer's Studio keys
+     * @description Name, creation and last use of each; never the key itself. With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+     */
+    get: operations["getStudioKeys"];
+    /**
+     * Make a Studio key
+     * @description The whole key is in this answer only; it is stored as a SHA-256. At most 10 keys per developer (409 beyond). With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+     */
+    post: operations["postStudioKeys"];
+  };
+  "/studio/keys/{key_id}": {
+    /**
+     * Revoke a Studio key
+     * @description It stops working at once. 404 for a key that is not the caller's. With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+     */
+    delete: operations["deleteStudioKeysByKeyId"];
+  };
+  "/studio/games/by-slug/{slug}": {
+    /**
+     * The developer's game with this slug
+     * @description Accepts a Studio key. 404 for a game that is not the caller's, as for one that does not exist.
+     */
+    get: operations["getStudioGamesBySlugBySlug"];
   };
   "/openapi.json": {
     /** This OpenAPI document */
@@ -6964,7 +6990,7 @@ export interface operations {
   };
   /**
    * Start a resumable upload of a build's zip
-   * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
    */
   postStudioGamesByAppIdUploads: {
     parameters: {
@@ -7021,7 +7047,7 @@ export interface operations {
   };
   /**
    * Send bytes of a build's zip
-   * @description The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
    */
   patchStudioGamesByAppIdUploadsByUploadId: {
     parameters: {
@@ -7093,7 +7119,7 @@ export interface operations {
   };
   /**
    * A developer's builds of their game, newest first
-   * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.
+   * @description Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own. Accepts a Studio key.
    */
   getStudioGamesByAppIdBuilds: {
     parameters: {
@@ -7163,7 +7189,7 @@ export interface operations {
   };
   /**
    * Send a build for review
-   * @description An uploaded or rejected build; 409 for one in review or approved.
+   * @description An uploaded or rejected build; 409 for one in review or approved. Accepts a Studio key.
    */
   postStudioGamesByAppIdBuildsByBuildIdSubmit: {
     parameters: {
@@ -9415,6 +9441,235 @@ export interface operations {
       /** @description Invalid input: data.errors maps each field to its messages, in the envelope */
       422: {
         content: never;
+      };
+    };
+  };
+  /**
+   * The developer's Studio keys
+   * @description Name, creation and last use of each; never the key itself. With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+   */
+  getStudioKeys: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              keys: ({
+                  id: number;
+                  name: string;
+                  prefix: string;
+                  createdAt: string;
+                  lastUsedAt: string | null;
+                })[];
+              max: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make a Studio key
+   * @description The whole key is in this answer only; it is stored as a SHA-256. At most 10 keys per developer (409 beyond). With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+   */
+  postStudioKeys: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              name: string;
+              prefix: string;
+              createdAt: string;
+              lastUsedAt: string | null;
+              /** @description The whole key, `pk_{id}_{40 letters and digits}`: answered this once only, stored hashed */
+              key: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a Studio key
+   * @description It stops working at once. 404 for a key that is not the caller's. With a session token only: a Studio key is refused here (401), so a leaked key cannot make or list keys. Without a studio profile 403 (decision 102).
+   */
+  deleteStudioKeysByKeyId: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        key_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: null;
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The developer's game with this slug
+   * @description Accepts a Studio key. 404 for a game that is not the caller's, as for one that does not exist.
+   */
+  getStudioGamesBySlugBySlug: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              slug: string;
+              title: string;
+              published: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
       };
     };
   };

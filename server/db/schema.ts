@@ -510,6 +510,17 @@ export interface GameSessionsTable {
   updated_at: Time;
 }
 
+/** A developer's key for build pipelines (decision 102): `pk_{id}_{random}`, only the hash kept. */
+export interface StudioKeysTable {
+  id: Id;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the random part of `pk_{id}_{random}`, hex. */
+  key_hash: string;
+  created_at: Time;
+  last_used_at: Time | null;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -553,6 +564,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   game_builds: GameBuildsTable;
   sign_in_failures: SignInFailuresTable;
+  studio_keys: StudioKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

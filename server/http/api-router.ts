@@ -22,6 +22,12 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
   auth?: 'none' | 'optional' | 'required';
   /** State-changing calls check the XSRF token unless this is false (provider webhooks). */
   csrf?: boolean;
+  /**
+   * Also accepts a developer's Studio key (`pk_{id}_{random}`, decision 102) in place of a session
+   * token; a call with a key needs no XSRF token (no browser sends one by itself). Without this,
+   * a key authenticates nothing.
+   */
+  studioKey?: boolean;
   body?: B;
   query?: Q;
   params?: P;
@@ -58,6 +64,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: 'none' | 'optional' | 'required';
     csrf?: boolean;
+    studioKey?: boolean;
   }
 }
 
@@ -87,7 +94,7 @@ export class ApiRouter {
     this.app.route({
       method: definition.method,
       url: definition.url,
-      config: { auth, csrf: definition.csrf ?? definition.method !== 'GET' },
+      config: { auth, csrf: definition.csrf ?? definition.method !== 'GET', studioKey: definition.studioKey ?? false },
       handler: async (request, reply) => {
         if (auth === 'required' && !request.caller) throw new AppError('unauthenticated');
         const locale = request.locale;

@@ -97,7 +97,11 @@ export function buildOpenApiDocument(
             ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.formBody, 'input') } } } }
             : {}),
       responses,
-      ...(route.auth === 'required' ? { security: [{ bearer: [] }] } : route.auth === 'none' ? { security: [] } : { security: [{}, { bearer: [] }] }),
+      ...(route.auth === 'required'
+        ? { security: route.studioKey ? [{ bearer: [] }, { studioKey: [] }] : [{ bearer: [] }] }
+        : route.auth === 'none'
+          ? { security: [] }
+          : { security: [{}, { bearer: [] }] }),
     };
   }
   return {
@@ -113,7 +117,15 @@ export function buildOpenApiDocument(
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Access token `{id}|{random}`' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Access token `{id}|{random}`' },
+        studioKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A developer's Studio key `pk_{id}_{random}` (build pipelines, decision 102): accepted only by the calls that list it, without the XSRF token",
+        },
+      },
       schemas: {
         ErrorEnvelope: {
           type: 'object',

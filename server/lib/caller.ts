@@ -2,6 +2,11 @@
 export interface Caller {
   userId: number;
   tokenId: number;
+  /**
+   * Set when a developer's Studio key authenticated the call (decision 102), only on the calls
+   * that accept one; `tokenId` is then 0, no session's.
+   */
+  studioKeyId?: number;
 }
 
 /** Where a request comes from: the client address (as the trusted proxies report it) and its browser. */

@@ -92,12 +92,12 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     reply.hijack();
     await tus.handle(request.raw, reply.raw);
   };
-  api.app.route({ method: ['POST'], url: UPLOADS, config: { auth: 'required', csrf: true }, handler: handOver });
-  api.app.route({ method: ['PATCH', 'DELETE'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: true }, handler: handOver });
-  api.app.route({ method: ['HEAD'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: false }, handler: handOver });
+  api.app.route({ method: ['POST'], url: UPLOADS, config: { auth: 'required', csrf: true, studioKey: true }, handler: handOver });
+  api.app.route({ method: ['PATCH', 'DELETE'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: true, studioKey: true }, handler: handOver });
+  api.app.route({ method: ['HEAD'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: false, studioKey: true }, handler: handOver });
 
   const uploadDescription =
-    'The tus 1.0 resumable upload protocol (creation, core, termination): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). ' +
+    'The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). ' +
     'The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.';
   api.documented({
     method: 'POST',
@@ -106,6 +106,7 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     description: uploadDescription,
     tags: STUDIO,
     auth: 'required',
+    studioKey: true,
     params: GameParamsSchema,
     rawResponses: {
       '201': {
@@ -123,6 +124,7 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     description: 'Its bytes are removed. The developer of the game only (404 to anyone else).',
     tags: STUDIO,
     auth: 'required',
+    studioKey: true,
     params: GameParamsSchema.extend({ upload_id: z.string() }),
     rawResponses: { '204': { description: 'Removed' }, '404': { description: 'No such upload of this game, or not the caller’s game' } },
   });
@@ -133,6 +135,7 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     description: uploadDescription,
     tags: STUDIO,
     auth: 'required',
+    studioKey: true,
     params: GameParamsSchema.extend({ upload_id: z.string() }),
     rawResponses: {
       '200': { description: 'The last bytes: the build, in the envelope', schema: z.object({ data: BuildSchema }).loose() },
@@ -146,9 +149,11 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
       method: 'GET',
       url: '/studio/games/:app_id/builds',
       summary: "A developer's builds of their game, newest first",
-      description: 'Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own.',
+      description:
+        'Each with its status, the reason when rejected, whether it is live, and its private preview link. 404 for a game the caller does not own. Accepts a Studio key.',
       tags: STUDIO,
       auth: 'required',
+      studioKey: true,
       params: GameParamsSchema,
       response: BuildListSchema,
     },
@@ -160,9 +165,10 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
       method: 'POST',
       url: '/studio/games/:app_id/builds/:build_id/submit',
       summary: 'Send a build for review',
-      description: 'An uploaded or rejected build; 409 for one in review or approved.',
+      description: 'An uploaded or rejected build; 409 for one in review or approved. Accepts a Studio key.',
       tags: STUDIO,
       auth: 'required',
+      studioKey: true,
       params: GameBuildParamsSchema,
       response: BuildSchema,
     },

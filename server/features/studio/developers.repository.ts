@@ -30,6 +30,12 @@ export class DevelopersRepository {
     return row?.developer_user_id ?? null;
   }
 
+  /** The id of the game with this slug, whoever owns it. */
+  async gameIdBySlug(slug: string): Promise<number | null> {
+    const row = await this.#db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   /** A game's id, slug, publication and title in the locale (English when it has none there). */
   async gameSummary(appId: number, locale: string): Promise<{ id: number; slug: string; published: boolean; title: string } | undefined> {
     const row = await this.#db

@@ -55,6 +55,18 @@ export class DevelopersService {
   }
 
   /**
+   * The caller's own game by its slug (the command-line upload names games so, decision 102);
+   * another member's game and no game answer alike (404).
+   */
+  async requireOwnGameBySlug(caller: Caller | null, slug: string, locale: string): Promise<{ id: number; slug: string; published: boolean; title: string }> {
+    if (!caller) throw new AppError('unauthenticated');
+    const appId = await this.#repository.gameIdBySlug(slug);
+    const game = appId === null ? null : await this.ownGame(caller.userId, appId, locale);
+    if (!game) throw new AppError('not_found');
+    return game;
+  }
+
+  /**
    * The caller's user id when they own the game. Another member's game and a game that does not
    * exist answer alike (404), so ids of games in draft are not revealed.
    */
