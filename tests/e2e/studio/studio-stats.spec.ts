@@ -92,7 +92,7 @@ test.describe('a developer’s statistics', { tag: '@db' }, () => {
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.split('\r\n');
     expect(lines[0]).toMatch(/^date,game,item_sku,/);
-    expect(lines.find((line) => line.startsWith(today()))).toMatch(new RegExp(`^${today()},Minesweeper,,,,${plays},`));
+    expect(lines.find((line) => line.startsWith(today()))).toMatch(new RegExp(`^${today()},Breakout,,,,${plays},`));
 
     // The same page in Chinese: texts, dates and numbers in the page's language.
     await page.goto(`/zh-CN/studio/games/${gameId}/stats?days=7`);
