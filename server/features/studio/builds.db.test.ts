@@ -278,6 +278,14 @@ describe('game builds (decision 097)', () => {
 
     const ownerCaller = { userId: owner.userInfo.uid, tokenId: 0 };
     const operatorCaller = { userId: operator.userInfo.uid, tokenId: 0 };
+    // A game without its thumbnail cannot be sent for review: approval would publish a tile without a picture.
+    await api.database.db.updateTable('apps').set({ thumbnail: '' }).where('id', '=', game.id).execute();
+    await expect(api.services.builds.submit(ownerCaller, game.id, first.id)).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'studio:builds.errors.needsThumbnail',
+    });
+    expect((await api.database.db.selectFrom('game_builds').select('status').where('id', '=', first.id).executeTakeFirstOrThrow()).status).toBe('uploaded');
+    await api.database.db.updateTable('apps').set({ thumbnail: '/games/alpha/thumbnail.png' }).where('id', '=', game.id).execute();
     await api.services.builds.submit(ownerCaller, game.id, first.id);
     const queue = await api.services.builds.queue(operatorCaller, 'en');
     expect(queue.map((build) => build.id)).toContain(first.id);

@@ -67,8 +67,8 @@ export class BuildsRepository {
   async game(
     appId: number,
     db: Kysely<Database> = this.#db,
-  ): Promise<{ id: number; slug: string; live_build_id: number | null; published: number } | undefined> {
-    return db.selectFrom('apps').select(['id', 'slug', 'live_build_id', 'published']).where('id', '=', appId).executeTakeFirst();
+  ): Promise<{ id: number; slug: string; live_build_id: number | null; published: number; thumbnail: string } | undefined> {
+    return db.selectFrom('apps').select(['id', 'slug', 'live_build_id', 'published', 'thumbnail']).where('id', '=', appId).executeTakeFirst();
   }
 
   /** Submitted builds, oldest first, with their game and studio. */

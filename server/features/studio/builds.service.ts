@@ -190,8 +190,10 @@ export class BuildsService {
     const build = await this.#repository.find(buildId);
     if (!build || build.app_id !== appId) throw new AppError('not_found');
     if (build.status !== 'uploaded' && build.status !== 'rejected') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notSubmittable' });
-    await this.#repository.update(build.id, { status: 'submitted', submitted_at: isoNow(this.#clock), reason: null });
     const game = await this.#repository.game(appId);
+    // An approved build publishes the game at once: its tile needs a picture before anyone reviews it.
+    if (!game?.thumbnail) throw new AppError('conflict', { messageKey: 'studio:builds.errors.needsThumbnail' });
+    await this.#repository.update(build.id, { status: 'submitted', submitted_at: isoNow(this.#clock), reason: null });
     return this.#toBuild((await this.#repository.find(build.id))!, game?.live_build_id ?? null, game?.slug ?? '');
   }
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import sharp from 'sharp';
 import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
 import { makeZip } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
@@ -112,10 +113,26 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
         missing: _missing,
         ...metadata
       } = (await call<Record<string, unknown>>(request, 'GET', `/studio/games/${gameId}/`, { token: developer.token })).data;
+      // Its thumbnail, through the image upload the Details page uses: a build cannot be sent for review without one.
+      const picture = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#b45309' } })
+        .png()
+        .toBuffer();
+      const csrf = (await request.get('/serve/api/csrf'))
+        .headers()
+        ['set-cookie']!.split('\n')
+        .find((c) => c.startsWith('XSRF-TOKEN='))!
+        .split(';')[0]!;
+      const uploaded = await request.post(`/serve/api/studio/games/${gameId}/images/`, {
+        headers: { authorization: `Bearer ${developer.token}`, cookie: csrf, 'x-xsrf-token': decodeURIComponent(csrf.slice('XSRF-TOKEN='.length)) },
+        multipart: { image: { name: 'lamp.png', mimeType: 'image/png', buffer: picture } },
+      });
+      expect(uploaded.status(), await uploaded.text()).toBe(201);
+      const thumbnail = ((await uploaded.json()) as { data: { url: string } }).data.url;
       const saved = await call(request, 'PUT', `/studio/games/${gameId}/`, {
         token: developer.token,
         body: {
           ...metadata,
+          thumbnail,
           categories: ['puzzle'],
           i18n: {
             en: { title: 'Lamp Lighter', summary: 'Light the lamps.', description: 'Light every lamp before dawn.' },
