@@ -117,9 +117,9 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
       const picture = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#b45309' } })
         .png()
         .toBuffer();
-      const csrf = (await request.get('/serve/api/csrf'))
-        .headers()
-        ['set-cookie']!.split('\n')
+      const setCookie = (await request.get('/serve/api/csrf')).headers()['set-cookie'] ?? '';
+      const csrf = setCookie
+        .split('\n')
         .find((c) => c.startsWith('XSRF-TOKEN='))!
         .split(';')[0]!;
       const uploaded = await request.post(`/serve/api/studio/games/${gameId}/images/`, {
