@@ -176,6 +176,25 @@ const median = (xs: number[]) => {
 };
 
 const staticRps = median(samples.get(ceiling.name)!.map((s) => s.rps));
+const ratioOf = (target: (typeof targets)[number]) => median(samples.get(target.name)!.map((s) => s.rps)) / staticRps;
+
+// A ratio budget crossed on a busy machine (other processes take the cores while one target runs)
+// is measured again before the run fails: that target and the static file in turns, 3 more rounds,
+// and the budget is judged on the medians of all rounds. A real slowdown stays crossed; it is printed.
+const RECHECK_ROUNDS = 3;
+for (const target of targets) {
+  if (target.budget === undefined || ratioOf(target) >= target.budget) continue;
+  const before = ratioOf(target);
+  for (let round = 0; round < RECHECK_ROUNDS; round++) {
+    for (const each of [target, ceiling]) {
+      const result = await autocannon({ url: origin + each.path, connections, duration, headers: each.headers ?? {} });
+      samples.get(each.name)!.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+    }
+  }
+  console.log(`${target.name}: ${before.toFixed(3)} of the static file, under its budget ${target.budget}; measured ${RECHECK_ROUNDS} more rounds`);
+}
+
+const ceilingRps = median(samples.get(ceiling.name)!.map((s) => s.rps));
 const problems: string[] = [];
 const http = targets.map((target) => {
   const list = samples.get(target.name)!;
@@ -186,7 +205,7 @@ const http = targets.map((target) => {
     rps: Math.round(rps),
     p50: median(list.map((s) => s.p50)),
     p99: median(list.map((s) => s.p99)),
-    ratio: Number((rps / staticRps).toFixed(3)),
+    ratio: Number((rps / ceilingRps).toFixed(3)),
     errors: list.reduce((n, s) => n + s.errors + s.non2xx, 0),
   };
   // Budgets (issue: speed for every visitor): a ratio to the static file, p99 under 100 ms for pages with a session.
