@@ -190,14 +190,22 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       reply.header('Cache-Control', 'public, max-age=3600');
     },
   });
-  await app.register(fastifyStatic, {
-    root: resolve('games'),
-    prefix: '/games/',
-    decorateReply: false,
-    wildcard: true,
-    setHeaders(reply) {
-      reply.header('Cache-Control', 'public, max-age=3600');
-    },
+  // The house games' files on the portal's own origin (thumbnails, the offline copy, decision 089):
+  // only a published game's, like the games origin; the shared scripts stay.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      const folder = /^\/games\/([^/?]*)/.exec(request.url)?.[1] ?? '';
+      if (folder !== 'shared' && !(await services.catalogue.hostedGameBySlug(folder))) return reply.callNotFound();
+    });
+    await scope.register(fastifyStatic, {
+      root: resolve('games'),
+      prefix: '/games/',
+      decorateReply: false,
+      wildcard: true,
+      setHeaders(reply) {
+        reply.header('Cache-Control', 'public, max-age=3600');
+      },
+    });
   });
   // The uploads storage is a folder (DiskStorage at /uploads/), served from it here; an object
   // store would serve its files at its own address instead (decision 058).

@@ -170,7 +170,11 @@ export class CatalogueService {
   /** A published game hosted here, by the host name a request for its files came to; null for anything else. */
   async hostedGame(hostname: string): Promise<HostedGame | null> {
     const suffix = `.${this.#gamesOrigin.hostname}`;
-    const slug = hostname.toLowerCase().endsWith(suffix) ? hostname.slice(0, -suffix.length).toLowerCase() : '';
+    return this.hostedGameBySlug(hostname.toLowerCase().endsWith(suffix) ? hostname.slice(0, -suffix.length).toLowerCase() : '');
+  }
+
+  /** The published game of that slug as the games origin serves it, or null (cached like hostedGame). */
+  async hostedGameBySlug(slug: string): Promise<HostedGame | null> {
     if (!HOSTED_SLUG_PATTERN.test(slug)) return null;
     return this.#hostedGames.get(slug, async () => {
       const row = await this.#repository.findHostedGame(slug);

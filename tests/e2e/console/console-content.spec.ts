@@ -76,6 +76,9 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
       await page.goto('/search?q=sudoku');
       await expect(page.getByTestId('no-results')).toBeVisible();
       expect((await request.get('/app/sudoku')).status()).toBe(404);
+      // Its files on the portal's own origin too (the thumbnail, the offline copy); the shared scripts stay.
+      expect((await request.get('/games/sudoku/index.html')).status()).toBe(404);
+      expect((await request.get('/games/shared/game-shell.js')).status()).toBe(200);
     } finally {
       const { data } = await call<{ items: Array<{ id: number; published: boolean }> }>(request, 'GET', '/console/games/?q=sudoku', {
         token: operator.token,
@@ -87,5 +90,6 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     }
     await page.goto('/search?q=sudoku');
     await expect(page.getByTestId('app-grid').getByTestId('app-tile')).toHaveCount(1);
+    expect((await request.get('/games/sudoku/index.html')).status()).toBe(200);
   });
 });
