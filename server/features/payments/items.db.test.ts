@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiInstance, csrfHeadersFor, type ApiInstance } from '#server/testing/api-instance.ts';
+import { csrfHeadersFor, openSecondInstance, type ApiInstance } from '#server/testing/api-instance.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ALPHA_PRICES, idempotencyKey as key, paymentOf as payment, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { testPlayers, type TestPlayer } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
 
 const orderPaid = (o: { id: string; sku: string }, uid: number) => ({
   notification_type: 'order_paid',
@@ -170,15 +169,12 @@ describe('items: permanent once, consumables in an inventory', () => {
     });
 
     describe('from two sessions on two server instances', () => {
-      let secondDb: DatabaseHandle;
       let second: ApiInstance;
       beforeAll(async () => {
-        secondDb = await api.database.reopen();
-        second = await openApiInstance(secondDb);
+        second = await openSecondInstance(api.database);
       });
       afterAll(async () => {
         await second?.close();
-        await secondDb?.close();
       });
 
       it('consumes once with the same key from both', async () => {

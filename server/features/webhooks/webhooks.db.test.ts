@@ -3,9 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-webhook.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
-import { type ApiInstance, openApiInstance } from '#server/testing/api-instance.ts';
+import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { idempotencyKey as key, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
@@ -173,15 +172,12 @@ describe('game webhooks', () => {
   });
 
   describe('two instances on one database', () => {
-    let secondDb: DatabaseHandle;
     let second: ApiInstance;
     beforeAll(async () => {
-      secondDb = await api.database.reopen();
-      second = await openApiInstance(secondDb);
+      second = await openSecondInstance(api.database);
     });
     afterAll(async () => {
       await second?.close();
-      await secondDb?.close();
     });
 
     it('never sends one delivery twice when both workers run at once', async () => {
