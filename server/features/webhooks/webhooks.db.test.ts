@@ -91,7 +91,14 @@ describe('game webhooks', () => {
 
     const before = receiver.received.length;
     expect(await api.services.webhooks.deliverDue()).toBeGreaterThanOrEqual(4);
-    const mine = receiver.received.slice(before).filter((r) => r.body.includes(String(member.userInfo.uid)));
+    // One round sends its deliveries at once, so they may arrive in any order: put them in the order the events were queued.
+    const queued = new Map(
+      (await api.services.database.db.selectFrom('webhook_deliveries').select(['id', 'event_id']).execute()).map((d) => [d.event_id, d.id]),
+    );
+    const mine = receiver.received
+      .slice(before)
+      .filter((r) => r.body.includes(String(member.userInfo.uid)))
+      .sort((a, b) => queued.get(JSON.parse(a.body).id)! - queued.get(JSON.parse(b.body).id)!);
     expect(mine.map((r) => JSON.parse(r.body).type)).toEqual(['order.paid', 'order.refunded', 'order.paid', 'items.consumed']);
     const now = Math.floor(Date.now() / 1000);
     for (const request of mine) {
