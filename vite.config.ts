@@ -18,7 +18,7 @@ const FRAMEWORK =
  */
 const SHELL = /[\\/](app[\\/](shell|ui|lib|i18n|middleware)|common)[\\/]/;
 const ON_DEMAND =
-  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
+  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|segment-choice|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
 const isShellModule = (id: string) => SHELL.test(id) && !ON_DEMAND.test(id) && !/[\\/]common[\\/]api[\\/]/.test(id);
 
 export default defineConfig({

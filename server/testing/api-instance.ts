@@ -44,3 +44,19 @@ export async function csrfHeadersFor(app: FastifyInstance): Promise<Record<strin
   if (!cookie) throw new Error('no XSRF-TOKEN cookie');
   return { cookie: `XSRF-TOKEN=${cookie.value}`, 'x-xsrf-token': decodeURIComponent(cookie.value) };
 }
+
+/**
+ * A second API instance on the test's database with connections of its own (`reopen()`), as a
+ * second server behind a load balancer has; closing it closes those connections too.
+ */
+export async function openSecondInstance(database: { reopen(): Promise<DatabaseHandle> }): Promise<ApiInstance> {
+  const handle = await database.reopen();
+  const instance = await openApiInstance(handle);
+  return {
+    ...instance,
+    async close() {
+      await instance.close();
+      await handle.close();
+    },
+  };
+}

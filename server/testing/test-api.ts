@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import { importCatalogue } from '../features/catalogue/catalogue.import.ts';
 import type { Services } from '../services.ts';
@@ -68,4 +69,9 @@ export async function insertUser(services: Services, fields: { nickname?: string
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The id of a catalogue app by its slug. */
+export async function appIdOf(database: DatabaseHandle, slug: string): Promise<number> {
+  return (await database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
 }

@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 import { newGuest, newMember, uniqueUsername } from '../support/accounts.ts';
-import { grantOperator } from '../support/grant-operator.ts';
+import { grantOperator } from '../support/operators.ts';
 import { httpTest as test } from '../support/site.ts';
 
 const CONTENT_PAGES = ['/console/games', '/console/articles', '/console/articles/new', '/console/articles/1001', '/console/pages', '/console/pages/about'];

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ConsoleMemberDetail, ConsoleMemberSummary } from '#common/api/console-ops.schema.ts';
 import { localePath } from '#common/locales.ts';
@@ -9,9 +9,9 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { TextField } from '../accounts/form-field.tsx';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
 import { detailRow } from './console-orders.tsx';
+import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 /** The Console's members (decision 098): look-up, sign-in methods and failures, lock-out, disabling. */
@@ -20,7 +20,6 @@ export function ConsoleMembers() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const selected = params.get('member');
-  const [text, setText] = useState(q);
   // Answers keep what they answer: a newer search or member shows nothing stale meanwhile.
   const [found, setFound] = useState<{ q: string; items: ConsoleMemberSummary[] | null; error: string | null } | null>(null);
   const [loaded, setLoaded] = useState<ConsoleMemberDetail | null>(null);
@@ -53,9 +52,7 @@ export function ConsoleMembers() {
     };
   }, [selected, t]);
 
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    const value = text.trim();
+  const search = (value: string) => {
     if (!value) return setFormError(t('ops.errors.queryEmpty'));
     setFormError(null);
     setParams({ q: value });
@@ -66,21 +63,7 @@ export function ConsoleMembers() {
       <h2 id="console-members-heading" className="text-xl font-semibold tracking-tight">
         {t('ops.members.heading')}
       </h2>
-      <form onSubmit={search} className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="member-search">
-        <TextField
-          className="flex-1"
-          label={t('ops.members.search')}
-          hint={t('ops.members.searchHint')}
-          name="q"
-          type="search"
-          value={text}
-          maxLength={200}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <Button type="submit" className="sm:mb-7">
-          {t('ops.members.submit')}
-        </Button>
-      </form>
+      <ConsoleSearch list="members" initial={q} testId="member-search" onSearch={search} />
       <div aria-live="polite">
         {error && <p className="text-red-700 dark:text-red-400">{error}</p>}
         {members?.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">{t('ops.members.empty')}</p>}

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ConsoleOrder, ConsoleOrderDetail } from '#common/api/console-ops.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
@@ -8,9 +8,9 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { TextField } from '../accounts/form-field.tsx';
 import { formatPrice } from '../payments/format-price.ts';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 const STATUS_STYLE: Record<ConsoleOrder['status'], string> = {
@@ -29,7 +29,6 @@ export function ConsoleOrders() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const selected = params.get('order');
-  const [text, setText] = useState(q);
   // Answers keep the search they answer: a newer search shows as loading until its own arrives.
   const [found, setFound] = useState<{ q: string; items: ConsoleOrder[] | null; error: string | null } | null>(null);
   const [loaded, setLoaded] = useState<ConsoleOrderDetail | null>(null);
@@ -65,10 +64,7 @@ export function ConsoleOrders() {
     // oxlint-disable-next-line react/exhaustive-effect-dependencies -- item names come in the page's locale: another locale reads them again
   }, [selected, locale, t]);
 
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    setParams(text.trim() ? { q: text.trim() } : {});
-  };
+  const search = (value: string) => setParams(value ? { q: value } : {});
   const open = (id: string) => setParams({ ...(q ? { q } : {}), order: id });
 
   const refund = async (reason: string) => {
@@ -84,21 +80,7 @@ export function ConsoleOrders() {
       <h2 id="console-orders-heading" className="text-xl font-semibold tracking-tight">
         {t('ops.orders.heading')}
       </h2>
-      <form onSubmit={search} className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="order-search">
-        <TextField
-          className="flex-1"
-          label={t('ops.orders.search')}
-          hint={t('ops.orders.searchHint')}
-          name="q"
-          type="search"
-          value={text}
-          maxLength={200}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <Button type="submit" className="sm:mb-7">
-          {t('ops.orders.submit')}
-        </Button>
-      </form>
+      <ConsoleSearch list="orders" initial={q} testId="order-search" onSearch={search} />
 
       {detail && <OrderDetail detail={detail} onRefund={() => setRefunding(true)} />}
       {detail && (

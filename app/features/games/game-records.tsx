@@ -1,11 +1,10 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { BoardInfo, GameRecords, LeaderboardEntry, Period } from '#common/api/game-records.schema.ts';
 import { type Locale, localeDefinition } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { api } from '../../lib/api-client.ts';
-import { cn } from '../../ui/cn.ts';
-import { focusRing } from '../../ui/focus.ts';
 import { ResponsiveImage } from '../../ui/responsive-image.tsx';
+import { SegmentChoice } from '../../ui/segment-choice.tsx';
 
 /** How often an open, visible app page asks for the boards again (the API shares its answer for 5 seconds). */
 const POLL_MS = 5_000;
@@ -106,20 +105,8 @@ function BoardCard({ board, locale }: { board: GameRecords['boards'][number]; lo
   const { t } = useTranslation('games');
   const id = useId();
   const [period, setPeriod] = useState<Period>(board.periods.includes('all-time') ? 'all-time' : board.periods[0]!);
-  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const entries = board.tops.find((top) => top.period === period)?.entries ?? [];
   const periodName = (p: Period) => t(`boards.periods.${PERIOD_KEY[p]}`);
-
-  // Arrow keys move between the period tabs (WAI-ARIA tabs pattern), Home and End to the ends.
-  const onKeyDown = (event: KeyboardEvent) => {
-    const i = board.periods.indexOf(period);
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: board.periods.length - 1 }[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    const index = (next + board.periods.length) % board.periods.length;
-    setPeriod(board.periods[index]!);
-    tabs.current[index]?.focus();
-  };
 
   return (
     <div className="space-y-3 rounded-xl bg-zinc-50 p-4 dark:bg-zinc-900" data-testid={`board-${board.id}`}>
@@ -128,31 +115,16 @@ function BoardCard({ board, locale }: { board: GameRecords['boards'][number]; lo
           {board.name}
         </h3>
         {board.periods.length > 1 && (
-          <div role="tablist" aria-labelledby={`${id}-name`} className="flex gap-1 rounded-lg bg-zinc-200/60 p-1 dark:bg-zinc-800">
-            {board.periods.map((p, i) => (
-              <button
-                key={p}
-                ref={(el) => {
-                  tabs.current[i] = el;
-                }}
-                type="button"
-                role="tab"
-                id={`${id}-tab-${p}`}
-                aria-selected={p === period}
-                aria-controls={`${id}-panel`}
-                tabIndex={p === period ? 0 : -1}
-                onClick={() => setPeriod(p)}
-                onKeyDown={onKeyDown}
-                className={cn(
-                  'rounded-md px-2.5 py-1 text-sm text-zinc-700 dark:text-zinc-300',
-                  p === period && 'bg-white font-medium text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-zinc-50',
-                  focusRing,
-                )}
-              >
-                {periodName(p)}
-              </button>
-            ))}
-          </div>
+          <SegmentChoice
+            kind="tabs"
+            compact
+            options={board.periods}
+            selected={period}
+            optionLabel={periodName}
+            labelledBy={`${id}-name`}
+            idBase={id}
+            onSelect={setPeriod}
+          />
         )}
       </div>
       <div

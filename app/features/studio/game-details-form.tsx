@@ -1,5 +1,5 @@
 import { ImageUp, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { StudioGame } from '#server/features/studio/studio.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
@@ -217,61 +217,58 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
         {value.items.map((item, i) => {
           const e = (field: string) => errors[`items.${i}.${field}`];
           return (
-            <fieldset key={i} className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
-              <legend className="px-1 text-sm font-semibold">{t('games.details.item', { number: i + 1 })}</legend>
-              {errors[`items.${i}`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`items.${i}`]}</p> : null}
-              <div className="grid gap-3 sm:grid-cols-2">
-                <TextField
-                  label={t('games.details.sku')}
-                  name={`item-${i}-sku`}
-                  value={item.sku}
-                  onChange={(ev) => update((d) => void (d.items[i]!.sku = ev.target.value))}
-                  error={e('sku')}
-                />
-                <SelectField
-                  label={t('games.details.kind')}
-                  name={`item-${i}-kind`}
-                  value={item.kind}
-                  onChange={(ev) => update((d) => void (d.items[i]!.kind = ev.target.value as 'permanent' | 'consumable'))}
-                  options={(['permanent', 'consumable'] as const).map((k) => ({ value: k, label: t(`games.details.kinds.${k}`) }))}
-                  error={e('kind')}
-                />
-                <TextField
-                  label={t('games.details.price')}
-                  name={`item-${i}-price`}
-                  inputMode="numeric"
-                  value={String(item.price)}
-                  onChange={(ev) => update((d) => void (d.items[i]!.price = num(ev.target.value)))}
-                  error={e('price')}
-                />
-                <TextField
-                  label={t('games.details.currency')}
-                  name={`item-${i}-currency`}
-                  value={item.currency}
-                  onChange={(ev) => update((d) => void (d.items[i]!.currency = ev.target.value.toUpperCase()))}
-                  error={e('currency')}
-                />
-                <TextField
-                  label={t('games.details.nameEn')}
-                  name={`item-${i}-name-en`}
-                  value={item.i18n.en.name}
-                  onChange={(ev) => update((d) => void (d.items[i]!.i18n.en.name = ev.target.value))}
-                  error={e('i18n.en.name')}
-                />
-                <TextField
-                  label={t('games.details.nameZh')}
-                  name={`item-${i}-name-zh`}
-                  lang="zh-CN"
-                  value={item.i18n['zh-CN']?.name ?? ''}
-                  onChange={(ev) => update((d) => void (d.items[i]!.i18n['zh-CN'] = ev.target.value ? { name: ev.target.value } : undefined))}
-                  error={e('i18n.zh-CN.name')}
-                />
-              </div>
-              <Button type="button" variant="ghost" size="sm" onClick={() => update((d) => void d.items.splice(i, 1))}>
-                <Trash2 aria-hidden />
-                {t('games.details.remove', { name: item.sku || t('games.details.item', { number: i + 1 }) })}
-              </Button>
-            </fieldset>
+            <ListEntry
+              key={i}
+              legend={t('games.details.item', { number: i + 1 })}
+              error={errors[`items.${i}`]}
+              name={item.sku}
+              onRemove={() => update((d) => void d.items.splice(i, 1))}
+            >
+              <TextField
+                label={t('games.details.sku')}
+                name={`item-${i}-sku`}
+                value={item.sku}
+                onChange={(ev) => update((d) => void (d.items[i]!.sku = ev.target.value))}
+                error={e('sku')}
+              />
+              <SelectField
+                label={t('games.details.kind')}
+                name={`item-${i}-kind`}
+                value={item.kind}
+                onChange={(ev) => update((d) => void (d.items[i]!.kind = ev.target.value as 'permanent' | 'consumable'))}
+                options={(['permanent', 'consumable'] as const).map((k) => ({ value: k, label: t(`games.details.kinds.${k}`) }))}
+                error={e('kind')}
+              />
+              <TextField
+                label={t('games.details.price')}
+                name={`item-${i}-price`}
+                inputMode="numeric"
+                value={String(item.price)}
+                onChange={(ev) => update((d) => void (d.items[i]!.price = num(ev.target.value)))}
+                error={e('price')}
+              />
+              <TextField
+                label={t('games.details.currency')}
+                name={`item-${i}-currency`}
+                value={item.currency}
+                onChange={(ev) => update((d) => void (d.items[i]!.currency = ev.target.value.toUpperCase()))}
+                error={e('currency')}
+              />
+              <BothLanguages
+                field="name"
+                entry={`item-${i}`}
+                en={item.i18n.en.name}
+                zh={item.i18n['zh-CN']?.name ?? ''}
+                error={e}
+                onChange={(locale, text) =>
+                  update((d) => {
+                    const names = d.items[i]!.i18n;
+                    if (locale === 'en') names.en.name = text;
+                    else names['zh-CN'] = text ? { name: text } : undefined;
+                  })
+                }
+              />
+            </ListEntry>
           );
         })}
         <Button
@@ -288,132 +285,101 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
         {value.leaderboards.map((board, i) => {
           const e = (field: string) => errors[`leaderboards.${i}.${field}`];
           return (
-            <fieldset key={i} className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
-              <legend className="px-1 text-sm font-semibold">{t('games.details.leaderboard', { number: i + 1 })}</legend>
-              {errors[`leaderboards.${i}`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`leaderboards.${i}`]}</p> : null}
-              <div className="grid gap-3 sm:grid-cols-2">
-                <TextField
-                  label={t('games.details.boardId')}
-                  name={`board-${i}-id`}
-                  value={board.id}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.id = ev.target.value))}
-                  error={e('id')}
-                />
-                <SelectField
-                  label={t('games.details.order')}
-                  name={`board-${i}-order`}
-                  value={board.order}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.order = ev.target.value as 'asc' | 'desc'))}
-                  options={(['desc', 'asc'] as const).map((o) => ({ value: o, label: t(`games.details.orders.${o}`) }))}
-                />
-                <SelectField
-                  label={t('games.details.format')}
-                  name={`board-${i}-format`}
-                  value={board.format}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.format = ev.target.value as 'number' | 'time'))}
-                  options={(['number', 'time'] as const).map((o) => ({ value: o, label: t(`games.details.formats.${o}`) }))}
-                />
-                <TextField
-                  label={t('games.details.min')}
-                  name={`board-${i}-min`}
-                  inputMode="numeric"
-                  value={String(board.min)}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.min = num(ev.target.value)))}
-                  error={e('min')}
-                />
-                <TextField
-                  label={t('games.details.max')}
-                  name={`board-${i}-max`}
-                  inputMode="numeric"
-                  value={String(board.max)}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.max = num(ev.target.value)))}
-                  error={e('max')}
-                />
-                <TextField
-                  label={t('games.details.nameEn')}
-                  name={`board-${i}-name-en`}
-                  value={board.i18n.en.name}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.i18n.en.name = ev.target.value))}
-                  error={e('i18n.en.name')}
-                />
-                <TextField
-                  label={t('games.details.nameZh')}
-                  name={`board-${i}-name-zh`}
-                  lang="zh-CN"
-                  value={board.i18n['zh-CN'].name}
-                  onChange={(ev) => update((d) => void (d.leaderboards[i]!.i18n['zh-CN'].name = ev.target.value))}
-                  error={e('i18n.zh-CN.name')}
-                />
-              </div>
-              <Checkbox
-                label={t('games.details.backendOnly')}
-                checked={board.backend_only}
-                onChange={(checked) => update((d) => void (d.leaderboards[i]!.backend_only = checked))}
+            <ListEntry
+              key={i}
+              legend={t('games.details.leaderboard', { number: i + 1 })}
+              error={errors[`leaderboards.${i}`]}
+              name={board.id}
+              onRemove={() => update((d) => void d.leaderboards.splice(i, 1))}
+              backendOnly={board.backend_only}
+              onBackendOnly={(checked) => update((d) => void (d.leaderboards[i]!.backend_only = checked))}
+            >
+              <TextField
+                label={t('games.details.boardId')}
+                name={`board-${i}-id`}
+                value={board.id}
+                onChange={(ev) => update((d) => void (d.leaderboards[i]!.id = ev.target.value))}
+                error={e('id')}
               />
-              <Button type="button" variant="ghost" size="sm" onClick={() => update((d) => void d.leaderboards.splice(i, 1))}>
-                <Trash2 aria-hidden />
-                {t('games.details.remove', { name: board.id || t('games.details.leaderboard', { number: i + 1 }) })}
-              </Button>
-            </fieldset>
+              <SelectField
+                label={t('games.details.order')}
+                name={`board-${i}-order`}
+                value={board.order}
+                onChange={(ev) => update((d) => void (d.leaderboards[i]!.order = ev.target.value as 'asc' | 'desc'))}
+                options={(['desc', 'asc'] as const).map((o) => ({ value: o, label: t(`games.details.orders.${o}`) }))}
+              />
+              <SelectField
+                label={t('games.details.format')}
+                name={`board-${i}-format`}
+                value={board.format}
+                onChange={(ev) => update((d) => void (d.leaderboards[i]!.format = ev.target.value as 'number' | 'time'))}
+                options={(['number', 'time'] as const).map((o) => ({ value: o, label: t(`games.details.formats.${o}`) }))}
+              />
+              <TextField
+                label={t('games.details.min')}
+                name={`board-${i}-min`}
+                inputMode="numeric"
+                value={String(board.min)}
+                onChange={(ev) => update((d) => void (d.leaderboards[i]!.min = num(ev.target.value)))}
+                error={e('min')}
+              />
+              <TextField
+                label={t('games.details.max')}
+                name={`board-${i}-max`}
+                inputMode="numeric"
+                value={String(board.max)}
+                onChange={(ev) => update((d) => void (d.leaderboards[i]!.max = num(ev.target.value)))}
+                error={e('max')}
+              />
+              <BothLanguages
+                field="name"
+                entry={`board-${i}`}
+                en={board.i18n.en.name}
+                zh={board.i18n['zh-CN'].name}
+                error={e}
+                onChange={(locale, text) => update((d) => void (d.leaderboards[i]!.i18n[locale].name = text))}
+              />
+            </ListEntry>
           );
         })}
         {value.achievements.map((achievement, i) => {
           const e = (field: string) => errors[`achievements.${i}.${field}`];
           const texts = achievement.i18n;
           return (
-            <fieldset key={`a${i}`} className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
-              <legend className="px-1 text-sm font-semibold">{t('games.details.achievement', { number: i + 1 })}</legend>
-              {errors[`achievements.${i}`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`achievements.${i}`]}</p> : null}
-              <div className="grid gap-3 sm:grid-cols-2">
-                <TextField
-                  label={t('games.details.boardId')}
-                  name={`achievement-${i}-id`}
-                  value={achievement.id}
-                  onChange={(ev) => update((d) => void (d.achievements[i]!.id = ev.target.value))}
-                  error={e('id')}
-                />
-                <span className="hidden sm:block" />
-                <TextField
-                  label={t('games.details.nameEn')}
-                  name={`achievement-${i}-name-en`}
-                  value={texts.en.name}
-                  onChange={(ev) => update((d) => void (d.achievements[i]!.i18n.en.name = ev.target.value))}
-                  error={e('i18n.en.name')}
-                />
-                <TextField
-                  label={t('games.details.nameZh')}
-                  name={`achievement-${i}-name-zh`}
-                  lang="zh-CN"
-                  value={texts['zh-CN'].name}
-                  onChange={(ev) => update((d) => void (d.achievements[i]!.i18n['zh-CN'].name = ev.target.value))}
-                  error={e('i18n.zh-CN.name')}
-                />
-                <TextField
-                  label={t('games.details.descriptionEn')}
-                  name={`achievement-${i}-description-en`}
-                  value={texts.en.description}
-                  onChange={(ev) => update((d) => void (d.achievements[i]!.i18n.en.description = ev.target.value))}
-                  error={e('i18n.en.description')}
-                />
-                <TextField
-                  label={t('games.details.descriptionZh')}
-                  name={`achievement-${i}-description-zh`}
-                  lang="zh-CN"
-                  value={texts['zh-CN'].description}
-                  onChange={(ev) => update((d) => void (d.achievements[i]!.i18n['zh-CN'].description = ev.target.value))}
-                  error={e('i18n.zh-CN.description')}
-                />
-              </div>
-              <Checkbox
-                label={t('games.details.backendOnly')}
-                checked={achievement.backend_only}
-                onChange={(checked) => update((d) => void (d.achievements[i]!.backend_only = checked))}
+            <ListEntry
+              key={`a${i}`}
+              legend={t('games.details.achievement', { number: i + 1 })}
+              error={errors[`achievements.${i}`]}
+              name={achievement.id}
+              onRemove={() => update((d) => void d.achievements.splice(i, 1))}
+              backendOnly={achievement.backend_only}
+              onBackendOnly={(checked) => update((d) => void (d.achievements[i]!.backend_only = checked))}
+            >
+              <TextField
+                label={t('games.details.boardId')}
+                name={`achievement-${i}-id`}
+                value={achievement.id}
+                onChange={(ev) => update((d) => void (d.achievements[i]!.id = ev.target.value))}
+                error={e('id')}
               />
-              <Button type="button" variant="ghost" size="sm" onClick={() => update((d) => void d.achievements.splice(i, 1))}>
-                <Trash2 aria-hidden />
-                {t('games.details.remove', { name: achievement.id || t('games.details.achievement', { number: i + 1 }) })}
-              </Button>
-            </fieldset>
+              <span className="hidden sm:block" />
+              <BothLanguages
+                field="name"
+                entry={`achievement-${i}`}
+                en={texts.en.name}
+                zh={texts['zh-CN'].name}
+                error={e}
+                onChange={(locale, text) => update((d) => void (d.achievements[i]!.i18n[locale].name = text))}
+              />
+              <BothLanguages
+                field="description"
+                entry={`achievement-${i}`}
+                en={texts.en.description}
+                zh={texts['zh-CN'].description}
+                error={e}
+                onChange={(locale, text) => update((d) => void (d.achievements[i]!.i18n[locale].description = text))}
+              />
+            </ListEntry>
           );
         })}
         <div className="flex flex-wrap gap-2">
@@ -479,6 +445,79 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
       </div>
       <LoadingOverlay show={pending !== null} />
     </form>
+  );
+}
+
+/** One entry of a list the form edits (an item, a leaderboard, an achievement): its fields in a grid, whether only the game's backend may write it (leaderboards and achievements), and its remove button (named by `name`, else by the legend). */
+function ListEntry({
+  legend,
+  error,
+  name,
+  onRemove,
+  backendOnly,
+  onBackendOnly,
+  children,
+}: {
+  legend: string;
+  error?: string | undefined;
+  name: string;
+  onRemove: () => void;
+  backendOnly?: boolean;
+  onBackendOnly?: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('studio');
+  return (
+    <fieldset className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+      <legend className="px-1 text-sm font-semibold">{legend}</legend>
+      {error ? <p className="text-sm text-red-700 dark:text-red-400">{error}</p> : null}
+      <div className="grid gap-3 sm:grid-cols-2">{children}</div>
+      {onBackendOnly ? <Checkbox label={t('games.details.backendOnly')} checked={backendOnly ?? false} onChange={onBackendOnly} /> : null}
+      <Button type="button" variant="ghost" size="sm" onClick={onRemove}>
+        <Trash2 aria-hidden />
+        {t('games.details.remove', { name: name || legend })}
+      </Button>
+    </fieldset>
+  );
+}
+
+/** A text of a list entry in both languages (its name, an achievement's description), side by side. */
+function BothLanguages({
+  field,
+  entry,
+  en,
+  zh,
+  error,
+  onChange,
+}: {
+  field: 'name' | 'description';
+  /** The entry's field-name prefix (`board-0`). */
+  entry: string;
+  en: string;
+  zh: string;
+  /** The error at a path under the entry (`i18n.en.name`). */
+  error: (path: string) => string | undefined;
+  onChange: (locale: (typeof LOCALES)[number], text: string) => void;
+}) {
+  const { t } = useTranslation('studio');
+  return (
+    <>
+      <TextField
+        label={t(`games.details.${field}En`)}
+        name={`${entry}-${field}-en`}
+        value={en}
+        onChange={(ev) => onChange('en', ev.target.value)}
+        error={error(`i18n.en.${field}`)}
+      />
+      <TextField
+        label={t(`games.details.${field}Zh`)}
+        name={`${entry}-${field}-zh`}
+        lang="zh-CN"
+        value={zh}
+        onChange={(ev) => onChange('zh-CN', ev.target.value)}
+        error={error(`i18n.zh-CN.${field}`)}
+      />
+    </>
   );
 }
 

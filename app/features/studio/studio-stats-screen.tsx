@@ -1,15 +1,13 @@
 import { Download } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { API_BASE } from '#common/constants.ts';
 import { STATS_RANGES, type StudioStats } from '#common/api/studio-stats.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
 import { Button } from '../../ui/button.tsx';
-import { cn } from '../../ui/cn.ts';
 import { onDemand } from '../../ui/deferred.tsx';
-import { focusRing } from '../../ui/focus.ts';
+import { SegmentChoice } from '../../ui/segment-choice.tsx';
 import { session } from '../accounts/session.ts';
 import { statsFormat } from './stats-format.ts';
 
@@ -41,26 +39,14 @@ export function StudioStatsScreen({ stats }: { stats: StudioStats }) {
         <CsvButton gameId={stats.appId} days={stats.days} />
       </div>
 
-      <nav aria-label={t('stats.range.label')}>
-        <ul className="inline-flex gap-1 rounded-xl bg-zinc-100 p-1 dark:bg-zinc-800">
-          {STATS_RANGES.map((days) => (
-            <li key={days}>
-              <Link
-                to={`?days=${days}`}
-                preventScrollReset
-                aria-current={days === stats.days ? 'page' : undefined}
-                className={cn(
-                  'flex min-h-9 items-center rounded-lg px-3 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-zinc-50',
-                  days === stats.days && 'bg-white font-medium text-zinc-900 shadow-sm dark:bg-zinc-950 dark:text-zinc-50',
-                  focusRing,
-                )}
-              >
-                {t('stats.range.days', { count: days })}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SegmentChoice
+        kind="links"
+        label={t('stats.range.label')}
+        options={STATS_RANGES}
+        selected={stats.days}
+        optionLabel={(days) => t('stats.range.days', { count: days })}
+        href={(days) => `?days=${days}`}
+      />
 
       <dl aria-label={t('stats.summary.label')} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         <Figure label={t('stats.summary.plays')} value={format.number(summary.plays)} />

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { type ApiInstance, csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
+import { type ApiInstance, csrfHeadersFor, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
@@ -207,19 +206,16 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
 
 describe('sign-in limits on the database, two instances', () => {
   let api: TestApi;
-  let secondDatabase: DatabaseHandle;
   let second: ApiInstance;
 
   limitsAcrossInstances(async () => {
     api = await openTestApi();
-    secondDatabase = await api.database.reopen();
-    second = await openApiInstance(secondDatabase);
+    second = await openSecondInstance(api.database);
     return {
       first: api.app,
       second: second.app,
       async close() {
         await second.close();
-        await secondDatabase.close();
         await api.close();
       },
     };

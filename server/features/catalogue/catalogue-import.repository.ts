@@ -1,5 +1,6 @@
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import type { Kysely, Transaction } from 'kysely';
+import { replaceAppItems } from '#server/db/app-items.ts';
 import type { Database, ItemKind } from '#server/db/schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { searchTokens } from './catalogue-search.ts';
@@ -152,37 +153,12 @@ export class CatalogueImportRepository {
           id,
           app.tags.map((s) => ({ app_id: id, tag_id: tagIds.get(s)! })),
         );
-        // Items are updated in place and never deleted: orders name them. One the import no longer lists stops being sold.
-        for (const item of app.items) {
-          const names = JSON.stringify(Object.fromEntries(Object.entries(item.names).map(([locale, t]) => [locale, t?.name])));
-          await trx
-            .insertInto('app_items')
-            .values({
-              app_id: id,
-              sku: item.sku,
-              price_minor: item.price,
-              currency: item.currency,
-              kind: item.kind,
-              names,
-              active: 1,
-              created_at: now,
-              updated_at: now,
-            })
-            .onConflict((oc) =>
-              oc
-                .columns(['app_id', 'sku'])
-                .doUpdateSet({ price_minor: item.price, currency: item.currency, kind: item.kind, names, active: 1, updated_at: now }),
-            )
-            .execute();
-        }
-        const listed = app.items.map((item) => item.sku);
-        await trx
-          .updateTable('app_items')
-          .set({ active: 0, updated_at: now })
-          .where('app_id', '=', id)
-          .where('active', '=', 1)
-          .$if(listed.length > 0, (q) => q.where('sku', 'not in', listed))
-          .execute();
+        await replaceAppItems(
+          trx,
+          id,
+          app.items.map((item) => ({ ...item, names: Object.fromEntries(Object.entries(item.names).map(([locale, t]) => [locale, t?.name])) })),
+          now,
+        );
       }
 
       await rebuildSearchIndex(trx);

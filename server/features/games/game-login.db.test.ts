@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameTokens } from '#server/features/games/game-tokens.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
 /** Game sign-in through the game bridge's API (decision 064): tokens a game's backend verifies with the published keys. */
@@ -12,7 +12,7 @@ describe('game sign-in', () => {
 
   beforeAll(async () => {
     api = await openTestApi();
-    appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    appId = await appIdOf(api.database, 'alpha');
     issuer = api.config.publicOrigin;
   });
   afterAll(() => api?.close());

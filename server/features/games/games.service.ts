@@ -2,6 +2,7 @@ import { type GameLogin, type Save, SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTE
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { publishedOrPreviewed } from '#server/lib/preview-access.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
 import type { GameTokens } from './game-tokens.ts';
@@ -79,9 +80,7 @@ export class GamesService {
 
   /** A published app, or an unpublished one reached through its preview by its developer or a QA test member; else 404. */
   async #requireApp(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
-    const published = await this.#repository.appPublished(appId);
-    if (published === true) return;
-    if (published === false && (await this.#preview?.previewAllows(caller, appId, preview))) return;
+    if (await publishedOrPreviewed(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview)) return;
     throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
   }
 }

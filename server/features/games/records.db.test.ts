@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { DatabaseRateLimiter } from '#server/lib/rate-limits.repository.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { recordFromBackend } from '../../../docs/examples/record-from-backend.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
@@ -17,12 +17,10 @@ describe('leaderboards and achievements', () => {
   let api: TestApi;
   let alpha: number;
   let beta: number;
-  const appIdOf = async (slug: string) =>
-    (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
   beforeAll(async () => {
     api = await openTestApi();
-    alpha = await appIdOf('alpha');
-    beta = await appIdOf('beta');
+    alpha = await appIdOf(api.database, 'alpha');
+    beta = await appIdOf(api.database, 'beta');
   });
   afterAll(() => api?.close());
 

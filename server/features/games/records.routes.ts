@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   AchievementParamsSchema,
   AchievementSchema,
@@ -14,16 +13,11 @@ import {
   SubmitScoreSchema,
   UnlockSchema,
 } from '#common/api/game-records.schema.ts';
-import type { ApiEnvelope } from '#common/api/envelope.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
-import { parseOrThrow } from '#server/http/validation.ts';
-import { translator } from '#server/i18n.ts';
-import { AppError } from '#server/lib/app-error.ts';
-import type { RecordsService } from './records.service.ts';
+import { signedRoute, signedRoutes } from '#server/http/signed-routes.ts';
+import type { Recorder, RecordsService } from './records.service.ts';
 
 const TAGS = ['leaderboards and achievements'];
-/** A backend call is one small JSON object. */
-const BACKEND_BODY_LIMIT = 4 * 1024;
 const SIGNED =
   "Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of \"{timestamp}.{raw body}\" with the game's secret}`; " +
   'a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).';
@@ -133,64 +127,30 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
     ({ caller, locale }) => records.myAchievements(locale, caller!.userId),
   );
 
-  const backend = [
-    {
-      url: '/game/backend/:app_id/scores',
-      summary: "Submit a player's score from the game's backend",
-      body: BackendScoreBodySchema,
-      response: SubmitScoreSchema,
-      run: (appId: number, recorder: Parameters<RecordsService['submit']>[0], body: z.output<typeof BackendScoreBodySchema>) =>
-        records.submit(recorder, appId, body.board, body.score),
+  await signedRoutes(api, {
+    params: RecordsAppParamsSchema,
+    description: SIGNED,
+    tags: TAGS,
+    // The body first: the check needs the player it names.
+    verify: {
+      before: 'run',
+      check: (appId, signature, raw, body: { uid: number }) => records.verifyBackendCall(appId, signature, raw, body.uid),
     },
-    {
-      url: '/game/backend/:app_id/achievements',
-      summary: 'Unlock an achievement for a player from the game’s backend',
-      body: BackendUnlockBodySchema,
-      response: UnlockSchema,
-      run: (appId: number, recorder: Parameters<RecordsService['unlock']>[0], body: z.output<typeof BackendUnlockBodySchema>) =>
-        records.unlock(recorder, appId, body.achievement),
-    },
-  ] as const;
-  for (const route of backend)
-    api.documented({
-      method: 'POST',
-      url: route.url,
-      summary: route.summary,
-      description: SIGNED,
-      tags: TAGS,
-      auth: 'none',
-      csrf: false,
-      params: RecordsAppParamsSchema,
-      body: route.body,
-      response: route.response,
-    });
-  // The signature covers the raw body, so these read it as text and parse it themselves.
-  await api.app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BACKEND_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    for (const route of backend) {
-      scope.post(route.url, { config: { auth: 'none', csrf: false } }, async (request, reply) => {
-        const locale = request.locale;
-        const { app_id: appId } = parseOrThrow(RecordsAppParamsSchema, request.params, locale);
-        const raw = typeof request.body === 'string' ? request.body : '';
-        let json: unknown;
-        try {
-          json = JSON.parse(raw);
-        } catch (cause) {
-          throw new AppError('bad_request', { cause });
-        }
-        const body = parseOrThrow(route.body, json, locale);
-        const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
-        const recorder = await records.verifyBackendCall(
-          appId,
-          { timestamp: header('playport-timestamp'), signature: header('playport-signature') },
-          raw,
-          body.uid,
-        );
-        const data = await route.run(appId, recorder, body as never);
-        const envelope: ApiEnvelope = { code: 200, message: translator(locale)('errors:ok'), data };
-        return reply.code(200).send(envelope);
-      });
-    }
+    routes: [
+      signedRoute({
+        url: '/game/backend/:app_id/scores',
+        summary: "Submit a player's score from the game's backend",
+        body: BackendScoreBodySchema,
+        response: SubmitScoreSchema,
+        run: (appId, body, recorder: Recorder) => records.submit(recorder, appId, body.board, body.score),
+      }),
+      signedRoute({
+        url: '/game/backend/:app_id/achievements',
+        summary: 'Unlock an achievement for a player from the game’s backend',
+        body: BackendUnlockBodySchema,
+        response: UnlockSchema,
+        run: (appId, body, recorder: Recorder) => records.unlock(recorder, appId, body.achievement),
+      }),
+    ],
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
 /** A value nested `depth` levels deep: [[[…0…]]]. */
@@ -12,12 +12,10 @@ describe('cloud saves', () => {
   let api: TestApi;
   let appId: number;
   let otherAppId: number;
-  const appIdOf = async (slug: string) =>
-    (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
   beforeAll(async () => {
     api = await openTestApi();
-    appId = await appIdOf('alpha');
-    otherAppId = await appIdOf('beta');
+    appId = await appIdOf(api.database, 'alpha');
+    otherAppId = await appIdOf(api.database, 'beta');
   });
   afterAll(() => api?.close());
 
@@ -185,7 +183,7 @@ describe('cloud saves', () => {
   it('answers 404 for a game that does not exist or is not published, and stores nothing for it', async () => {
     const guest = await newGuest();
     const db = api.services.database.db;
-    const gammaId = await appIdOf('gamma');
+    const gammaId = await appIdOf(api.database, 'gamma');
     await db.updateTable('apps').set({ published: 0 }).where('id', '=', gammaId).execute();
     try {
       for (const app of [999_999, gammaId]) {

@@ -1,26 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiInstance, csrfHeadersFor, type ApiInstance } from '#server/testing/api-instance.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { csrfHeadersFor, openSecondInstance, type ApiInstance } from '#server/testing/api-instance.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { ALPHA_PRICES, idempotencyKey as key, paymentOf as payment, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { testPlayers, type TestPlayer } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
 
-const key = () => randomBytes(12).toString('base64url');
-
-const PRICES: Record<string, number> = { 'alpha-hints': 0.49, 'alpha-night-theme': 0.99, 'alpha-gold-tiles': 1.99 };
-const payment = (o: { id: string; sku: string }, uid: number, transaction: number) => ({
-  notification_type: 'payment',
-  purchase: { total: { currency: 'USD', amount: PRICES[o.sku] } },
-  user: { id: String(uid) },
-  transaction: { id: transaction, external_id: o.id, dry_run: 1 },
-  custom_parameters: { order_id: o.id },
-});
 const orderPaid = (o: { id: string; sku: string }, uid: number) => ({
   notification_type: 'order_paid',
-  items: [{ sku: o.sku, type: 'virtual_good', quantity: 1, amount: String(PRICES[o.sku]) }],
-  order: { id: 1, currency: 'USD', amount: String(PRICES[o.sku]), status: 'paid' },
+  items: [{ sku: o.sku, type: 'virtual_good', quantity: 1, amount: String(ALPHA_PRICES[o.sku]) }],
+  order: { id: 1, currency: 'USD', amount: String(ALPHA_PRICES[o.sku]), status: 'paid' },
   user: { external_id: String(uid) },
   custom_parameters: { order_id: o.id },
 });
@@ -33,23 +22,14 @@ const orderPaid = (o: { id: string; sku: string }, uid: number) => ({
 describe('items: permanent once, consumables in an inventory', () => {
   let api: TestApi;
   let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
-  const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' };
   let appId: number;
   let otherAppId: number;
-  let transaction = 91000;
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi({
-      XSOLLA_PROJECT_ID: XSOLLA.projectId,
-      XSOLLA_API_KEY: XSOLLA.apiKey,
-      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
-      XSOLLA_SANDBOX: 'true',
-      XSOLLA_API_URL: xsolla.url,
-    });
-    const { db } = api.services.database;
-    appId = (await db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
-    otherAppId = (await db.selectFrom('apps').select('id').where('slug', '=', 'beta').executeTakeFirstOrThrow()).id;
+    xsolla = await startXsollaStandIn(TEST_XSOLLA);
+    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    appId = await appIdOf(api.database, 'alpha');
+    otherAppId = await appIdOf(api.database, 'beta');
   });
   afterAll(async () => {
     await api?.close();
@@ -57,6 +37,7 @@ describe('items: permanent once, consumables in an inventory', () => {
   });
 
   const { newGuest, newMember } = testPlayers(() => api, 13);
+  const { notify, buy, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 91000 });
 
   const pay = (token: string, sku: string, idempotencyKey = key()) => api.call('POST', `/game/pay/${appId}`, { token, body: { sku, idempotencyKey } });
   const inventory = async (token: string, app = appId) => {
@@ -65,26 +46,6 @@ describe('items: permanent once, consumables in an inventory', () => {
     return response.json().data.items as { sku: string; name: string; quantity: number }[];
   };
   const consume = (token: string, body: Record<string, unknown>, app = appId) => api.call('POST', `/game/inventory/${app}/consume`, { token, body });
-
-  function notify(notification: object) {
-    const payload = JSON.stringify(notification);
-    return api.app.inject({
-      method: 'POST',
-      url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, XSOLLA.secret)}` },
-      payload,
-    });
-  }
-
-  /** An order of the SKU made, its checkout opened and its payment notified: paid. */
-  async function buy(player: TestPlayer, sku: string): Promise<{ id: string; sku: string }> {
-    const made = await pay(player.token, sku);
-    expect(made.statusCode, made.body).toBe(201);
-    const o = { id: made.json().data.id as string, sku };
-    expect((await api.call('POST', '/payment/xsolla/create/', { token: player.token, body: { order_id: o.id } })).statusCode).toBe(200);
-    expect((await notify(payment(o, player.userInfo.uid, ++transaction))).statusCode).toBe(204);
-    return o;
-  }
 
   /** Hints a member holds, credited by paid orders as a player would buy them. */
   async function memberWithHints(count: number): Promise<TestPlayer> {
@@ -117,7 +78,7 @@ describe('items: permanent once, consumables in an inventory', () => {
       expect(ids.size).toBe(1);
       const o = { id: [...ids][0]!, sku: 'alpha-gold-tiles' };
       await api.call('POST', '/payment/xsolla/create/', { token: member.token, body: { order_id: o.id } });
-      await notify(payment(o, member.userInfo.uid, ++transaction));
+      await notify(payment(o, member.userInfo.uid, nextTransaction()));
       // A tab that opens the checkout now finds the order paid.
       const late = await api.call('POST', '/payment/xsolla/create/', { token: member.token, body: { order_id: o.id } });
       expect(late.json().error).toBe('order_not_payable');
@@ -170,7 +131,7 @@ describe('items: permanent once, consumables in an inventory', () => {
       const made = await pay(member.token, 'alpha-hints');
       const o = { id: made.json().data.id as string, sku: 'alpha-hints' };
       await api.call('POST', '/payment/xsolla/create/', { token: member.token, body: { order_id: o.id } });
-      const t = ++transaction;
+      const t = nextTransaction();
       const answers = await Promise.all([notify(payment(o, member.userInfo.uid, t)), notify(payment(o, member.userInfo.uid, t))]);
       for (const answer of answers) expect(answer.statusCode).toBe(204);
       expect((await notify(orderPaid(o, member.userInfo.uid))).statusCode).toBe(204);
@@ -208,15 +169,12 @@ describe('items: permanent once, consumables in an inventory', () => {
     });
 
     describe('from two sessions on two server instances', () => {
-      let secondDb: DatabaseHandle;
       let second: ApiInstance;
       beforeAll(async () => {
-        secondDb = await api.database.reopen();
-        second = await openApiInstance(secondDb);
+        second = await openSecondInstance(api.database);
       });
       afterAll(async () => {
         await second?.close();
-        await secondDb?.close();
       });
 
       it('consumes once with the same key from both', async () => {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { TEST_XSOLLA, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { paidNotifications } from '#server/adapters/payments/sandbox-payments.ts';
 import { PaymentsRepository } from './payments.repository.ts';
@@ -31,19 +32,13 @@ const orderPaid = (o: { id: string }, uid: number, stated: object) => ({
 describe('payment notifications', () => {
   let api: TestApi;
   let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
-  const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' };
+  const XSOLLA = TEST_XSOLLA;
   let appId: number;
 
   beforeAll(async () => {
     xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi({
-      XSOLLA_PROJECT_ID: XSOLLA.projectId,
-      XSOLLA_API_KEY: XSOLLA.apiKey,
-      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
-      XSOLLA_SANDBOX: 'true',
-      XSOLLA_API_URL: xsolla.url,
-    });
-    appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    appId = await appIdOf(api.database, 'alpha');
     const now = new Date().toISOString();
     await api.services.database.db
       .insertInto('app_items')

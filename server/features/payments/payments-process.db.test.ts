@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#server/testing/free-port.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { sendNotification } from '#server/testing/xsolla-stand-in.ts';
 
 /*
@@ -24,7 +24,7 @@ async function memberWithOrder(api: TestApi, address: string) {
       body: { username: `crash${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
     })
   ).json().data as { token: string; userInfo: { uid: number } };
-  const appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+  const appId = await appIdOf(api.database, 'alpha');
   const order = (
     await api.call('POST', `/game/pay/${appId}`, {
       token: member.token,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { TEST_XSOLLA, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
@@ -39,19 +40,13 @@ const refund = (o: { id: string }, uid: number, transaction: number) => ({
 describe('payments API', () => {
   let api: TestApi;
   let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
-  const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' };
+  const XSOLLA = TEST_XSOLLA;
   let appId: number;
 
   beforeAll(async () => {
     xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi({
-      XSOLLA_PROJECT_ID: XSOLLA.projectId,
-      XSOLLA_API_KEY: XSOLLA.apiKey,
-      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
-      XSOLLA_SANDBOX: 'true',
-      XSOLLA_API_URL: xsolla.url,
-    });
-    appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    appId = await appIdOf(api.database, 'alpha');
   });
   afterAll(async () => {
     await api?.close();

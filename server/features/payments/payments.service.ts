@@ -18,6 +18,7 @@ import type { SandboxCards } from '#server/adapters/payments/sandbox-payments.ts
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { publishedOrPreviewed } from '#server/lib/preview-access.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
 import type { MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
@@ -245,9 +246,7 @@ export class PaymentsService {
    * game that does not exist.
    */
   async #requirePlayable(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
-    const published = await this.#repository.appPublished(appId);
-    if (published === true) return;
-    if (published === false && (await this.#preview?.previewAllows(caller, appId, preview))) return;
+    if (await publishedOrPreviewed(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview)) return;
     throw new AppError('not_found', { messageKey: 'errors:notFound' });
   }
 

@@ -1,15 +1,12 @@
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import type { Kysely, Transaction } from 'kysely';
+import { replaceAppItems } from '#server/db/app-items.ts';
 import type { Database, ItemKind } from '#server/db/schema.ts';
 
 type Texts = { title: string; summary: string; description: string; instructions: string | null };
 
-/** A Studio game as stored: the apps row, its texts per locale, its links and its items. */
-export interface StoredStudioGame {
-  id: number;
-  slug: string;
-  published: boolean;
-  entryUrl: string;
+/** A game's metadata, as the Studio reads and saves it. */
+interface StudioGameMetadata {
   thumbnail: string;
   cover: string | null;
   screenshots: string[];
@@ -19,28 +16,23 @@ export interface StoredStudioGame {
   backends: string[];
   leaderboards: DeclaredBoard[];
   achievements: DeclaredAchievement[];
-  updatedAt: string;
   texts: Record<string, Texts>;
   categories: string[];
   tags: string[];
   items: { sku: string; price: number; currency: string; kind: ItemKind; names: Record<string, string> }[];
 }
 
+/** A Studio game as stored: the apps row, its texts per locale, its links and its items. */
+export interface StoredStudioGame extends StudioGameMetadata {
+  id: number;
+  slug: string;
+  published: boolean;
+  entryUrl: string;
+  updatedAt: string;
+}
+
 /** What a save writes: every field of the game's metadata. */
-export interface StudioGameWrite {
-  thumbnail: string;
-  cover: string | null;
-  screenshots: string[];
-  orientation: 'portrait' | 'landscape' | 'any';
-  width: number;
-  height: number;
-  backends: string[];
-  leaderboards: DeclaredBoard[];
-  achievements: DeclaredAchievement[];
-  texts: Record<string, Texts>;
-  categories: string[];
-  tags: string[];
-  items: { sku: string; price: number; currency: string; kind: ItemKind; names: Record<string, string> }[];
+export interface StudioGameWrite extends StudioGameMetadata {
   /** The search index's tokens per locale. */
   searchTokens: (texts: Texts, tagTitles: string[]) => string;
 }
@@ -193,7 +185,7 @@ export class StudioGamesRepository {
         .values(Object.entries(input.texts).map(([locale, t]) => ({ app_id: appId, locale, ...t })))
         .execute();
       await replaceTerms(trx, appId, input.categories, input.tags);
-      await saveItems(trx, appId, input.items, now);
+      await replaceAppItems(trx, appId, input.items, now);
       const tagTitles = await trx
         .selectFrom('app_tags as x')
         .innerJoin('tag_translations as tt', 'tt.tag_id', 'x.tag_id')
@@ -242,36 +234,4 @@ async function replaceTerms(trx: Transaction<Database>, appId: number, categorie
       .values(ids.map((r) => ({ app_id: appId, tag_id: r.id })))
       .execute();
   }
-}
-
-/** Items are changed in place and never deleted, as the import does: orders name them. One no longer listed stops being sold. */
-async function saveItems(trx: Transaction<Database>, appId: number, items: StudioGameWrite['items'], now: string): Promise<void> {
-  for (const item of items) {
-    const names = JSON.stringify(item.names);
-    await trx
-      .insertInto('app_items')
-      .values({
-        app_id: appId,
-        sku: item.sku,
-        price_minor: item.price,
-        currency: item.currency,
-        kind: item.kind,
-        names,
-        active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['app_id', 'sku']).doUpdateSet({ price_minor: item.price, currency: item.currency, kind: item.kind, names, active: 1, updated_at: now }),
-      )
-      .execute();
-  }
-  const listed = items.map((item) => item.sku);
-  await trx
-    .updateTable('app_items')
-    .set({ active: 0, updated_at: now })
-    .where('app_id', '=', appId)
-    .where('active', '=', 1)
-    .$if(listed.length > 0, (q) => q.where('sku', 'not in', listed))
-    .execute();
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { injectPaidNotification } from '#server/testing/xsolla-stand-in.ts';
 import { AcquisitionRepository } from './acquisition.repository.ts';
 
@@ -38,7 +38,7 @@ describe('acquisition', () => {
         body: { username: `acq${randomBytes(4).toString('hex')}`, password: 'Harbour-Lantern-Tricky-9' },
       })
     ).json().data as { token: string };
-    const appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    const appId = await appIdOf(api.database, 'alpha');
     const order = (
       await api.call('POST', `/game/pay/${appId}`, {
         token: member.token,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiInstance } from '#server/testing/api-instance.ts';
 import { startConversionsApiStandIn } from '#server/testing/conversions-api-stand-in.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { injectPaidNotification } from '#server/testing/xsolla-stand-in.ts';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -118,7 +118,7 @@ describe('conversions API', () => {
 
   it('sends a delivered purchase once, with its amount, currency and hashed order id', async () => {
     const buyer = await registered('meta', 'accepted', '10.8.0.5');
-    const appId = (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
+    const appId = await appIdOf(api.database, 'alpha');
     const pay = await api.app.inject({
       method: 'POST',
       url: `/serve/api/game/pay/${appId}`,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAY_MS_GRACE } from '#common/api/game-stats.schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { GameSessionsRepository } from './game-sessions.repository.ts';
 import { GAME_SESSION_LIMITS, GameSessionsService } from './game-sessions.service.ts';
@@ -14,12 +14,10 @@ describe('game play sessions', () => {
   let api: TestApi;
   let appId: number;
   let otherAppId: number;
-  const appIdOf = async (slug: string) =>
-    (await api.services.database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
   beforeAll(async () => {
     api = await openTestApi();
-    appId = await appIdOf('alpha');
-    otherAppId = await appIdOf('beta');
+    appId = await appIdOf(api.database, 'alpha');
+    otherAppId = await appIdOf(api.database, 'beta');
   });
   afterAll(() => api?.close());
 

@@ -1,18 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { GameDayStats } from '#common/api/game-stats.schema.ts';
-import type { Database } from '#server/db/schema.ts';
+import type { Database, GameSessionsTable } from '#server/db/schema.ts';
 
-export interface GameSessionRow {
-  session_key: string;
-  app_id: number;
-  user_id: number | null;
-  day: string;
-  loading_ms: number | null;
-  to_gameplay_ms: number | null;
-  play_ms: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A session as the repository reads and inserts it (its id and report count stay inside). */
+export type GameSessionRow = Omit<Selectable<GameSessionsTable>, 'id' | 'reports'>;
 
 /** The SQL that limits a query to one app, or nothing. */
 const scope = (appId: number | undefined) => (appId === undefined ? sql`` : sql`and app_id = ${appId}`);

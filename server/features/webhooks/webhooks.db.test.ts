@@ -3,11 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-webhook.ts';
-import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
-import { type ApiInstance, openApiInstance } from '#server/testing/api-instance.ts';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
+import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { idempotencyKey as key, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { HttpWebhookSender } from './webhook-sender.ts';
@@ -35,25 +34,6 @@ async function startReceiver() {
   return { url, received, state, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const key = () => randomBytes(12).toString('base64url');
-const PRICES: Record<string, number> = { 'alpha-hints': 0.49, 'alpha-night-theme': 0.99, 'alpha-gold-tiles': 1.99 };
-
-const paymentOf = (o: { id: string; sku: string }, uid: number, id: number) => ({
-  notification_type: 'payment',
-  purchase: { total: { currency: 'USD', amount: PRICES[o.sku] } },
-  user: { id: String(uid) },
-  transaction: { id, external_id: o.id, dry_run: 1 },
-  custom_parameters: { order_id: o.id },
-});
-const refundOf = (o: { id: string; sku: string }, uid: number, id: number) => ({
-  notification_type: 'refund',
-  purchase: { total: { currency: 'USD', amount: PRICES[o.sku] } },
-  user: { id: String(uid) },
-  transaction: { id, external_id: o.id },
-  refund_details: { code: 1, reason: 'Requested by the player' },
-  custom_parameters: { order_id: o.id },
-});
-
 /*
  * Server-to-server for a game's backend (decision 100): the signed webhook on paid, refunded and
  * consumed orders, queued in the order change's transaction and retried with backoff; the Studio's
@@ -63,27 +43,20 @@ describe('game webhooks', () => {
   let api: TestApi;
   let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' };
   let appId: number;
   let otherAppId: number;
   let owner: TestPlayer;
   let secret: string;
-  let transaction = 100_000;
   const { newGuest, newMember } = testPlayers(() => api, 100);
+  const { notify, buy, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 100_000 });
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(XSOLLA);
+    xsolla = await startXsollaStandIn(TEST_XSOLLA);
     receiver = await startReceiver();
-    api = await openTestApi({
-      XSOLLA_PROJECT_ID: XSOLLA.projectId,
-      XSOLLA_API_KEY: XSOLLA.apiKey,
-      XSOLLA_WEBHOOK_SECRET: XSOLLA.secret,
-      XSOLLA_SANDBOX: 'true',
-      XSOLLA_API_URL: xsolla.url,
-    });
+    api = await openTestApi(xsollaTestEnv(xsolla.url));
     const { db } = api.services.database;
-    appId = (await db.selectFrom('apps').select('id').where('slug', '=', 'alpha').executeTakeFirstOrThrow()).id;
-    otherAppId = (await db.selectFrom('apps').select('id').where('slug', '=', 'beta').executeTakeFirstOrThrow()).id;
+    appId = await appIdOf(api.database, 'alpha');
+    otherAppId = await appIdOf(api.database, 'beta');
     owner = await newMember();
     await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Hook Studio', contactEmail: 'dev@hook.test' });
     // Studio game creation is its own work: the fixture game is given to the developer directly.
@@ -99,29 +72,6 @@ describe('game webhooks', () => {
     await receiver?.stop();
   });
 
-  function notify(notification: object) {
-    const payload = JSON.stringify(notification);
-    return api.app.inject({
-      method: 'POST',
-      url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, XSOLLA.secret)}` },
-      payload,
-    });
-  }
-  /** An order made and opened: notify its payment to pay it. */
-  async function order(player: TestPlayer, sku: string, app = appId): Promise<{ id: string; sku: string }> {
-    const made = await api.call('POST', `/game/pay/${app}`, { token: player.token, body: { sku, idempotencyKey: key() } });
-    expect(made.statusCode, made.body).toBe(201);
-    const o = { id: made.json().data.id as string, sku };
-    expect((await api.call('POST', '/payment/xsolla/create/', { token: player.token, body: { order_id: o.id } })).statusCode).toBe(200);
-    return o;
-  }
-  async function buy(player: TestPlayer, sku: string) {
-    const o = await order(player, sku);
-    const id = ++transaction;
-    expect((await notify(paymentOf(o, player.userInfo.uid, id))).statusCode).toBe(204);
-    return { ...o, transaction: id };
-  }
   const deliveriesOf = (source: string) =>
     api.services.database.db.selectFrom('webhook_deliveries').selectAll().where('payload', 'like', `%${source}%`).orderBy('id').execute();
   const bodies = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; type: string; data: Record<string, any> });
@@ -131,7 +81,7 @@ describe('game webhooks', () => {
     const gold = await buy(member, 'alpha-gold-tiles');
     // Queued with the payment itself, before any worker ran.
     expect(await deliveriesOf(gold.id)).toMatchObject([{ event_type: 'order.paid', status: 'pending', attempts: 0 }]);
-    expect((await notify(refundOf(gold, member.userInfo.uid, ++transaction))).statusCode).toBe(204);
+    expect((await notify(refundOf(gold, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
     await buy(member, 'alpha-hints');
     const used = await api.call('POST', `/game/inventory/${appId}/consume`, {
       token: member.token,
@@ -141,7 +91,14 @@ describe('game webhooks', () => {
 
     const before = receiver.received.length;
     expect(await api.services.webhooks.deliverDue()).toBeGreaterThanOrEqual(4);
-    const mine = receiver.received.slice(before).filter((r) => r.body.includes(String(member.userInfo.uid)));
+    // One round sends its deliveries at once, so they may arrive in any order: put them in the order the events were queued.
+    const queued = new Map(
+      (await api.services.database.db.selectFrom('webhook_deliveries').select(['id', 'event_id']).execute()).map((d) => [d.event_id, d.id]),
+    );
+    const mine = receiver.received
+      .slice(before)
+      .filter((r) => r.body.includes(String(member.userInfo.uid)))
+      .sort((a, b) => queued.get(JSON.parse(a.body).id)! - queued.get(JSON.parse(b.body).id)!);
     expect(mine.map((r) => JSON.parse(r.body).type)).toEqual(['order.paid', 'order.refunded', 'order.paid', 'items.consumed']);
     const now = Math.floor(Date.now() / 1000);
     for (const request of mine) {
@@ -222,15 +179,12 @@ describe('game webhooks', () => {
   });
 
   describe('two instances on one database', () => {
-    let secondDb: DatabaseHandle;
     let second: ApiInstance;
     beforeAll(async () => {
-      secondDb = await api.database.reopen();
-      second = await openApiInstance(secondDb);
+      second = await openSecondInstance(api.database);
     });
     afterAll(async () => {
       await second?.close();
-      await secondDb?.close();
     });
 
     it('never sends one delivery twice when both workers run at once', async () => {
@@ -437,7 +391,7 @@ describe('game webhooks', () => {
         amount: 99,
         currency: 'USD',
       });
-      await notify(refundOf(theme, member.userInfo.uid, ++transaction));
+      await notify(refundOf(theme, member.userInfo.uid, nextTransaction()));
       // The same call again within the second: a nonce makes it another signature.
       expect((await signed('purchases/verify', { orderId: theme.id, nonce: '2' }).request()).json().data.status).toBe('refunded');
       expect((await signed('items', { uid: member.userInfo.uid, nonce: '2' }).request()).json().data.permanent).toEqual([]);

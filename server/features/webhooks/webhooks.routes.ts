@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-import type { ApiEnvelope } from '#common/api/envelope.ts';
 import {
   BackendItemsBodySchema,
   BackendItemsSchema,
@@ -13,9 +11,7 @@ import {
   WebhookUrlSchema,
 } from '#common/api/game-webhooks.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
-import { parseOrThrow } from '#server/http/validation.ts';
-import { translator } from '#server/i18n.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { signedRoute, signedRoutes } from '#server/http/signed-routes.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { RecordsService } from '../games/records.service.ts';
 import type { DevelopersService } from '../studio/developers.service.ts';
@@ -24,8 +20,6 @@ import type { WebhooksService } from './webhooks.service.ts';
 const STUDIO_TAGS = ['studio: webhooks'];
 const BACKEND_TAGS = ['game backend'];
 const OWNER_ONLY = 'The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs.';
-/** A backend call is one small JSON object. */
-const BACKEND_BODY_LIMIT = 4 * 1024;
 const SIGNED =
   "Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of \"{timestamp}.{raw body}\" with the game's secret}`; " +
   'a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).';
@@ -111,57 +105,27 @@ export async function webhooksRoutes(
     },
   );
 
-  const backend = [
-    {
-      url: '/game/backend/:app_id/items',
-      summary: "A player's items of the game, for the game's backend",
-      body: BackendItemsBodySchema,
-      response: BackendItemsSchema,
-      run: (appId: number, body: z.output<typeof BackendItemsBodySchema>) => payments.playerHoldings(appId, body.uid),
-    },
-    {
-      url: '/game/backend/:app_id/purchases/verify',
-      summary: "Verify a purchase of the game by its order id, for the game's backend",
-      body: BackendPurchaseBodySchema,
-      response: BackendPurchaseSchema,
-      run: (appId: number, body: z.output<typeof BackendPurchaseBodySchema>) => payments.purchaseOf(appId, body.orderId),
-    },
-  ] as const;
-  for (const route of backend)
-    api.documented({
-      method: 'POST',
-      url: route.url,
-      summary: route.summary,
-      description: `${SIGNED} 404 for a player or an order that is not the game's.`,
-      tags: BACKEND_TAGS,
-      auth: 'none',
-      csrf: false,
-      params: WebhookParamsSchema,
-      body: route.body,
-      response: route.response,
-    });
-  // The signature covers the raw body, so these read it as text and parse it themselves.
-  await api.app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BACKEND_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    for (const route of backend) {
-      scope.post(route.url, { config: { auth: 'none', csrf: false } }, async (request, reply) => {
-        const locale = request.locale;
-        const { app_id: appId } = parseOrThrow(WebhookParamsSchema, request.params, locale);
-        const raw = typeof request.body === 'string' ? request.body : '';
-        const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
-        // The signature first: nothing about the game is answered to a caller without its secret.
-        await records.verifySignedCall(appId, { timestamp: header('playport-timestamp'), signature: header('playport-signature') }, raw);
-        let json: unknown;
-        try {
-          json = JSON.parse(raw);
-        } catch (cause) {
-          throw new AppError('bad_request', { cause });
-        }
-        const data = await route.run(appId, parseOrThrow(route.body, json, locale) as never);
-        const envelope: ApiEnvelope = { code: 200, message: translator(locale)('errors:ok'), data };
-        return reply.code(200).send(envelope);
-      });
-    }
+  await signedRoutes(api, {
+    params: WebhookParamsSchema,
+    description: `${SIGNED} 404 for a player or an order that is not the game's.`,
+    tags: BACKEND_TAGS,
+    // The signature first: nothing about the game is answered to a caller without its secret.
+    verify: { before: 'parse', check: (appId, signature, raw) => records.verifySignedCall(appId, signature, raw) },
+    routes: [
+      signedRoute({
+        url: '/game/backend/:app_id/items',
+        summary: "A player's items of the game, for the game's backend",
+        body: BackendItemsBodySchema,
+        response: BackendItemsSchema,
+        run: (appId, body) => payments.playerHoldings(appId, body.uid),
+      }),
+      signedRoute({
+        url: '/game/backend/:app_id/purchases/verify',
+        summary: "Verify a purchase of the game by its order id, for the game's backend",
+        body: BackendPurchaseBodySchema,
+        response: BackendPurchaseSchema,
+        run: (appId, body) => payments.purchaseOf(appId, body.orderId),
+      }),
+    ],
   });
 }

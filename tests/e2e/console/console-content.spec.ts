@@ -1,5 +1,5 @@
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
-import { grantOperator } from '../../support/grant-operator.ts';
+import { grantOperator } from '../../support/operators.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 

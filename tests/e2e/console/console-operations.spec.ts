@@ -1,26 +1,11 @@
-import type { APIRequestContext } from '@playwright/test';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
+import { gameId, paidOrder } from '../../support/orders.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 const PASSWORD = 'console-journey-pass-1';
-
-/** A member's order of Solitaire's gold backs, paid with the sandbox's test card. */
-async function paidOrder(request: APIRequestContext, token: string): Promise<string> {
-  const appId = (await call<{ id: number }>(request, 'GET', '/app/info/?slug=solitaire')).data.id;
-  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${appId}`, {
-    token,
-    body: { sku: 'solitaire-gold-backs', idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2)}` },
-  });
-  expect(order.status, order.message).toBe(201);
-  const checkout = await call<{ url: string }>(request, 'POST', '/payment/xsolla/create/', { token, body: { order_id: order.data.id } });
-  const sandboxToken = new URL(checkout.data.url, 'http://x').searchParams.get('token')!;
-  expect((await call(request, 'POST', '/payment/sandbox/pay/', { body: { token: sandboxToken, card: '4242 4242 4242 4242' } })).status).toBe(200);
-  await expect.poll(async () => (await call<{ status: string }>(request, 'GET', `/game/orders/${order.data.id}`, { token })).data.status).toBe('paid');
-  return order.data.id;
-}
 
 test.describe('the Console (decision 098)', { tag: '@db' }, () => {
   test('an operator finds an order, refunds it with a reason, finds the member, disables them, and sees both in the audit log', async ({
@@ -31,7 +16,7 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     test.slow();
     const buyerName = uniqueUsername('buyer');
     const buyer = await newMember(request, buyerName, PASSWORD);
-    const orderId = await paidOrder(request, buyer.token);
+    const orderId = await paidOrder(request, buyer.token, await gameId(request, 'solitaire'), 'solitaire-gold-backs');
     const operator = await newMember(request, uniqueUsername('oper'), PASSWORD);
     await grantOperator(operator.userInfo.uid);
     await useSession(page.context(), baseURL!, operator.token);

@@ -1,5 +1,6 @@
-import type { APIRequestContext, Frame, Page } from '@playwright/test';
+import type { Frame, Page } from '@playwright/test';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { gameId, paidOrder } from '../../support/orders.ts';
 import { useSession } from '../browser-session.ts';
 import { afterDebounce, settledUser } from '../accounts/helpers.ts';
 import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
@@ -34,24 +35,6 @@ function sdk<T>(frame: Frame, run: (playport: GameWindow['Playport']) => Promise
   return frame.evaluate(
     `(${run.toString()})(window.Playport).then((resolved) => ({ resolved }), (error) => ({ code: error.code, isPlayportError: error instanceof window.Playport.PlayportError }))`,
   ) as Promise<{ resolved?: T; code?: string; isPlayportError?: boolean }>;
-}
-
-async function gameId(request: APIRequestContext, slug: string): Promise<number> {
-  return (await call<{ id: number }>(request, 'GET', `/app/info/?slug=${slug}`)).data.id;
-}
-
-/** A member who bought the item through the API and the sandbox's test card: the order is paid. */
-async function buyThroughApi(request: APIRequestContext, token: string, appId: number, sku: string): Promise<string> {
-  const order = await call<{ id: string }>(request, 'POST', `/game/pay/${appId}`, {
-    token,
-    body: { sku, idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2)}` },
-  });
-  expect(order.status, order.message).toBe(201);
-  const checkout = await call<{ url: string }>(request, 'POST', '/payment/xsolla/create/', { token, body: { order_id: order.data.id } });
-  const sandboxToken = new URL(checkout.data.url, 'http://x').searchParams.get('token')!;
-  expect((await call(request, 'POST', '/payment/sandbox/pay/', { body: { token: sandboxToken, card: '4242 4242 4242 4242' } })).status).toBe(200);
-  await expect.poll(async () => (await call<{ status: string }>(request, 'GET', `/game/orders/${order.data.id}`, { token })).data.status).toBe('paid');
-  return order.data.id;
 }
 
 test.describe('game SDK 1.1: items and accounts', { tag: '@db' }, () => {
@@ -130,7 +113,7 @@ test.describe('game SDK 1.1: items and accounts', { tag: '@db' }, () => {
     const username = uniqueUsername('owner');
     const owner = await newMember(request, username, PASSWORD);
     const appId = await gameId(request, 'solitaire');
-    await buyThroughApi(request, owner.token, appId, 'solitaire-gold-backs');
+    await paidOrder(request, owner.token, appId, 'solitaire-gold-backs');
 
     await page.goto('/play/solitaire');
     await hydrated(page);

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { gameId } from '../../support/orders.ts';
 import { recordTracking, useSession } from '../browser-session.ts';
 import { afterDebounce, settledUser } from '../accounts/helpers.ts';
 import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
@@ -193,7 +194,3 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await other.close();
   });
 });
-
-async function gameId(request: import('@playwright/test').APIRequestContext, slug: string): Promise<number> {
-  return (await call<{ id: number }>(request, 'GET', `/app/info/?slug=${slug}`)).data.id;
-}

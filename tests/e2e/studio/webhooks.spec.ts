@@ -6,6 +6,7 @@ import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
 import { E2E_SCHEMA } from '../../../playwright.config.ts';
 import { openDatabase } from '../../../server/db/client.ts';
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -75,6 +76,8 @@ test.describe('Studio: webhooks (decision 100)', () => {
       await page.getByTestId('webhook-save').click();
       await expect(page.getByTestId('field-error')).toHaveText('Use an https URL (http only to this machine in development).');
 
+      // A press within 500 ms of the last one is ignored (the pending-action debounce).
+      await afterDebounce(page);
       await page.getByLabel('Webhook URL').fill(url);
       await page.getByTestId('webhook-save').click();
       await expect(page.getByTestId('toast').filter({ hasText: 'The webhook URL is saved.' })).toBeVisible();
