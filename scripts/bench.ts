@@ -188,7 +188,9 @@ for (const target of targets) {
   for (let round = 0; round < RECHECK_ROUNDS; round++) {
     for (const each of [target, ceiling]) {
       const result = await autocannon({ url: origin + each.path, connections, duration, headers: each.headers ?? {} });
-      samples.get(each.name)!.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+      samples
+        .get(each.name)!
+        .push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
     }
   }
   console.log(`${target.name}: ${before.toFixed(3)} of the static file, under its budget ${target.budget}; measured ${RECHECK_ROUNDS} more rounds`);

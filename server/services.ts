@@ -379,7 +379,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     studioKeys: new StudioKeysService(new StudioKeysRepository(db), developers, clock),
-    records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret }),
+    records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret, preview: builds }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     webhooks,
     consoleOps: new ConsoleOpsService({

@@ -287,33 +287,36 @@ export interface paths {
   "/game/leaderboards/{app_id}/{board}/scores": {
     /**
      * Submit the caller's score to a board
-     * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game.
+     * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGameLeaderboardsByAppIdByBoardScores"];
   };
   "/game/leaderboards/{app_id}/{board}": {
     /**
      * The best scores of a board in a period
-     * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank.
+     * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     get: operations["getGameLeaderboardsByAppIdByBoard"];
   };
   "/game/leaderboards/{app_id}/{board}/around": {
     /**
      * The caller's rank and the players around it
-     * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.
+     * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     get: operations["getGameLeaderboardsByAppIdByBoardAround"];
   };
   "/game/achievements/{app_id}/{achievement}": {
     /**
      * Unlock an achievement for the caller
-     * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.
+     * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGameAchievementsByAppIdByAchievement"];
   };
   "/game/achievements/{app_id}": {
-    /** A game's achievements, with the caller's unlock times */
+    /**
+     * A game's achievements, with the caller's unlock times
+     * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+     */
     get: operations["getGameAchievementsByAppId"];
   };
   "/game/records/{app_id}": {
@@ -3924,7 +3927,7 @@ export interface operations {
   };
   /**
    * Submit the caller's score to a board
-   * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game.
+   * @description Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGameLeaderboardsByAppIdByBoardScores: {
     parameters: {
@@ -4002,7 +4005,7 @@ export interface operations {
   };
   /**
    * The best scores of a board in a period
-   * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank.
+   * @description Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   getGameLeaderboardsByAppIdByBoard: {
     parameters: {
@@ -4082,7 +4085,7 @@ export interface operations {
   };
   /**
    * The caller's rank and the players around it
-   * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.
+   * @description Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   getGameLeaderboardsByAppIdByBoardAround: {
     parameters: {
@@ -4168,7 +4171,7 @@ export interface operations {
   };
   /**
    * Unlock an achievement for the caller
-   * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.
+   * @description Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGameAchievementsByAppIdByAchievement: {
     parameters: {
@@ -4230,7 +4233,10 @@ export interface operations {
       };
     };
   };
-  /** A game's achievements, with the caller's unlock times */
+  /**
+   * A game's achievements, with the caller's unlock times
+   * @description A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+   */
   getGameAchievementsByAppId: {
     parameters: {
       query?: {

@@ -23,14 +23,9 @@ export class RecordsRepository {
     this.#db = db;
   }
 
-  /** The JSON declarations of a published app, or undefined. */
-  declarations(appId: number): Promise<{ id: number; slug: string; leaderboards: string; achievements: string } | undefined> {
-    return this.#db
-      .selectFrom('apps')
-      .select(['id', 'slug', 'leaderboards', 'achievements'])
-      .where('id', '=', appId)
-      .where('published', '=', 1)
-      .executeTakeFirst();
+  /** The JSON declarations of an app and whether it is published, or undefined. */
+  declarations(appId: number): Promise<{ id: number; slug: string; leaderboards: string; achievements: string; published: number } | undefined> {
+    return this.#db.selectFrom('apps').select(['id', 'slug', 'leaderboards', 'achievements', 'published']).where('id', '=', appId).executeTakeFirst();
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   UnlockSchema,
 } from '#common/api/game-records.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
+import { PREVIEW_HEADER_NOTE, previewLabelOf } from '#server/http/preview-header.ts';
 import { signedRoute, signedRoutes } from '#server/http/signed-routes.ts';
 import type { Recorder, RecordsService } from './records.service.ts';
 
@@ -30,14 +31,16 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
       url: '/game/leaderboards/:app_id/:board/scores',
       summary: "Submit the caller's score to a board",
       description:
-        "Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game.",
+        "Kept when it beats the caller's best of each period the board keeps. 404 for a board the game does not declare, 403 `backend_only` for a board only the game's backend may write, 422 `score_out_of_bounds` outside the board's bounds, 429 past 30 submissions and unlocks a minute per player and game." +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: BoardParamsSchema,
       body: SubmitScoreBodySchema,
       response: SubmitScoreSchema,
     },
-    ({ caller, params, body }) => records.submit({ kind: 'player', userId: caller!.userId }, params.app_id, params.board, body.score),
+    ({ caller, params, body, request }) =>
+      records.submit({ kind: 'player', userId: caller!.userId }, params.app_id, params.board, body.score, { caller, preview: previewLabelOf(request) }),
   );
 
   api.route(
@@ -45,14 +48,15 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
       method: 'GET',
       url: '/game/leaderboards/:app_id/:board',
       summary: 'The best scores of a board in a period',
-      description: "Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank.",
+      description: "Ties share a rank; the earlier score is listed first. With a token, `me` is the caller's own rank." + PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'optional',
       params: BoardParamsSchema,
       query: BoardQuerySchema,
       response: LeaderboardSchema,
     },
-    ({ caller, params, query, locale }) => records.top(locale, params.app_id, params.board, query.period, query.limit, caller?.userId ?? null),
+    ({ caller, params, query, locale, request }) =>
+      records.top(locale, params.app_id, params.board, query.period, query.limit, caller?.userId ?? null, { caller, preview: previewLabelOf(request) }),
   );
 
   api.route(
@@ -60,14 +64,15 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
       method: 'GET',
       url: '/game/leaderboards/:app_id/:board/around',
       summary: "The caller's rank and the players around it",
-      description: 'Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.',
+      description: 'Up to `limit` rows centred on the caller; empty entries and `me: null` when the caller has no score in the period.' + PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: BoardParamsSchema,
       query: BoardQuerySchema,
       response: LeaderboardSchema,
     },
-    ({ caller, params, query, locale }) => records.around(locale, params.app_id, params.board, query.period, query.limit, caller!.userId),
+    ({ caller, params, query, locale, request }) =>
+      records.around(locale, params.app_id, params.board, query.period, query.limit, caller!.userId, { caller, preview: previewLabelOf(request) }),
   );
 
   api.route(
@@ -76,13 +81,15 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
       url: '/game/achievements/:app_id/:achievement',
       summary: 'Unlock an achievement for the caller',
       description:
-        'Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.',
+        'Once per player: a repeated unlock answers the first time, with `newlyUnlocked: false`. 403 `backend_only` for an achievement only the backend may unlock.' +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: AchievementParamsSchema,
       response: UnlockSchema,
     },
-    ({ caller, params }) => records.unlock({ kind: 'player', userId: caller!.userId }, params.app_id, params.achievement),
+    ({ caller, params, request }) =>
+      records.unlock({ kind: 'player', userId: caller!.userId }, params.app_id, params.achievement, { caller, preview: previewLabelOf(request) }),
   );
 
   api.route(
@@ -90,12 +97,13 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
       method: 'GET',
       url: '/game/achievements/:app_id',
       summary: "A game's achievements, with the caller's unlock times",
+      description: PREVIEW_HEADER_NOTE.trim(),
       tags: TAGS,
       auth: 'required',
       params: RecordsAppParamsSchema,
       response: AchievementSchema.array(),
     },
-    ({ caller, params, locale }) => records.achievements(locale, params.app_id, caller!.userId),
+    ({ caller, params, locale, request }) => records.achievements(locale, params.app_id, caller!.userId, { caller, preview: previewLabelOf(request) }),
   );
 
   api.route(

@@ -13,10 +13,12 @@ import {
 } from '#common/api/game-records.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import { TimedCache } from '#server/lib/timed-cache.ts';
 import { gameSecret, SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from '#server/lib/backend-signatures.ts';
+import { type PreviewCheck, publishedOrPreviewed } from '#server/lib/preview-access.ts';
 import type { RankedRow, RecordsRepository } from './records.repository.ts';
 
 /** Submissions and unlocks from the game, per player and game: a game records at game over, not every frame. */
@@ -26,6 +28,15 @@ const RECORDS_TTL_MS = 5_000;
 
 /** Who records: a player through the play page, or the game's backend for a player (signed, decision 092). */
 export type Recorder = { kind: 'player'; userId: number } | { kind: 'backend'; userId: number };
+
+/**
+ * How a player's call came: its caller and the build preview it came through, if any (decision 097):
+ * a game not yet published answers its developer and QA test members in its preview.
+ */
+export interface Through {
+  caller: Caller | null;
+  preview: string | undefined;
+}
 
 interface Declarations {
   id: number;
@@ -51,9 +62,11 @@ export class RecordsService {
   readonly #clock: Clock;
   readonly #appSecret: string;
   readonly #records: TimedCache<string, GameRecords>;
+  readonly #preview: PreviewCheck | null;
 
-  constructor(deps: { repository: RecordsRepository; limiter: RateLimiter; clock: Clock; appSecret: string }) {
+  constructor(deps: { repository: RecordsRepository; limiter: RateLimiter; clock: Clock; appSecret: string; preview?: PreviewCheck }) {
     this.#repository = deps.repository;
+    this.#preview = deps.preview ?? null;
     this.#limiter = deps.limiter;
     this.#clock = deps.clock;
     this.#appSecret = deps.appSecret;
@@ -61,8 +74,8 @@ export class RecordsService {
   }
 
   /** Keeps the player's best per period of the board; bounds and the rate limit first. */
-  async submit(recorder: Recorder, appId: number, boardId: string, score: number): Promise<SubmitScore> {
-    const app = await this.#declarations(appId);
+  async submit(recorder: Recorder, appId: number, boardId: string, score: number, through?: Through): Promise<SubmitScore> {
+    const app = await this.#declarations(appId, through);
     const board = boardOf(app, boardId);
     if (board.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
     if (score < board.min || score > board.max)
@@ -76,8 +89,8 @@ export class RecordsService {
   }
 
   /** The best of a board's period; `callerId` marks the caller's row and adds the caller's own rank. */
-  async top(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number | null): Promise<Leaderboard> {
-    const board = boardOf(await this.#declarations(appId), boardId);
+  async top(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number | null, through?: Through): Promise<Leaderboard> {
+    const board = boardOf(await this.#declarations(appId, through), boardId);
     const key = keptPeriod(board, period, this.#clock.now());
     const rows = await this.#repository.top(appId, board.id, key, board.order, limit);
     const me = callerId === null ? null : (await this.#repository.around(appId, board.id, key, board.order, callerId, 1)).me;
@@ -85,16 +98,16 @@ export class RecordsService {
   }
 
   /** The caller's rank and the players around it. */
-  async around(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number): Promise<Leaderboard> {
-    const board = boardOf(await this.#declarations(appId), boardId);
+  async around(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number, through?: Through): Promise<Leaderboard> {
+    const board = boardOf(await this.#declarations(appId, through), boardId);
     const key = keptPeriod(board, period, this.#clock.now());
     const { me, rows } = await this.#repository.around(appId, board.id, key, board.order, callerId, limit);
     return { board: boardInfo(board, locale), period, entries: rows.map((row) => entry(row, callerId)), me: me && { rank: me.rank, score: me.score } };
   }
 
   /** Unlocks an achievement once; the same call again answers the first unlock's time. */
-  async unlock(recorder: Recorder, appId: number, achievementId: string): Promise<Unlock> {
-    const app = await this.#declarations(appId);
+  async unlock(recorder: Recorder, appId: number, achievementId: string, through?: Through): Promise<Unlock> {
+    const app = await this.#declarations(appId, through);
     const achievement = app.achievements.find((a) => a.id === achievementId);
     if (!achievement) throw new AppError('not_found', { messageKey: 'games:records.unknownAchievement', values: { achievement: achievementId } });
     if (achievement.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
@@ -105,8 +118,8 @@ export class RecordsService {
   }
 
   /** Every achievement of the game, with the caller's unlock time or null. */
-  async achievements(locale: Locale, appId: number, callerId: number): Promise<Achievement[]> {
-    const app = await this.#declarations(appId);
+  async achievements(locale: Locale, appId: number, callerId: number, through?: Through): Promise<Achievement[]> {
+    const app = await this.#declarations(appId, through);
     const unlocked = new Map((await this.#repository.unlocksOf(callerId, appId)).map((u) => [u.achievement, u.unlocked_at]));
     return app.achievements.map((a) => ({ ...achievementInfo(a, locale), unlockedAt: unlocked.get(a.id) ?? null }));
   }
@@ -195,9 +208,13 @@ export class RecordsService {
     if (recorder.kind === 'player') assertAllowed(await this.#limiter.consume(RECORD_LIMIT, `${recorder.userId}:${appId}`));
   }
 
-  async #declarations(appId: number): Promise<Declarations> {
+  /** A published game's declarations; an unpublished one's only through a preview its caller may use (`through`). */
+  async #declarations(appId: number, through?: Through): Promise<Declarations> {
     const row = await this.#repository.declarations(appId);
-    if (!row) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+    const answers =
+      row !== undefined &&
+      (row.published === 1 || (through?.caller != null && (await publishedOrPreviewed(false, this.#preview, through.caller, appId, through.preview))));
+    if (!answers) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
     return {
       id: row.id,
       slug: row.slug,

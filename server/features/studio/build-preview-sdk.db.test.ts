@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import { PREVIEW_HEADER } from '#common/constants.ts';
 import { insertDeveloperGame, makeZip, sdkGameEntries } from '#server/testing/developer-games.ts';
 import { freePort } from '#server/testing/free-port.ts';
@@ -40,6 +41,13 @@ async function previewOf(api: TestApi, developer: number, appId: number): Promis
   writeFileSync(zipPath, zip);
   const build = await api.services.builds.createFromArchive(developer, appId, zipPath, zip.length, 'en');
   return api.services.builds.previewLabel(build.id);
+}
+
+/** Each call's status code, by the call's name. */
+async function statuses(calls: Record<string, () => Promise<{ statusCode: number }>>): Promise<Record<string, number>> {
+  const answers: Record<string, number> = {};
+  for (const [name, call] of Object.entries(calls)) answers[name] = (await call()).statusCode;
+  return answers;
 }
 
 /*
@@ -104,12 +112,6 @@ describe('the SDK in a build preview', () => {
     };
   }
 
-  async function statuses(calls: ReturnType<typeof bridge>): Promise<Record<string, number>> {
-    const answers: Record<string, number> = {};
-    for (const [name, call] of Object.entries(calls)) answers[name] = (await call()).statusCode;
-    return answers;
-  }
-
   const refused = { login: 404, putSave: 404, getSave: 404, deleteSave: 404, config: 404, inventory: 404, order: 404 };
 
   it('refuses a draft game to everyone, its developer too, without a preview', async () => {
@@ -155,6 +157,68 @@ describe('the SDK in a build preview', () => {
     expect(await statuses(bridge(otherDeveloper, draft.id, otherLabel))).toEqual(refused);
     const forged = label.replace(/-[0-9a-f]{32}$/, `-${'0'.repeat(32)}`);
     for (const bad of [forged, `${label}x`, 'b1-', '', 'x'.repeat(80)]) expect(await statuses(bridge(developer, draft.id, bad))).toEqual(refused);
+  });
+
+  it('records leaderboard scores and achievements through the preview, refuses them otherwise, and the first release starts empty', async () => {
+    const board: DeclaredBoard = {
+      id: 'best',
+      order: 'desc',
+      format: 'number',
+      min: 0,
+      max: 1000,
+      periods: ['all-time'],
+      backendOnly: false,
+      names: { en: { name: 'Best' } },
+    };
+    const achievement: DeclaredAchievement = { id: 'first-win', icon: null, backendOnly: false, texts: { en: { name: 'First win', description: 'Win once' } } };
+    await api.database.db
+      .updateTable('apps')
+      .set({ leaderboards: JSON.stringify([board]), achievements: JSON.stringify([achievement]) })
+      .where('id', '=', draft.id)
+      .execute();
+    const records = (player: TestPlayer, preview?: string) => {
+      const headers: Record<string, string> = preview === undefined ? {} : { [PREVIEW_HEADER]: preview };
+      return {
+        submit: () => api.call('POST', `/game/leaderboards/${draft.id}/best/scores`, { token: player.token, headers, body: { score: 420 } }),
+        top: () => api.call('GET', `/game/leaderboards/${draft.id}/best?period=all-time`, { token: player.token, headers }),
+        around: () => api.call('GET', `/game/leaderboards/${draft.id}/best/around?period=all-time`, { token: player.token, headers }),
+        unlock: () => api.call('POST', `/game/achievements/${draft.id}/first-win`, { token: player.token, headers }),
+        achievements: () => api.call('GET', `/game/achievements/${draft.id}`, { token: player.token, headers }),
+      };
+    };
+    const none = { submit: 404, top: 404, around: 404, unlock: 404, achievements: 404 };
+    for (const player of [guest, member, otherDeveloper, qaMember, developer]) expect(await statuses(records(player))).toEqual(none);
+    for (const player of [guest, member, otherDeveloper]) expect(await statuses(records(player, label))).toEqual(none);
+    expect(await statuses(records(developer, otherLabel))).toEqual(none);
+    expect((await api.call('GET', `/game/records/${draft.id}`)).statusCode).toBe(404);
+    const stored = () => api.database.db.selectFrom('leaderboard_scores').select('user_id').where('app_id', '=', draft.id).execute();
+    expect(await stored()).toEqual([]);
+
+    for (const player of [developer, qaMember]) {
+      const calls = records(player, label);
+      const submitted = await calls.submit();
+      expect(submitted.statusCode, submitted.body).toBe(200);
+      expect(submitted.json().data).toMatchObject({ board: 'best', score: 420, periods: [{ period: 'all-time', best: 420, improved: true }] });
+      expect((await calls.top()).json().data.me).toEqual({ rank: 1, score: 420 });
+      expect((await calls.around()).json().data.me).toEqual({ rank: 1, score: 420 });
+      expect((await calls.unlock()).json().data).toMatchObject({ id: 'first-win', newlyUnlocked: true });
+      expect((await calls.achievements()).json().data[0].unlockedAt).not.toBeNull();
+    }
+    expect(await stored()).toHaveLength(2);
+
+    // The operator approves the game's first build: the preview's scores and unlocks were tests.
+    const operator = await players.newMember();
+    await api.services.operators.grant(String(operator.userInfo.uid));
+    const build = (await api.call('GET', `/studio/games/${draft.id}/builds`, { token: developer.token })).json().data.builds[0];
+    const submitted = await api.call('POST', `/studio/games/${draft.id}/builds/${build.id}/submit`, { token: developer.token });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const approved = await api.call('POST', `/console/builds/${build.id}/approve`, { token: operator.token });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await stored()).toEqual([]);
+    expect(await api.database.db.selectFrom('achievement_unlocks').select('user_id').where('app_id', '=', draft.id).execute()).toEqual([]);
+    // Published now: every player records, without a preview.
+    expect((await records(member).submit()).statusCode).toBe(200);
+    expect((await api.call('GET', `/game/records/${draft.id}`)).json().data.boards[0].tops[0].entries).toHaveLength(1);
   });
 
   it('leaves a published game open to every player as before', async () => {

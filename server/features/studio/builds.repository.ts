@@ -100,6 +100,12 @@ export class BuildsRepository {
       .execute();
   }
 
+  /** Removes a game's leaderboard scores and achievement unlocks (before its first release: preview tests). */
+  async clearRecords(appId: number, db: Kysely<Database>): Promise<void> {
+    await db.deleteFrom('leaderboard_scores').where('app_id', '=', appId).execute();
+    await db.deleteFrom('achievement_unlocks').where('app_id', '=', appId).execute();
+  }
+
   /** The approved build before `version`, the one a rollback goes back to. */
   async previousApproved(appId: number, version: number, db: Kysely<Database> = this.#db): Promise<GameBuildRow | undefined> {
     return db

@@ -216,6 +216,9 @@ export class BuildsService {
       const game = (await this.#repository.game(build.app_id, trx))!;
       await this.#repository.update(build.id, { status: 'approved', reviewed_by: operator, reviewed_at: now, reason: null }, trx);
       await this.#repository.makeLive(build.app_id, build, game.slug, now, trx);
+      // The game's first release starts with empty leaderboards and achievements: what its
+      // developer and QA test members recorded in previews was testing.
+      if (game.live_build_id === null) await this.#repository.clearRecords(build.app_id, trx);
       await this.#auditLog.record(
         {
           operatorUserId: operator,
