@@ -575,7 +575,7 @@ export interface paths {
   "/console/games/{app_id}/rollback": {
     /**
      * Make a game's previous approved build live again
-     * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+     * @description Operators only; recorded in the audit log with the optional reason. 409 when there is no earlier approved build.
      */
     post: operations["postConsoleGamesByAppIdRollback"];
   };
@@ -7576,7 +7576,7 @@ export interface operations {
   };
   /**
    * Make a game's previous approved build live again
-   * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+   * @description Operators only; recorded in the audit log with the optional reason. 409 when there is no earlier approved build.
    */
   postConsoleGamesByAppIdRollback: {
     parameters: {
@@ -7588,6 +7588,14 @@ export interface operations {
       };
       path: {
         app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default */
+          reason?: string;
+        };
       };
     };
     responses: {
@@ -8480,6 +8488,8 @@ export interface operations {
                     name: string;
                   } | null;
                   updatedAt: string;
+                  liveVersion: number | null;
+                  rollbackVersion: number | null;
                 })[];
             };
           };
@@ -8551,6 +8561,8 @@ export interface operations {
                 name: string;
               } | null;
               updatedAt: string;
+              liveVersion: number | null;
+              rollbackVersion: number | null;
             };
           };
         };

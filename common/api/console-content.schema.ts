@@ -22,6 +22,10 @@ export const ConsoleGameSchema = z.object({
   /** The developer's studio, or null for the portal's own games. */
   studio: z.object({ userId: z.number(), name: z.string() }).nullable(),
   updatedAt: z.string(),
+  /** The live build's version, null for a game without builds. */
+  liveVersion: z.number().nullable(),
+  /** The approved version before the live one, the one a rollback makes live; null when there is none. */
+  rollbackVersion: z.number().nullable(),
 });
 export type ConsoleGame = z.infer<typeof ConsoleGameSchema>;
 export const ConsoleGameListSchema = z.object({ items: z.array(ConsoleGameSchema) });

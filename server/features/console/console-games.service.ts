@@ -92,5 +92,7 @@ function toGame(row: ConsoleGameRow): ConsoleGame {
     featured: row.featured === 1,
     studio: row.developer_user_id === null ? null : { userId: row.developer_user_id, name: row.studio_name ?? '' },
     updatedAt: row.updated_at,
+    liveVersion: row.live_version,
+    rollbackVersion: row.rollback_version === null ? null : Number(row.rollback_version),
   };
 }

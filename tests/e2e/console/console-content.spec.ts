@@ -1,5 +1,7 @@
+import { insertDeveloperGame } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/grant-operator.ts';
+import { openRunDatabase } from '../../support/run-database.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 
@@ -87,5 +89,93 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     }
     await page.goto('/search?q=sudoku');
     await expect(page.getByTestId('app-grid').getByTestId('app-tile')).toHaveCount(1);
+  });
+
+  test("an operator rolls a developer's game back to its previous build from the games page, with the keyboard", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    const developer = await newMember(request, uniqueUsername('dev'), PASSWORD);
+    const operator = await newMember(request, uniqueUsername('op'), PASSWORD);
+    await grantOperator(operator.userInfo.uid);
+    const database = await openRunDatabase();
+    const now = new Date().toISOString();
+    const title = `Rollback Run ${Date.now()}`;
+    let game: { id: number; slug: string };
+    const builds: number[] = [];
+    try {
+      await database.db
+        .insertInto('developer_profiles')
+        .values({ user_id: developer.userInfo.uid, studio_name: 'Rollback Works', contact_email: 'dev@rollback.test', created_at: now, updated_at: now })
+        .execute();
+      game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title });
+      for (const version of [1, 2]) {
+        const row = await database.db
+          .insertInto('game_builds')
+          .values({
+            app_id: game.id,
+            version,
+            status: 'approved',
+            reason: null,
+            uploaded_by: developer.userInfo.uid,
+            reviewed_by: operator.userInfo.uid,
+            entry_path: 'index.html',
+            file_count: 1,
+            total_bytes: 10,
+            archive_bytes: 10,
+            created_at: now,
+            submitted_at: now,
+            reviewed_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        builds.push(row.id);
+      }
+      await database.db.updateTable('apps').set({ live_build_id: builds[1]! }).where('id', '=', game.id).execute();
+    } finally {
+      await database.close();
+    }
+
+    await useSession(context, baseURL!, operator.token);
+    await page.goto('/console/games');
+    await page.getByTestId('console-games-search').fill(game.slug);
+    const row = page.locator(`[data-testid="console-game"][data-slug="${game.slug}"]`);
+    await expect(row).toContainText('Live: version 2');
+    await page.getByTestId('console-games-reason').fill('Version 2 crashes on start');
+    const rollback = row.getByTestId('console-game-rollback');
+    await expect(rollback).toHaveText('Roll back to version 1');
+
+    // Asked first: Escape answers no and nothing changes.
+    await rollback.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('confirm-dialog');
+    await expect(dialog).toContainText(`Roll back ${title}?`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText('Live: version 2');
+
+    // Confirmed with the keyboard alone: version 1 is live, and no earlier build is left to go back to.
+    await rollback.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await page.getByTestId('confirm-accept').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('toast').getByText(`${title} is back on version 1.`)).toBeVisible();
+    await expect(row).toContainText('Live: version 1');
+    await expect(row.getByTestId('console-game-rollback')).toHaveCount(0);
+    const audit = await call<{ entries: Array<{ action: string; detail: Record<string, unknown> }> }>(
+      request,
+      'GET',
+      `/console/audit/?target_type=game&target_id=${game.id}`,
+      { token: operator.token },
+    );
+    expect(audit.data.entries.map((entry) => [entry.action, entry.detail.reason])).toEqual([['build.rollback', 'Version 2 crashes on start']]);
+
+    // In Chinese too.
+    await page.goto('/zh-CN/console/games');
+    await page.getByTestId('console-games-search').fill(game.slug);
+    await expect(page.locator(`[data-testid="console-game"][data-slug="${game.slug}"]`)).toContainText('线上：版本 1');
   });
 });
