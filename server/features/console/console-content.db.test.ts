@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importArticles } from '#server/features/articles/articles.import.ts';
+import { importCatalogue } from '#server/features/catalogue/catalogue.import.ts';
 import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
 import { importPages } from '#server/features/pages/pages.import.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -299,5 +300,32 @@ describe('Console: games, articles and pages (decision 099)', () => {
     expect(about).toMatchObject({ title: 'About us', bodyHtml: '<p>Edited <strong>here</strong>.</p>\n' });
     // Without a Chinese text the page falls back to English, as imported pages do.
     expect(data<{ locale: string }>(await api.call('GET', '/page/info/?slug=about', { headers: { locale: 'zh-CN' } })).locale).toBe('en');
+  });
+
+  it('keeps a house game an operator unpublished in the Console when the content import runs again', async () => {
+    const beta = await gameId('beta');
+    const gamma = await gameId('gamma');
+    const published = async (id: number) =>
+      (await api.database.db.selectFrom('apps').select(['published', 'listing_source']).where('id', '=', id).executeTakeFirstOrThrow()).published;
+    expect((await call('PATCH', `/console/games/${beta}`, as('operator'), { published: false, reason: 'licence question' })).statusCode).toBe(200);
+    // Changed outside the Console: the import is still the source of these.
+    await api.database.db.updateTable('apps').set({ published: 0 }).where('id', '=', gamma).execute();
+    await api.database.db.updateTable('app_translations').set({ title: 'Stale title' }).where('app_id', '=', beta).execute();
+
+    const report = await importCatalogue(api.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+    expect(report.keptConsoleListings).toContain('beta');
+    expect(report.keptConsoleListings).not.toContain('gamma');
+    expect(await published(beta)).toBe(0);
+    expect(await published(gamma)).toBe(1);
+    // The rest of the entry is imported as before.
+    const titles = await api.database.db.selectFrom('app_translations').select('title').where('app_id', '=', beta).execute();
+    expect(titles.map((row) => row.title)).not.toContain('Stale title');
+    expect((await call('GET', '/app/info/?slug=beta', undefined)).statusCode).toBe(404);
+
+    // Published again in the Console: that is kept too, and the game is back.
+    await call('PATCH', `/console/games/${beta}`, as('operator'), { published: true, reason: 'cleared' });
+    await importCatalogue(api.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+    expect(await published(beta)).toBe(1);
+    expect((await call('GET', '/app/info/?slug=beta', undefined)).statusCode).toBe(200);
   });
 });

@@ -209,6 +209,7 @@ export class ConsoleContentService {
                 description: text.description,
                 body_html: renderBody(text.markdown),
                 body_markdown: text.markdown,
+                published_at: null,
                 updated_at: now,
               },
             ]

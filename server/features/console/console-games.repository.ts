@@ -67,7 +67,11 @@ export class ConsoleGamesRepository {
       );
   }
 
-  async update(id: number, fields: { published?: number; featured?: number; updated_at: string }, db: Kysely<Database>): Promise<void> {
+  async update(
+    id: number,
+    fields: { published?: number; featured?: number; listing_source: 'console'; updated_at: string },
+    db: Kysely<Database>,
+  ): Promise<void> {
     await db.updateTable('apps').set(fields).where('id', '=', id).execute();
   }
 }

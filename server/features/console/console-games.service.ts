@@ -51,7 +51,8 @@ export class ConsoleGamesService {
       if (change.published !== undefined && Boolean(before.published) !== change.published) fields.published = change.published ? 1 : 0;
       if (change.featured !== undefined && Boolean(before.featured) !== change.featured) fields.featured = change.featured ? 1 : 0;
       if (Object.keys(fields).length === 0) return before;
-      await this.#repository.update(id, { ...fields, updated_at: now }, trx);
+      // Marked as the Console's: the content import keeps both flags as the operator set them (decision 099).
+      await this.#repository.update(id, { ...fields, listing_source: 'console', updated_at: now }, trx);
       if (fields.published !== undefined) {
         await this.#auditLog.record(
           {
