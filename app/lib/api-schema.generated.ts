@@ -707,6 +707,11 @@ export interface paths {
      * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
      */
     get: operations["getConsolePages"];
+    /**
+     * Create a static page at /page/{slug}, published at once or at its time
+     * @description A publish time ahead schedules it: readers get 404 until then. 422 on the slug when a page has it already. Recorded in the audit log. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsolePages"];
   };
   "/console/pages/{slug}": {
     /**
@@ -715,7 +720,7 @@ export interface paths {
      */
     get: operations["getConsolePagesBySlug"];
     /**
-     * Replace a static page's texts; from then on the content import leaves it alone
+     * Replace a static page's texts and publish time; from then on the content import leaves it alone
      * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
      */
     put: operations["putConsolePagesBySlug"];
@@ -9059,6 +9064,9 @@ export interface operations {
                   source: "import" | "console";
                   locales: string[];
                   updatedAt: string;
+                  publishedAt: string | null;
+                  scheduled: boolean;
+                  path: string;
                 })[];
             };
           };
@@ -9072,6 +9080,104 @@ export interface operations {
       };
       /** @description Token is missing or invalid */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a static page at /page/{slug}, published at once or at its time
+   * @description A publish time ahead schedules it: readers get 404 until then. 422 on the slug when a page has it already. Recorded in the audit log. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsolePages: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          publishedAt?: string | null;
+          texts: {
+            en: {
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            };
+            /** @default null */
+            "zh-CN"?: ({
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            }) | null;
+          };
+          slug: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              slug: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                };
+                "zh-CN": ({
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                }) | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
@@ -9105,6 +9211,8 @@ export interface operations {
               slug: string;
               /** @enum {string} */
               source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
               updatedAt: string;
               texts: {
                 en: {
@@ -9143,7 +9251,7 @@ export interface operations {
     };
   };
   /**
-   * Replace a static page's texts; from then on the content import leaves it alone
+   * Replace a static page's texts and publish time; from then on the content import leaves it alone
    * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
    */
   putConsolePagesBySlug: {
@@ -9161,6 +9269,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          publishedAt?: string | null;
           texts: {
             en: {
               title: string;
@@ -9190,6 +9299,8 @@ export interface operations {
               slug: string;
               /** @enum {string} */
               source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
               updatedAt: string;
               texts: {
                 en: {

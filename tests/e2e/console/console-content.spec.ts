@@ -8,8 +8,14 @@ import { expect, test } from '../fixtures.ts';
 const PASSWORD = 'Harbour-Lantern-Tricky-9';
 const IMAGE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0f766e"/></svg>');
 
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A datetime-local value in the browser's time zone (the test runs in the same one). */
+function localInput(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 test.describe('Console content (decision 099)', { tag: '@db' }, () => {
-  test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; unpublishes a game', async ({
+  test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; creates a static page the same way; unpublishes a game', async ({
     page,
     context,
     request,
@@ -64,6 +70,27 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await expect(body.locator('script')).toHaveCount(0);
     await page.goto(`/zh-CN/article/guides/${id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('灯会指南');
+
+    // A static page: created at /page/<slug>, scheduled like the article, then published now.
+    await page.goto('/console/pages');
+    await page.getByTestId('page-new').click();
+    await expect(page).toHaveURL(/\/console\/pages\/new$/);
+    const pageSlug = `lantern-rules-${Date.now()}`;
+    await page.getByTestId('page-slug').fill(pageSlug);
+    await page.getByTestId('page-publish-at').fill(localInput(new Date(Date.now() + 24 * 3600_000)));
+    await page.getByTestId('page-title-en').fill('Lantern rules');
+    await page.getByTestId('markdown-en').fill('Carry your lantern **with care**.');
+    await expect(page.getByTestId('page-save')).toHaveText('Schedule');
+    await page.getByTestId('page-save').click();
+    await expect(page).toHaveURL(new RegExp(`/console/pages/${pageSlug}$`));
+    await expect(page.getByTestId('page-status')).toContainText('Scheduled');
+    expect((await request.get(`/page/${pageSlug}`)).status()).toBe(404);
+    await page.getByTestId('page-publish-now').click();
+    await expect(page.getByTestId('page-status')).toContainText('Published');
+    await page.getByTestId('page-view').click();
+    await expect(page).toHaveURL(new RegExp(`/page/${pageSlug}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lantern rules');
+    await expect(page.getByTestId('static-page').locator('strong')).toHaveText('with care');
 
     // A game unpublished in the Console is gone from search at once; it comes back when published again.
     // Sudoku: no other journey plays it, so taking it away for a moment disturbs none.
