@@ -404,6 +404,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       clock,
       relyingParty: config.webauthn,
       conversions,
+      signInFailures,
     }),
     rateLimiter,
     contentChanges,
