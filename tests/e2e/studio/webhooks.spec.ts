@@ -6,6 +6,7 @@ import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
 import { E2E_SCHEMA } from '../../../playwright.config.ts';
 import { openDatabase } from '../../../server/db/client.ts';
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -78,12 +79,14 @@ test.describe('Studio: webhooks (decision 100)', () => {
       await expect(page.getByTestId('field-error')).toHaveText('Use an https URL (http only to this machine in development).');
 
       await page.getByLabel('Webhook URL').fill(url);
+      await afterDebounce(page);
       await page.getByTestId('webhook-save').click();
       await expect(page.getByTestId('toast').filter({ hasText: 'The webhook URL is saved.' })).toBeVisible();
       await expect(page.getByTestId('webhook-not-queued')).toHaveCount(0);
       const secret = (await page.getByTestId('webhook-secret').textContent())!;
       expect(secret).toMatch(/^whsec_/);
 
+      await afterDebounce(page);
       await page.getByTestId('webhook-test').click();
       await expect(page.getByTestId('toast').filter({ hasText: 'Test event sent: Delivered.' })).toBeVisible();
       const delivery = page.getByTestId('webhook-delivery').first();
