@@ -91,6 +91,8 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await expect(page).toHaveURL(new RegExp(`/page/${pageSlug}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lantern rules');
     await expect(page.getByTestId('static-page').locator('strong')).toHaveText('with care');
+    // One address per page: the fixed pages are not also under /page/.
+    expect((await request.get('/page/about')).status()).toBe(404);
 
     // A game unpublished in the Console is gone from search at once; it comes back when published again.
     // Sudoku: no other journey plays it, so taking it away for a moment disturbs none.
