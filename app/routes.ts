@@ -31,6 +31,7 @@ export default [
       route('terms', 'routes/static-page.tsx', { id: 'terms' }),
       route('cookie-policy', 'routes/static-page.tsx', { id: 'cookie-policy' }),
       route('privacy-policy', 'routes/static-page.tsx', { id: 'privacy-policy' }),
+      route('page/:slug', 'routes/static-page.tsx', { id: 'page' }),
       route('user', 'routes/user.tsx'),
       route('user/profile', 'routes/user-profile.tsx', [
         index('routes/user-profile-index.tsx'),
@@ -63,6 +64,7 @@ export default [
         route('articles', 'routes/console-articles.tsx'),
         route('articles/:articleId', 'routes/console-article-edit.tsx'),
         route('pages', 'routes/console-pages.tsx'),
+        route('pages/new', 'routes/console-page-edit.tsx', { id: 'console-page-new' }),
         route('pages/:slug', 'routes/console-page-edit.tsx'),
         route('orders', 'routes/console-orders.tsx'),
         route('members', 'routes/console-members.tsx'),

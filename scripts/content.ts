@@ -50,6 +50,9 @@ async function importFolder(services: ReturnType<typeof createServices>): Promis
     // Images next to an entry (not in games/<slug>/) are copied to the uploads folder.
     const report = await importCatalogue(services.catalogueImport, { folder: catalogueFolder, gamesFolder: resolve('games'), uploadDir: config.uploadDir });
     console.log(`imported into ${database.description}: ${report.categories} categories, ${report.tags} tags, ${report.apps} apps`);
+    if (report.keptConsoleListings.length > 0) {
+      console.log(`kept as published or featured in the Console (decision 099): games ${report.keptConsoleListings.join(', ')}`);
+    }
   }
   const articlesFolder = articlesOnly ? folder : resolve(folder, 'articles');
   if (existsSync(resolve(articlesFolder, 'columns.yaml'))) {

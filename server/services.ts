@@ -233,6 +233,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const { db } = database;
   const articles = new ArticlesService(new ArticlesRepository(db), clock);
   const pagesRepository = new PagesRepository(db);
+  const pages = new PagesService(pagesRepository, clock);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
   const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
@@ -403,6 +404,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       clock,
       relyingParty: config.webauthn,
       conversions,
+      signInFailures,
     }),
     rateLimiter,
     contentChanges,
@@ -414,8 +416,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       repository: new ArticlesImportRepository(db, clock),
       media: new StoredMediaStore(uploads),
     },
-    sitemap: new SitemapService(new SitemapRepository(db), articles),
-    pages: new PagesService(pagesRepository),
+    sitemap: new SitemapService(new SitemapRepository(db), articles, pages),
+    pages,
     pagesImport: pagesRepository,
     redirects,
     redirectsImport: redirectsRepository,

@@ -578,7 +578,7 @@ export interface paths {
   "/console/games/{app_id}/rollback": {
     /**
      * Make a game's previous approved build live again
-     * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+     * @description Operators only; recorded in the audit log with the optional reason. 409 when there is no earlier approved build.
      */
     post: operations["postConsoleGamesByAppIdRollback"];
   };
@@ -710,6 +710,11 @@ export interface paths {
      * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
      */
     get: operations["getConsolePages"];
+    /**
+     * Create a static page at /page/{slug}, published at once or at its time
+     * @description A publish time ahead schedules it: readers get 404 until then. 422 on the slug when a page has it already. Recorded in the audit log. 401 without a token, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsolePages"];
   };
   "/console/pages/{slug}": {
     /**
@@ -718,7 +723,7 @@ export interface paths {
      */
     get: operations["getConsolePagesBySlug"];
     /**
-     * Replace a static page's texts; from then on the content import leaves it alone
+     * Replace a static page's texts and publish time; from then on the content import leaves it alone
      * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
      */
     put: operations["putConsolePagesBySlug"];
@@ -7582,7 +7587,7 @@ export interface operations {
   };
   /**
    * Make a game's previous approved build live again
-   * @description Operators only; recorded in the audit log. 409 when there is no earlier approved build.
+   * @description Operators only; recorded in the audit log with the optional reason. 409 when there is no earlier approved build.
    */
   postConsoleGamesByAppIdRollback: {
     parameters: {
@@ -7594,6 +7599,14 @@ export interface operations {
       };
       path: {
         app_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default */
+          reason?: string;
+        };
       };
     };
     responses: {
@@ -8486,6 +8499,8 @@ export interface operations {
                     name: string;
                   } | null;
                   updatedAt: string;
+                  liveVersion: number | null;
+                  rollbackVersion: number | null;
                 })[];
             };
           };
@@ -8557,6 +8572,8 @@ export interface operations {
                 name: string;
               } | null;
               updatedAt: string;
+              liveVersion: number | null;
+              rollbackVersion: number | null;
             };
           };
         };
@@ -9053,6 +9070,9 @@ export interface operations {
                   source: "import" | "console";
                   locales: string[];
                   updatedAt: string;
+                  publishedAt: string | null;
+                  scheduled: boolean;
+                  path: string;
                 })[];
             };
           };
@@ -9066,6 +9086,104 @@ export interface operations {
       };
       /** @description Token is missing or invalid */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a static page at /page/{slug}, published at once or at its time
+   * @description A publish time ahead schedules it: readers get 404 until then. 422 on the slug when a page has it already. Recorded in the audit log. 401 without a token, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsolePages: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          publishedAt?: string | null;
+          texts: {
+            en: {
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            };
+            /** @default null */
+            "zh-CN"?: ({
+              title: string;
+              /** @default null */
+              description?: string | null;
+              markdown: string;
+            }) | null;
+          };
+          slug: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              slug: string;
+              /** @enum {string} */
+              source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
+              updatedAt: string;
+              texts: {
+                en: {
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                };
+                "zh-CN": ({
+                  title: string;
+                  description: string | null;
+                  markdown: string;
+                }) | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
@@ -9099,6 +9217,8 @@ export interface operations {
               slug: string;
               /** @enum {string} */
               source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
               updatedAt: string;
               texts: {
                 en: {
@@ -9137,7 +9257,7 @@ export interface operations {
     };
   };
   /**
-   * Replace a static page's texts; from then on the content import leaves it alone
+   * Replace a static page's texts and publish time; from then on the content import leaves it alone
    * @description 401 without a token, 403 for anyone who is not an operator (decision 095).
    */
   putConsolePagesBySlug: {
@@ -9155,6 +9275,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          publishedAt?: string | null;
           texts: {
             en: {
               title: string;
@@ -9184,6 +9305,8 @@ export interface operations {
               slug: string;
               /** @enum {string} */
               source: "import" | "console";
+              publishedAt: string | null;
+              path: string;
               updatedAt: string;
               texts: {
                 en: {

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../i18n/translation.tsx';
+import { PAGE_SLUG_PATTERN, pagePath } from '#common/api/pages.schema.ts';
 import { localeDefinition, localeOfPath, stripLocale } from '#common/locales.ts';
 import { appContext } from '../context.ts';
 import { loaderT } from '../i18n/loader-t.ts';
@@ -17,11 +18,16 @@ const TITLE_KEYS: Record<string, string> = {
   'privacy-policy': 'pages.privacyPolicy',
 };
 
-/** About, terms, cookie policy and privacy policy: texts from the pages table (GET /page/info/). */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+/**
+ * About, terms, cookie policy and privacy policy at their fixed addresses, and the pages operators
+ * create in the Console at /page/<slug> (decision 099): texts from the pages table (GET /page/info/).
+ */
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const { pathname } = url;
   const locale = localeOfPath(pathname);
-  const slug = stripLocale(pathname).replace(/^\/|\/$/g, '');
+  const slug = params.slug ?? stripLocale(pathname).replace(/^\/|\/$/g, '');
+  // One address per page: the fixed pages are not also under /page/.
+  if (params.slug !== undefined && (!PAGE_SLUG_PATTERN.test(slug) || pagePath(slug) !== `/page/${slug}`)) pageNotFound(url);
   const page = await context.get(appContext).services.pages.find(locale, slug);
   if (!page) pageNotFound(url);
   const { t } = loaderT(request);

@@ -22,6 +22,10 @@ export const ConsoleGameSchema = z.object({
   /** The developer's studio, or null for the portal's own games. */
   studio: z.object({ userId: z.number(), name: z.string() }).nullable(),
   updatedAt: z.string(),
+  /** The live build's version, null for a game without builds. */
+  liveVersion: z.number().nullable(),
+  /** The approved version before the live one, the one a rollback makes live; null when there is none. */
+  rollbackVersion: z.number().nullable(),
 });
 export type ConsoleGame = z.infer<typeof ConsoleGameSchema>;
 export const ConsoleGameListSchema = z.object({ items: z.array(ConsoleGameSchema) });
@@ -52,6 +56,9 @@ const ArticleTextSchema = z.object({
   author: z.string().trim().min(1).max(80).nullable().default(null),
 });
 
+/** When readers first see an article or a page: a time ahead schedules it. */
+const PublishedAtSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+
 /** An article as the Console edits it: both locales' texts (Chinese optional) and when it is published. */
 export const ConsoleArticleInputSchema = z.object({
   column: z.string().regex(ARTICLE_SEGMENT_PATTERN),
@@ -65,7 +72,7 @@ export const ConsoleArticleInputSchema = z.object({
     .nullable()
     .default(null),
   /** When readers see it: a future time schedules it (not listed, not in the sitemap or feeds until then). */
-  publishedAt: z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString()),
+  publishedAt: PublishedAtSchema,
   texts: z.object({ en: ArticleTextSchema, 'zh-CN': ArticleTextSchema.nullable().default(null) }),
 });
 export type ConsoleArticleInput = z.output<typeof ConsoleArticleInputSchema>;
@@ -123,16 +130,38 @@ const PageTextSchema = z.object({
   markdown: z.string().trim().min(1).max(100_000),
 });
 export const ConsolePageParamsSchema = z.object({ slug: z.string().min(1).max(64).regex(PAGE_SLUG_PATTERN) });
-export const ConsolePageInputSchema = z.object({ texts: z.object({ en: PageTextSchema, 'zh-CN': PageTextSchema.nullable().default(null) }) });
+export const ConsolePageInputSchema = z.object({
+  /** When readers see it, as for articles; null (the default): at once. */
+  publishedAt: PublishedAtSchema.nullable().default(null),
+  texts: z.object({ en: PageTextSchema, 'zh-CN': PageTextSchema.nullable().default(null) }),
+});
 export type ConsolePageInput = z.output<typeof ConsolePageInputSchema>;
+/** A new page: its slug becomes its address, /page/<slug>. */
+export const ConsolePageCreateSchema = ConsolePageInputSchema.extend({ slug: z.string().min(1).max(64).regex(PAGE_SLUG_PATTERN) });
+export type ConsolePageCreate = z.output<typeof ConsolePageCreateSchema>;
 const PageTextOutSchema = z.object({ title: z.string(), description: z.string().nullable(), markdown: z.string() });
 export const ConsolePageSchema = z.object({
   slug: z.string(),
   source: z.enum(['import', 'console']),
+  /** When readers first see it; null: since it was saved. */
+  publishedAt: z.string().nullable(),
+  /** Where readers find it. */
+  path: z.string(),
   updatedAt: z.string(),
   texts: z.object({ en: PageTextOutSchema, 'zh-CN': PageTextOutSchema.nullable() }),
 });
 export type ConsolePage = z.infer<typeof ConsolePageSchema>;
 export const ConsolePageListSchema = z.object({
-  items: z.array(z.object({ slug: z.string(), title: z.string(), source: z.enum(['import', 'console']), locales: z.array(z.string()), updatedAt: z.string() })),
+  items: z.array(
+    z.object({
+      slug: z.string(),
+      title: z.string(),
+      source: z.enum(['import', 'console']),
+      locales: z.array(z.string()),
+      updatedAt: z.string(),
+      publishedAt: z.string().nullable(),
+      scheduled: z.boolean(),
+      path: z.string(),
+    }),
+  ),
 });

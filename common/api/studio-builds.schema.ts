@@ -36,6 +36,8 @@ export const QueuedBuildSchema = BuildSchema.extend({ slug: z.string(), title: z
 export type QueuedBuild = z.infer<typeof QueuedBuildSchema>;
 export const ReviewQueueSchema = z.object({ builds: z.array(QueuedBuildSchema) });
 
+/** An operator's rollback: the reason, optional, goes to the audit log. */
+export const OperatorRollbackBodySchema = z.object({ reason: z.string().trim().max(500).default('') });
 export const RejectBodySchema = z.object({ reason: z.string().trim().min(1, 'studio:builds.errors.reasonRequired').max(REJECT_REASON_MAX) });
 
 export const BuildProblemSchema = z.object({

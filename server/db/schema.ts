@@ -279,6 +279,8 @@ export interface AppsTable {
   developer_user_id: Generated<number | null>;
   /** The approved build players get, for a developer's game (decision 097); null for house games and before the first approval. */
   live_build_id: Generated<number | null>;
+  /** Who last set `published` and `featured` (decision 099): the import leaves a `console` choice alone. */
+  listing_source: Generated<ContentSource>;
   created_at: Time;
   updated_at: Time;
 }
@@ -482,6 +484,8 @@ export interface PagesTable {
   body_markdown: Generated<string | null>;
   /** Where the current text came from (decision 099). */
   source: Generated<ContentSource>;
+  /** When readers first see a page written in the Console (decision 099); null: at once. */
+  published_at: Generated<Time | null>;
   updated_at: Time;
 }
 

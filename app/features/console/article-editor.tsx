@@ -9,7 +9,19 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
-import { FIELD_CLASS, Field, LocaleTabs, MarkdownEditor, fromLocalInput, toLocalInput, uploadArticleImage } from './content-editor.tsx';
+import {
+  FIELD_CLASS,
+  Field,
+  LocaleTabs,
+  MarkdownEditor,
+  PublishAtField,
+  PublishButtons,
+  PublishStatus,
+  fromLocalInput,
+  toLocalInput,
+  uploadArticleImage,
+  useNow,
+} from './content-editor.tsx';
 
 interface Text {
   title: string;
@@ -52,12 +64,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
   const [tab, setTab] = useState<Locale>('en');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { pending, run } = usePendingAction();
-  // The time the status and the button speak of, kept fresh while the editor is open.
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 15_000);
-    return () => clearInterval(timer);
-  }, []);
+  const [now, refreshNow] = useNow();
 
   useEffect(() => {
     let active = true;
@@ -103,7 +110,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
         setErrors({});
         setArticle(data);
         setPublishAt(toLocalInput(data.publishedAt));
-        setNow(Date.now());
+        refreshNow();
         toast.add({ title: t('content.editor.saved'), color: 'success' });
         if (articleId === null) void navigate(localePath(locale, `/console/articles/${data.id}`), { replace: true });
       } catch (failure) {
@@ -113,8 +120,6 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
     });
 
   const current = texts[tab];
-  const scheduled = article ? Date.parse(article.publishedAt) > now : false;
-  const future = new Date(publishAt).getTime() > now;
 
   return (
     <section className="space-y-6" data-testid="article-editor">
@@ -124,16 +129,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
           {t('content.editor.back')}
         </a>
       </div>
-      {article ? (
-        <p className="rounded-lg bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid="article-status">
-          {scheduled ? t('content.editor.scheduledFor', { time: new Date(article.publishedAt).toLocaleString(locale) }) : t('content.editor.isPublished')}{' '}
-          {!scheduled ? (
-            <a href={localePath(locale, article.path)} className="font-medium text-green-700 hover:underline dark:text-green-400" data-testid="article-view">
-              {t('content.editor.view')}
-            </a>
-          ) : null}
-        </p>
-      ) : null}
+      {article ? <PublishStatus publishedAt={article.publishedAt} now={now} path={article.path} testId="article" /> : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Field label={t('content.editor.column')} error={errors.column}>
           {(id) => (
@@ -149,18 +145,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
         <Field label={t('content.editor.slug')} error={errors.slug}>
           {(id) => <input id={id} value={slug} onChange={(e) => setSlug(e.target.value)} className={FIELD_CLASS} data-testid="article-slug" />}
         </Field>
-        <Field label={t('content.editor.publishAt')} error={errors.publishedAt}>
-          {(id) => (
-            <input
-              id={id}
-              type="datetime-local"
-              value={publishAt}
-              onChange={(e) => setPublishAt(e.target.value)}
-              className={FIELD_CLASS}
-              data-testid="article-publish-at"
-            />
-          )}
-        </Field>
+        <PublishAtField value={publishAt} onChange={setPublishAt} error={errors.publishedAt} testId="article-publish-at" />
         <Field label={t('content.editor.cover')} error={errors.cover}>
           {(id) => (
             <div className="flex items-center gap-2">
@@ -241,14 +226,7 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
         )}
       </LocaleTabs>
 
-      <div className="flex flex-wrap gap-3">
-        <Button onClick={() => save(false)} disabled={pending !== null} data-testid="article-save">
-          {future ? t('content.editor.schedule') : t('content.editor.save')}
-        </Button>
-        <Button variant="secondary" onClick={() => save(true)} disabled={pending !== null} data-testid="article-publish-now">
-          {t('content.editor.publishNow')}
-        </Button>
-      </div>
+      <PublishButtons publishAt={publishAt} now={now} pending={pending !== null} onSave={save} testId="article" />
     </section>
   );
 }

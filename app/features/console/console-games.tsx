@@ -1,10 +1,12 @@
-import { Search, Star, StarOff, EyeOff, Eye } from 'lucide-react';
+import { Search, Star, StarOff, EyeOff, Eye, History } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { ConsoleGame } from '#common/api/console-content.schema.ts';
+import type { Build } from '#common/api/studio-builds.schema.ts';
 import { localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
+import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { messageOf } from '../accounts/form-errors.ts';
@@ -13,7 +15,10 @@ import { usePendingAction } from '../accounts/use-pending-action.ts';
 type Shown = 'all' | 'published' | 'unpublished';
 const FIELD = 'h-10 rounded-lg border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900';
 
-/** /console/games: every game, searchable; unpublish or publish again, feature on the home page (decision 099). */
+/**
+ * /console/games: every game, searchable; unpublish or publish again, feature on the home page
+ * (decision 099); roll a developer's game back to its previous approved build after a confirmation (decision 097).
+ */
 export function ConsoleGames() {
   const { t } = useTranslation('console');
   const locale = useLocale();
@@ -45,6 +50,26 @@ export function ConsoleGames() {
       try {
         await api.patch(`/console/games/${game.id}`, { ...body, reason });
         toast.add({ title: t('content.games.done', { title: game.title }), color: 'success' });
+        setVersion((n) => n + 1);
+      } catch (failure) {
+        toast.add({ title: messageOf(failure, t('content.editor.failed')), color: 'error' });
+      }
+    });
+
+  const rollback = (game: ConsoleGame) =>
+    run(`${game.id}`, async () => {
+      const confirmed = await confirm({
+        title: t('content.games.rollbackTitle', { title: game.title }),
+        message: t('content.games.rollbackBody', { version: game.rollbackVersion, live: game.liveVersion }),
+        confirmButton: t('content.games.rollbackConfirm'),
+        cancelButton: t('content.games.cancel'),
+        color: 'warning',
+        type: 'warning',
+      });
+      if (!confirmed) return;
+      try {
+        const { data } = await api.request<Build>('POST', `/console/games/${game.id}/rollback`, { body: { reason } });
+        toast.add({ title: t('content.games.rolledBack', { title: game.title, version: data.version }), color: 'success' });
         setVersion((n) => n + 1);
       } catch (failure) {
         toast.add({ title: messageOf(failure, t('content.editor.failed')), color: 'error' });
@@ -95,6 +120,7 @@ export function ConsoleGames() {
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
                 {game.slug}
                 {game.studio ? ` · ${t('content.games.studio', { name: game.studio.name })}` : ''}
+                {game.liveVersion !== null ? ` · ${t('content.games.liveVersion', { version: game.liveVersion })}` : ''}
               </p>
             </div>
             {!game.published ? (
@@ -106,6 +132,12 @@ export function ConsoleGames() {
               <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-900 dark:bg-green-900/40 dark:text-green-200">
                 {t('content.games.featuredBadge')}
               </span>
+            ) : null}
+            {game.rollbackVersion !== null ? (
+              <Button size="sm" variant="secondary" disabled={pending !== null} onClick={() => rollback(game)} data-testid="console-game-rollback">
+                <History className="size-4" aria-hidden />
+                {t('content.games.rollback', { version: game.rollbackVersion })}
+              </Button>
             ) : null}
             <Button
               size="sm"

@@ -1,9 +1,11 @@
 import { ImagePlus } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { LOCALES, type Locale } from '#common/locales.ts';
+import { LOCALES, type Locale, localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
+import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
+import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { messageOf } from '../accounts/form-errors.ts';
 import { ArticleBody } from '../articles/article-body.tsx';
@@ -171,4 +173,79 @@ export function toLocalInput(iso: string): string {
 /** A datetime-local value (the browser's time zone) as ISO UTC. */
 export function fromLocalInput(value: string): string {
   return new Date(value).toISOString();
+}
+
+/** The clock the publish status and buttons speak of, kept fresh while an editor is open. */
+export function useNow(): [number, () => void] {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, []);
+  return [now, () => setNow(Date.now())];
+}
+
+/** The publish time of an article or a page (the browser's time zone); a time ahead schedules it. */
+export function PublishAtField({
+  value,
+  onChange,
+  error,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  testId: string;
+}) {
+  const { t } = useTranslation('console');
+  return (
+    <Field label={t('content.editor.publishAt')} error={error}>
+      {(id) => <input id={id} type="datetime-local" value={value} onChange={(e) => onChange(e.target.value)} className={FIELD_CLASS} data-testid={testId} />}
+    </Field>
+  );
+}
+
+/** Whether readers see a saved article or page yet, with the link to it once they do. */
+export function PublishStatus({ publishedAt, now, path, testId }: { publishedAt: string | null; now: number; path: string; testId: string }) {
+  const { t } = useTranslation('console');
+  const locale = useLocale();
+  const scheduled = publishedAt !== null && Date.parse(publishedAt) > now;
+  return (
+    <p className="rounded-lg bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid={`${testId}-status`}>
+      {scheduled ? t('content.editor.scheduledFor', { time: new Date(publishedAt).toLocaleString(locale) }) : t('content.editor.isPublished')}{' '}
+      {!scheduled ? (
+        <a href={localePath(locale, path)} className="font-medium text-green-700 hover:underline dark:text-green-400" data-testid={`${testId}-view`}>
+          {t('content.editor.view')}
+        </a>
+      ) : null}
+    </p>
+  );
+}
+
+/** Save (or Schedule, when the time is ahead) and Publish now, which saves with the time set to now. */
+export function PublishButtons({
+  publishAt,
+  now,
+  pending,
+  onSave,
+  testId,
+}: {
+  publishAt: string;
+  now: number;
+  pending: boolean;
+  onSave: (publishNow: boolean) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation('console');
+  const future = new Date(publishAt).getTime() > now;
+  return (
+    <div className="flex flex-wrap gap-3">
+      <Button onClick={() => onSave(false)} disabled={pending} data-testid={`${testId}-save`}>
+        {future ? t('content.editor.schedule') : t('content.editor.save')}
+      </Button>
+      <Button variant="secondary" onClick={() => onSave(true)} disabled={pending} data-testid={`${testId}-publish-now`}>
+        {t('content.editor.publishNow')}
+      </Button>
+    </div>
+  );
 }

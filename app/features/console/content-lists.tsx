@@ -78,7 +78,15 @@ export function ConsoleArticleList() {
 export function ConsolePageList() {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [items, setItems] = useState<Array<{ slug: string; title: string; source: 'import' | 'console'; locales: string[] }> | null>(null);
+  const [items, setItems] = useState<Array<{
+    slug: string;
+    title: string;
+    source: 'import' | 'console';
+    locales: string[];
+    publishedAt: string | null;
+    scheduled: boolean;
+    path: string;
+  }> | null>(null);
 
   useEffect(() => {
     let active = true;
@@ -93,15 +101,22 @@ export function ConsolePageList() {
 
   return (
     <section className="space-y-4" data-testid="console-pages">
-      <h2 className="text-xl font-semibold tracking-tight">{t('nav.pages')}</h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-xl font-semibold tracking-tight">{t('nav.pages')}</h2>
+        <Link to={localePath(locale, '/console/pages/new')} className={buttonVariants({ size: 'sm' })} data-testid="page-new">
+          <FilePlus2 className="size-4" aria-hidden />
+          {t('content.pages.new')}
+        </Link>
+      </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('content.pages.intro')}</p>
       <ul className={LIST}>
         {(items ?? []).map((item) => (
-          <li key={item.slug} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="console-page">
+          <li key={item.slug} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="console-page" data-slug={item.slug}>
             <div className="min-w-48 flex-1">
               <p className="font-medium">{item.title}</p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                /{item.slug} · {item.locales.join(', ')} · {item.source === 'console' ? t('content.articles.fromConsole') : t('content.articles.fromImport')}
+                {item.path} · {item.locales.join(', ')} · {item.source === 'console' ? t('content.articles.fromConsole') : t('content.articles.fromImport')}
+                {item.scheduled && item.publishedAt ? ` · ${t('content.articles.scheduled', { time: new Date(item.publishedAt).toLocaleString(locale) })}` : ''}
               </p>
             </div>
             <Link to={localePath(locale, `/console/pages/${item.slug}`)} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>

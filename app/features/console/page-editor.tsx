@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { ConsolePage } from '#common/api/console-content.schema.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
@@ -7,7 +9,18 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
-import { FIELD_CLASS, Field, LocaleTabs, MarkdownEditor } from './content-editor.tsx';
+import {
+  FIELD_CLASS,
+  Field,
+  LocaleTabs,
+  MarkdownEditor,
+  PublishAtField,
+  PublishButtons,
+  PublishStatus,
+  fromLocalInput,
+  toLocalInput,
+  useNow,
+} from './content-editor.tsx';
 
 interface Text {
   title: string;
@@ -15,23 +28,38 @@ interface Text {
   markdown: string;
 }
 
-/** A static page's editor: each language's title, description and Markdown with its preview. */
-export function PageEditor({ slug }: { slug: string }) {
+const emptyText = (): Text => ({ title: '', description: '', markdown: '' });
+const toText = (found: ConsolePage['texts']['en'] | null): Text | null =>
+  found ? { title: found.title, description: found.description ?? '', markdown: found.markdown } : null;
+const toBody = (text: Text) => ({ title: text.title, description: text.description.trim() || null, markdown: text.markdown });
+
+/**
+ * A static page's editor (decision 099): a new page's slug, the publish time as for articles
+ * ("Publish now", or a time ahead schedules it), then each language's title, description and
+ * Markdown with its preview.
+ */
+export function PageEditor({ slug }: { slug: string | null }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [texts, setTexts] = useState<Record<Locale, Text | null> | null>(null);
+  const navigate = useNavigate();
+  const [page, setPage] = useState<ConsolePage | null>(null);
+  const [newSlug, setNewSlug] = useState('');
+  const [publishAt, setPublishAt] = useState(() => toLocalInput(new Date().toISOString()));
+  const [texts, setTexts] = useState<Record<Locale, Text | null> | null>(slug === null ? { en: emptyText(), 'zh-CN': null } : null);
   const [tab, setTab] = useState<Locale>('en');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { pending, run } = usePendingAction();
+  const [now, refreshNow] = useNow();
 
   useEffect(() => {
+    if (slug === null) return;
     let active = true;
     api.get(`/console/pages/${slug}`).then(
       ({ data }) => {
         if (!active) return;
-        const text = (found: (typeof data.texts)['en'] | null) =>
-          found ? { title: found.title, description: found.description ?? '', markdown: found.markdown } : null;
-        setTexts({ en: text(data.texts.en), 'zh-CN': text(data.texts['zh-CN']) });
+        setPage(data);
+        setPublishAt(toLocalInput(data.publishedAt ?? data.updatedAt));
+        setTexts({ en: toText(data.texts.en), 'zh-CN': toText(data.texts['zh-CN']) });
       },
       (failure: unknown) => toast.add({ title: messageOf(failure, t('content.editor.failed')), color: 'error' }),
     );
@@ -42,16 +70,22 @@ export function PageEditor({ slug }: { slug: string }) {
 
   if (!texts) return null;
   const current = texts[tab];
-  const setText = (patch: Partial<Text>) =>
-    setTexts((all) => all && { ...all, [tab]: { ...(all[tab] ?? { title: '', description: '', markdown: '' }), ...patch } });
-  const body = (text: Text) => ({ title: text.title, description: text.description.trim() || null, markdown: text.markdown });
+  const setText = (patch: Partial<Text>) => setTexts((all) => all && { ...all, [tab]: { ...(all[tab] ?? emptyText()), ...patch } });
 
-  const save = () =>
-    run('save', async () => {
+  const save = (publishNow: boolean) =>
+    run(publishNow ? 'publish' : 'save', async () => {
+      const body = {
+        publishedAt: publishNow ? new Date().toISOString() : fromLocalInput(publishAt),
+        texts: { en: toBody(texts.en ?? emptyText()), 'zh-CN': texts['zh-CN'] ? toBody(texts['zh-CN']) : null },
+      };
       try {
-        await api.put(`/console/pages/${slug}`, { texts: { en: body(texts.en!), 'zh-CN': texts['zh-CN'] ? body(texts['zh-CN']) : null } });
+        const { data } = slug === null ? await api.post('/console/pages/', { ...body, slug: newSlug }) : await api.put(`/console/pages/${slug}`, body);
         setErrors({});
+        setPage(data);
+        setPublishAt(toLocalInput(data.publishedAt ?? data.updatedAt));
+        refreshNow();
         toast.add({ title: t('content.editor.saved'), color: 'success' });
+        if (slug === null) void navigate(localePath(locale, `/console/pages/${data.slug}`), { replace: true });
       } catch (failure) {
         setErrors(fieldErrorsOf(failure));
         toast.add({ title: messageOf(failure, t('content.editor.failed')), color: 'error' });
@@ -61,17 +95,35 @@ export function PageEditor({ slug }: { slug: string }) {
   return (
     <section className="space-y-6" data-testid="page-editor">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-xl font-semibold tracking-tight">{t('content.pages.editTitle', { slug })}</h2>
-        <a href={localePath(locale, `/${slug}`)} className="text-sm text-green-700 hover:underline dark:text-green-400">
-          {t('content.pages.view')}
+        <h2 className="text-xl font-semibold tracking-tight">{slug === null ? t('content.pages.newTitle') : t('content.pages.editTitle', { slug })}</h2>
+        <a href={localePath(locale, '/console/pages')} className="text-sm text-green-700 hover:underline dark:text-green-400">
+          {t('content.editor.back')}
         </a>
+      </div>
+      {page ? <PublishStatus publishedAt={page.publishedAt} now={now} path={page.path} testId="page" /> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {slug === null ? (
+          <Field label={t('content.editor.slug')} error={errors.slug}>
+            {(id) => <input id={id} value={newSlug} onChange={(e) => setNewSlug(e.target.value)} className={FIELD_CLASS} data-testid="page-slug" />}
+          </Field>
+        ) : null}
+        <PublishAtField value={publishAt} onChange={setPublishAt} error={errors.publishedAt} testId="page-publish-at" />
       </div>
       <LocaleTabs current={tab} onSelect={setTab}>
         {current ? (
           <div className="space-y-4">
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label={t('content.editor.title')} error={errors[`texts.${tab}.title`]}>
-                {(id) => <input id={id} lang={tab} value={current.title} onChange={(e) => setText({ title: e.target.value })} className={FIELD_CLASS} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    lang={tab}
+                    value={current.title}
+                    onChange={(e) => setText({ title: e.target.value })}
+                    className={FIELD_CLASS}
+                    data-testid={`page-title-${tab}`}
+                  />
+                )}
               </Field>
               <Field label={t('content.editor.description')} error={errors[`texts.${tab}.description`]}>
                 {(id) => (
@@ -80,6 +132,7 @@ export function PageEditor({ slug }: { slug: string }) {
               </Field>
             </div>
             <MarkdownEditor value={current.markdown} onChange={(markdown) => setText({ markdown })} locale={tab} />
+            {errors[`texts.${tab}.markdown`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`texts.${tab}.markdown`]}</p> : null}
             {tab !== 'en' ? (
               <Button variant="ghost" size="sm" onClick={() => setTexts((all) => all && { ...all, [tab]: null })}>
                 {t('content.editor.removeChinese')}
@@ -89,15 +142,13 @@ export function PageEditor({ slug }: { slug: string }) {
         ) : (
           <div className="space-y-3">
             <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('content.editor.noChineseText')}</p>
-            <Button variant="secondary" size="sm" onClick={() => setText({})}>
+            <Button variant="secondary" size="sm" onClick={() => setText({})} data-testid={`page-add-${tab}`}>
               {t('content.editor.addChinese')}
             </Button>
           </div>
         )}
       </LocaleTabs>
-      <Button onClick={save} disabled={pending !== null} data-testid="page-save">
-        {t('content.editor.save')}
-      </Button>
+      <PublishButtons publishAt={publishAt} now={now} pending={pending !== null} onSave={save} testId="page" />
     </section>
   );
 }

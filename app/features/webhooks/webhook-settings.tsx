@@ -121,6 +121,11 @@ export function WebhookSettingsPanel({ gameId }: { gameId: number }) {
           disabled={settings === null}
           data-testid="webhook-url"
         />
+        {settings && !settings.url ? (
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200" data-testid="webhook-not-queued">
+            {t('webhooks.url.notQueued')}
+          </p>
+        ) : null}
         <Button type="submit" disabled={busy || settings === null} data-testid="webhook-save">
           {t('webhooks.url.save')}
         </Button>
@@ -158,6 +163,7 @@ export function WebhookSettingsPanel({ gameId }: { gameId: number }) {
             {t('webhooks.log.refresh')}
           </Button>
         </div>
+        <p className="max-w-prose text-sm text-zinc-600 dark:text-zinc-400">{t('webhooks.log.retention')}</p>
         {settings && settings.deliveries.length === 0 ? <p className="text-sm">{t('webhooks.log.empty')}</p> : null}
         <ul
           className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"

@@ -1,3 +1,4 @@
+import type { SocialPlatform } from '#common/social-platforms.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { SignInFailureRow, SignInFailuresRepository } from './sign-in-failures.repository.ts';
 
@@ -23,7 +24,8 @@ export class SignInFailuresService {
     this.#clock = clock;
   }
 
-  async record(failure: { userId: number | null; identifier: string; method: 'password' | 'whatsapp' | 'passkey'; address: string }): Promise<void> {
+  /** `method` is `password`, `passkey`, or the social platform (`whatsapp`, `google`, …). */
+  async record(failure: { userId: number | null; identifier: string; method: 'password' | 'passkey' | SocialPlatform; address: string }): Promise<void> {
     await this.#repository.record(
       {
         user_id: failure.userId,

@@ -1,4 +1,5 @@
 import { LOCALES, localePath } from '#common/locales.ts';
+import type { PagesService } from '#server/features/pages/pages.service.ts';
 import type { ArticlesService } from './articles.service.ts';
 import type { SitemapRepository } from './sitemap.repository.ts';
 import { xmlText } from './xml.ts';
@@ -17,16 +18,24 @@ export interface SitemapPage {
 export class SitemapService {
   readonly #repository: SitemapRepository;
   readonly #articles: ArticlesService;
-  constructor(repository: SitemapRepository, articles: ArticlesService) {
+  readonly #pages: Pick<PagesService, 'sitemapPaths'>;
+  constructor(repository: SitemapRepository, articles: ArticlesService, pages: Pick<PagesService, 'sitemapPaths'>) {
     this.#repository = repository;
     this.#articles = articles;
+    this.#pages = pages;
   }
 
-  /** Home and static pages, categories, apps, article columns and published articles. */
+  /** Home and static pages (those created in the Console once published), categories, apps, article columns and published articles. */
   async pages(): Promise<SitemapPage[]> {
-    const [categories, apps, articles] = await Promise.all([this.#repository.categories(), this.#repository.publishedApps(), this.#articles.sitemapPaths()]);
+    const [categories, apps, articles, created] = await Promise.all([
+      this.#repository.categories(),
+      this.#repository.publishedApps(),
+      this.#articles.sitemapPaths(),
+      this.#pages.sitemapPaths(),
+    ]);
     return [
       ...FIXED_PATHS.map((path) => ({ path, updatedAt: null })),
+      ...created,
       ...categories.map((c) => ({ path: `/categories/${c.slug}`, updatedAt: c.updated_at })),
       ...apps.map((a) => ({ path: `/app/${a.slug}`, updatedAt: a.updated_at })),
       ...articles,

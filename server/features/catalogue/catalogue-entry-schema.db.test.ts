@@ -41,7 +41,7 @@ describe('an entry the catalogue entry JSON Schema refuses', () => {
   it('is imported when the schema accepts it (the entry the refused ones are made from)', async () => {
     const entry = goodCatalogueEntry('star-hop');
     expect(validate(entry)).toBe(true);
-    expect(await run(folderWith(entry))).toEqual({ categories: 2, tags: 2, apps: 1 });
+    expect(await run(folderWith(entry))).toEqual({ categories: 2, tags: 2, apps: 1, keptConsoleListings: [] });
     const app = await api.services.database.db.selectFrom('apps').select(['slug', 'entry_url']).where('slug', '=', 'star-hop').executeTakeFirst();
     expect(app).toEqual({ slug: 'star-hop', entry_url: 'https://games.example.com/star-hop/' });
   });

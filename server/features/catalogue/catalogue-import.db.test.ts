@@ -72,7 +72,7 @@ describe('catalogue import', () => {
     expect(before.apps).toHaveLength(3);
     expect(before.search).toHaveLength(6);
     const report = await importCatalogue(api.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: GAMES });
-    expect(report).toEqual({ categories: 2, tags: 2, apps: 3 });
+    expect(report).toEqual({ categories: 2, tags: 2, apps: 3, keptConsoleListings: [] });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -134,7 +134,7 @@ describe('catalogue import', () => {
       JSON.stringify({ ...validEntry('delta'), thumbnail: 'images/delta.svg', screenshots: ['images/delta.svg'] }),
     );
     const report = await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploadDir });
-    expect(report).toEqual({ categories: 0, tags: 0, apps: 1 });
+    expect(report).toEqual({ categories: 0, tags: 0, apps: 1, keptConsoleListings: [] });
     const files = readdirSync(join(uploadDir, 'catalogue'));
     expect(files).toHaveLength(1);
     expect(readFileSync(join(uploadDir, 'catalogue', files[0]!), 'utf8')).toBe(SVG);

@@ -67,9 +67,13 @@ export class CatalogueImportRepository {
     return { categories: new Set(categories.map((r) => r.slug)), tags: new Set(tags.map((r) => r.slug)) };
   }
 
-  async replaceCatalogue(input: { categories: ImportedCategory[]; tags: ImportedTag[]; apps: ImportedApp[] }): Promise<void> {
+  /**
+   * Writes the catalogue; answers the slugs of imported apps whose `published` and `featured` an
+   * operator set in the Console (decision 099): those two flags are left as the operator set them.
+   */
+  async replaceCatalogue(input: { categories: ImportedCategory[]; tags: ImportedTag[]; apps: ImportedApp[] }): Promise<string[]> {
     const now = this.#clock.now().toISOString();
-    await this.#db.transaction().execute(async (trx) => {
+    return this.#db.transaction().execute(async (trx) => {
       for (const c of input.categories) {
         const { id } = await trx
           .insertInto('categories')
@@ -101,6 +105,12 @@ export class CatalogueImportRepository {
       // Apps may name categories and tags of this import or of earlier ones.
       const categoryIds = new Map((await trx.selectFrom('categories').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]));
       const tagIds = new Map((await trx.selectFrom('tags').select(['id', 'slug']).execute()).map((r) => [r.slug, r.id]));
+      const slugs = input.apps.map((app) => app.slug);
+      const setInConsole = new Set(
+        slugs.length === 0
+          ? []
+          : (await trx.selectFrom('apps').select('slug').where('listing_source', '=', 'console').where('slug', 'in', slugs).execute()).map((r) => r.slug),
+      );
 
       for (const app of input.apps) {
         const columns = {
@@ -120,11 +130,13 @@ export class CatalogueImportRepository {
           published: app.published ? 1 : 0,
           updated_at: now,
         };
+        // An operator's unpublish or feature in the Console outlives the import (decision 099).
+        const { published: _published, featured: _featured, ...unlisted } = columns;
         // play_count is seeded once and then grows with real plays: an import never resets it.
         const { id } = await trx
           .insertInto('apps')
           .values({ slug: app.slug, ...columns, play_count: app.popularity, created_at: now })
-          .onConflict((oc) => oc.column('slug').doUpdateSet(columns))
+          .onConflict((oc) => oc.column('slug').doUpdateSet(setInConsole.has(app.slug) ? unlisted : columns))
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx.deleteFrom('app_translations').where('app_id', '=', id).execute();
@@ -162,6 +174,7 @@ export class CatalogueImportRepository {
       }
 
       await rebuildSearchIndex(trx);
+      return slugs.filter((slug) => setInConsole.has(slug));
     });
   }
 }

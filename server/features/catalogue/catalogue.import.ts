@@ -138,6 +138,8 @@ export interface CatalogueImportReport {
   categories: number;
   tags: number;
   apps: number;
+  /** Slugs whose `published` and `featured` an operator set in the Console: kept as they are (decision 099). */
+  keptConsoleListings: string[];
 }
 
 interface ImageCopy {
@@ -252,8 +254,8 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
     // Names are content hashes: a file that is there already has this content.
     if (!(await exists(copy.to))) await copyFile(copy.from, copy.to);
   }
-  await repository.replaceCatalogue({ categories, tags, apps });
-  return { categories: categories.length, tags: tags.length, apps: apps.length };
+  const keptConsoleListings = await repository.replaceCatalogue({ categories, tags, apps });
+  return { categories: categories.length, tags: tags.length, apps: apps.length, keptConsoleListings };
 }
 
 /**

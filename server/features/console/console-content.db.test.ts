@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importArticles } from '#server/features/articles/articles.import.ts';
+import { importCatalogue } from '#server/features/catalogue/catalogue.import.ts';
 import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
 import { importPages } from '#server/features/pages/pages.import.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -97,9 +98,11 @@ describe('Console: games, articles and pages (decision 099)', () => {
       ['list pages', (t) => call('GET', '/console/pages/', t)],
       ['read a page', (t) => call('GET', '/console/pages/about', t)],
       ['replace a page', (t) => call('PUT', '/console/pages/about', t, { texts: { en: { title: 'About', markdown: 'Changed' } } })],
+      ['create a page', (t) => call('POST', '/console/pages/', t, { slug: 'refused-page', texts: { en: { title: 'Refused', markdown: 'No.' } } })],
       ['upload an image', (t) => upload(t, 'dot.svg', SVG)],
     ];
-    const before = { audit: await auditCount(), articles: await api.database.db.selectFrom('articles').select('id').execute() };
+    const pageRows = () => api.database.db.selectFrom('pages').selectAll().orderBy('slug').orderBy('locale').execute();
+    const before = { audit: await auditCount(), articles: await api.database.db.selectFrom('articles').select('id').execute(), pages: await pageRows() };
     for (const [name, run] of calls) {
       expect([name, (await run(undefined)).statusCode]).toEqual([name, 401]);
       for (const role of ['guest', 'member', 'developer'] as const) {
@@ -109,6 +112,7 @@ describe('Console: games, articles and pages (decision 099)', () => {
     }
     expect(await auditCount()).toBe(before.audit);
     expect(await api.database.db.selectFrom('articles').select('id').execute()).toEqual(before.articles);
+    expect(await pageRows()).toEqual(before.pages);
     expect(await api.services.catalogue.gameConfig('en', { slug: 'alpha' })).toMatchObject({ slug: 'alpha' });
 
     // The operator reaches each one (the writes are undone by the tests below where they matter).
@@ -267,6 +271,59 @@ describe('Console: games, articles and pages (decision 099)', () => {
     expect((await api.services.auditLog.page({ limit: 5 })).entries.map((e) => e.action)).toEqual(expect.arrayContaining(['article.create', 'article.image']));
   });
 
+  it('creates a static page at /page/<slug> and publishes it at its time, as articles are', async () => {
+    now.value = new Date('2026-11-26T12:00:00Z');
+    const body = {
+      slug: 'harbour-rules',
+      publishedAt: '2026-12-02T08:00:00Z',
+      texts: {
+        en: { title: 'Harbour rules', description: 'What players agree to.', markdown: 'Be **kind**.\n\n<script>alert(1)</script>' },
+        'zh-CN': { title: '港口规则', markdown: '友善**待人**。' },
+      },
+    };
+    const created = await call('POST', '/console/pages/', as('operator'), body);
+    expect(created.statusCode, created.body).toBe(200);
+    expect(data(created)).toMatchObject({ slug: 'harbour-rules', source: 'console', publishedAt: '2026-12-02T08:00:00.000Z', path: '/page/harbour-rules' });
+    expect((await api.services.auditLog.page({ limit: 1 })).entries[0]).toMatchObject({
+      operatorUserId: roles.operator.userInfo.uid,
+      action: 'page.create',
+      target: { type: 'page', id: 'harbour-rules' },
+      detail: { title: 'Harbour rules', scheduled: true, publishedAt: '2026-12-02T08:00:00.000Z' },
+    });
+    const seen = async () => ({
+      info: (await call('GET', '/page/info/?slug=harbour-rules', undefined)).statusCode,
+      inSitemap: (await api.services.sitemap.xml('https://play.example')).includes('/page/harbour-rules<'),
+    });
+    expect(await seen()).toEqual({ info: 404, inSitemap: false });
+    const listed = data<{ items: Array<{ slug: string; scheduled: boolean; path: string }> }>(await call('GET', '/console/pages/', as('operator'))).items;
+    expect(listed.find((p) => p.slug === 'harbour-rules')).toMatchObject({ scheduled: true, path: '/page/harbour-rules' });
+    expect(listed.find((p) => p.slug === 'about')).toMatchObject({ scheduled: false, path: '/about' });
+
+    now.value = new Date('2026-12-02T08:00:01Z');
+    expect(await seen()).toEqual({ info: 200, inSitemap: true });
+    const en = data<{ title: string; bodyHtml: string }>(await call('GET', '/page/info/?slug=harbour-rules', undefined));
+    expect(en.title).toBe('Harbour rules');
+    expect(en.bodyHtml).toContain('<strong>kind</strong>');
+    expect(en.bodyHtml).not.toMatch(/<script|alert\(1\)/);
+    expect(data<{ title: string }>(await api.call('GET', '/page/info/?slug=harbour-rules', { headers: { locale: 'zh-CN' } })).title).toBe('港口规则');
+
+    // Saved again with a time ahead: readers wait for the new time.
+    const rescheduled = await call('PUT', '/console/pages/harbour-rules', as('operator'), { ...body, slug: undefined, publishedAt: '2026-12-03T08:00:00Z' });
+    expect(rescheduled.statusCode, rescheduled.body).toBe(200);
+    expect(await seen()).toEqual({ info: 404, inSitemap: false });
+    expect((await api.services.auditLog.page({ limit: 1 })).entries[0]).toMatchObject({ action: 'page.update', detail: { scheduled: true } });
+
+    // A taken address, and the editor's own, are refused on the slug and change nothing.
+    const audit = await auditCount();
+    for (const slug of ['harbour-rules', 'about', 'new']) {
+      const refused = await call('POST', '/console/pages/', as('operator'), { ...body, slug });
+      expect([slug, refused.statusCode, Object.keys(refused.json().data.errors)]).toEqual([slug, 422, ['slug']]);
+    }
+    expect((await call('POST', '/console/pages/', as('operator'), { ...body, slug: 'Bad Slug' })).statusCode).toBe(422);
+    expect(await auditCount()).toBe(audit);
+    expect(data<{ publishedAt: string }>(await call('GET', '/console/pages/harbour-rules', as('operator'))).publishedAt).toBe('2026-12-03T08:00:00.000Z');
+  });
+
   it('gives two articles saved at the same moment ids of their own', async () => {
     const [first, second] = await Promise.all([
       call('POST', '/console/articles/', as('operator'), articleBody({ slug: 'twin-one' })),
@@ -299,5 +356,32 @@ describe('Console: games, articles and pages (decision 099)', () => {
     expect(about).toMatchObject({ title: 'About us', bodyHtml: '<p>Edited <strong>here</strong>.</p>\n' });
     // Without a Chinese text the page falls back to English, as imported pages do.
     expect(data<{ locale: string }>(await api.call('GET', '/page/info/?slug=about', { headers: { locale: 'zh-CN' } })).locale).toBe('en');
+  });
+
+  it('keeps a house game an operator unpublished in the Console when the content import runs again', async () => {
+    const beta = await gameId('beta');
+    const gamma = await gameId('gamma');
+    const published = async (id: number) =>
+      (await api.database.db.selectFrom('apps').select(['published', 'listing_source']).where('id', '=', id).executeTakeFirstOrThrow()).published;
+    expect((await call('PATCH', `/console/games/${beta}`, as('operator'), { published: false, reason: 'licence question' })).statusCode).toBe(200);
+    // Changed outside the Console: the import is still the source of these.
+    await api.database.db.updateTable('apps').set({ published: 0 }).where('id', '=', gamma).execute();
+    await api.database.db.updateTable('app_translations').set({ title: 'Stale title' }).where('app_id', '=', beta).execute();
+
+    const report = await importCatalogue(api.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+    expect(report.keptConsoleListings).toContain('beta');
+    expect(report.keptConsoleListings).not.toContain('gamma');
+    expect(await published(beta)).toBe(0);
+    expect(await published(gamma)).toBe(1);
+    // The rest of the entry is imported as before.
+    const titles = await api.database.db.selectFrom('app_translations').select('title').where('app_id', '=', beta).execute();
+    expect(titles.map((row) => row.title)).not.toContain('Stale title');
+    expect((await call('GET', '/app/info/?slug=beta', undefined)).statusCode).toBe(404);
+
+    // Published again in the Console: that is kept too, and the game is back.
+    await call('PATCH', `/console/games/${beta}`, as('operator'), { published: true, reason: 'cleared' });
+    await importCatalogue(api.services.catalogueImport, { folder: resolve(FIXTURES, 'catalogue'), gamesFolder: resolve(FIXTURES, 'games') });
+    expect(await published(beta)).toBe(1);
+    expect((await call('GET', '/app/info/?slug=beta', undefined)).statusCode).toBe(200);
   });
 });

@@ -13,6 +13,7 @@ import {
   ConsoleGameListQuerySchema,
   ConsoleGameListSchema,
   ConsoleGameSchema,
+  ConsolePageCreateSchema,
   ConsolePageInputSchema,
   ConsolePageListSchema,
   ConsolePageParamsSchema,
@@ -142,6 +143,19 @@ export async function consoleContentRoutes(api: ApiRouter, games: ConsoleGamesSe
   );
   api.route(
     {
+      method: 'POST',
+      url: '/console/pages/',
+      summary: 'Create a static page at /page/{slug}, published at once or at its time',
+      description: `A publish time ahead schedules it: readers get 404 until then. 422 on the slug when a page has it already. Recorded in the audit log. ${OPERATORS_ONLY}`,
+      tags: TAGS,
+      auth: 'required',
+      body: ConsolePageCreateSchema,
+      response: ConsolePageSchema,
+    },
+    ({ caller, body }) => content.createPage(caller, body),
+  );
+  api.route(
+    {
       method: 'GET',
       url: '/console/pages/:slug',
       summary: 'A static page with its Markdown in each language',
@@ -157,7 +171,7 @@ export async function consoleContentRoutes(api: ApiRouter, games: ConsoleGamesSe
     {
       method: 'PUT',
       url: '/console/pages/:slug',
-      summary: "Replace a static page's texts; from then on the content import leaves it alone",
+      summary: "Replace a static page's texts and publish time; from then on the content import leaves it alone",
       tags: TAGS,
       auth: 'required',
       params: ConsolePageParamsSchema,

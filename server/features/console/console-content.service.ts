@@ -1,4 +1,14 @@
-import type { ConsoleArticle, ConsoleArticleInput, ConsoleArticleSummary, ConsolePage, ConsolePageInput } from '#common/api/console-content.schema.ts';
+import type { z } from 'zod';
+import type {
+  ConsoleArticle,
+  ConsoleArticleInput,
+  ConsoleArticleSummary,
+  ConsolePage,
+  ConsolePageCreate,
+  ConsolePageInput,
+  ConsolePageListSchema,
+} from '#common/api/console-content.schema.ts';
+import { pagePath } from '#common/api/pages.schema.ts';
 import type { ContentChanges } from '#server/adapters/content-changes/content-changes.ts';
 import { measureImage } from '#server/content/image-size.ts';
 import { readingMinutes, renderMarkdown } from '#server/content/markdown.ts';
@@ -98,7 +108,7 @@ export class ConsoleContentService {
         title: row.title,
         column: row.column_slug,
         publishedAt: row.published_at,
-        scheduled: row.published_at > now,
+        scheduled: isScheduled(row.published_at, now),
         source: row.source,
         hasChinese: row.zh_locale !== null,
         updatedAt: row.updated_at,
@@ -152,7 +162,7 @@ export class ConsoleContentService {
           detail: {
             title: input.texts.en.title,
             publishedAt: input.publishedAt,
-            scheduled: input.publishedAt > now,
+            scheduled: isScheduled(input.publishedAt, now),
             before: existing ? { publishedAt: existing.article.published_at, source: existing.article.source } : null,
           },
         },
@@ -164,10 +174,9 @@ export class ConsoleContentService {
     return this.#articleOrThrow(savedId);
   }
 
-  async listPages(
-    caller: Caller | null,
-  ): Promise<{ items: Array<{ slug: string; title: string; source: 'import' | 'console'; locales: string[]; updatedAt: string }> }> {
+  async listPages(caller: Caller | null): Promise<z.output<typeof ConsolePageListSchema>> {
     await this.#operators.requireOperator(caller);
+    const now = isoNow(this.#clock);
     const rows = await this.#repository.listPages();
     const bySlug = new Map<string, PageTextRow[]>();
     for (const row of rows) bySlug.set(row.slug, [...(bySlug.get(row.slug) ?? []), row]);
@@ -179,6 +188,9 @@ export class ConsoleContentService {
           title: english.title,
           source: english.source,
           locales: texts.map((t) => t.locale),
+          publishedAt: english.published_at,
+          scheduled: isScheduled(english.published_at, now),
+          path: pagePath(slug),
           updatedAt: texts
             .map((t) => t.updated_at)
             .sort()
@@ -193,13 +205,25 @@ export class ConsoleContentService {
     return this.#pageOrThrow(slug);
   }
 
-  /** Replaces an existing static page's texts (its route exists in the site); pages are not scheduled. */
+  /** Replaces an existing static page's texts; a publish time ahead schedules the new text, as for articles. */
   async savePage(caller: Caller | null, slug: string, input: ConsolePageInput): Promise<ConsolePage> {
+    return this.#writePage(caller, slug, input, false);
+  }
+
+  /** Creates a static page at /page/<slug>, published at once or at its time. */
+  async createPage(caller: Caller | null, input: ConsolePageCreate): Promise<ConsolePage> {
+    return this.#writePage(caller, input.slug, input, true);
+  }
+
+  async #writePage(caller: Caller | null, slug: string, input: ConsolePageInput, create: boolean): Promise<ConsolePage> {
     const operator = await this.#operators.requireOperator(caller);
+    // `new` is the address of the Console's own form for a new page.
+    if (create && slug === 'new') throw fieldError({ slug: ['console:content.errors.pageExists'] });
     const now = isoNow(this.#clock);
     await this.#repository.transaction(async (trx) => {
       const existing = await this.#repository.findPage(slug, trx);
-      if (existing.length === 0) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
+      if (create && existing.length > 0) throw fieldError({ slug: ['console:content.errors.pageExists'] });
+      if (!create && existing.length === 0) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
       const texts = Object.entries(input.texts).flatMap(([locale, text]) =>
         text
           ? [
@@ -209,6 +233,7 @@ export class ConsoleContentService {
                 description: text.description,
                 body_html: renderBody(text.markdown),
                 body_markdown: text.markdown,
+                published_at: input.publishedAt,
                 updated_at: now,
               },
             ]
@@ -218,9 +243,14 @@ export class ConsoleContentService {
       await this.#auditLog.record(
         {
           operatorUserId: operator,
-          action: 'page.update',
+          action: create ? 'page.create' : 'page.update',
           target: { type: 'page', id: slug },
-          detail: { title: input.texts.en.title, locales: texts.map((t) => t.locale) },
+          detail: {
+            title: input.texts.en.title,
+            locales: texts.map((t) => t.locale),
+            publishedAt: input.publishedAt,
+            scheduled: isScheduled(input.publishedAt, now),
+          },
         },
         trx,
       );
@@ -261,10 +291,17 @@ export class ConsoleContentService {
     return {
       slug,
       source: english.source,
+      publishedAt: english.published_at,
+      path: pagePath(slug),
       updatedAt: english.updated_at,
       texts: { en: pageText(english)!, 'zh-CN': pageText(rows.find((r) => r.locale === 'zh-CN')) },
     };
   }
+}
+
+/** Whether readers wait for a publish time still ahead (null: published when saved). */
+function isScheduled(publishedAt: string | null, now: string): boolean {
+  return publishedAt !== null && publishedAt > now;
 }
 
 function pageText(row: PageTextRow | undefined) {

@@ -11,6 +11,10 @@ export interface ConsoleGameRow {
   developer_user_id: number | null;
   studio_name: string | null;
   updated_at: string;
+  /** The version of the live build, null for a game without builds (the portal's own games). */
+  live_version: number | null;
+  /** The approved version before the live one: where a rollback goes, null when there is none. */
+  rollback_version: number | null;
 }
 
 /** Games as operators see them: every game, published or not (decision 099). */
@@ -26,11 +30,7 @@ export class ConsoleGamesRepository {
   }
 
   async list(filter: { q?: string | undefined; published?: boolean; developer?: number | 'house' }, limit: number): Promise<ConsoleGameRow[]> {
-    let query = this.#db
-      .selectFrom('apps as a')
-      .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
-      .leftJoin('developer_profiles as d', 'd.user_id', 'a.developer_user_id')
-      .select(['a.id', 'a.slug', 'a.type', 'en.title', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at']);
+    let query = this.#select(this.#db);
     if (filter.q) {
       // A plain substring of the English title or the slug, case-insensitive on both databases.
       const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -45,16 +45,33 @@ export class ConsoleGamesRepository {
   }
 
   async find(id: number, db: Kysely<Database> = this.#db): Promise<ConsoleGameRow | undefined> {
+    return this.#select(db).where('a.id', '=', id).executeTakeFirst();
+  }
+
+  #select(db: Kysely<Database>) {
     return db
       .selectFrom('apps as a')
       .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
       .leftJoin('developer_profiles as d', 'd.user_id', 'a.developer_user_id')
+      .leftJoin('game_builds as live', 'live.id', 'a.live_build_id')
       .select(['a.id', 'a.slug', 'a.type', 'en.title', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at'])
-      .where('a.id', '=', id)
-      .executeTakeFirst();
+      .select('live.version as live_version')
+      .select((eb) =>
+        eb
+          .selectFrom('game_builds as earlier')
+          .select((inner) => inner.fn.max('earlier.version').as('version'))
+          .whereRef('earlier.app_id', '=', 'a.id')
+          .where('earlier.status', '=', 'approved')
+          .whereRef('earlier.version', '<', 'live.version')
+          .as('rollback_version'),
+      );
   }
 
-  async update(id: number, fields: { published?: number; featured?: number; updated_at: string }, db: Kysely<Database>): Promise<void> {
+  async update(
+    id: number,
+    fields: { published?: number; featured?: number; listing_source: 'console'; updated_at: string },
+    db: Kysely<Database>,
+  ): Promise<void> {
     await db.updateTable('apps').set(fields).where('id', '=', id).execute();
   }
 }

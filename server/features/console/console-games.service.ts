@@ -51,7 +51,8 @@ export class ConsoleGamesService {
       if (change.published !== undefined && Boolean(before.published) !== change.published) fields.published = change.published ? 1 : 0;
       if (change.featured !== undefined && Boolean(before.featured) !== change.featured) fields.featured = change.featured ? 1 : 0;
       if (Object.keys(fields).length === 0) return before;
-      await this.#repository.update(id, { ...fields, updated_at: now }, trx);
+      // Marked as the Console's: the content import keeps both flags as the operator set them (decision 099).
+      await this.#repository.update(id, { ...fields, listing_source: 'console', updated_at: now }, trx);
       if (fields.published !== undefined) {
         await this.#auditLog.record(
           {
@@ -92,5 +93,7 @@ function toGame(row: ConsoleGameRow): ConsoleGame {
     featured: row.featured === 1,
     studio: row.developer_user_id === null ? null : { userId: row.developer_user_id, name: row.studio_name ?? '' },
     updatedAt: row.updated_at,
+    liveVersion: row.live_version,
+    rollbackVersion: row.rollback_version === null ? null : Number(row.rollback_version),
   };
 }

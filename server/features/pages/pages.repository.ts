@@ -4,7 +4,7 @@ import type { Database, PagesTable } from '#server/db/schema.ts';
 
 export type PageRow = Selectable<PagesTable>;
 /** A page as the import writes it. */
-export type ImportedPageRow = Omit<Insertable<PagesTable>, 'body_markdown' | 'source'>;
+export type ImportedPageRow = Omit<Insertable<PagesTable>, 'body_markdown' | 'source' | 'published_at'>;
 
 /** Reads and writes the static pages, one row per slug and locale. */
 export class PagesRepository {
@@ -13,16 +13,28 @@ export class PagesRepository {
     this.#db = db;
   }
 
-  /** The page in `locale`, else its English version. */
-  async find(slug: string, locale: Locale): Promise<PageRow | undefined> {
+  /** The page in `locale`, else its English version; a page scheduled after `now` is not there yet. */
+  async find(slug: string, locale: Locale, now: string): Promise<PageRow | undefined> {
     return this.#db
       .selectFrom('pages')
       .selectAll()
       .where('slug', '=', slug)
       .where('locale', 'in', [locale, 'en'])
+      .where((eb) => eb.or([eb('published_at', 'is', null), eb('published_at', '<=', now)]))
       .orderBy(sql`case when locale = ${locale} then 0 else 1 end`)
       .limit(1)
       .executeTakeFirst();
+  }
+
+  /** Each page readers can see at `now`, with its latest change. */
+  async visible(now: string): Promise<Array<{ slug: string; updated_at: string }>> {
+    return this.#db
+      .selectFrom('pages')
+      .select((eb) => ['slug', eb.fn.max('updated_at').as('updated_at')])
+      .where((eb) => eb.or([eb('published_at', 'is', null), eb('published_at', '<=', now)]))
+      .groupBy('slug')
+      .orderBy('slug')
+      .execute();
   }
 
   async count(): Promise<number> {

@@ -1,13 +1,16 @@
-import type { PageInfo } from '#common/api/pages.schema.ts';
+import { FIXED_PAGE_SLUGS, type PageInfo, pagePath } from '#common/api/pages.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { PagesRepository } from './pages.repository.ts';
 
-/** Static pages: the requested locale, falling back to English. */
+/** Static pages: the requested locale, falling back to English; a scheduled page from its time on (decision 099). */
 export class PagesService {
   readonly #repository: PagesRepository;
-  constructor(repository: PagesRepository) {
+  readonly #clock: Clock;
+  constructor(repository: PagesRepository, clock: Clock) {
     this.#repository = repository;
+    this.#clock = clock;
   }
 
   /** The page, or AppError not_found when no locale has it. */
@@ -19,7 +22,7 @@ export class PagesService {
 
   /** The page, or null (page loaders answer with their own 404). */
   async find(locale: Locale, slug: string): Promise<PageInfo | null> {
-    const row = await this.#repository.find(slug, locale);
+    const row = await this.#repository.find(slug, locale, isoNow(this.#clock));
     if (!row) return null;
     return {
       slug: row.slug,
@@ -29,6 +32,12 @@ export class PagesService {
       bodyHtml: row.body_html,
       updatedAt: row.updated_at,
     };
+  }
+
+  /** The pages at /page/<slug> readers can see now (the fixed ones are listed by the sitemap itself). */
+  async sitemapPaths(): Promise<Array<{ path: string; updatedAt: string }>> {
+    const rows = await this.#repository.visible(isoNow(this.#clock));
+    return rows.filter((row) => !FIXED_PAGE_SLUGS.includes(row.slug)).map((row) => ({ path: pagePath(row.slug), updatedAt: row.updated_at }));
   }
 
   /** Whether any page exists (first start fills an empty table). */

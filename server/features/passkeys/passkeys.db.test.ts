@@ -217,6 +217,47 @@ describe('passkeys API', () => {
       expect((await signIn(alice.authenticator.get(await requestOptions(), { counter: counter + 7 }))).statusCode).toBe(200);
     });
 
+    it('records a refused sign-in with a registered passkey against its account for the Console, and nothing for an unknown passkey or a bad challenge', async () => {
+      const alice = await memberWithPasskey();
+      const db = api.services.database.db;
+      const all = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('sign_in_failures')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      // What the Console's member page lists: the rows of the account.
+      const shown = () =>
+        db.selectFrom('sign_in_failures').select(['identifier', 'method', 'address']).where('user_id', '=', alice.userInfo.uid).orderBy('id').execute();
+      const address = '198.51.100.77';
+      const signInFrom = (body: unknown) => api.call('POST', '/webauthn/login/verification/', { body, headers: AGENT, address });
+      const optionsFrom = async () => (await api.call('GET', '/webauthn/login/options/', { headers: AGENT, address })).json().data.data as RequestOptions;
+
+      // Nobody's passkey, and a replayed challenge: refused, and nothing is written.
+      const before = await all();
+      expect((await signInFrom(new SoftAuthenticator().get(await optionsFrom(), { userHandle: alice.authenticator.userHandle }))).statusCode).toBe(400);
+      const answer = alice.authenticator.get(await optionsFrom());
+      expect((await signInFrom(answer)).statusCode).toBe(200);
+      expect((await signInFrom(answer)).statusCode).toBe(400);
+      expect(await all()).toBe(before);
+
+      // Alice's passkey with a signature that does not verify (a counter gone backwards): recorded against Alice.
+      expect((await signInFrom(alice.authenticator.get(await optionsFrom(), { counter: 1 }))).statusCode).toBe(400);
+      expect(await shown()).toEqual([{ identifier: `passkey ${alice.passkey.name}`, method: 'passkey', address }]);
+      expect(await all()).toBe(before + 1);
+
+      // A disabled account: the genuine passkey is refused, and that is recorded too.
+      await db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', alice.userInfo.uid).execute();
+      const disabled = await signInFrom(alice.authenticator.get(await optionsFrom(), { counter: alice.authenticator.counter + 5 }));
+      expect(disabled.statusCode, disabled.body).toBe(403);
+      expect(disabled.json().error).toBe('account_disabled');
+      expect((await shown()).map((row) => row.method)).toEqual(['passkey', 'passkey']);
+      expect(await all()).toBe(before + 2);
+    });
+
     it('merges a guest caller into the passkey’s account and ends the guest session (decision 063)', async () => {
       const member = await memberWithPasskey();
       await giveAccountHoldings(api, member.token);

@@ -18,6 +18,7 @@ import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
+import type { SignInFailuresService } from '../accounts/sign-in-failures.service.ts';
 import { passkeyName } from './passkey-names.ts';
 import type { ChallengeRow, CredentialRow, PasskeysRepository } from './passkeys.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
@@ -45,6 +46,8 @@ export interface PasskeysDependencies {
   relyingParty: { rpId: string; rpName: string; origins: string[] };
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
+  /** Where a refused sign-in with a registered passkey is recorded for operators (decision 098). */
+  signInFailures?: Pick<SignInFailuresService, 'record'>;
 }
 
 /**
@@ -61,6 +64,7 @@ export class PasskeysService {
   readonly #clock: Clock;
   readonly #rp: { rpId: string; rpName: string; origins: string[] };
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
+  readonly #signInFailures: Pick<SignInFailuresService, 'record'> | null;
 
   constructor(deps: PasskeysDependencies) {
     this.#repository = deps.repository;
@@ -71,6 +75,7 @@ export class PasskeysService {
     this.#clock = deps.clock;
     this.#rp = deps.relyingParty;
     this.#conversions = deps.conversions ?? null;
+    this.#signInFailures = deps.signInFailures ?? null;
   }
 
   /** Options for navigator.credentials.create(): the account's handle, its passkeys excluded. */
@@ -158,10 +163,13 @@ export class PasskeysService {
   async signIn(caller: Caller | null, body: AuthenticationResponseBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
     assertAllowed(await this.#limiter.peek(PASSKEY_LIMITS.loginAddress, where));
+    // The registered passkey the attempt named, once known: its refusal is recorded against its account.
+    let known: { user_id: number; name: string | null; credential_id: string } | undefined;
     try {
       const challenge = await this.#takeChallenge(body.response.clientDataJSON, 'passkey-login', null, caller?.tokenId ?? null);
       const credential = await this.#repository.findByCredentialId(body.id);
       if (!credential) throw refused('passkeys:errors.unknownPasskey');
+      known = credential;
       const owner = body.response.userHandle ? await this.#repository.userIdByHandle(body.response.userHandle) : undefined;
       if (owner !== credential.user_id) throw refused('passkeys:errors.wrongAccount');
       const verification = await verifyAuthenticationResponse({
@@ -185,7 +193,19 @@ export class PasskeysService {
       const { token } = await this.#tokens.issue(credential.user_id, tokenName('passkey', client));
       return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'rate_limited') await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
+      if (error instanceof AppError && error.code !== 'rate_limited') {
+        await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
+        // Only with a registered passkey (an unknown one names no account), and only after a valid
+        // challenge of this session, under the per-client limit above: an attacker cannot fill the
+        // table with made-up credentials, and the repository keeps 50 rows per passkey at most.
+        if (known)
+          await this.#signInFailures?.record({
+            userId: known.user_id,
+            identifier: `passkey ${known.name ?? known.credential_id.slice(0, 16)}`,
+            method: 'passkey',
+            address: client.address,
+          });
+      }
       throw error;
     }
   }

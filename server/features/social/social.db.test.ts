@@ -249,6 +249,44 @@ describe('social sign-in API', () => {
       expect(replay.statusCode).toBe(400);
     });
 
+    it('records a sign-in refused for a disabled account against it, for the Console, and nothing for a refusal that names no account', async () => {
+      const first = await newGuest();
+      const member = await signInWith('google', browser(first.token, { sub: 'google-disabled', name: 'Dee' }));
+      const db = api.database.db;
+      const all = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('sign_in_failures')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const rows = () => db.selectFrom('sign_in_failures').select(['identifier', 'method']).where('user_id', '=', member.userInfo.uid).execute();
+      await db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', member.userInfo.uid).execute();
+
+      // A forged state proves no provider account: refused, nothing written.
+      const before = await all();
+      const forger = await newGuest();
+      const forged = browser(forger.token, { sub: 'google-disabled' });
+      const message = await popUp('google', forged);
+      expect((await submit('login', 'google', forged, { ...message, state: randomBytes(32).toString('base64url') })).statusCode).toBe(400);
+      expect(await all()).toBe(before);
+
+      // The provider confirms the account, which is disabled: refused, and recorded against it.
+      for (const caller of [await newGuest(), null]) {
+        const b = browser(caller?.token ?? null, { sub: 'google-disabled' });
+        const refused = await submit('login', 'google', b, await popUp('google', b));
+        expect(refused.statusCode, refused.body).toBe(403);
+        expect(refused.json().error).toBe('account_disabled');
+      }
+      expect(await rows()).toEqual([
+        { identifier: 'google google-disabled', method: 'google' },
+        { identifier: 'google google-disabled', method: 'google' },
+      ]);
+      expect(await all()).toBe(before + 2);
+    });
+
     it('refuses an ID token issued to another client', async () => {
       const guest = await newGuest();
       const b = browser(guest.token, { sub: 'google-mallory', audience: 'wrong' });

@@ -53,7 +53,7 @@ export interface SocialDependencies {
   /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
   /** Where wrong WhatsApp codes are noted for operators (decision 098). */
-  signInFailures?: Pick<SignInFailuresService, 'recordPhone'>;
+  signInFailures?: Pick<SignInFailuresService, 'recordPhone' | 'record'>;
 }
 
 /** Where a pop-up flow starts: the flow the page made, the browser's session cookie and its flow cookie. */
@@ -82,7 +82,7 @@ export class SocialService {
   readonly #newNickname: () => string;
 
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
-  readonly #signInFailures: Pick<SignInFailuresService, 'recordPhone'> | null;
+  readonly #signInFailures: Pick<SignInFailuresService, 'recordPhone' | 'record'> | null;
 
   constructor(deps: SocialDependencies) {
     this.#repository = deps.repository;
@@ -160,8 +160,16 @@ export class SocialService {
     const now = isoNow(this.#clock);
     const existing = await this.#repository.findAccount(platform, profile.id);
     if (existing) {
-      await this.#guestMerge.mergeCallerInto(caller, existing.user_id);
-      return this.#session(existing.user_id, 'issue', platform, client);
+      try {
+        await this.#guestMerge.mergeCallerInto(caller, existing.user_id);
+        return await this.#session(existing.user_id, 'issue', platform, client);
+      } catch (error) {
+        // The provider proved the account, so the refusal (a disabled account) is the member's to see
+        // in the Console; nobody without that provider account can cause one.
+        if (error instanceof AppError && error.code === 'account_disabled')
+          await this.#signInFailures?.record({ userId: existing.user_id, identifier: `${platform} ${profile.id}`, method: platform, address: client.address });
+        throw error;
+      }
     }
     const nickname = nicknameOf(profile);
     if (caller && (await this.#repository.isGuest(caller.userId))) {

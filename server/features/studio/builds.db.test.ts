@@ -332,6 +332,78 @@ describe('game builds (decision 097)', () => {
     await api.services.builds.approve(operatorCaller, second.id).catch((error: unknown) => expect(error).toBeInstanceOf(AppError));
   });
 
+  it("shows operators where a game's rollback goes and rolls it back with a reason; refused callers change nothing", async () => {
+    const rolled = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
+    const now = new Date().toISOString();
+    const build = (version: number, status: 'approved' | 'rejected') =>
+      api.database.db
+        .insertInto('game_builds')
+        .values({
+          app_id: rolled.id,
+          version,
+          status,
+          reason: null,
+          uploaded_by: owner.userInfo.uid,
+          reviewed_by: operator.userInfo.uid,
+          entry_path: 'index.html',
+          file_count: 1,
+          total_bytes: 10,
+          archive_bytes: 10,
+          created_at: now,
+          submitted_at: now,
+          reviewed_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const first = await build(1, 'approved');
+    await build(2, 'rejected');
+    const third = await build(3, 'approved');
+    await api.database.db.updateTable('apps').set({ live_build_id: third.id, published: 1 }).where('id', '=', rolled.id).execute();
+    const listed = async () => {
+      const response = await api.call('GET', `/console/games/?q=${rolled.slug}`, { token: operator.token });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.items.find((item: { id: number }) => item.id === rolled.id);
+    };
+    // The rejected version 2 is skipped: the rollback goes to version 1.
+    expect(await listed()).toMatchObject({ liveVersion: 3, rollbackVersion: 1 });
+    const liveBuild = async () =>
+      (await api.database.db.selectFrom('apps').select('live_build_id').where('id', '=', rolled.id).executeTakeFirstOrThrow()).live_build_id;
+    const auditCount = async () =>
+      (await api.database.db.selectFrom('audit_log').select('id').where('action', '=', 'build.rollback').where('target_id', '=', String(rolled.id)).execute())
+        .length;
+
+    for (const [who, token, status] of [
+      ['no token', undefined, 401],
+      ['member', member.token, 403],
+      ['developer of the game', owner.token, 403],
+    ] as const) {
+      const response = await api.call('POST', `/console/games/${rolled.id}/rollback`, { token, body: { reason: 'Crashes on start.' } });
+      expect(response.statusCode, `${who}: ${response.body}`).toBe(status);
+      expect(await liveBuild(), who).toBe(third.id);
+      expect(await auditCount(), who).toBe(0);
+    }
+    // The game list of the Console is for operators only too.
+    expect((await api.call('GET', '/console/games/', { token: owner.token })).statusCode).toBe(403);
+
+    const response = await api.call('POST', `/console/games/${rolled.id}/rollback`, { token: operator.token, body: { reason: 'Crashes on start.' } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toMatchObject({ id: first.id, version: 1, live: true });
+    expect(await liveBuild()).toBe(first.id);
+    expect(await listed()).toMatchObject({ liveVersion: 1, rollbackVersion: null });
+    const entry = await api.database.db
+      .selectFrom('audit_log')
+      .select(['operator_user_id', 'target_type', 'detail'])
+      .where('action', '=', 'build.rollback')
+      .where('target_id', '=', String(rolled.id))
+      .executeTakeFirstOrThrow();
+    expect(entry.operator_user_id).toBe(operator.userInfo.uid);
+    expect(entry.target_type).toBe('game');
+    expect(JSON.parse(entry.detail)).toMatchObject({ from: third.id, to: first.id, version: 1, reason: 'Crashes on start.' });
+    // Nowhere further back: refused, nothing recorded.
+    expect((await api.call('POST', `/console/games/${rolled.id}/rollback`, { token: operator.token })).statusCode).toBe(409);
+    expect(await auditCount()).toBe(1);
+  });
+
   it('checks the role for every call: no token, guest, member, other developer, owner, operator', async () => {
     const build = await uploadOk(sdkGameEntries('Matrix'));
     const zip = await makeZip(sdkGameEntries());

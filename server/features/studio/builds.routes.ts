@@ -14,6 +14,7 @@ import {
   BuildSchema,
   GameBuildParamsSchema,
   GameParamsSchema,
+  OperatorRollbackBodySchema,
   RejectBodySchema,
   ReviewQueueSchema,
 } from '#common/api/studio-builds.schema.ts';
@@ -236,12 +237,13 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
       method: 'POST',
       url: '/console/games/:app_id/rollback',
       summary: "Make a game's previous approved build live again",
-      description: 'Operators only; recorded in the audit log. 409 when there is no earlier approved build.',
+      description: 'Operators only; recorded in the audit log with the optional reason. 409 when there is no earlier approved build.',
       tags: CONSOLE,
       auth: 'required',
       params: GameParamsSchema,
+      body: OperatorRollbackBodySchema,
       response: BuildSchema,
     },
-    ({ caller, params }) => builds.rollbackAsOperator(caller, params.app_id),
+    ({ caller, params, body }) => builds.rollbackAsOperator(caller, params.app_id, body.reason),
   );
 }

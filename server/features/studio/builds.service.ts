@@ -262,12 +262,12 @@ export class BuildsService {
   }
 
   /** An operator goes back to a game's previous approved build (recorded in the audit log). */
-  async rollbackAsOperator(caller: Caller | null, appId: number): Promise<Build> {
+  async rollbackAsOperator(caller: Caller | null, appId: number, reason = ''): Promise<Build> {
     const operator = await this.#operators.requireOperator(caller);
-    return this.#rollback(appId, operator);
+    return this.#rollback(appId, operator, reason);
   }
 
-  async #rollback(appId: number, operator: number | null): Promise<Build> {
+  async #rollback(appId: number, operator: number | null, reason = ''): Promise<Build> {
     const now = isoNow(this.#clock);
     const target = await this.#repository.db.transaction().execute(async (trx) => {
       const game = await this.#repository.game(appId, trx);
@@ -282,7 +282,7 @@ export class BuildsService {
             operatorUserId: operator,
             action: 'build.rollback',
             target: { type: 'game', id: appId },
-            detail: { from: live.id, to: previous.id, version: previous.version },
+            detail: { from: live.id, to: previous.id, version: previous.version, reason },
           },
           trx,
         );

@@ -178,6 +178,61 @@ describe('game webhooks', () => {
     }
   });
 
+  it("prunes finished deliveries older than the retention in the worker, keeping each game's log and every pending one", async () => {
+    const { db } = api.services.database;
+    const gamma = (await db.selectFrom('apps').select('id').where('slug', '=', 'gamma').executeTakeFirstOrThrow()).id;
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000).toISOString();
+    let n = 0;
+    const row = (status: 'pending' | 'delivered' | 'failed', at: string) => {
+      n += 1;
+      return {
+        app_id: gamma,
+        event_id: `evt_prune_${n}`,
+        event_type: 'order.paid',
+        source_key: `prune:${n}`,
+        payload: '{}',
+        status,
+        attempts: status === 'pending' ? 0 : 1,
+        // Pending ones are not due, so the worker's sending leaves them as they are.
+        next_attempt_at: status === 'pending' ? daysAgo(-1) : at,
+        lease_until: null,
+        leased_by: null,
+        last_attempt_at: status === 'pending' ? null : at,
+        last_status_code: status === 'delivered' ? 200 : 503,
+        last_response: null,
+        last_error: null,
+        delivered_at: status === 'delivered' ? at : null,
+        created_at: at,
+      };
+    };
+    // Oldest first: 2 pending and 5 given up 40 days ago, 60 delivered 40 days ago, 3 delivered yesterday.
+    await db
+      .insertInto('webhook_deliveries')
+      .values([
+        ...Array.from({ length: 2 }, () => row('pending', daysAgo(40))),
+        ...Array.from({ length: 5 }, () => row('failed', daysAgo(40))),
+        ...Array.from({ length: 60 }, () => row('delivered', daysAgo(40))),
+        ...Array.from({ length: 3 }, () => row('delivered', daysAgo(1))),
+      ])
+      .execute();
+    const idsOf = async (app: number) =>
+      (await db.selectFrom('webhook_deliveries').select('id').where('app_id', '=', app).orderBy('id').execute()).map((r) => r.id);
+    const before = await idsOf(gamma);
+    const alphaBefore = await idsOf(appId);
+    const logBefore = (await api.services.webhooks.settings(gamma)).deliveries.map((d) => d.id);
+    expect(logBefore).toHaveLength(50);
+
+    await api.services.webhooks.work(now);
+    const after = await idsOf(gamma);
+    // Kept: the 2 pending ones and the newest 50 (the Studio's log); gone: the 18 older finished ones.
+    expect(after).toEqual([...before.slice(0, 2), ...before.slice(-50)]);
+    expect((await api.services.webhooks.settings(gamma)).deliveries.map((d) => d.id)).toEqual(logBefore);
+    // Another game's recent deliveries stay.
+    expect(await idsOf(appId)).toEqual(expect.arrayContaining(alphaBefore));
+    await db.deleteFrom('webhook_deliveries').where('app_id', '=', gamma).execute();
+  });
+
   describe('two instances on one database', () => {
     let second: ApiInstance;
     beforeAll(async () => {

@@ -154,6 +154,35 @@ export class WebhooksRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Deletes finished deliveries (delivered, or given up) last tried before `before`, except each
+   * game's newest `keepPerGame` (what the Studio's delivery log shows, whatever their age).
+   * Pending ones are never deleted. Answers how many went.
+   */
+  async prune(before: string, keepPerGame: number): Promise<number> {
+    const ranked = this.#db.selectFrom('webhook_deliveries').select((eb) => [
+      'id',
+      'status',
+      'last_attempt_at',
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) => ob.partitionBy('app_id').orderBy('id', 'desc'))
+        .as('place'),
+    ]);
+    const result = await this.#db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom(ranked.as('r'))
+          .select('r.id')
+          .where('r.place', '>', keepPerGame)
+          .where('r.status', 'in', ['delivered', 'failed'])
+          .where('r.last_attempt_at', '<', before),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** A game's deliveries, newest first. */
   deliveries(appId: number, limit: number): Promise<DeliveryRow[]> {
     return this.#db.selectFrom('webhook_deliveries').selectAll().where('app_id', '=', appId).orderBy('id', 'desc').limit(limit).execute();

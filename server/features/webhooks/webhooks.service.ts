@@ -17,7 +17,12 @@ export const GIVE_UP_AFTER_SECONDS = 24 * 60 * 60;
 /** How long a worker holds the deliveries it claimed (longer than a send's time limit). */
 const LEASE_SECONDS = 60;
 const BATCH = 10;
+/** Deliveries the Studio's log shows per game; pruning never takes these. */
 const LOG_LENGTH = 50;
+/** How long finished deliveries (delivered or given up) are kept beyond each game's log (decision 100). */
+export const DELIVERY_RETENTION_DAYS = 30;
+/** How often the worker prunes finished deliveries. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export type WebhookEventType = 'order.paid' | 'order.refunded' | 'items.consumed' | 'test';
 
@@ -80,6 +85,7 @@ export class WebhooksService {
   readonly #worker = `w_${randomBytes(9).toString('base64url')}`;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
+  #prunedAt = 0;
 
   constructor(deps: { repository: WebhooksRepository; sender: WebhookSender; clock: Clock; appSecret: string; allowPrivateTargets: boolean }) {
     this.#repository = deps.repository;
@@ -181,12 +187,25 @@ export class WebhooksService {
     }
   }
 
+  /**
+   * One round of the worker: sends what is due, and at most once an hour deletes finished
+   * deliveries older than the retention, keeping each game's log. Answers how many it attempted.
+   */
+  async work(now: Date = this.#clock.now()): Promise<number> {
+    const attempted = await this.deliverDue(now);
+    if (now.getTime() - this.#prunedAt >= PRUNE_EVERY_MS) {
+      this.#prunedAt = now.getTime();
+      await this.#repository.prune(new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 24 * 3600 * 1000).toISOString(), LOG_LENGTH);
+    }
+    return attempted;
+  }
+
   /** Runs the worker every `intervalMs` until `stop()`. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => {
       if (this.#running) return;
-      this.#running = this.deliverDue()
+      this.#running = this.work()
         .catch((error: unknown) => {
           onError(error);
           return 0;

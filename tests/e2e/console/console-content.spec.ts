@@ -1,13 +1,21 @@
+import { insertDeveloperGame } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
+import { openRunDatabase } from '../../support/run-database.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 
 const PASSWORD = 'Harbour-Lantern-Tricky-9';
 const IMAGE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0f766e"/></svg>');
 
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A datetime-local value in the browser's time zone (the test runs in the same one). */
+function localInput(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 test.describe('Console content (decision 099)', { tag: '@db' }, () => {
-  test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; unpublishes a game', async ({
+  test('an operator writes an article in both languages with an image, schedules it, publishes it and reads it; creates a static page the same way; unpublishes a game', async ({
     page,
     context,
     request,
@@ -63,6 +71,29 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await page.goto(`/zh-CN/article/guides/${id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('灯会指南');
 
+    // A static page: created at /page/<slug>, scheduled like the article, then published now.
+    await page.goto('/console/pages');
+    await page.getByTestId('page-new').click();
+    await expect(page).toHaveURL(/\/console\/pages\/new$/);
+    const pageSlug = `lantern-rules-${Date.now()}`;
+    await page.getByTestId('page-slug').fill(pageSlug);
+    await page.getByTestId('page-publish-at').fill(localInput(new Date(Date.now() + 24 * 3600_000)));
+    await page.getByTestId('page-title-en').fill('Lantern rules');
+    await page.getByTestId('markdown-en').fill('Carry your lantern **with care**.');
+    await expect(page.getByTestId('page-save')).toHaveText('Schedule');
+    await page.getByTestId('page-save').click();
+    await expect(page).toHaveURL(new RegExp(`/console/pages/${pageSlug}$`));
+    await expect(page.getByTestId('page-status')).toContainText('Scheduled');
+    expect((await request.get(`/page/${pageSlug}`)).status()).toBe(404);
+    await page.getByTestId('page-publish-now').click();
+    await expect(page.getByTestId('page-status')).toContainText('Published');
+    await page.getByTestId('page-view').click();
+    await expect(page).toHaveURL(new RegExp(`/page/${pageSlug}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lantern rules');
+    await expect(page.getByTestId('static-page').locator('strong')).toHaveText('with care');
+    // One address per page: the fixed pages are not also under /page/.
+    expect((await request.get('/page/about')).status()).toBe(404);
+
     // A game unpublished in the Console is gone from search at once; it comes back when published again.
     // Sudoku: no other journey plays it, so taking it away for a moment disturbs none.
     try {
@@ -91,5 +122,93 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await page.goto('/search?q=sudoku');
     await expect(page.getByTestId('app-grid').getByTestId('app-tile')).toHaveCount(1);
     expect((await request.get('/games/sudoku/index.html')).status()).toBe(200);
+  });
+
+  test("an operator rolls a developer's game back to its previous build from the games page, with the keyboard", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    const developer = await newMember(request, uniqueUsername('dev'), PASSWORD);
+    const operator = await newMember(request, uniqueUsername('op'), PASSWORD);
+    await grantOperator(operator.userInfo.uid);
+    const database = await openRunDatabase();
+    const now = new Date().toISOString();
+    const title = `Rollback Run ${Date.now()}`;
+    let game: { id: number; slug: string };
+    const builds: number[] = [];
+    try {
+      await database.db
+        .insertInto('developer_profiles')
+        .values({ user_id: developer.userInfo.uid, studio_name: 'Rollback Works', contact_email: 'dev@rollback.test', created_at: now, updated_at: now })
+        .execute();
+      game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title });
+      for (const version of [1, 2]) {
+        const row = await database.db
+          .insertInto('game_builds')
+          .values({
+            app_id: game.id,
+            version,
+            status: 'approved',
+            reason: null,
+            uploaded_by: developer.userInfo.uid,
+            reviewed_by: operator.userInfo.uid,
+            entry_path: 'index.html',
+            file_count: 1,
+            total_bytes: 10,
+            archive_bytes: 10,
+            created_at: now,
+            submitted_at: now,
+            reviewed_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        builds.push(row.id);
+      }
+      await database.db.updateTable('apps').set({ live_build_id: builds[1]! }).where('id', '=', game.id).execute();
+    } finally {
+      await database.close();
+    }
+
+    await useSession(context, baseURL!, operator.token);
+    await page.goto('/console/games');
+    await page.getByTestId('console-games-search').fill(game.slug);
+    const row = page.locator(`[data-testid="console-game"][data-slug="${game.slug}"]`);
+    await expect(row).toContainText('Live: version 2');
+    await page.getByTestId('console-games-reason').fill('Version 2 crashes on start');
+    const rollback = row.getByTestId('console-game-rollback');
+    await expect(rollback).toHaveText('Roll back to version 1');
+
+    // Asked first: Escape answers no and nothing changes.
+    await rollback.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('confirm-dialog');
+    await expect(dialog).toContainText(`Roll back ${title}?`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText('Live: version 2');
+
+    // Confirmed with the keyboard alone: version 1 is live, and no earlier build is left to go back to.
+    await rollback.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await page.getByTestId('confirm-accept').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('toast').getByText(`${title} is back on version 1.`)).toBeVisible();
+    await expect(row).toContainText('Live: version 1');
+    await expect(row.getByTestId('console-game-rollback')).toHaveCount(0);
+    const audit = await call<{ entries: Array<{ action: string; detail: Record<string, unknown> }> }>(
+      request,
+      'GET',
+      `/console/audit/?target_type=game&target_id=${game.id}`,
+      { token: operator.token },
+    );
+    expect(audit.data.entries.map((entry) => [entry.action, entry.detail.reason])).toEqual([['build.rollback', 'Version 2 crashes on start']]);
+
+    // In Chinese too.
+    await page.goto('/zh-CN/console/games');
+    await page.getByTestId('console-games-search').fill(game.slug);
+    await expect(page.locator(`[data-testid="console-game"][data-slug="${game.slug}"]`)).toContainText('线上：版本 1');
   });
 });

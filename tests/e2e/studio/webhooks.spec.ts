@@ -69,6 +69,8 @@ test.describe('Studio: webhooks (decision 100)', () => {
       await hydrated(page);
       await expect(page.getByRole('heading', { name: 'Webhooks', level: 2 })).toBeVisible();
       await expect(page.getByTestId('webhook-test')).toBeDisabled();
+      // Without a URL, the page says events are not queued for later.
+      await expect(page.getByTestId('webhook-not-queued')).toContainText('not queued, and are not sent later');
 
       // A URL that is not http(s) is refused with the reason, by the field.
       problems.allow(/status of 422 .*\/serve\/api\/studio\/games\/\d+\/webhook$/);
@@ -81,9 +83,11 @@ test.describe('Studio: webhooks (decision 100)', () => {
       await page.getByLabel('Webhook URL').fill(url);
       await page.getByTestId('webhook-save').click();
       await expect(page.getByTestId('toast').filter({ hasText: 'The webhook URL is saved.' })).toBeVisible();
+      await expect(page.getByTestId('webhook-not-queued')).toHaveCount(0);
       const secret = (await page.getByTestId('webhook-secret').textContent())!;
       expect(secret).toMatch(/^whsec_/);
 
+      await afterDebounce(page);
       await page.getByTestId('webhook-test').click();
       await expect(page.getByTestId('toast').filter({ hasText: 'Test event sent: Delivered.' })).toBeVisible();
       const delivery = page.getByTestId('webhook-delivery').first();
