@@ -40,6 +40,7 @@ await build({
 
 // Both locales' interface texts, at the address the pages ask for (versioned by the build).
 interface BuiltRoute {
+  parentId?: string;
   module: string;
   imports?: string[];
   css?: string[];
@@ -52,8 +53,9 @@ const { assets } = (await import(pathToFileURL(resolve(process.env.BUILD_DIR ?? 
  * The Studio's and the Console's own files (their pages, charts, the upload client) are for
  * developers and operators, not for every visitor who installs the app: they are left out of the
  * precache. A file counts as theirs when only their pages reach it, by static or dynamic import.
+ * Their pages are the routes of their layouts' files and every route below them, whatever its id.
  */
-const ONLY_FOR_STAFF = /^routes\/(studio|console)/;
+const STAFF_LAYOUT = /^routes\/(studio|console)/;
 const REFERENCE = /(?:\.\/|assets\/)([\w.-]+\.(?:js|css))/g;
 const assetsDir = resolve(client, 'assets');
 const references = new Map<string, string[]>(
@@ -72,8 +74,9 @@ function reachable(roots: BuiltRoute[]): Set<string> {
   return seen;
 }
 const routes = Object.entries(assets.routes);
-const forEveryone = reachable([assets.entry, ...routes.filter(([id]) => !ONLY_FOR_STAFF.test(id)).map(([, route]) => route)]);
-const staffOnly = [...reachable(routes.filter(([id]) => ONLY_FOR_STAFF.test(id)).map(([, route]) => route))].filter((name) => !forEveryone.has(name));
+const isStaffRoute = (id: string | undefined): boolean => id !== undefined && (STAFF_LAYOUT.test(id) || isStaffRoute(assets.routes[id]?.parentId));
+const forEveryone = reachable([assets.entry, ...routes.filter(([id]) => !isStaffRoute(id)).map(([, route]) => route)]);
+const staffOnly = [...reachable(routes.filter(([id]) => isStaffRoute(id)).map(([, route]) => route))].filter((name) => !forEveryone.has(name));
 const messages = LOCALES.map(({ code }) => ({ url: `/${code}/messages.json?v=${encodeURIComponent(assets.version)}`, revision: null }));
 
 const { count, size, warnings } = await injectManifest({
