@@ -39,7 +39,17 @@ const TRIGGERS: Trigger[] = [
     name: 'game_stats_session_added',
     event: 'after insert on game_sessions',
     when: 'true',
-    body: [dayUpsert('new.app_id', 'new.day', '1', 'new.play_ms', '0', '0', 'plays = game_stats_days.plays + 1, play_ms = game_stats_days.play_ms + excluded.play_ms')],
+    body: [
+      dayUpsert(
+        'new.app_id',
+        'new.day',
+        '1',
+        'new.play_ms',
+        '0',
+        '0',
+        'plays = game_stats_days.plays + 1, play_ms = game_stats_days.play_ms + excluded.play_ms',
+      ),
+    ],
   },
   { name: 'game_stats_session_gameplay', event: 'after insert on game_sessions', when: 'new.to_gameplay_ms is not null', body: [bucketUp] },
   { name: 'game_stats_session_player', event: 'after insert on game_sessions', when: 'new.user_id is not null', body: playerRows },
@@ -129,7 +139,7 @@ async function dropTriggers(kind: DatabaseKind, db: Kysely<unknown>) {
  * Counts every session into the rollup again from scratch (the migration's backfill, and the
  * generated data of `scripts/studio-stats-data.ts`, which loads its sessions with the triggers off).
  */
-export async function rebuildGameStats(db: Kysely<unknown>) {
+export async function rebuildGameStats<DB>(db: Kysely<DB>) {
   for (const table of ['game_stats_days', 'game_stats_gameplay', 'game_stats_day_players', 'game_stats_players']) {
     await sql`delete from ${sql.table(table)}`.execute(db);
   }

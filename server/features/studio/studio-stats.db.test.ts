@@ -9,6 +9,9 @@ import { StudioStatsRepository } from './studio-stats.repository.ts';
 import { csvField, StudioStatsService } from './studio-stats.service.ts';
 
 const at = (iso: string) => ({ created_at: iso, updated_at: iso });
+/** Rows with PostgreSQL's bigint text as numbers. */
+const plain = (rows: object[]) =>
+  rows.map((row) => JSON.parse(JSON.stringify(row, (_key, value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))));
 
 /** A developer's statistics (decision 101): known data gives known figures, only to the game's developer. */
 describe('studio statistics', () => {
@@ -257,11 +260,12 @@ describe('studio statistics', () => {
   /** What the raw sessions say, counted from scratch: the rollup kept by each write must equal it. */
   async function expectRollupExact() {
     const kept = await rollup();
-    await db().transaction().execute(async (trx) => {
-      await rebuildGameStats(trx);
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await rebuildGameStats(trx);
+      });
     const rebuilt = await rollup();
-    const plain = (rows: object[]) => rows.map((row) => JSON.parse(JSON.stringify(row, (_key, value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))));
     expect(plain(kept.days)).toEqual(plain(rebuilt.days));
     expect(plain(kept.gameplay)).toEqual(plain(rebuilt.gameplay));
     expect(kept.dayPlayers).toEqual(rebuilt.dayPlayers);
@@ -276,20 +280,23 @@ describe('studio statistics', () => {
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const yesterday = new Date(now.getTime() - 86_400_000).toISOString();
-    const stats = new StudioStatsService({ repository: new StudioStatsRepository(db()), developers: api.services.developers, clock: { now: () => new Date() } });
+    const stats = new StudioStatsService({
+      repository: new StudioStatsRepository(db()),
+      developers: api.services.developers,
+      clock: { now: () => new Date() },
+    });
     const caller = { userId: owner.userInfo.uid, tokenId: 0 };
     const before = (await stats.stats(caller, gameId, 7, 'en')).summary;
 
-    const row = (key: string, userId: number, at: string, toGameplayMs: number | null) => ({
+    const row = (key: string, userId: number, startedAt: string, toGameplayMs: number | null) => ({
       session_key: `${key}-${Date.now()}`,
       app_id: gameId,
       user_id: userId,
-      day: at.slice(0, 10),
+      day: startedAt.slice(0, 10),
       loading_ms: 300,
       to_gameplay_ms: toGameplayMs,
       play_ms: 0,
-      created_at: at,
-      updated_at: at,
+      ...at(startedAt),
     });
     const a = row('rollup-a', member, yesterday, null);
     const b = row('rollup-b', member, now.toISOString(), 1234);
@@ -329,7 +336,17 @@ describe('studio statistics', () => {
     const keys = Array.from({ length: 6 }, (_, index) => `concurrent-${index}-${Date.now()}`);
     await Promise.all(
       keys.map((key) =>
-        sessions.insert({ session_key: key, app_id: otherGameId, user_id: player, day: now.slice(0, 10), loading_ms: 1, to_gameplay_ms: null, play_ms: 0, created_at: now, updated_at: now }),
+        sessions.insert({
+          session_key: key,
+          app_id: otherGameId,
+          user_id: player,
+          day: now.slice(0, 10),
+          loading_ms: 1,
+          to_gameplay_ms: null,
+          play_ms: 0,
+          created_at: now,
+          updated_at: now,
+        }),
       ),
     );
     // Reports of every session at once, out of order, some repeated.
@@ -339,7 +356,12 @@ describe('studio statistics', () => {
       ),
     );
     await expectRollupExact();
-    const day = await db().selectFrom('game_stats_days').selectAll().where('app_id', '=', otherGameId).where('day', '=', now.slice(0, 10)).executeTakeFirstOrThrow();
+    const day = await db()
+      .selectFrom('game_stats_days')
+      .selectAll()
+      .where('app_id', '=', otherGameId)
+      .where('day', '=', now.slice(0, 10))
+      .executeTakeFirstOrThrow();
     expect(Number(day.play_ms)).toBeGreaterThanOrEqual(6 * 30_000);
   });
 });
