@@ -152,10 +152,15 @@ export async function rebuildGameStats<DB>(db: Kysely<DB>) {
     select distinct app_id, day, user_id from game_sessions where user_id is not null`.execute(db);
   await sql`insert into game_stats_players (app_id, user_id, last_day)
     select app_id, user_id, max(day) from game_sessions where user_id is not null group by app_id, user_id`.execute(db);
-  // Set last, so that the counts are right whether the triggers ran on the inserts above or not.
-  await sql`update game_stats_days set
-      players = (select count(*) from game_stats_day_players p where p.app_id = game_stats_days.app_id and p.day = game_stats_days.day),
-      last_players = (select count(*) from game_stats_players p where p.app_id = game_stats_days.app_id and p.last_day = game_stats_days.day)`.execute(db);
+  // Set last, so that the counts are right whether the triggers ran on the inserts above or not;
+  // from grouped counts (a correlated count per day read every player of the game each time).
+  await sql`update game_stats_days set players = 0, last_players = 0`.execute(db);
+  await sql`update game_stats_days set players = c.n
+    from (select app_id, day, count(*) as n from game_stats_day_players group by app_id, day) as c
+    where c.app_id = game_stats_days.app_id and c.day = game_stats_days.day`.execute(db);
+  await sql`update game_stats_days set last_players = c.n
+    from (select app_id, last_day, count(*) as n from game_stats_players group by app_id, last_day) as c
+    where c.app_id = game_stats_days.app_id and c.last_day = game_stats_days.day`.execute(db);
 }
 
 export function gameStatsRollup(kind: DatabaseKind) {
