@@ -24,7 +24,8 @@ import { consoleContent } from './migrations/0020-console-content.ts';
 import { gameWebhooks } from './migrations/0021-game-webhooks.ts';
 import { studioStats } from './migrations/0022-studio-stats.ts';
 import { studioKeys } from './migrations/0023-studio-keys.ts';
-import { consoleListingAndPageSchedule } from './migrations/0025-console-listing-and-page-schedule.ts';
+import { consoleListingAndPageSchedule } from './migrations/0024-console-listing-and-page-schedule.ts';
+import { gameStatsRollup } from './migrations/0025-game-stats-rollup.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -53,7 +54,8 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0021-game-webhooks': gameWebhooks(kind),
     '0022-studio-stats': studioStats(),
     '0023-studio-keys': studioKeys(kind),
-    '0025-console-listing-and-page-schedule': consoleListingAndPageSchedule(),
+    '0024-console-listing-and-page-schedule': consoleListingAndPageSchedule(),
+    '0025-game-stats-rollup': gameStatsRollup(kind),
   };
 }
 

@@ -498,6 +498,39 @@ export interface RedirectsTable {
 }
 
 /** A visit of a game's play page and what it measured (decision 093). */
+/** The daily rollup of play sessions (migration 0025, decision 103), kept by triggers on game_sessions. */
+export interface GameStatsDaysTable {
+  app_id: number;
+  day: string;
+  plays: number;
+  /** bigint: PostgreSQL returns it as text. */
+  play_ms: number | string;
+  /** Distinct accounts that played the game that day. */
+  players: number;
+  /** Accounts whose latest day of play of the game is this day. */
+  last_players: number;
+}
+
+/** Sessions per game, day and 100 ms bucket of time to gameplay. */
+export interface GameStatsGameplayTable {
+  app_id: number;
+  day: string;
+  bucket: number;
+  sessions: number;
+}
+
+export interface GameStatsDayPlayersTable {
+  app_id: number;
+  day: string;
+  user_id: number;
+}
+
+export interface GameStatsPlayersTable {
+  app_id: number;
+  user_id: number;
+  last_day: string;
+}
+
 export interface GameSessionsTable {
   id: Id;
   session_key: string;
@@ -561,6 +594,10 @@ export interface Database {
   pages: PagesTable;
   redirects: RedirectsTable;
   game_sessions: GameSessionsTable;
+  game_stats_days: GameStatsDaysTable;
+  game_stats_gameplay: GameStatsGameplayTable;
+  game_stats_day_players: GameStatsDayPlayersTable;
+  game_stats_players: GameStatsPlayersTable;
   operators: OperatorsTable;
   developer_profiles: DeveloperProfilesTable;
   audit_log: AuditLogTable;

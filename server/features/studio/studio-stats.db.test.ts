@@ -2,10 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '#server/db/schema.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
+import { rebuildGameStats } from '#server/db/migrations/0025-game-stats-rollup.ts';
+import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
+import { GameSessionsRepository } from '#server/features/tracking/game-sessions.repository.ts';
 import { StudioStatsRepository } from './studio-stats.repository.ts';
 import { csvField, StudioStatsService } from './studio-stats.service.ts';
 
 const at = (iso: string) => ({ created_at: iso, updated_at: iso });
+/** Rows with PostgreSQL's bigint text as numbers. */
+const plain = (rows: object[]) =>
+  rows.map((row) => JSON.parse(JSON.stringify(row, (_key, value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))));
 
 /** A developer's statistics (decision 101): known data gives known figures, only to the game's developer. */
 describe('studio statistics', () => {
@@ -241,5 +247,121 @@ describe('studio statistics', () => {
     expect(lines[7]).toBe(`${today.slice(0, 10)},"Dice, ""Deluxe"" Edition",,,,1,1,42.0,1.5,0,0,,,,`);
     expect(csvField('line\nbreak')).toBe('"line\nbreak"');
     expect(csvField(12)).toBe('12');
+  });
+  /** Every row of the rollup (migration 0025), in a stable order. */
+  async function rollup() {
+    return {
+      days: await db().selectFrom('game_stats_days').selectAll().orderBy(['app_id', 'day']).execute(),
+      gameplay: await db().selectFrom('game_stats_gameplay').selectAll().where('sessions', '>', 0).orderBy(['app_id', 'day', 'bucket']).execute(),
+      dayPlayers: await db().selectFrom('game_stats_day_players').selectAll().orderBy(['app_id', 'day', 'user_id']).execute(),
+      players: await db().selectFrom('game_stats_players').selectAll().orderBy(['app_id', 'user_id']).execute(),
+    };
+  }
+  /** What the raw sessions say, counted from scratch: the rollup kept by each write must equal it. */
+  async function expectRollupExact() {
+    const kept = await rollup();
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await rebuildGameStats(trx);
+      });
+    const rebuilt = await rollup();
+    expect(plain(kept.days)).toEqual(plain(rebuilt.days));
+    expect(plain(kept.gameplay)).toEqual(plain(rebuilt.gameplay));
+    expect(kept.dayPlayers).toEqual(rebuilt.dayPlayers);
+    expect(kept.players).toEqual(rebuilt.players);
+  }
+
+  it('keeps the daily rollup equal to the raw sessions through reports, a merged guest and a removed account (decision 103)', async () => {
+    const sessions = new GameSessionsRepository(db());
+    const member = await account(false);
+    const guest = await account(true);
+    const gone = await account(true);
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const yesterday = new Date(now.getTime() - 86_400_000).toISOString();
+    const stats = new StudioStatsService({
+      repository: new StudioStatsRepository(db()),
+      developers: api.services.developers,
+      clock: { now: () => new Date() },
+    });
+    const caller = { userId: owner.userInfo.uid, tokenId: 0 };
+    const before = (await stats.stats(caller, gameId, 7, 'en')).summary;
+
+    const row = (key: string, userId: number, startedAt: string, toGameplayMs: number | null) => ({
+      session_key: `${key}-${Date.now()}`,
+      app_id: gameId,
+      user_id: userId,
+      day: startedAt.slice(0, 10),
+      loading_ms: 300,
+      to_gameplay_ms: toGameplayMs,
+      play_ms: 0,
+      ...at(startedAt),
+    });
+    const a = row('rollup-a', member, yesterday, null);
+    const b = row('rollup-b', member, now.toISOString(), 1234);
+    const c = row('rollup-c', guest, yesterday, 800);
+    const d = row('rollup-d', gone, now.toISOString(), 4000);
+    for (const each of [a, b, c, d]) expect(await sessions.insert(each)).toBe(true);
+    // Reports: play time grows, a late report does not shrink it, the first time to gameplay stays.
+    await sessions.update(a.session_key, { loadingMs: 300, toGameplayMs: 2100, playMs: 20_000 }, now.toISOString());
+    await sessions.update(a.session_key, { loadingMs: 300, toGameplayMs: 9999, playMs: 40_000 }, now.toISOString());
+    await sessions.update(a.session_key, { loadingMs: 300, toGameplayMs: null, playMs: 30_000 }, now.toISOString());
+    await sessions.update(b.session_key, { loadingMs: 300, toGameplayMs: 1234, playMs: 15_000 }, now.toISOString());
+    await sessions.update(d.session_key, { loadingMs: 300, toGameplayMs: 4000, playMs: 5000 }, now.toISOString());
+    await expectRollupExact();
+
+    // A play reported a second ago counts at once: 3 more plays today (b, d, and e below), 2 more players today.
+    const e = row('rollup-e', guest, new Date(Date.now() - 1000).toISOString(), 600);
+    expect(await sessions.insert(e)).toBe(true);
+    const figures = await stats.stats(caller, gameId, 7, 'en');
+    expect(figures.summary.plays - before.plays).toBe(5);
+    expect(figures.summary.players - before.players).toBe(3);
+    const todayRow = figures.daily.find((day) => day.day === today)!;
+    expect(todayRow.plays).toBeGreaterThanOrEqual(3);
+
+    // The guest signs in to the member: its account goes, its sessions stay the game's without a player.
+    expect((await new GuestMergeRepository(db()).mergeGuestInto(guest, member, 1_000_000)).merged).toBe(true);
+    await db().deleteFrom('users').where('id', '=', gone).execute();
+    await expectRollupExact();
+    const after = await stats.stats(caller, gameId, 7, 'en');
+    expect(after.summary.plays - before.plays).toBe(5);
+    expect(after.summary.players - before.players).toBe(1);
+  });
+
+  it('stays exact under concurrent reports and first plays of the same account', async () => {
+    const sessions = new GameSessionsRepository(db());
+    const player = await account(false);
+    const now = new Date().toISOString();
+    const keys = Array.from({ length: 6 }, (_, index) => `concurrent-${index}-${Date.now()}`);
+    await Promise.all(
+      keys.map((key) =>
+        sessions.insert({
+          session_key: key,
+          app_id: otherGameId,
+          user_id: player,
+          day: now.slice(0, 10),
+          loading_ms: 1,
+          to_gameplay_ms: null,
+          play_ms: 0,
+          created_at: now,
+          updated_at: now,
+        }),
+      ),
+    );
+    // Reports of every session at once, out of order, some repeated.
+    await Promise.all(
+      keys.flatMap((key, index) =>
+        [3, 1, 2, 3].map((step) => sessions.update(key, { loadingMs: 1, toGameplayMs: 100 * (index + step), playMs: 10_000 * step }, now)),
+      ),
+    );
+    await expectRollupExact();
+    const day = await db()
+      .selectFrom('game_stats_days')
+      .selectAll()
+      .where('app_id', '=', otherGameId)
+      .where('day', '=', now.slice(0, 10))
+      .executeTakeFirstOrThrow();
+    expect(Number(day.play_ms)).toBeGreaterThanOrEqual(6 * 30_000);
   });
 });

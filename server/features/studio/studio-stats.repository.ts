@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { GAMEPLAY_BUCKET_MS } from '#server/db/migrations/0025-game-stats-rollup.ts';
 import type { Database } from '#server/db/schema.ts';
 
 /** A range of UTC days, both included, and the instants that bound it (ISO text sorts as time). */
@@ -28,9 +29,6 @@ export interface SaleRow {
   amountMinor: number;
 }
 
-/** Times to gameplay are grouped in buckets this wide for their medians. */
-const BUCKET_MS = 100;
-
 const num = (value: number | string | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 
 /**
@@ -44,29 +42,28 @@ export class StudioStatsRepository {
     this.#db = db;
   }
 
-  /** Plays, distinct players and play time per UTC day. */
+  /** Plays, distinct players and play time per UTC day, from the daily rollup (migration 0025). */
   async playDays(appId: number, range: DayRange): Promise<PlayDayRow[]> {
     const rows = await this.#db
-      .selectFrom('game_sessions')
-      .select((eb) => [
-        'day',
-        eb.fn.countAll<number | string>().as('plays'),
-        eb.fn.count<number | string>('user_id').distinct().as('players'),
-        eb.fn.sum<number | string>('play_ms').as('play_ms'),
-      ])
+      .selectFrom('game_stats_days')
+      .select(['day', 'plays', 'players', 'play_ms'])
       .where('app_id', '=', appId)
       .where('day', '>=', range.fromDay)
       .where('day', '<=', range.toDay)
-      .groupBy('day')
+      .where('plays', '>', 0)
       .execute();
     return rows.map((row) => ({ day: row.day, plays: num(row.plays), players: num(row.players), playMs: num(row.play_ms) }));
   }
 
-  /** Distinct players over the whole range (a player of several days counts once). */
+  /**
+   * Distinct players over the whole range (a player of several days counts once): the accounts
+   * whose latest day of play falls in it, which is every account that played in it because a
+   * range ends today (decision 103).
+   */
   async players(appId: number, range: DayRange): Promise<number> {
     const row = await this.#db
-      .selectFrom('game_sessions')
-      .select((eb) => eb.fn.count<number | string>('user_id').distinct().as('players'))
+      .selectFrom('game_stats_days')
+      .select((eb) => eb.fn.sum<number | string>('last_players').as('players'))
       .where('app_id', '=', appId)
       .where('day', '>=', range.fromDay)
       .where('day', '<=', range.toDay)
@@ -75,29 +72,32 @@ export class StudioStatsRepository {
   }
 
   /**
-   * The median time to gameplay per day and over the range (key `*`), to 100 ms: one aggregate
-   * of the times in 100 ms buckets per day (an index-only scan and a hash aggregate), whose middle
-   * is found here, instead of sorting every session twice (docs/performance.md). The mean of the
+   * The median time to gameplay per day and over the range (key `*`), to 100 ms, from the sessions
+   * counted per day and 100 ms bucket (migration 0025), whose middle is found here. The mean of the
    * two middle buckets for an even count.
    */
   async medianToGameplay(appId: number, range: DayRange): Promise<Map<string, number>> {
-    const { rows } = await sql<{ day: string; bucket: number | string; n: number | string }>`
-      select day, to_gameplay_ms / ${sql.lit(BUCKET_MS)} as bucket, count(*) as n from game_sessions
-      where app_id = ${appId} and day >= ${range.fromDay} and day <= ${range.toDay} and to_gameplay_ms is not null
-      group by day, to_gameplay_ms / ${sql.lit(BUCKET_MS)}`.execute(this.#db);
+    const rows = await this.#db
+      .selectFrom('game_stats_gameplay')
+      .select(['day', 'bucket', 'sessions'])
+      .where('app_id', '=', appId)
+      .where('day', '>=', range.fromDay)
+      .where('day', '<=', range.toDay)
+      .where('sessions', '>', 0)
+      .execute();
     const days = new Map<string, Map<number, number>>([['*', new Map()]]);
     for (const row of rows) {
       const bucket = Number(row.bucket);
       for (const key of [row.day, '*']) {
         const counts = days.get(key) ?? new Map<number, number>();
-        counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.n));
+        counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.sessions));
         days.set(key, counts);
       }
     }
     const medians = new Map<string, number>();
     for (const [day, counts] of days) {
       const median = middleOf(counts);
-      if (median !== null) medians.set(day, median * BUCKET_MS);
+      if (median !== null) medians.set(day, median * GAMEPLAY_BUCKET_MS);
     }
     return medians;
   }
