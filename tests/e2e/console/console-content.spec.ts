@@ -143,7 +143,7 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
         .insertInto('developer_profiles')
         .values({ user_id: developer.userInfo.uid, studio_name: 'Rollback Works', contact_email: 'dev@rollback.test', created_at: now, updated_at: now })
         .execute();
-      game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title });
+      game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title, thumbnail: '/games/snake/thumbnail.svg' });
       for (const version of [1, 2]) {
         const row = await database.db
           .insertInto('game_builds')

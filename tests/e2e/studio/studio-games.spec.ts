@@ -16,6 +16,15 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 async function expectAccessible(page: Page): Promise<void> {
   const classLists = await page.locator('[class]').evaluateAll((elements) => elements.map((element) => element.getAttribute('class') ?? ''));
   expect(conflictingClassLists(classLists)).toEqual([]);
+  // A toast still fading in has the contrast of its half-way opacity: measure once animations end.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   expect(
     results.violations
