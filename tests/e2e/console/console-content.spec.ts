@@ -2,6 +2,7 @@ import { insertDeveloperGame } from '../../../server/testing/developer-games.ts'
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
 import { openRunDatabase } from '../../support/run-database.ts';
+import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 
@@ -190,7 +191,9 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
     await expect(row).toContainText('Live: version 2');
 
     // Confirmed with the keyboard alone: version 1 is live, and no earlier build is left to go back to.
+    // A press within 500 ms of the last one is ignored (the pending-action debounce).
     await rollback.focus();
+    await afterDebounce(page);
     await page.keyboard.press('Enter');
     await expect(dialog).toBeVisible();
     await page.getByTestId('confirm-accept').focus();
