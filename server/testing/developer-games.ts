@@ -48,6 +48,33 @@ export async function insertDeveloperGame(
   return { id: row.id, slug };
 }
 
+/** A build already reviewed, as if uploaded and then approved or rejected (no files: for the listing and rollback). */
+export async function insertReviewedBuild(
+  db: Kysely<Database>,
+  build: { appId: number; version: number; status: 'approved' | 'rejected'; uploadedBy: number; reviewedBy: number },
+): Promise<{ id: number }> {
+  const now = new Date().toISOString();
+  return db
+    .insertInto('game_builds')
+    .values({
+      app_id: build.appId,
+      version: build.version,
+      status: build.status,
+      reason: null,
+      uploaded_by: build.uploadedBy,
+      reviewed_by: build.reviewedBy,
+      entry_path: 'index.html',
+      file_count: 1,
+      total_bytes: 10,
+      archive_bytes: 10,
+      created_at: now,
+      submitted_at: now,
+      reviewed_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 export interface ZipEntry {
   name: string;
   content?: string | Buffer;

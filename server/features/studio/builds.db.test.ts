@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
 import { AppError } from '#server/lib/app-error.ts';
-import { insertDeveloperGame, makeZip, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
+import { insertDeveloperGame, insertReviewedBuild, makeZip, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 
@@ -334,27 +334,8 @@ describe('game builds (decision 097)', () => {
 
   it("shows operators where a game's rollback goes and rolls it back with a reason; refused callers change nothing", async () => {
     const rolled = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
-    const now = new Date().toISOString();
     const build = (version: number, status: 'approved' | 'rejected') =>
-      api.database.db
-        .insertInto('game_builds')
-        .values({
-          app_id: rolled.id,
-          version,
-          status,
-          reason: null,
-          uploaded_by: owner.userInfo.uid,
-          reviewed_by: operator.userInfo.uid,
-          entry_path: 'index.html',
-          file_count: 1,
-          total_bytes: 10,
-          archive_bytes: 10,
-          created_at: now,
-          submitted_at: now,
-          reviewed_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      insertReviewedBuild(api.database.db, { appId: rolled.id, version, status, uploadedBy: owner.userInfo.uid, reviewedBy: operator.userInfo.uid });
     const first = await build(1, 'approved');
     await build(2, 'rejected');
     const third = await build(3, 'approved');

@@ -1,4 +1,4 @@
-import { insertDeveloperGame } from '../../../server/testing/developer-games.ts';
+import { insertDeveloperGame, insertReviewedBuild } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
 import { openRunDatabase } from '../../support/run-database.ts';
@@ -146,25 +146,13 @@ test.describe('Console content (decision 099)', { tag: '@db' }, () => {
         .execute();
       game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title, thumbnail: '/games/snake/thumbnail.svg' });
       for (const version of [1, 2]) {
-        const row = await database.db
-          .insertInto('game_builds')
-          .values({
-            app_id: game.id,
-            version,
-            status: 'approved',
-            reason: null,
-            uploaded_by: developer.userInfo.uid,
-            reviewed_by: operator.userInfo.uid,
-            entry_path: 'index.html',
-            file_count: 1,
-            total_bytes: 10,
-            archive_bytes: 10,
-            created_at: now,
-            submitted_at: now,
-            reviewed_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const row = await insertReviewedBuild(database.db, {
+          appId: game.id,
+          version,
+          status: 'approved',
+          uploadedBy: developer.userInfo.uid,
+          reviewedBy: operator.userInfo.uid,
+        });
         builds.push(row.id);
       }
       await database.db.updateTable('apps').set({ live_build_id: builds[1]! }).where('id', '=', game.id).execute();
