@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import type { Database } from '../db/schema.ts';
 
 /** The database the db tests run on: PostgreSQL when DATABASE_URL says so, else SQLite. */
 const testDatabaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'file:';
@@ -52,4 +54,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       for (const extra of ['', '-wal', '-shm']) rmSync(file + extra, { force: true });
     },
   };
+}
+
+/** How many rows a table holds now (a test's before and after). */
+export async function rowCount(db: Kysely<Database>, table: keyof Database): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -3,6 +3,7 @@ import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { expectGuestMerged, giveAccountHoldings, giveGuestHoldings } from '#server/testing/guest-merge.ts';
 import { type CreationOptions, type RequestOptions, SoftAuthenticator } from '#server/testing/soft-authenticator.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { rowCount } from '#server/testing/test-database.ts';
 
 describe('passkeys API', () => {
   let api: TestApi;
@@ -220,15 +221,7 @@ describe('passkeys API', () => {
     it('records a refused sign-in with a registered passkey against its account for the Console, and nothing for an unknown passkey or a bad challenge', async () => {
       const alice = await memberWithPasskey();
       const db = api.services.database.db;
-      const all = async () =>
-        Number(
-          (
-            await db
-              .selectFrom('sign_in_failures')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+      const all = () => rowCount(db, 'sign_in_failures');
       // What the Console's member page lists: the rows of the account.
       const shown = () =>
         db.selectFrom('sign_in_failures').select(['identifier', 'method', 'address']).where('user_id', '=', alice.userInfo.uid).orderBy('id').execute();

@@ -7,6 +7,7 @@ import { SOCIAL_LIMITS } from './social.service.ts';
 import { type IdentityProviders, STAND_IN_CLIENT, startIdentityProviders, startWhatsAppCloudApi } from '#server/testing/identity-providers.ts';
 import { csrfHeadersFor, openApiInstance } from '#server/testing/api-instance.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { rowCount } from '#server/testing/test-database.ts';
 
 interface Browser {
   /** The flow cookie the link page set in this browser. */
@@ -253,15 +254,7 @@ describe('social sign-in API', () => {
       const first = await newGuest();
       const member = await signInWith('google', browser(first.token, { sub: 'google-disabled', name: 'Dee' }));
       const db = api.database.db;
-      const all = async () =>
-        Number(
-          (
-            await db
-              .selectFrom('sign_in_failures')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+      const all = () => rowCount(db, 'sign_in_failures');
       const rows = () => db.selectFrom('sign_in_failures').select(['identifier', 'method']).where('user_id', '=', member.userInfo.uid).execute();
       await db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', member.userInfo.uid).execute();
 
