@@ -2,8 +2,8 @@
 // `DATABASE_URL=postgres://postgres@127.0.0.1:5432/playport_stats node scripts/studio-stats-data.ts [--plays 10000000]`
 // inserts games, accounts, play sessions spread over the last 365 UTC days (a few games much more
 // played than the rest), the played history derived from them, and orders with some refunds, all
-// with generate_series in a handful of statements, and the daily rollup of migration 0025 counted
-// from them. PostgreSQL only; run it on a scratch database.
+// with generate_series in a handful of statements, and the daily rollup of migration 0025 and the
+// accounts' first games of migration 0026 counted from them. PostgreSQL only; run it on a scratch database.
 // It prints the id and developer token of the busiest game for the measurements.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { rebuildGameStats } from '../server/db/migrations/0025-game-stats-rollup.ts';
+import { rebuildFirstGames } from '../server/db/migrations/0026-first-games.ts';
 import { randomAlphanumeric, sha256Hex } from '../server/lib/random.ts';
 
 const { values } = parseArgs({
@@ -111,8 +112,10 @@ try {
   }
   // Likewise the played history's secondary indexes (migrations 0001 and 0022); rows in the order of
   // its primary key, so that index grows at its end.
+  // Loaded in replica mode too: the first-game triggers (migration 0026) would update an account per row.
   await sql`drop index played_games_recent_idx`.execute(db);
   await sql`drop index played_games_app_first`.execute(db);
+  await sql`set session_replication_role = replica`.execute(db);
   try {
     await step('played history', () =>
       sql`insert into played_games (user_id, app_id, play_count, first_played_at, last_played_at)
@@ -126,6 +129,7 @@ try {
       await sql`create index played_games_recent_idx on played_games (user_id, last_played_at)`.execute(db);
       await sql`create index played_games_app_first on played_games (app_id, first_played_at)`.execute(db);
     });
+    await sql`set session_replication_role = origin`.execute(db);
   }
   await step('orders (1 in 50 plays) and refunds (1 in 20 orders)', async () => {
     await sql`insert into orders (public_id, user_id, app_id, item_id, sku, amount_minor, currency, status, provider, idempotency_key, campaign, created_at, updated_at, paid_at)
@@ -142,6 +146,7 @@ try {
   });
   // The triggers of the daily rollup (migration 0025) do not fire in replica mode: count the sessions in at once.
   await step('daily rollup', () => rebuildGameStats(db));
+  await step('first games', () => rebuildFirstGames(db));
   await step('analyze', () => sql`analyze`.execute(db));
 
   // A developer token for the owner of every generated game, to call the API as they would.

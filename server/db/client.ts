@@ -100,7 +100,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize ?? 10,
     // While PostgreSQL is away a request fails within seconds (503) instead of waiting for a connection.
     connectionTimeoutMillis: 5000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // JIT compiling is off: the portal's queries are short, and compiling one took 3.2 s of a
+    // 3.4 s statistics query whose cost estimate passed jit_above_cost (docs/performance.md).
+    options: ['-c jit=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
   });
   // An idle connection that PostgreSQL closes (restart, failover) is an 'error' event on the pool;
   // unheard, it would end the process (decision 077). The pool drops that connection and opens a new one when

@@ -26,6 +26,8 @@ import { studioStats } from './migrations/0022-studio-stats.ts';
 import { studioKeys } from './migrations/0023-studio-keys.ts';
 import { consoleListingAndPageSchedule } from './migrations/0024-console-listing-and-page-schedule.ts';
 import { gameStatsRollup } from './migrations/0025-game-stats-rollup.ts';
+import { firstGames } from './migrations/0026-first-games.ts';
+import { previewOrders } from './migrations/0027-preview-orders.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -56,6 +58,8 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0023-studio-keys': studioKeys(kind),
     '0024-console-listing-and-page-schedule': consoleListingAndPageSchedule(),
     '0025-game-stats-rollup': gameStatsRollup(kind),
+    '0026-first-games': firstGames(kind),
+    '0027-preview-orders': previewOrders(),
   };
 }
 

@@ -37,6 +37,9 @@ export interface UsersTable {
   updated_at: Time;
   /** When an operator disabled the account (decision 098): no sign-in, no session; null when enabled. */
   disabled_at: Generated<Time | null>;
+  /** The account's first game and when it was first played (migration 0026, decision 104), kept by triggers on played_games. */
+  first_app_id: Generated<number | null>;
+  first_played_at: Generated<Time | null>;
 }
 
 export interface AccessTokensTable {
@@ -121,6 +124,8 @@ export interface OrdersTable {
   credited_at: Generated<Time | null>;
   /** When an operator asked the provider to refund it (decision 098): set once, cleared if the provider refused. */
   refund_requested_at: Generated<Time | null>;
+  /** 1: made in a build's preview, a sandbox test (migration 0027); left out of the Studio's statistics. */
+  preview: Generated<Flag>;
 }
 
 /** Every state change of an order, never updated or deleted. */

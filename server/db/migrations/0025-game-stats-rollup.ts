@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseKind } from '../client.ts';
+import { createTriggers, dropTriggers, type Trigger } from './helpers.ts';
 
 /**
  * A daily rollup of play sessions for the Studio's statistics (decision 103): per game and UTC
@@ -14,13 +15,6 @@ import type { DatabaseKind } from '../client.ts';
 
 /** Times to gameplay are counted in buckets this wide (the Studio's medians are to 100 ms). */
 export const GAMEPLAY_BUCKET_MS = 100;
-
-interface Trigger {
-  name: string;
-  event: string;
-  when: string;
-  body: string[];
-}
 
 const dayUpsert = (app: string, day: string, plays: string, playMs: string, players: string, lastPlayers: string, set: string) =>
   `insert into game_stats_days (app_id, day, plays, play_ms, players, last_players) values (${app}, ${day}, ${plays}, ${playMs}, ${players}, ${lastPlayers})
@@ -115,26 +109,6 @@ const TRIGGERS: Trigger[] = [
   },
 ];
 
-async function createTriggers(kind: DatabaseKind, db: Kysely<unknown>) {
-  for (const trigger of TRIGGERS) {
-    const body = trigger.body.map((statement) => `${statement};`).join('\n');
-    if (kind === 'sqlite') {
-      await sql.raw(`create trigger ${trigger.name} ${trigger.event} for each row when ${trigger.when} begin\n${body}\nend`).execute(db);
-    } else {
-      await sql.raw(`create function ${trigger.name}() returns trigger language plpgsql as $$ begin\n${body}\nreturn null; end $$`).execute(db);
-      await sql.raw(`create trigger ${trigger.name} ${trigger.event} for each row when (${trigger.when}) execute function ${trigger.name}()`).execute(db);
-    }
-  }
-}
-
-async function dropTriggers(kind: DatabaseKind, db: Kysely<unknown>) {
-  for (const trigger of TRIGGERS) {
-    const table = trigger.event.split(' on ')[1]!;
-    await sql.raw(kind === 'sqlite' ? `drop trigger if exists ${trigger.name}` : `drop trigger if exists ${trigger.name} on ${table}`).execute(db);
-    if (kind === 'postgres') await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
-  }
-}
-
 /**
  * Counts every session into the rollup again from scratch (the migration's backfill, and the
  * generated data of `scripts/studio-stats-data.ts`, which loads its sessions with the triggers off).
@@ -201,10 +175,10 @@ export function gameStatsRollup(kind: DatabaseKind) {
         .execute();
       await db.schema.createIndex('game_stats_players_user').on('game_stats_players').column('user_id').execute();
       await rebuildGameStats(db);
-      await createTriggers(kind, db);
+      await createTriggers(kind, db, TRIGGERS);
     },
     async down(db: Kysely<unknown>) {
-      await dropTriggers(kind, db);
+      await dropTriggers(kind, db, TRIGGERS);
       for (const table of ['game_stats_players', 'game_stats_day_players', 'game_stats_gameplay', 'game_stats_days']) {
         await db.schema.dropTable(table).execute();
       }

@@ -206,8 +206,8 @@ export class PaymentsRepository {
   async createOrder(
     order: Omit<
       OrderRow,
-      'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at' | 'refund_requested_at'
-    >,
+      'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at' | 'refund_requested_at' | 'preview'
+    > & { preview?: number },
     options: { permanent?: boolean } = {},
   ): Promise<OrderRow | 'already_owned'> {
     const existing = () =>

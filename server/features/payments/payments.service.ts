@@ -232,6 +232,7 @@ export class PaymentsService {
         idempotency_key: input.idempotencyKey,
         campaign: Object.keys(campaign).length > 0 ? JSON.stringify(campaign) : null,
         created_at: now,
+        preview: preview === undefined ? 0 : 1,
       },
       { permanent: item.kind === 'permanent' },
     );

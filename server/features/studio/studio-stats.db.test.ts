@@ -4,6 +4,7 @@ import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { rebuildGameStats } from '#server/db/migrations/0025-game-stats-rollup.ts';
 import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
+import { MemberLibraryRepository } from '#server/features/catalogue/member-library.repository.ts';
 import { GameSessionsRepository } from '#server/features/tracking/game-sessions.repository.ts';
 import { StudioStatsRepository } from './studio-stats.repository.ts';
 import { csvField, StudioStatsService } from './studio-stats.service.ts';
@@ -144,6 +145,9 @@ describe('studio statistics', () => {
     await order(gems, guest, null); // never paid
     await order(gems, member, '2026-03-06T08:00:00.000Z', ['2026-03-06T09:00:00.000Z', '2026-03-06T09:05:00.000Z']); // refund notified twice
     await order(elsewhere, member, '2026-03-10T01:00:00.000Z');
+    // A test purchase in a build's preview, paid and refunded: neither revenue nor a refund.
+    await order(gems, member, '2026-03-10T03:00:00.000Z', ['2026-03-10T04:00:00.000Z']);
+    await db().updateTable('orders').set({ preview: 1 }).where('public_id', '=', `known-order-${orderNumber}`).execute();
 
     const stats = new StudioStatsService({
       repository: new StudioStatsRepository(db()),
@@ -363,5 +367,79 @@ describe('studio statistics', () => {
       .where('day', '=', now.slice(0, 10))
       .executeTakeFirstOrThrow();
     expect(Number(day.play_ms)).toBeGreaterThanOrEqual(6 * 30_000);
+  });
+  /** Each account's first game counted from the played history (decision 104): what the triggers must keep. */
+  async function expectFirstGamesExact() {
+    const kept = await db().selectFrom('users').select(['id', 'first_app_id', 'first_played_at']).where('first_app_id', 'is not', null).orderBy('id').execute();
+    const history = await db().selectFrom('played_games').select(['user_id', 'app_id', 'first_played_at']).orderBy('user_id').execute();
+    const counted = new Map<number, { id: number; first_app_id: number; first_played_at: string }>();
+    for (const row of history) {
+      const known = counted.get(row.user_id);
+      if (!known || row.first_played_at < known.first_played_at || (row.first_played_at === known.first_played_at && row.app_id < known.first_app_id)) {
+        counted.set(row.user_id, { id: row.user_id, first_app_id: row.app_id, first_played_at: row.first_played_at });
+      }
+    }
+    const live = new Set((await db().selectFrom('users').select('id').execute()).map((row) => row.id));
+    expect(plain(kept)).toEqual([...counted.values()].filter((row) => live.has(row.id)).sort((a, b) => a.id - b.id));
+  }
+
+  it('keeps each account’s first game equal to the played history through first plays, a merged guest and removals (decision 104)', async () => {
+    const library = new MemberLibraryRepository(db());
+    const member = await account(false);
+    const guest = await account(true);
+    const quitter = await account(true);
+    const [third] = await db()
+      .insertInto('apps')
+      .values({
+        slug: `first-${Date.now()}`,
+        type: 'game',
+        entry_url: '/games/snake/index.html',
+        thumbnail: '',
+        screenshots: '[]',
+        orientation: 'any',
+        width: 800,
+        height: 600,
+        developer: null,
+        featured: 0,
+        play_count: 0,
+        released_at: '2026-01-01T00:00:00.000Z',
+        published: 1,
+        ...at('2026-01-01T00:00:00.000Z'),
+      })
+      .returning('id')
+      .execute();
+    const thirdId = third!.id;
+
+    // First plays in any order: only an earlier one moves the first game; a repeated play changes nothing.
+    await library.recordPlay(member, otherGameId, '2026-04-02T10:00:00.000Z');
+    await library.recordPlay(member, gameId, '2026-04-03T10:00:00.000Z');
+    await library.recordPlay(member, otherGameId, '2026-04-04T10:00:00.000Z');
+    await played(quitter, thirdId, '2026-04-01T00:00:00.000Z');
+    await played(quitter, otherGameId, '2026-03-31T00:00:00.000Z');
+    await expectFirstGamesExact();
+    expect(await db().selectFrom('users').select(['first_app_id']).where('id', '=', member).executeTakeFirstOrThrow()).toEqual({ first_app_id: otherGameId });
+
+    // The guest played this game before the member played anything: the merge moves that earlier first play over.
+    await played(guest, gameId, '2026-04-01T09:00:00.000Z');
+    await played(guest, thirdId, '2026-04-05T09:00:00.000Z');
+    expect((await new GuestMergeRepository(db()).mergeGuestInto(guest, member, 1_000_000)).merged).toBe(true);
+    await expectFirstGamesExact();
+    expect(plain([await db().selectFrom('users').select(['first_app_id', 'first_played_at']).where('id', '=', member).executeTakeFirstOrThrow()])).toEqual([
+      { first_app_id: gameId, first_played_at: '2026-04-01T09:00:00.000Z' },
+    ]);
+
+    // A removed history row (a removed game) moves the first game to the next one; a removed account goes with its rows.
+    await db().deleteFrom('played_games').where('user_id', '=', quitter).where('app_id', '=', otherGameId).execute();
+    await expectFirstGamesExact();
+    await db().deleteFrom('apps').where('id', '=', thirdId).execute();
+    await db().deleteFrom('users').where('id', '=', quitter).execute();
+    await expectFirstGamesExact();
+
+    // First plays of several games at once by one new account: the earliest wins whatever commits first.
+    const racer = await account(true);
+    await Promise.all(
+      [otherGameId, gameId, otherGameId, gameId].map((appId, index) => library.recordPlay(racer, appId, `2026-04-0${9 - index}T00:00:00.000Z`)),
+    );
+    await expectFirstGamesExact();
   });
 });

@@ -105,41 +105,26 @@ export class StudioStatsRepository {
   /**
    * Accounts whose first game ever played was this one, per UTC day of that first play, and how
    * many of them are registered members now. Ties (two games first played in the same instant)
-   * go to the game with the lower id, so an account is new to one game only.
+   * go to the game with the lower id, so an account is new to one game only. Read from each
+   * account's first game (decision 104) through the index that covers the query.
    */
   async newPlayers(appId: number, range: DayRange): Promise<{ day: string; players: number; members: number }[]> {
     const rows = await this.#db
-      .selectFrom('played_games as p')
+      .selectFrom('users')
       .select((eb) => [
-        sql<string>`substr(p.first_played_at, 1, 10)`.as('day'),
+        sql<string>`substr(first_played_at, 1, 10)`.as('day'),
         eb.fn.countAll<number | string>().as('players'),
-        // A lookup per new player by primary key: a join let the planner sort every account.
-        eb.fn.sum<number | string>(sql`case when exists (select 1 from users u where u.id = p.user_id and u.is_guest = 0) then 1 else 0 end`).as('members'),
+        eb.fn.sum<number | string>(sql`case when is_guest = 0 then 1 else 0 end`).as('members'),
       ])
-      .where('p.app_id', '=', appId)
-      .where('p.first_played_at', '>=', range.start)
-      .where('p.first_played_at', '<', range.end)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('played_games as q')
-              .select('q.app_id')
-              .whereRef('q.user_id', '=', 'p.user_id')
-              .where((eb) =>
-                eb.or([
-                  eb('q.first_played_at', '<', eb.ref('p.first_played_at')),
-                  eb.and([eb('q.first_played_at', '=', eb.ref('p.first_played_at')), eb('q.app_id', '<', eb.ref('p.app_id'))]),
-                ]),
-              ),
-          ),
-        ),
-      )
-      .groupBy(sql`substr(p.first_played_at, 1, 10)`)
+      .where('first_app_id', '=', appId)
+      .where('first_played_at', '>=', range.start)
+      .where('first_played_at', '<', range.end)
+      .groupBy(sql`substr(first_played_at, 1, 10)`)
       .execute();
     return rows.map((row) => ({ day: row.day, players: num(row.players), members: num(row.members) }));
   }
 
-  /** Orders paid per UTC day of payment and item (refunded later or not: the refund is its own row). */
+  /** Orders paid per UTC day of payment and item (refunded later or not: the refund is its own row); a preview's test orders are left out. */
   async payments(appId: number, range: DayRange): Promise<SaleRow[]> {
     const rows = await this.#db
       .selectFrom('orders as o')
@@ -154,6 +139,7 @@ export class StudioStatsRepository {
         eb.fn.sum<number | string>('o.amount_minor').as('amount'),
       ])
       .where('o.app_id', '=', appId)
+      .where('o.preview', '=', 0)
       .where('o.paid_at', '>=', range.start)
       .where('o.paid_at', '<', range.end)
       .groupBy([sql`substr(o.paid_at, 1, 10)`, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
@@ -180,6 +166,7 @@ export class StudioStatsRepository {
         eb.fn.sum<number | string>('o.amount_minor').as('amount'),
       ])
       .where('o.app_id', '=', appId)
+      .where('o.preview', '=', 0)
       .where('o.status', '=', 'refunded')
       .where('e.to_status', '=', 'refunded')
       .where('e.from_status', '=', 'paid')
