@@ -215,8 +215,15 @@ export class AccountsService {
       throw invalidCredentials();
     }
     await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
-    await this.#guestMerge.mergeCallerInto(caller, user.id);
-    return this.#signIn(user.id, 'password', client);
+    try {
+      await this.#guestMerge.mergeCallerInto(caller, user.id);
+      return await this.#signIn(user.id, 'password', client);
+    } catch (error) {
+      // The right password for an account an operator disabled: the member's to see in the Console, as a refusal.
+      if (error instanceof AppError && error.code === 'account_disabled')
+        await this.#signInFailures?.record({ userId: user.id, identifier: normalized, method: 'password', address: client.address });
+      throw error;
+    }
   }
 
   /**

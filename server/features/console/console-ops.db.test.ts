@@ -295,6 +295,12 @@ describe('console operations', () => {
       (await api.call('POST', '/username/login/', { token: guest.token, body: { username, password: PASSWORD }, address: '198.51.100.20' })).statusCode,
     ).toBe(403);
     expect((await api.call('GET', '/member/info/', { token: guest.token })).statusCode).toBe(200);
+    // Both refusals of the right password are the member's to see in the Console, as sign-in failures.
+    const refusals = await api.database.db.selectFrom('sign_in_failures').select(['identifier', 'method']).where('user_id', '=', member.userInfo.uid).execute();
+    expect(refusals).toEqual([
+      { identifier: username, method: 'password' },
+      { identifier: username, method: 'password' },
+    ]);
 
     // Disabling twice records once; an operator cannot disable their own account.
     await api.call('POST', `/console/members/${member.userInfo.uid}/disable`, { token: operator.token, body: { reason: 'Chargeback fraud' } });
