@@ -31,6 +31,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'article column', paths: ['/article/news/esports'] },
   { name: 'article', paths: ['/article/news/1001', '/article/post/1001'] },
   { name: 'static pages', paths: ['/about', '/terms', '/cookie-policy', '/privacy-policy'] },
+  { name: 'static page at /page/<slug>', paths: ['/page/developers'] },
   { name: 'settings and diagnostics', paths: ['/settings', '/test'] },
   { name: 'login', paths: ['/login'] },
   { name: 'not found', paths: ['/no-such-page'], status: 404 },

@@ -31,7 +31,7 @@ describe('static pages', () => {
   it('imports the demo pages of both locales and serves them by slug and locale', async () => {
     expect(await api.services.pages.isEmpty()).toBe(true);
     const report = await importPages(api.services.pagesImport, CONTENT_PAGES);
-    expect(report.pages).toBe(8);
+    expect(report.pages).toBe(10);
     expect(await api.services.pages.isEmpty()).toBe(false);
     for (const slug of ['about', 'terms', 'cookie-policy', 'privacy-policy']) {
       const en = await api.app.inject({ method: 'GET', url: `/serve/api/page/info/?slug=${slug}` });
@@ -44,6 +44,9 @@ describe('static pages', () => {
     const about = await api.app.inject({ method: 'GET', url: '/serve/api/page/info/?slug=about', headers: { locale: 'zh-CN' } });
     expect(about.json().data.title).toBe('关于 Playport');
     expect(about.json().data.bodyHtml).toContain('<h2>');
+    // A page of another slug is served too (at /page/<slug>).
+    const developers = await api.app.inject({ method: 'GET', url: '/serve/api/page/info/?slug=developers&locale=zh-CN' });
+    expect(developers.json().data).toMatchObject({ slug: 'developers', locale: 'zh-CN', title: '在 Playport 发布你的游戏' });
   });
 
   it('falls back to English when a page has no translation, and sanitises the body', async () => {
