@@ -13,6 +13,7 @@ import { STATS_RANGES } from '../common/api/studio-stats.schema.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { createServices } from '../server/services.ts';
+import { insertDeveloperGame } from '../server/testing/developer-games.ts';
 import { MemberLibraryRepository } from '../server/features/catalogue/member-library.repository.ts';
 import { GameSessionsRepository } from '../server/features/tracking/game-sessions.repository.ts';
 
@@ -60,28 +61,10 @@ async function timeWrites(count: number, triggers: boolean, appId: number, users
 if (writes > 0) {
   const db = database.db;
   const stamp = new Date().toISOString();
-  const app = await db
-    .insertInto('apps')
-    .values({
-      slug: `writes-${Date.now()}`,
-      type: 'game',
-      entry_url: 'https://example.test/index.html',
-      thumbnail: '',
-      screenshots: '[]',
-      orientation: 'any',
-      width: 800,
-      height: 600,
-      developer: null,
-      featured: 0,
-      play_count: 0,
-      released_at: stamp,
-      published: 1,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const users: number[] = [];
+  // The game's developer is the first of the accounts removed afterwards.
+  const owner = await db.insertInto('users').values({ is_guest: 0, created_at: stamp, updated_at: stamp }).returning('id').executeTakeFirstOrThrow();
+  const app = await insertDeveloperGame(db, owner.id, { slug: `writes-${Date.now()}` });
+  const users: number[] = [owner.id];
   try {
     const rounds = 4;
     const perRound = Math.ceil(writes / rounds);

@@ -6,6 +6,7 @@ import { rebuildGameStats } from '#server/db/migrations/0025-game-stats-rollup.t
 import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { MemberLibraryRepository } from '#server/features/catalogue/member-library.repository.ts';
 import { GameSessionsRepository } from '#server/features/tracking/game-sessions.repository.ts';
+import { insertDeveloperGame } from '#server/testing/developer-games.ts';
 import { StudioStatsRepository } from './studio-stats.repository.ts';
 import { csvField, StudioStatsService } from './studio-stats.service.ts';
 
@@ -388,27 +389,8 @@ describe('studio statistics', () => {
     const member = await account(false);
     const guest = await account(true);
     const quitter = await account(true);
-    const [third] = await db()
-      .insertInto('apps')
-      .values({
-        slug: `first-${Date.now()}`,
-        type: 'game',
-        entry_url: '/games/snake/index.html',
-        thumbnail: '',
-        screenshots: '[]',
-        orientation: 'any',
-        width: 800,
-        height: 600,
-        developer: null,
-        featured: 0,
-        play_count: 0,
-        released_at: '2026-01-01T00:00:00.000Z',
-        published: 1,
-        ...at('2026-01-01T00:00:00.000Z'),
-      })
-      .returning('id')
-      .execute();
-    const thirdId = third!.id;
+    const third = await insertDeveloperGame(db(), owner.userInfo.uid);
+    const thirdId = third.id;
 
     // First plays in any order: only an earlier one moves the first game; a repeated play changes nothing.
     await library.recordPlay(member, otherGameId, '2026-04-02T10:00:00.000Z');
