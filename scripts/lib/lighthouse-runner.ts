@@ -93,7 +93,7 @@ export function calibratedCpuMultiplier(benchmarkIndex: number): number {
 export async function runLighthouse(
   origin: string,
   paths: string[],
-  options: { desktop?: boolean; cpuMultiplier?: number; gamesHost?: string; withoutGames?: boolean } = {},
+  options: { desktop?: boolean; cpuMultiplier?: number; gamesHost?: string } = {},
 ): Promise<LighthouseFigures[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -108,8 +108,6 @@ export async function runLighthouse(
         logLevel: 'error' as const,
         ...(options.desktop ? { formFactor: 'desktop' as const, screenEmulation: { disabled: true } } : {}),
         ...(options.cpuMultiplier ? { throttling: { cpuSlowdownMultiplier: options.cpuMultiplier } } : {}),
-        // The portal's own work alone: requests to the games origin are refused, so no game starts.
-        ...(options.withoutGames && options.gamesHost ? { blockedUrlPatterns: [`*://*.${options.gamesHost}:*`] } : {}),
       };
       const { lhr } = (await lighthouse(new URL(path, origin).href, flags, CONFIG as never))!;
       const transfer = (lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
