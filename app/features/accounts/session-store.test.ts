@@ -170,7 +170,8 @@ interface Tab {
   clock: { now: number };
 }
 
-function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean; fingerprint?: string | null } = {}): Tab {
+/** `bot: 'unloadable'`: the crawler check's code cannot load (offline) until `options.bot` changes. */
+function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean | 'unloadable'; fingerprint?: string | null } = {}): Tab {
   const logins: number[] = [];
   const registrations: number[] = [];
   const later: Tab['later'] = [];
@@ -215,7 +216,10 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
       },
     },
     recordedDevices: browser.recordedDevices,
-    isBot: async () => options.bot ?? false,
+    isBot: async () => {
+      if (options.bot === 'unloadable') throw new Error('isbot could not be loaded');
+      return options.bot ?? false;
+    },
     onLogin: (uid) => logins.push(uid),
     onRegistration: (uid) => registrations.push(uid),
     solveChallenge: async ({ challenge, difficulty }) => solve(challenge, difficulty, async () => undefined),
@@ -693,6 +697,20 @@ describe('session rules of spec section 4', () => {
     tab.store.start(NONE);
     await until(() => tab.store.snapshot().status === 'ready');
     expect(server.calls.slice(0, 3)).toEqual(['POST /guest/login/', 'GET /guest/challenge/', 'POST /guest/login/']);
+  });
+
+  it('a crawler check whose code cannot load (offline) fails like a sign-in: no call, tried again later', async () => {
+    const server = new FakeAccounts();
+    const options: { bot: boolean | 'unloadable' } = { bot: 'unloadable' };
+    const tab = openTab(server, new FakeBrowser(), options);
+    tab.store.start(NONE);
+    await until(() => tab.later.length === 1);
+    expect(server.calls).toEqual([]);
+    expect(tab.store.snapshot().status).not.toBe('loading');
+    options.bot = false;
+    tab.clock.now += tab.later[0]!.ms;
+    tab.store.refreshIfIncomplete();
+    await until(() => tab.store.snapshot().status === 'ready');
   });
 
   it('crawlers get no anonymous account', async () => {

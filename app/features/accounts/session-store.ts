@@ -340,8 +340,9 @@ export class SessionStore {
   }
 
   async #signInAnonymously(): Promise<void> {
-    if (this.#e.now() < this.#anonymousRetryAt || (await this.#e.isBot())) return;
+    if (this.#e.now() < this.#anonymousRetryAt) return;
     try {
+      if (await this.#e.isBot()) return;
       await this.#e.exclusive(async () => {
         const stored = this.#e.readToken();
         if (stored) {

@@ -117,8 +117,11 @@ function browserEnvironment(): SessionEnvironment {
       add: (uid) => storeFlag(`${DEVICE_RECORDED_KEY}${uid}`),
     },
     async isBot() {
-      const { isbot } = await import('isbot');
-      return isbot(navigator.userAgent);
+      // A chunk that cannot load (offline) comes back undefined: the build-updates listener takes
+      // Vite's preload error (a reload once online), so the import does not reject.
+      const loaded = (await import('isbot')) as typeof import('isbot') | undefined;
+      if (!loaded) throw new Error('isbot could not be loaded');
+      return loaded.isbot(navigator.userAgent);
     },
     onLogin: (uid) => track('login', { uid }),
     onRegistration: (uid) => track('registration', { uid }),
