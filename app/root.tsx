@@ -4,7 +4,7 @@ import { type Locale, LOCALE_CODES, localeDefinition, localeOfPath, localePath, 
 import type { Route } from './+types/root';
 import './app.css';
 import { appContext } from './context.ts';
-import { pageSessionOf } from './features/accounts/page-session.ts';
+import { CRAWLER_ATTRIBUTE, pageSessionOf } from './features/accounts/page-session.ts';
 import { SessionRuntime } from './features/accounts/session-runtime.tsx';
 import { browserSessionRestore } from './features/accounts/session-navigation.ts';
 import { emptyI18n, i18nFor, loadedI18n, loadLocaleMessages, messagesUrl } from './i18n/i18n.ts';
@@ -49,6 +49,7 @@ export async function loader({ url, context }: Route.LoaderArgs): Promise<RootDa
     buildId: site.buildId,
     nonce: facts.nonce,
     session: await pageSessionOf(context),
+    crawler: facts.crawler,
   };
 }
 
@@ -76,7 +77,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const origin = data?.publicOrigin ?? '';
   const path = canonicalPathOf(useMatches()) ?? stripLocale(pathname);
   return (
-    <html lang={definition.language} dir={definition.dir} data-build={data?.buildId} suppressHydrationWarning>
+    <html
+      lang={definition.language}
+      dir={definition.dir}
+      data-build={data?.buildId}
+      {...(data?.crawler ? { [CRAWLER_ATTRIBUTE]: '' } : {})}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

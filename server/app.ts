@@ -14,7 +14,7 @@ import { type Config, trustProxyOption } from './config.ts';
 import { pingDatabase } from './db/client.ts';
 import { articlePublicRoutes } from './features/articles/articles-public.routes.ts';
 import { sendKeySet } from './features/games/games.routes.ts';
-import { clientFacts } from './http/client-facts.ts';
+import { clientFacts, isCrawler } from './http/client-facts.ts';
 import { answerFrameworkError, errorEnvelope, statusOfError } from './http/errors.ts';
 import { requestLocale } from './i18n.ts';
 import { isServiceOutage, outageError } from './lib/service-outage.ts';
@@ -250,7 +250,12 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
         services: loaderServices,
         statusOfError,
         site,
-        request: { nonce: request.cspNonce, preferredLocale: preferredLocale(request.headers['accept-language']), client: clientFacts(request) },
+        request: {
+          nonce: request.cspNonce,
+          preferredLocale: preferredLocale(request.headers['accept-language']),
+          client: clientFacts(request),
+          crawler: isCrawler(request),
+        },
       });
     },
   });
@@ -272,6 +277,7 @@ function pageKey(request: FastifyRequest): string | null {
     hasSession: Boolean(request.cookies[TOKEN_COOKIE] || request.headers.authorization),
     preferredLocale: preferredLocale(request.headers['accept-language']),
     localeCookie: request.cookies[LOCALE_COOKIE],
+    crawler: isCrawler(request),
   });
 }
 

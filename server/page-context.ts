@@ -36,5 +36,7 @@ export interface AppLoadContext {
     preferredLocale: Locale | null;
     /** The client's address (as the trusted proxies report it) and browser, for per-client limits. */
     client: ClientFacts;
+    /** Whether the user agent is a crawler's (isbot): its page is rendered whole and tells the browser to make no guest account. */
+    crawler: boolean;
   };
 }

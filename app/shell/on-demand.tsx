@@ -1,10 +1,9 @@
-import { Suspense, useEffect, useState } from 'react';
-import { onIdle } from '../lib/idle.ts';
+import { Suspense, useState } from 'react';
 import { onDemand } from '../ui/deferred.tsx';
 import { useConfirmRequest } from './confirm-store.ts';
 import { useToasts } from './toast-store.ts';
 
-const { Component: Toaster, preload: preloadToaster } = onDemand(async () => (await import('./toaster.tsx')).Toaster);
+const { Component: Toaster } = onDemand(async () => (await import('./toaster.tsx')).Toaster);
 const { Component: ConfirmDialog } = onDemand(async () => (await import('./confirm-dialog.tsx')).ConfirmDialog);
 
 /** Mounts `children` from the first time `needed` is true on, so closing animations still run. */
@@ -14,10 +13,12 @@ function useOnceNeeded(needed: boolean): boolean {
   return mounted || needed;
 }
 
-/** The toasts' code loads once the page is idle or with the first toast, not with the page (decision 066). */
+/**
+ * The toasts' code loads with the first toast, not with the page nor at an idle moment of it
+ * (decision 066): evaluating it costs a slow phone more main thread than a toast is worth waiting for.
+ */
 export function ToasterOnDemand() {
   const mounted = useOnceNeeded(useToasts().length > 0);
-  useEffect(() => onIdle(() => void preloadToaster(), 5000), []);
   return mounted ? (
     <Suspense fallback={null}>
       <Toaster />

@@ -18,6 +18,8 @@ export interface RootData {
   nonce: string;
   /** The token cookie's user as the server found it, so the first paint shows who is signed in. */
   session: PageSession;
+  /** Whether the server took the browser for a crawler (no guest account is made for it). */
+  crawler: boolean;
 }
 
 /** The root loader's data; undefined only when the root loader itself failed. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
 import { AD_CONSENT_COOKIE, UTM_FIELDS } from '#common/constants.ts';
 import type { ClientFacts } from '../lib/caller.ts';
 
@@ -11,6 +12,12 @@ export function clientFacts(request: FastifyRequest): ClientFacts {
     campaign: campaignOf(request),
     adConsent: request.cookies?.[AD_CONSENT_COOKIE] === 'accepted',
   };
+}
+
+/** Whether the request's user agent is a crawler's (isbot's list), decided once here for the page and its cache key. */
+export function isCrawler(request: FastifyRequest): boolean {
+  const agent = request.headers['user-agent'];
+  return typeof agent === 'string' && isbot(agent);
 }
 
 /** The campaign tags of the Utm-* headers the API client sends (URL-encoded values, at most 200 characters each). */

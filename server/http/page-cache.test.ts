@@ -31,19 +31,24 @@ describe('PageCache', () => {
 });
 
 const key = (url: string, extra: Partial<Parameters<typeof pageCacheKey>[0]> = {}) =>
-  pageCacheKey({ url, hasSession: false, preferredLocale: null, localeCookie: undefined, ...extra });
+  pageCacheKey({ url, hasSession: false, preferredLocale: null, localeCookie: undefined, crawler: false, ...extra });
 
 describe('pageCacheKey', () => {
   it('keys a page by its path, its known parameters in a fixed order, and what decides the language', () => {
     expect(key('/categories/puzzle?type=game&sort=newest')).toBe(key('/categories/puzzle?sort=newest&type=game'));
     expect(key('/about')).not.toBe(key('/about', { preferredLocale: 'zh-CN' }));
     expect(key('/about')).not.toBe(key('/about', { localeCookie: 'en' }));
-    expect(key('/search?tag=puzzle')).toBe('/search?tag=puzzle|-|-|-');
+    expect(key('/search?tag=puzzle')).toBe('/search?tag=puzzle|-|-|-|-');
   });
 
   it('keeps the pages shared by everyone for visitors with a session too, apart from those without', () => {
-    expect(key('/about', { hasSession: true })).toBe('/about?|-|-|session');
+    expect(key('/about', { hasSession: true })).toBe('/about?|-|-|session|-');
     expect(key('/zh-CN/app/2048', { hasSession: true })).not.toBe(key('/zh-CN/app/2048'));
+  });
+
+  it("keeps crawlers' pages apart: they tell the browser to make no guest account", () => {
+    expect(key('/app/2048', { crawler: true })).toBe('/app/2048?|-|-|-|crawler');
+    expect(key('/app/2048', { crawler: true })).not.toBe(key('/app/2048'));
   });
 
   it('never keeps a personal page, with or without a session', () => {

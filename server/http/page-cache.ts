@@ -73,9 +73,16 @@ const CACHEABLE_PARAMETERS: Record<string, (value: string) => boolean> = {
 /**
  * The cache key of a page, or null when the page must not be kept (a personal page, or a query
  * outside the known parameters): the path, the allowed query parameters in a fixed order, what
- * decides the language, and whether the visitor has a session.
+ * decides the language, whether the visitor has a session, and whether the server took the
+ * browser for a crawler (its pages say so: crawlers get no guest account).
  */
-export function pageCacheKey(request: { url: string; hasSession: boolean; preferredLocale: string | null; localeCookie: string | undefined }): string | null {
+export function pageCacheKey(request: {
+  url: string;
+  hasSession: boolean;
+  preferredLocale: string | null;
+  localeCookie: string | undefined;
+  crawler: boolean;
+}): string | null {
   const [path, query = ''] = request.url.split('?', 2) as [string, string?];
   if (isPersonalPage(path)) return null;
   const parameters = [...new URLSearchParams(query)];
@@ -85,5 +92,5 @@ export function pageCacheKey(request: { url: string; hasSession: boolean; prefer
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => `${name}=${value}`)
     .join('&');
-  return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}|${request.hasSession ? 'session' : '-'}`;
+  return `${path}?${normalised}|${request.preferredLocale ?? '-'}|${request.localeCookie ?? '-'}|${request.hasSession ? 'session' : '-'}|${request.crawler ? 'crawler' : '-'}`;
 }

@@ -17,6 +17,12 @@ export interface PageSession {
   userInfo: UserInfo | null;
 }
 
+/**
+ * The attribute of `<html>` on a page rendered for a crawler (the server's isbot verdict on the
+ * user agent): the browser then makes no guest account, without loading a crawler list itself.
+ */
+export const CRAWLER_ATTRIBUTE = 'data-crawler';
+
 /** The request's session, looked up at most once and only when a loader or middleware asks. */
 export const pageSessionContext = createContext<() => Promise<PageSession>>();
 

@@ -44,7 +44,8 @@ export interface SessionEnvironment {
   knownUserInfo: { read(token: string): UserInfo | null; write(token: string | null, userInfo: UserInfo | null): void };
   /** The guests whose device this browser has recorded (POST /guest/device/), so it is sent once. */
   recordedDevices: { has(uid: number): boolean; add(uid: number): void };
-  isBot(): Promise<boolean>;
+  /** Whether the server took the browser for a crawler (crawlers get no account): its verdict on the user agent, written in the page. */
+  isCrawler(): boolean;
   /** The login tracking event (spec section 4: setting a different token reports its uid). */
   onLogin(uid: number): void;
   /** The registration tracking event (spec section 3): a guest became a member of the same account. */
@@ -342,7 +343,7 @@ export class SessionStore {
   async #signInAnonymously(): Promise<void> {
     if (this.#e.now() < this.#anonymousRetryAt) return;
     try {
-      if (await this.#e.isBot()) return;
+      if (this.#e.isCrawler()) return;
       await this.#e.exclusive(async () => {
         const stored = this.#e.readToken();
         if (stored) {

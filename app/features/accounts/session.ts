@@ -12,6 +12,7 @@ import { deviceId } from './device-id.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { displayName } from './display-name.ts';
+import { CRAWLER_ATTRIBUTE } from './page-session.ts';
 import { decodeTokenCookie, encodeTokenCookie, TOKEN_OFFER_COOKIE, tokenCookieOptions } from './session-token.ts';
 import { localeOfPath } from '#common/locales.ts';
 
@@ -116,13 +117,8 @@ function browserEnvironment(): SessionEnvironment {
       has: (uid) => storedFlag(`${DEVICE_RECORDED_KEY}${uid}`),
       add: (uid) => storeFlag(`${DEVICE_RECORDED_KEY}${uid}`),
     },
-    async isBot() {
-      // A chunk that cannot load (offline) comes back undefined: the build-updates listener takes
-      // Vite's preload error (a reload once online), so the import does not reject.
-      const loaded = (await import('isbot')) as typeof import('isbot') | undefined;
-      if (!loaded) throw new Error('isbot could not be loaded');
-      return loaded.isbot(navigator.userAgent);
-    },
+    // The server checks the user agent (isbot) and marks the page; the browser loads no crawler list.
+    isCrawler: () => document.documentElement.hasAttribute(CRAWLER_ATTRIBUTE),
     onLogin: (uid) => track('login', { uid }),
     onRegistration: (uid) => track('registration', { uid }),
     // Loaded on first use: pages whose visitor already has a session never fetch it.

@@ -37,10 +37,28 @@ export function useSession(): SessionView {
   const snapshot = useSyncExternalStore(
     session.subscribe,
     () => session.snapshot(initial),
-    // The server renders from the page session alone; the browser hydrates with the store's view of it.
-    () => (typeof document === 'undefined' ? session.renderedSnapshot(initial) : session.hydrationSnapshot(initial)),
+    () => serverSnapshot(initial),
   );
   return useMemo(() => viewOf(snapshot), [snapshot]);
+}
+
+/**
+ * One value of the session (a flag, a string, the user info): the component renders again only
+ * when that value changes, not with every step of a sign-in. A store update renders its readers
+ * synchronously, which on the play page competes with the game's start (docs/performance.md).
+ */
+export function useSessionValue<T>(select: (view: SessionView) => T): T {
+  const initial = usePageSession();
+  return useSyncExternalStore(
+    session.subscribe,
+    () => select(viewOf(session.snapshot(initial))),
+    () => select(viewOf(serverSnapshot(initial))),
+  );
+}
+
+/** The server renders from the page session alone; the browser hydrates with the store's view of it. */
+function serverSnapshot(initial: PageSession): SessionSnapshot {
+  return typeof document === 'undefined' ? session.renderedSnapshot(initial) : session.hydrationSnapshot(initial);
 }
 
 /** Derives the signed-in flags of a snapshot. */

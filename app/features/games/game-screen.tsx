@@ -110,8 +110,11 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
   return (
     <div className="flex h-dvh flex-col bg-zinc-100 dark:bg-zinc-950" data-testid="play-page">
       <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
+        {/* Not discovered ahead (React Router fetches and re-ranks the route manifest for it): on this
+            page that work would compete with the game's start; leaving discovers it then. */}
         <Link
           to={back}
+          discover="none"
           className={cn(
             'inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
             focusRing,

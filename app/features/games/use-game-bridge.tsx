@@ -1,7 +1,7 @@
 import { type ReactNode, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { Order } from '#common/api/game-store.schema.ts';
-import { useSession } from '../accounts/use-session.ts';
+import { useSessionValue } from '../accounts/use-session.ts';
 import { deliverWaitingOrders, type PurchaseResult } from '../payments/orders.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { onDemand } from '../../ui/deferred.tsx';
@@ -31,7 +31,9 @@ const gameLogin = async (appId: number) => (await api.post(`/game/login/${appId}
  */
 export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameOrigin: string, appId: number, locale: string, loaded: boolean): ReactNode {
   const { t } = useTranslation('errors');
-  const { isMember, userInfo } = useSession();
+  // The player as a string: the page renders again when the player changes, not at each step of a sign-in.
+  const player = useSessionValue(({ userInfo }) => (userInfo ? `${userInfo.uid}:${userInfo.isGuest ? 'guest' : 'member'}` : null));
+  const isMember = player?.endsWith(':member') ?? false;
   const [purchase, setPurchase] = useState<{ id: number; sku: string } | null>(null);
   const [prompt, setPrompt] = useState<{ id: number } | null>(null);
   const purchasing = useRef(false);
@@ -107,7 +109,6 @@ export function useGameBridge(frame: RefObject<HTMLIFrameElement | null>, frameO
 
   // The player changed while the game runs (a sign-in here, in the purchase dialog or in another
   // tab, a sign-out, a guest who became a member): the game gets the new player and a new token.
-  const player = userInfo ? `${userInfo.uid}:${userInfo.isGuest ? 'guest' : 'member'}` : null;
   const lastPlayer = useRef<string | null>(null);
   useEffect(() => {
     if (!loaded) return;

@@ -5,7 +5,7 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { api } from '../../lib/api-client.ts';
 import { onDemand } from '../../ui/deferred.tsx';
 import { session as sessionStore } from '../accounts/session.ts';
-import { useSession } from '../accounts/use-session.ts';
+import { useSessionValue } from '../accounts/use-session.ts';
 import { useRootData } from '../../shell/root-data.ts';
 import { consent } from '../tracking/consent.ts';
 import type { AdAdapter, AdHooks, StandInOutcome } from './ads/ad-adapters.ts';
@@ -41,7 +41,7 @@ interface ExtrasOptions {
  */
 export function useGameExtras({ frame, frameOrigin, appId, loadedMessage, locale, ads, muted }: ExtrasOptions): ReactNode {
   const { t } = useTranslation('games');
-  const { isMember } = useSession();
+  const isMember = useSessionValue((view) => view.isMember);
   const nonce = useRootData()?.nonce;
   const [standIn, setStandIn] = useState<{ kind: AdKind; end: (outcome: StandInOutcome) => void } | null>(null);
   const [breakRunning, setBreakRunning] = useState(false);

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { useSession } from '../accounts/use-session.ts';
+import { useSessionValue } from '../accounts/use-session.ts';
 import { api } from '../../lib/api-client.ts';
 
 /** Records one play for the session's account (guests included) when the play page opens. */
 export function usePlayRecord(appId: number): void {
-  const { token } = useSession();
+  const token = useSessionValue((view) => view.token);
   const recorded = useRef<string | null>(null);
   useEffect(() => {
     const key = `${token}/${appId}`;

@@ -175,7 +175,10 @@ test.describe('crawlers', { tag: '@db' }, () => {
   test('get pages without an anonymous account', async ({ page, context }) => {
     const calls = countApiCalls(page);
     await page.goto('/user');
+    // The server's verdict on the user agent, in the page: the browser loads no crawler list of its own.
+    await expect(page.locator('html')).toHaveAttribute('data-crawler', '');
     await expect(page.getByTestId('member-name')).toHaveText('Not signed in');
+    await page.goto('/app/2048');
     await page.waitForLoadState('networkidle');
     expect(calls('POST /guest/login/')).toBe(0);
     expect(await browserToken(context)).toBeNull();

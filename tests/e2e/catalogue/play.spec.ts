@@ -3,6 +3,7 @@ import { expect, hostedGameFrame, test } from '../fixtures.ts';
 import { newGuest } from '../../support/accounts.ts';
 import { recordTracking, useSession } from '../browser-session.ts';
 import { apiData } from './helpers.ts';
+import { settledUser } from '../accounts/helpers.ts';
 
 /**
  * A fresh browser's first game waits for its guest account, whose proof of work takes a random
@@ -97,6 +98,29 @@ test.describe('app page and play', { tag: '@db' }, () => {
     await expect(page.getByTestId('row-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048', loaded);
     await page.goto('/user');
     await expect(page.getByTestId('library-recently-played').getByTestId('app-tile')).toHaveAttribute('href', '/app/2048', loaded);
+  });
+
+  test('a first visit straight to a play page gets its guest and the game without loading the crawler list, the toasts or the route manifest', async ({
+    page,
+    request,
+  }) => {
+    test.slow();
+    // The play page's start is the player's wait (decision 105): what the page does not need stays unloaded.
+    const requested: string[] = [];
+    page.on('request', (sent) => requested.push(new URL(sent.url()).pathname));
+    await page.goto('/play/2048');
+    await expect(page.locator('html')).not.toHaveAttribute('data-crawler');
+    await expect(page.getByTestId('game-loading')).toBeHidden({ timeout: FIRST_GAME_MS });
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter((path) => /\/assets\/(isbot|toaster)-/.test(path) || path === '/__manifest')).toEqual([]);
+    // The back link's route is discovered when it is followed: still a client navigation to the app page.
+    await page.getByTestId('play-back').click();
+    await expect(page).toHaveURL('/app/2048');
+    await expect(page.getByTestId('play-button')).toBeVisible();
+    expect(requested).toContain('/__manifest');
+    expect(requested.filter((path) => path === '/app/2048')).toEqual([]);
   });
 
   test('favourites: marked on the app page, found in my area, removed again', async ({ page, context, request, baseURL }) => {
