@@ -65,7 +65,8 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
     request,
     baseURL,
   }) => {
-    test.slow();
+    // Five parties and about sixty steps: over 90 s on a busy two-core runner (test.slow()'s budget).
+    test.setTimeout(180_000);
     // The developer's backend: a receiver on this machine that keeps what arrives, as it arrives.
     const received: { signature: string; body: string }[] = [];
     const backend = createServer((incoming, answer) => {
