@@ -14,10 +14,18 @@ export function clientFacts(request: FastifyRequest): ClientFacts {
   };
 }
 
-/** Whether the request's user agent is a crawler's (isbot's list), decided once here for the page and its cache key. */
+/** Verdicts already given: the page cache's key and the page's context ask for the same request. */
+const crawlerVerdicts = new WeakMap<FastifyRequest, boolean>();
+
+/** Whether the request's user agent is a crawler's (isbot's list), decided once per request for the page and its cache key. */
 export function isCrawler(request: FastifyRequest): boolean {
-  const agent = request.headers['user-agent'];
-  return typeof agent === 'string' && isbot(agent);
+  let verdict = crawlerVerdicts.get(request);
+  if (verdict === undefined) {
+    const agent = request.headers['user-agent'];
+    verdict = typeof agent === 'string' && isbot(agent);
+    crawlerVerdicts.set(request, verdict);
+  }
+  return verdict;
 }
 
 /** The campaign tags of the Utm-* headers the API client sends (URL-encoded values, at most 200 characters each). */
