@@ -163,6 +163,8 @@ function medianFigures(list: LighthouseFigures[]): LighthouseFigures {
     stylesheetBytes: median(list.map((f) => f.stylesheetBytes)),
     benchmarkIndex: median(list.map((f) => f.benchmarkIndex)),
     gameScriptMs: median(list.map((f) => f.gameScriptMs)),
+    mainThreadCpuMs: median(list.map((f) => f.mainThreadCpuMs)),
+    cpuBlockingMs: median(list.map((f) => f.cpuBlockingMs)),
     // An SEO audit counts as failed when it failed in most runs.
     seoFailures: [...new Set(list.flatMap((f) => f.seoFailures))].filter((id) => list.filter((f) => f.seoFailures.includes(id)).length * 2 > list.length),
     problem: undefined,

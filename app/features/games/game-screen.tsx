@@ -1,5 +1,5 @@
 import { ArrowLeft, LoaderCircle, Maximize, Minimize, Smartphone, Volume2, VolumeX, X } from 'lucide-react';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, type RefObject, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import type { AdsConfig } from '#common/ads.ts';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
@@ -21,7 +21,12 @@ import { usePlayRecord } from './use-play-record.ts';
 import { mutedStore } from './game-extras.ts';
 import { useGameExtras } from './use-game-extras.tsx';
 
-/** The play page's screen: a bar back to the app's page, the game in its sandboxed frame, and what the game asks of the portal. */
+/**
+ * The play page's screen: a bar back to the app's page, the game in its sandboxed frame, and what the game asks of the portal.
+ * Each value that changes while the game starts (the guest's sign-in, what the browser can do, the
+ * game's loading) is read by the small part that shows it: React renders those parts again
+ * synchronously, and a whole screen rendered at each step competed with the game's start (decision 106).
+ */
 export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameConfig; ads: AdsConfig }) {
   const { t } = useTranslation('games');
   const frame = useRef<HTMLIFrameElement>(null);
@@ -34,17 +39,10 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
   useEffect(() => {
     progressNow.current = progress;
   }, [progress]);
-  const fullscreen = useFullscreen(stage, game.orientation);
-  const hint = useOrientationHint(game.orientation);
-  usePlayRecord(game.appId);
   // The origin of the document in the frame: the game's own, or "null" for a copy rebuilt offline.
   // (The page keys this screen by game, so the state starts afresh for another game.)
   const [offlineCopyShown, setOfflineCopyShown] = useState(false);
   const frameOrigin = offlineCopyShown ? 'null' : new URL(game.url, 'http://invalid').origin;
-  const purchase = useGameBridge(frame, frameOrigin, game.appId, locale, ready);
-  // SDK 1.1 (decision 093): the player's sound choice, statistics, invite links, ad breaks.
-  const muted = useSyncExternalStore(mutedStore.subscribe, mutedStore.get, () => false);
-  const extras = useGameExtras({ frame, frameOrigin, appId: game.appId, loadedMessage: game.sdk.loadedMessage, locale, ads, muted });
 
   // The frame gets its address only once the listener is in place (after hydration), so the
   // game's "loaded" message cannot be missed.
@@ -61,7 +59,8 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
       reported = true;
       setReady(true);
       track('game-loaded', { name });
-      frame.current?.focus();
+      // Keys go to the game at once; focusing a frame of another process is a task of its own.
+      setTimeout(() => frame.current?.focus());
     };
     let origin = new URL(game.url, window.location.href).origin;
     window.addEventListener('message', onMessage);
@@ -106,49 +105,9 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
     setTimeout(grace, READY_GRACE_MS);
   };
 
-  const back = localePath(locale, `/app/${game.slug}`);
   return (
     <div className="flex h-dvh flex-col bg-zinc-100 dark:bg-zinc-950" data-testid="play-page">
-      <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
-        {/* Not discovered ahead (React Router fetches and re-ranks the route manifest for it): on this
-            page that work would compete with the game's start; leaving discovers it then. */}
-        <Link
-          to={back}
-          discover="none"
-          className={cn(
-            'inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
-            focusRing,
-          )}
-          aria-label={t('play.backTo', { title: game.title })}
-          data-testid="play-back"
-        >
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          <span className="hidden xs:inline">{t('play.back')}</span>
-        </Link>
-        <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{game.title}</h1>
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          onClick={() => mutedStore.set(!muted)}
-          aria-pressed={muted}
-          aria-label={t('sdk.mute')}
-          title={t('sdk.mute')}
-          data-testid="play-mute"
-        >
-          {muted ? <VolumeX /> : <Volume2 />}
-        </Button>
-        {fullscreen.supported && (
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            onClick={fullscreen.toggle}
-            aria-label={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
-            title={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
-          >
-            {fullscreen.active ? <Minimize /> : <Maximize />}
-          </Button>
-        )}
-      </div>
+      <GameBar locale={locale} game={game} stage={stage} />
       <div ref={stage} className="relative min-h-0 flex-1 bg-zinc-100 dark:bg-zinc-950">
         <iframe
           ref={frame}
@@ -181,27 +140,117 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
             </output>
           </div>
         )}
-        {hint && (
-          <div
-            className="absolute inset-x-2 bottom-2 flex items-center gap-3 rounded-xl bg-zinc-900/90 p-3 text-sm text-white shadow-lg"
-            role="note"
-            data-testid="orientation-hint"
-          >
-            <Smartphone className={cn('size-5 shrink-0', hint.want === 'landscape' && 'rotate-90')} aria-hidden="true" />
-            <p className="flex-1">{t(hint.want === 'landscape' ? 'play.rotateLandscape' : 'play.rotatePortrait')}</p>
-            <button
-              type="button"
-              onClick={hint.dismiss}
-              className={cn('grid size-8 place-items-center rounded-lg hover:bg-white/10', focusRing)}
-              aria-label={t('play.dismiss')}
-            >
-              <X className="size-4" aria-hidden="true" />
-            </button>
-          </div>
-        )}
-        {extras}
+        <OrientationHint want={game.orientation} />
+        {/* SDK 1.1 (decision 093): the player's sound choice, statistics, invite links, ad breaks. */}
+        <GameExtras frame={frame} frameOrigin={frameOrigin} appId={game.appId} loadedMessage={game.sdk.loadedMessage} locale={locale} ads={ads} />
       </div>
-      {purchase}
+      <GameBridge frame={frame} frameOrigin={frameOrigin} appId={game.appId} locale={locale} loaded={ready} />
+      <PlayRecord appId={game.appId} />
     </div>
   );
 }
+
+/** The bar above the game: back to the app's page, the title, sound and full screen. */
+const GameBar = memo(function GameBar({ locale, game, stage }: { locale: Locale; game: GameConfig; stage: RefObject<HTMLDivElement | null> }) {
+  const { t } = useTranslation('games');
+  const muted = useSyncExternalStore(mutedStore.subscribe, mutedStore.get, () => false);
+  const fullscreen = useFullscreen(stage, game.orientation);
+  const back = localePath(locale, `/app/${game.slug}`);
+  return (
+    <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
+      {/* Not discovered ahead (React Router fetches and re-ranks the route manifest for it): on this
+          page that work would compete with the game's start; leaving discovers it then. */}
+      <Link
+        to={back}
+        discover="none"
+        className={cn(
+          'inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
+          focusRing,
+        )}
+        aria-label={t('play.backTo', { title: game.title })}
+        data-testid="play-back"
+      >
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        <span className="hidden xs:inline">{t('play.back')}</span>
+      </Link>
+      <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{game.title}</h1>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        onClick={() => mutedStore.set(!muted)}
+        aria-pressed={muted}
+        aria-label={t('sdk.mute')}
+        title={t('sdk.mute')}
+        data-testid="play-mute"
+      >
+        {muted ? <VolumeX /> : <Volume2 />}
+      </Button>
+      {fullscreen.supported && (
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          onClick={fullscreen.toggle}
+          aria-label={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
+          title={t(fullscreen.active ? 'play.exitFullscreen' : 'play.fullscreen')}
+        >
+          {fullscreen.active ? <Minimize /> : <Maximize />}
+        </Button>
+      )}
+    </div>
+  );
+});
+
+/** On a touch device held the other way than the game wants, a hint to turn it. */
+const OrientationHint = memo(function OrientationHint({ want }: { want: GameConfig['orientation'] }) {
+  const { t } = useTranslation('games');
+  const hint = useOrientationHint(want);
+  return (
+    hint && (
+      <div
+        className="absolute inset-x-2 bottom-2 flex items-center gap-3 rounded-xl bg-zinc-900/90 p-3 text-sm text-white shadow-lg"
+        role="note"
+        data-testid="orientation-hint"
+      >
+        <Smartphone className={cn('size-5 shrink-0', hint.want === 'landscape' && 'rotate-90')} aria-hidden="true" />
+        <p className="flex-1">{t(hint.want === 'landscape' ? 'play.rotateLandscape' : 'play.rotatePortrait')}</p>
+        <button
+          type="button"
+          onClick={hint.dismiss}
+          className={cn('grid size-8 place-items-center rounded-lg hover:bg-white/10', focusRing)}
+          aria-label={t('play.dismiss')}
+        >
+          <X className="size-4" aria-hidden="true" />
+        </button>
+      </div>
+    )
+  );
+});
+
+/** The game's calls to the portal (sign-in, purchases, saves) and the dialogs they open. */
+const GameBridge = memo(function GameBridge({
+  frame,
+  frameOrigin,
+  appId,
+  locale,
+  loaded,
+}: {
+  frame: RefObject<HTMLIFrameElement | null>;
+  frameOrigin: string;
+  appId: number;
+  locale: Locale;
+  loaded: boolean;
+}) {
+  return useGameBridge(frame, frameOrigin, appId, locale, loaded);
+});
+
+/** SDK 1.1's statistics, settings, invites and ad breaks, with the player's sound choice. */
+const GameExtras = memo(function GameExtras(options: Omit<Parameters<typeof useGameExtras>[0], 'muted'>) {
+  const muted = useSyncExternalStore(mutedStore.subscribe, mutedStore.get, () => false);
+  return useGameExtras({ ...options, muted });
+});
+
+/** One play recorded for the session's account, once it has one. */
+const PlayRecord = memo(function PlayRecord({ appId }: { appId: number }) {
+  usePlayRecord(appId);
+  return null;
+});
