@@ -122,7 +122,7 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
         {!ready && (
           <div className="absolute inset-0 grid place-items-center p-6 text-center" data-testid="game-loading">
             <output className="flex flex-col items-center gap-3">
-              <LoaderCircle className="size-8 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden="true" />
+              <LoaderCircle className="size-8 animate-[spin_1s_steps(8)_infinite] text-green-600 motion-reduce:animate-none" aria-hidden="true" />
               <span className="text-sm text-zinc-700 dark:text-zinc-300">{t('play.loading', { title: game.title })}</span>
               {progress !== null && (
                 <span className="flex w-48 flex-col items-center gap-1">

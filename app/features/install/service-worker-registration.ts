@@ -2,17 +2,24 @@ import { onIdle } from '../../lib/idle.ts';
 import { PERSONAL_CACHES } from './cache-names.ts';
 
 /**
- * Registers the service worker (decision 065) once the page has loaded and the browser is idle,
- * so it never competes with the first paint. Production builds only; in development only when
- * asked (localStorage "playport:sw" = "on").
+ * A first visit's worker installs by downloading the site's files (about 1 MB), a few hundred
+ * milliseconds of CPU: not while the page and, on a play page, the game are still starting
+ * (their load event, then the guest's sign-in), which would have to share the phone's cores with it.
+ */
+const SETTLE_MS = 4000;
+
+/**
+ * Registers the service worker (decision 065) once the page has loaded, settled and the browser
+ * is idle, so it never competes with the page's start (decision 106). Production builds only; in
+ * development only when asked (localStorage "playport:sw" = "on").
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || (!import.meta.env.PROD && !askedInDevelopment())) return;
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
+  if (document.readyState === 'complete') whenSettled();
+  else window.addEventListener('load', whenSettled, { once: true });
 }
 
-const whenIdle = () => onIdle(register, 5000);
+const whenSettled = () => setTimeout(() => onIdle(register, 5000), SETTLE_MS);
 
 function register(): void {
   void navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' }).catch(() => undefined);
