@@ -162,7 +162,7 @@ function medianFigures(list: LighthouseFigures[]): LighthouseFigures {
     scriptBytes: median(list.map((f) => f.scriptBytes)),
     stylesheetBytes: median(list.map((f) => f.stylesheetBytes)),
     benchmarkIndex: median(list.map((f) => f.benchmarkIndex)),
-    gameScriptMs: median(list.map((f) => f.gameScriptMs)),
+    gameCpuMs: median(list.map((f) => f.gameCpuMs)),
     mainThreadCpuMs: median(list.map((f) => f.mainThreadCpuMs)),
     cpuBlockingMs: median(list.map((f) => f.cpuBlockingMs)),
     // An SEO audit counts as failed when it failed in most runs.
