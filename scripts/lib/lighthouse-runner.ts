@@ -151,12 +151,13 @@ export async function runLighthouse(
   }
 }
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
   tid: number;
   ts: number;
+  dur?: number;
   tdur?: number;
   args?: {
     frame?: string;
@@ -176,7 +177,7 @@ const BLOCKING_THRESHOLD_MS = 50;
  * `cpuMultiplier`; and the CPU time of the main threads of the processes that committed a frame of
  * `gamesHost` (a game's own subdomain), over the same span.
  */
-function mainThreadAfterPaint(
+export function mainThreadAfterPaint(
   events: TraceEvent[],
   cpuMultiplier: number,
   gamesHost?: string,
