@@ -12,13 +12,14 @@ const FRAMEWORK =
 
 /**
  * The shared infrastructure of every page (shell, primitives, helpers, i18n, middleware, common) in
- * one chunk too, for the same reason; features keep their own chunks. Kept out: the API schemas
- * (they would bring zod) and the widgets that load on demand (decision 066), which would
- * otherwise load with it.
+ * one chunk too, for the same reason; features keep their own chunks. Kept out, as they would
+ * otherwise load with every page: the API schemas and json-depth (they would bring zod), the widgets that load
+ * on demand (decision 066) and the helpers of forms, prices, sizes, lists and scrolling tables that
+ * only the Studio, the Console and forms use.
  */
 const SHELL = /[\\/](app[\\/](shell|ui|lib|i18n|middleware)|common)[\\/]/;
 const ON_DEMAND =
-  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|segment-choice|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker)\.tsx?$/;
+  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|segment-choice|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker|phone-numbers|money|byte-sizes|json-depth|scroll-region|list-format|workspace-items)\.tsx?$/;
 const isShellModule = (id: string) => SHELL.test(id) && !ON_DEMAND.test(id) && !/[\\/]common[\\/]api[\\/]/.test(id);
 
 export default defineConfig({

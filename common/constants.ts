@@ -44,3 +44,11 @@ export const COVER_HEIGHT = 630;
  * light one, the default scheme; pages name both with media-bound theme-color metas.
  */
 export const THEME_COLOR = { light: '#ffffff', dark: '#18181B' } as const;
+
+/**
+ * The sandbox of a hosted game's frame and document (decisions 089 and 108): its own origin
+ * (storage, workers, its files), mouse-look, and the Storage Access API from a player's gesture,
+ * the one way a third-party frame asks for its storage where the browser blocks it. The play
+ * page's frame and the games origin's CSP give exactly this.
+ */
+export const HOSTED_GAME_SANDBOX = 'allow-scripts allow-same-origin allow-pointer-lock allow-storage-access-by-user-activation';

@@ -16,12 +16,13 @@ mkdirSync(resolve(client, 'offline'), { recursive: true });
 for (const { code } of LOCALES) {
   const t = MESSAGES[code].shell.offline;
   const home = code === 'en' ? '/' : `/${code}`;
+  const myArea = code === 'en' ? '/user' : `/${code}/user`;
   writeFileSync(
     resolve(client, 'offline', `${code}.html`),
     `<!doctype html><html lang="${code}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark">` +
       `<title>${t.title} | ${productName}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
-      '<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100dvh;display:grid;place-items:center;background:#fafafa;color:#18181b}@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}p{color:#a1a1aa}}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem}p{color:#52525b;line-height:1.5}a{display:inline-block;margin-top:1rem;padding:.6rem 1.1rem;border-radius:.6rem;background:#15803d;color:#fff;text-decoration:none;font-weight:600}</style>' +
-      `</head><body><main data-testid="offline-page"><img src="/favicon.svg" alt="" width="48" height="48"><h1>${t.title}</h1><p>${t.body}</p><a href="${home}">${t.retry}</a></main></body></html>\n`,
+      '<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100dvh;display:grid;place-items:center;background:#fafafa;color:#18181b}@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}p{color:#a1a1aa}}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem}p{color:#52525b;line-height:1.5}a{display:inline-block;margin:1rem .25rem 0;padding:.6rem 1.1rem;border:1px solid #15803d;border-radius:.6rem;background:#15803d;color:#fff;text-decoration:none;font-weight:600}a+a{background:transparent;color:#15803d}@media (prefers-color-scheme:dark){a+a{color:#4ade80;border-color:#4ade80}}</style>' +
+      `</head><body><main data-testid="offline-page"><img src="/favicon.svg" alt="" width="48" height="48"><h1>${t.title}</h1><p>${t.body}</p><a href="${home}">${t.retry}</a><a href="${myArea}">${t.myArea}</a></main></body></html>\n`,
   );
 }
 

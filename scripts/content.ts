@@ -3,7 +3,9 @@
 // and articles/ (columns.yaml and Markdown files with front matter); a folder that itself holds
 // columns.yaml is imported as articles alone. pages/ (<slug>.<locale>.md) and redirects.yaml are
 // imported when present. `npm run content -- game-secret <slug>` makes a new secret for the game's
-// backend (decision 092), prints it once, and the previous one stops working.
+// backend (decisions 092 and 110) and prints it once; the previous one keeps working for 24 hours.
+// It stores the secret sealed under APP_SECRET, so it refuses unless its APP_SECRET and database
+// are the ones a server recorded (a secret the server cannot read would never work).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../server/config.ts';
@@ -15,6 +17,16 @@ import { importCatalogue } from '../server/features/catalogue/catalogue.import.t
 import { importPages } from '../server/features/pages/pages.import.ts';
 import { importRedirects } from '../server/features/redirects/redirects.import.ts';
 import { createServices } from '../server/services.ts';
+
+/** Why the command makes no secret, by what this process's APP_SECRET is to the one the server recorded. */
+const KEY_REFUSALS = {
+  none: (where: string) =>
+    `No server has recorded its APP_SECRET in ${where} yet, so a secret made here might not be readable by it. Start the server once on this database, then run this again with the same APP_SECRET and DATABASE_URL.`,
+  previous: (where: string) =>
+    `This APP_SECRET is the one before the server's current one (its APP_SECRET_PREVIOUS) in ${where}: a secret sealed with it would stop working when APP_SECRET_PREVIOUS is removed. Run this with the server's APP_SECRET.`,
+  other: (where: string) =>
+    `This APP_SECRET is not the one the server uses with ${where}: the server could not read a secret made here. Run this with the server's APP_SECRET (and DATABASE_URL).`,
+} as const;
 
 const [command, folderArg] = process.argv.slice(2);
 if ((command !== 'import' && command !== 'game-secret') || !folderArg) {
@@ -29,9 +41,12 @@ try {
   await migrateToLatest(database.db, database.kind);
   const services = createServices(database, config);
   if (command === 'game-secret') {
-    const secret = await services.records.newBackendSecretFor(folderArg).catch(() => null);
-    if (!secret) throw new ContentError([`${folderArg}: no such game in ${database.description}`]);
-    console.log(`A new backend secret for "${folderArg}" (shown once; the previous one no longer works):\n${secret}`);
+    const keyInUse = await services.gameSecrets.keyInUse();
+    if (keyInUse !== 'current') throw new ContentError([KEY_REFUSALS[keyInUse](database.description)]);
+    const made = await services.records.newBackendSecretFor(folderArg).catch(() => null);
+    if (!made) throw new ContentError([`${folderArg}: no such game in ${database.description}`]);
+    const overlap = made.previousExpiresAt ? `the previous one keeps working until ${made.previousExpiresAt}` : 'the game had none before';
+    console.log(`A new backend secret for "${folderArg}" (shown once; ${overlap}):\n${made.secret}`);
   } else await importFolder(services);
   await services.contentChanges.close();
 } catch (error) {

@@ -51,7 +51,7 @@ describe('API conventions', () => {
       expect(response.body, url).not.toMatch(/at .*\.ts:\d+/);
     }
     const limit = await api.app.inject({ method: 'GET', url: '/serve/api/app/list/?limit=0' });
-    expect(limit.json().data.errors).toEqual({ limit: ['This value is too short or too small (minimum 1).'] });
+    expect(limit.json().data.errors).toEqual({ limit: ['Enter 1 or more: 0 is too low.'] });
   });
 
   it('answers 419 to a state-changing call without a matching XSRF token, and accepts it with one', async () => {
@@ -118,7 +118,7 @@ describe('API conventions', () => {
 
   it('tells a missing field from a field of the wrong type', async () => {
     const wrongType = await api.app.inject({ method: 'GET', url: '/serve/api/app/list/?limit=abc' });
-    expect(wrongType.json().data.errors.limit).toEqual(['This field has the wrong type.']);
+    expect(wrongType.json().data.errors.limit).toEqual(['Enter a number.']);
   });
 
   it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {

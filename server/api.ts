@@ -18,8 +18,11 @@ import { pagesRoutes } from './features/pages/pages.routes.ts';
 import { consoleContentRoutes } from './features/console/console-content.routes.ts';
 import { trackingRoutes } from './features/tracking/tracking.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { DOCUMENTED_WEBHOOKS } from './features/webhooks/webhook-events.schema.ts';
 import { studioRoutes } from './features/studio/studio.routes.ts';
 import { buildsRoutes } from './features/studio/builds.routes.ts';
+import { gameChangesRoutes } from './features/studio/game-changes.routes.ts';
+import { workspacesRoutes } from './features/accounts/workspaces.routes.ts';
 import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
@@ -28,6 +31,7 @@ import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
 import { AppError, fieldError } from './lib/app-error.ts';
+import type { Caller } from './lib/caller.ts';
 import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS, outageError } from './lib/service-outage.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { PORTAL_ENDPOINTS } from './http/portal-endpoints.ts';
@@ -86,6 +90,22 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
     }
   });
 
+  // Roles before bodies (decision 107): who may call a Console or Studio route is settled here,
+  // before its body is parsed or its query and parameters validated, so a caller without the role
+  // learns nothing about what the route accepts. The services still check again for themselves.
+  const groups: Array<{ prefix: string; open: string[]; require: (caller: Caller | null) => Promise<unknown> }> = [
+    { prefix: '/console/', open: [], require: (caller) => services.operators.requireOperator(caller) },
+    // The profile is where a member becomes a developer.
+    { prefix: '/studio/', open: ['/studio/profile/'], require: (caller) => services.developers.requireDeveloper(caller) },
+  ];
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (url === undefined || !url.startsWith(app.prefix)) return;
+    const path = url.slice(app.prefix.length);
+    const group = groups.find((g) => path.startsWith(g.prefix) && !g.open.includes(path));
+    if (group) await group.require(request.caller);
+  });
+
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
     const locale = request.locale ?? 'en';
     // A database or Redis that is away is a 503 the client may retry, not a 500 (decision 077).
@@ -118,6 +138,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
 
   sessionRoutes(api);
   await accountsRoutes(api, services.accounts);
+  workspacesRoutes(api, { developers: services.developers, operators: services.operators });
   catalogueRoutes(api, services.catalogue, services.library, services.payments, services.builds);
   articlesRoutes(api, services.articles);
   passkeysRoutes(api, services.passkeys);
@@ -127,9 +148,16 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await paymentsRoutes(api, services.payments);
   pagesRoutes(api, services.pages);
   trackingRoutes(api, services.advertisingIds, services.gameSessions);
-  await webhooksRoutes(api, { webhooks: services.webhooks, developers: services.developers, records: services.records, payments: services.payments });
+  await webhooksRoutes(api, {
+    webhooks: services.webhooks,
+    developers: services.developers,
+    records: services.records,
+    payments: services.payments,
+    secrets: services.gameSecrets,
+  });
   await studioRoutes(api, services.studioGames);
-  await buildsRoutes(api, { builds: services.builds, developers: services.developers, buildsDir: resolve(config.buildsDir) });
+  gameChangesRoutes(api, { changes: services.gameChanges, studio: services.studioGames });
+  await buildsRoutes(api, { builds: services.builds, uploads: services.buildUploads, developers: services.developers, buildsDir: resolve(config.buildsDir) });
   consoleOpsRoutes(api, services.consoleOps);
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);
@@ -155,6 +183,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
       serverUrl: '/serve/api',
     },
     PORTAL_ENDPOINTS,
+    DOCUMENTED_WEBHOOKS,
   );
   app.get('/openapi.json', { config: { auth: 'none', csrf: false } }, async () => document);
 };

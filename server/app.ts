@@ -108,9 +108,11 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
         'connect-src': ['https://www.facebook.com', 'https://connect.facebook.net'],
       }
     : undefined;
-  // The play page frames games from their own hosts below the games origin (decision 089).
+  // The play page frames games from their own hosts below the games origin (decision 089), the QA
+  // page builds' previews from theirs below the previews origin (decision 108).
   const games = new URL(config.games.origin);
-  const gameFrames = [`${games.protocol}//*.${games.host}`];
+  const previews = new URL(config.previewsOrigin);
+  const gameFrames = [`${games.protocol}//*.${games.host}`, `${previews.protocol}//*.${previews.host}`];
   // Google's Ad Placement API (decision 093): its script, frames and requests only when it is the configured provider.
   const adSources: ExtraSources = config.ads.provider === 'google' ? GOOGLE_AD_SOURCES : {};
   const sources = (directive: keyof ExtraSources) => [...(pixelSources?.[directive] ?? []), ...(adSources[directive] ?? [])];

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -97,6 +99,55 @@ describe('loadConfig', () => {
     expect(refusalOf({ GAMES_ORIGIN: 'https://games.example.net/play' })).toMatch(/GAMES_ORIGIN: must be an origin, without a path/);
     expect(refusalOf({ GAMES_ORIGIN: 'http://127.0.0.1:3001' })).toMatch(/GAMES_ORIGIN: must be a host name/);
     expect(refusalOf({ PORT: '3000', GAMES_PORT: '3000' })).toMatch(/GAMES_PORT: must differ from PORT/);
+  });
+
+  it('refuses a port out of range or not a number, naming PORT or GAMES_PORT, and a PORT that leaves no games port after it', () => {
+    for (const [env, variable] of [
+      [{ PORT: '99999' }, 'PORT'],
+      [{ PORT: '-1' }, 'PORT'],
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ PORT: '3000.5' }, 'PORT'],
+      [{ GAMES_PORT: '99999' }, 'GAMES_PORT'],
+      [{ GAMES_PORT: 'games' }, 'GAMES_PORT'],
+      [{ PORT: '99999', GAMES_PORT: '3001' }, 'PORT'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        loadConfig(env);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(env)).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message, JSON.stringify(env)).toBe(`Invalid configuration:\n  ${variable}: must be a port number from 0 to 65535`);
+    }
+    expect(refusalOf({ PORT: '65535' })).toBe('Invalid configuration:\n  GAMES_PORT: is unset and PORT + 1 (65536) is no port: set GAMES_PORT');
+    expect(loadConfig({ PORT: '65535', GAMES_PORT: '65534' }).games.port).toBe(65534);
+  });
+
+  it('stops the server on a port out of range with the message alone and status 1, no stack trace', () => {
+    // Starting Node on the server's code takes seconds: one run, the other variables are covered above.
+    const env: Record<string, string | undefined> = { ...process.env, APP_ENV: 'test', NODE_ENV: 'production', PORT: '99999' };
+    delete env.GAMES_PORT;
+    delete env.GAMES_ORIGIN;
+    const run = spawnSync(process.execPath, [resolve(import.meta.dirname, 'main.ts')], { env, encoding: 'utf8', timeout: 50_000 });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe('Invalid configuration:\n  PORT: must be a port number from 0 to 65535\n');
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('serves previews on a site of their own, apart from the portal and the published games (decision 108)', () => {
+    expect(loadConfig({ PORT: '4321' }).previewsOrigin).toBe('http://previews.localhost:4322');
+    const secret = 'a-random-secret-of-more-than-32-characters';
+    const deployed = { APP_ENV: 'production', APP_SECRET: secret, PUBLIC_ORIGIN: 'https://playport.example', GAMES_ORIGIN: 'https://playport-games.example' };
+    expect(loadConfig({ ...deployed, PREVIEWS_ORIGIN: 'https://playport-previews.example' }).previewsOrigin).toBe('https://playport-previews.example');
+    expect(refusalOf(deployed)).toMatch(/PREVIEWS_ORIGIN: is required with GAMES_ORIGIN in production/);
+    expect(refusalOf({ ...deployed, PREVIEWS_ORIGIN: 'https://previews.playport-games.example' })).toMatch(
+      /PREVIEWS_ORIGIN: shares its site with GAMES_ORIGIN/,
+    );
+    expect(refusalOf({ ...deployed, PREVIEWS_ORIGIN: 'https://previews.playport.example' })).toMatch(/PREVIEWS_ORIGIN: shares its site with PUBLIC_ORIGIN/);
+    expect(refusalOf({ PREVIEWS_ORIGIN: 'http://previews.games.localhost:3001' })).toMatch(/PREVIEWS_ORIGIN: shares its site with GAMES_ORIGIN/);
+    expect(refusalOf({ PREVIEWS_ORIGIN: 'https://previews.example.org/qa' })).toMatch(/PREVIEWS_ORIGIN: must be an origin, without a path/);
+    expect(refusalOf({ PREVIEWS_ORIGIN: 'http://127.0.0.2:3001' })).toMatch(/PREVIEWS_ORIGIN: must be a host name/);
   });
 
   it('rejects a short secret and a bad Redis URL', () => {

@@ -63,6 +63,13 @@ export function trustProxyOption(trust: false | number | string[]): false | stri
   return (_address, hop) => hop < trust;
 }
 
+const PORT_MESSAGE = 'must be a port number from 0 to 65535';
+const Port = z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE);
+
+function isPort(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= 65535;
+}
+
 /** A variable that may be unset or empty (both mean unset). */
 const OptionalText = z
   .string()
@@ -123,9 +130,13 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
+function gamesPortOf(env: { PORT: number; GAMES_PORT?: number | undefined }): number {
+  return env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1);
+}
+
 /** The games port and origin: GAMES_PORT / GAMES_ORIGIN, else the port after PORT on games.localhost. */
 function gamesOriginOf(env: { PORT: number; GAMES_PORT?: number | undefined; GAMES_ORIGIN?: string | undefined }): { port: number; origin: string } {
-  const port = env.GAMES_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1);
+  const port = gamesPortOf(env);
   return { port, origin: new URL(env.GAMES_ORIGIN ?? `http://games.localhost:${port}`).origin };
 }
 
@@ -146,6 +157,27 @@ export function gamesOriginProblem(publicOrigin: string, gamesOrigin: string): s
   if (isIP(games.hostname.replace(/^\[(.*)\]$/, '$1'))) return 'must be a host name: each game is served on a host below it';
   if (siteOf(games.hostname) === siteOf(portal.hostname))
     return `shares its site with PUBLIC_ORIGIN (${portal.host}): use a domain of its own, so games cannot set cookies the portal reads`;
+  return null;
+}
+
+/** The origin builds' previews are served from (decision 108): PREVIEWS_ORIGIN, else previews.localhost on the games port. */
+function previewsOriginOf(env: { PREVIEWS_ORIGIN?: string | undefined }, gamesPort: number): string {
+  return new URL(env.PREVIEWS_ORIGIN ?? `http://previews.localhost:${gamesPort}`).origin;
+}
+
+/**
+ * Why a previews origin would be refused (decision 108): a preview runs a build nobody reviewed, so
+ * it gets a site of its own, neither the portal's (its cookies) nor the games' (a Domain cookie of
+ * the games' parent reaches every published game).
+ */
+export function previewsOriginProblem(publicOrigin: string, gamesOrigin: string, previewsOrigin: string): string | null {
+  const previews = new URL(previewsOrigin);
+  if (previews.pathname !== '/' || previews.search || previews.hash) return 'must be an origin, without a path';
+  if (isIP(previews.hostname.replace(/^\[(.*)\]$/, '$1'))) return 'must be a host name: each preview is served on a host below it';
+  if (siteOf(previews.hostname) === siteOf(new URL(publicOrigin).hostname))
+    return 'shares its site with PUBLIC_ORIGIN: use a domain of its own, so a preview cannot set cookies the portal reads';
+  if (siteOf(previews.hostname) === siteOf(new URL(gamesOrigin).hostname))
+    return 'shares its site with GAMES_ORIGIN: use a domain of its own, so a preview cannot set cookies published games receive';
   return null;
 }
 
@@ -244,20 +276,30 @@ const EnvSchema = z
     /** The deployment stance (secrets, HSTS); NODE_ENV only tells libraries which build of themselves to use. */
     APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().min(1).default('localhost'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PORT: Port.default(3000),
     /** Default http://localhost:{PORT}: game tokens' issuer and the sandbox's webhook follow the port. */
     PUBLIC_ORIGIN: z
       .url({ protocol: /^https?$/ })
       .optional()
       .or(z.literal('').transform(() => undefined)),
     /** The port game files are served on (decision 089); default PORT + 1 (0 with PORT 0). */
-    GAMES_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    GAMES_PORT: Port.optional(),
     /**
      * The origin game files are served from, each game on a host of its own below it:
      * https://games.example.net serves https://<slug>.games.example.net. Default
      * http://games.localhost:{GAMES_PORT}. It must not share a site with PUBLIC_ORIGIN.
      */
     GAMES_ORIGIN: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /**
+     * The origin builds' previews are served from (decision 108), each preview on a host below it,
+     * by the games origin's listener: https://previews.example.org serves
+     * https://<label>.previews.example.org. Default http://previews.localhost:{GAMES_PORT}; required
+     * in production with GAMES_ORIGIN. Another site than both PUBLIC_ORIGIN and GAMES_ORIGIN.
+     */
+    PREVIEWS_ORIGIN: z
       .url({ protocol: /^https?$/ })
       .optional()
       .or(z.literal('').transform(() => undefined)),
@@ -289,7 +331,10 @@ const EnvSchema = z
       .regex(/^[\w:.-]{0,40}$/, 'must be up to 40 letters, digits, _ : . or -')
       .default(''),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET),
-    /** After a rotation of APP_SECRET, the one before: its game-token key stays published until its tokens expire. */
+    /**
+     * After a rotation of APP_SECRET, the one before: its game-token key stays published, preview links
+     * signed with it keep working, and games' stored secrets sealed with it stay readable (decision 110).
+     */
     APP_SECRET_PREVIOUS: z
       .string()
       .min(32, 'must be at least 32 characters')
@@ -304,6 +349,12 @@ const EnvSchema = z
     UPLOAD_DIR: z.string().min(1).default('data/uploads'),
     /** Developers' game builds (decision 097): never served on the portal's origin. */
     BUILDS_DIR: z.string().min(1).default('data/builds'),
+    /** Decision 109: an unfinished build upload that received nothing for this many hours is removed. */
+    BUILD_UPLOAD_EXPIRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** Decision 109: unfinished build uploads one studio may have at once. */
+    STUDIO_OPEN_UPLOADS: z.coerce.number().int().min(1).max(100).default(3),
+    /** Decision 109: megabytes one studio may announce in build uploads per day (UTC). */
+    STUDIO_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(4096),
     /** Passkeys: the relying party id (a registrable domain of the site); default PUBLIC_ORIGIN's host name. */
     WEBAUTHN_RP_ID: z
       .string()
@@ -400,9 +451,23 @@ const EnvSchema = z
       .default('en'),
   })
   .superRefine((env, ctx) => {
+    // A port out of range is reported by its own field; the origins below are built from ports.
+    if (!isPort(env.PORT) || (env.GAMES_PORT !== undefined && !isPort(env.GAMES_PORT))) return;
+    if (!isPort(gamesPortOf(env))) {
+      ctx.addIssue({ code: 'custom', path: ['GAMES_PORT'], message: `is unset and PORT + 1 (${gamesPortOf(env)}) is no port: set GAMES_PORT` });
+      return;
+    }
     const games = gamesOriginOf(env);
     const gamesProblem = gamesOriginProblem(publicOriginOf(env), env.GAMES_ORIGIN ?? games.origin);
     if (gamesProblem) ctx.addIssue({ code: 'custom', path: ['GAMES_ORIGIN'], message: gamesProblem });
+    if (env.APP_ENV === 'production' && env.GAMES_ORIGIN && !env.PREVIEWS_ORIGIN)
+      ctx.addIssue({ code: 'custom', path: ['PREVIEWS_ORIGIN'], message: 'is required with GAMES_ORIGIN in production: previews need a domain of their own' });
+    const previewsProblem = previewsOriginProblem(
+      publicOriginOf(env),
+      env.GAMES_ORIGIN ?? games.origin,
+      env.PREVIEWS_ORIGIN ?? previewsOriginOf(env, games.port),
+    );
+    if (previewsProblem) ctx.addIssue({ code: 'custom', path: ['PREVIEWS_ORIGIN'], message: previewsProblem });
     if (env.GAMES_PORT !== undefined && env.GAMES_PORT !== 0 && env.GAMES_PORT === env.PORT)
       ctx.addIssue({ code: 'custom', path: ['GAMES_PORT'], message: 'must differ from PORT: the portal is never served on the games origin' });
     for (const platform of OAUTH_PLATFORMS) checkOAuthEnv(env, platform, ctx);
@@ -465,6 +530,8 @@ export interface Config {
   publicOrigin: string;
   /** Where game files are served (decision 089): the listening port and the origin each game's host is made from. */
   games: { port: number; origin: string };
+  /** Where builds' previews are served (decision 108), by the games origin's listener, on a site of their own. */
+  previewsOrigin: string;
   productName: string;
   databaseUrl: string;
   databasePoolSize: number;
@@ -473,7 +540,7 @@ export interface Config {
   redisUrl: string | undefined;
   redisPrefix: string;
   appSecret: string;
-  /** APP_SECRET before its last rotation, if set (game-token keys only). */
+  /** APP_SECRET before its last rotation, if set: game-token keys, preview links and sealed game secrets (decision 110). */
   appSecretPrevious: string | null;
   logLevel: Env['LOG_LEVEL'];
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and ranges. */
@@ -484,6 +551,8 @@ export interface Config {
   uploadDir: string;
   /** Where developers' game builds are stored, served only by the games origin (decision 097). */
   buildsDir: string;
+  /** Limits of unfinished build uploads (decision 109). */
+  buildUploads: { expiryHours: number; openPerStudio: number; mbPerStudioPerDay: number };
   buildDir: string;
   /** Cookies get Secure unless the site is plain http on a host other than localhost. */
   secureCookies: boolean;
@@ -523,6 +592,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     publicOrigin: origin.origin,
     games: gamesOriginOf(env),
+    previewsOrigin: previewsOriginOf(env, gamesOriginOf(env).port),
     productName: env.PRODUCT_NAME,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
@@ -539,6 +609,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     communityChatUrl: env.COMMUNITY_CHAT_URL,
     uploadDir: env.UPLOAD_DIR,
     buildsDir: env.BUILDS_DIR,
+    buildUploads: {
+      expiryHours: env.BUILD_UPLOAD_EXPIRY_HOURS,
+      openPerStudio: env.STUDIO_OPEN_UPLOADS,
+      mbPerStudioPerDay: env.STUDIO_UPLOAD_MB_PER_DAY,
+    },
     buildDir: env.BUILD_DIR,
     secureCookies: origin.protocol === 'https:' || origin.hostname === 'localhost',
     webauthn: {

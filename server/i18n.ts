@@ -16,3 +16,8 @@ export function requestLocale(header: string | string[] | undefined, query: unkn
   const fromQuery = query && typeof query === 'object' && 'locale' in query ? String((query as { locale: unknown }).locale) : undefined;
   return resolveLocale(fromHeader, fromQuery);
 }
+
+/** A translation key ("namespace:key.path"), as a schema's rule message names its text; any other text (a URL in it, say) is not one. */
+export function isTranslationKey(text: string): boolean {
+  return /^[a-z][\w-]*:[\w.-]+$/.test(text);
+}

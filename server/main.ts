@@ -30,6 +30,16 @@ await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
 mkdirSync(resolve(config.buildsDir), { recursive: true });
 const services = createServices(database, config);
+// Before answering anything: games' secrets derived from APP_SECRET until migration 0028 are stored,
+// those sealed under APP_SECRET_PREVIOUS sealed again under APP_SECRET (decision 110).
+const secrets = await services.gameSecrets.prepare();
+if (secrets.keyInUse === 'other') {
+  console.error(
+    'APP_SECRET opens none of the game secrets stored in this database: after changing it, set APP_SECRET_PREVIOUS to the one before (decision 110).',
+  );
+} else if (secrets.adopted + secrets.resealed > 0) {
+  console.info(`game secrets: ${secrets.adopted} stored from APP_SECRET, ${secrets.resealed} sealed again under the current APP_SECRET`);
+}
 
 const buildPath = resolve(config.buildDir, 'server/index.js');
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
@@ -63,6 +73,7 @@ const stopCleanups = scheduleCleanups(
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
     { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
     { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
+    { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },
   ],
   app.log,
 );

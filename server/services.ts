@@ -2,7 +2,7 @@ import { AdvertisingIdsService } from './features/tracking/advertising-ids.servi
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
 import { GameSessionsService } from './features/tracking/game-sessions.service.ts';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
 import { OAuthProvider } from './adapters/identity/oauth-providers.ts';
 import { CloudApiCodeSender } from './adapters/whatsapp/cloud-api-code-sender.ts';
@@ -73,17 +73,23 @@ import { ConsoleGamesRepository } from './features/console/console-games.reposit
 import { ConsoleGamesService } from './features/console/console-games.service.ts';
 import { DevelopersRepository } from './features/studio/developers.repository.ts';
 import { DevelopersService } from './features/studio/developers.service.ts';
+import { GameSecretsRepository } from './features/game-secrets/game-secrets.repository.ts';
+import { GameSecretsService } from './features/game-secrets/game-secrets.service.ts';
 import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
 import { StudioGamesService } from './features/studio/studio-games.service.ts';
+import { GameChangesRepository } from './features/studio/game-changes.repository.ts';
+import { GameChangesService } from './features/studio/game-changes.service.ts';
 import { studioGameSchemas } from './features/studio/studio.schema.ts';
 import { AppFile } from './features/catalogue/catalogue.import.ts';
 import { searchTokens } from './features/catalogue/catalogue-search.ts';
 import { HOSTED_SLUG_PATTERN } from './features/catalogue/hosted-game-limits.ts';
 import { BuildsRepository } from './features/studio/builds.repository.ts';
 import { BuildsService } from './features/studio/builds.service.ts';
+import { BuildUploadsRepository } from './features/studio/build-uploads.repository.ts';
+import { BuildUploadsService } from './features/studio/build-uploads.service.ts';
 import { BUILD_RATIO } from './features/studio/build-archive.ts';
 import { HOSTED_GAME_LIMITS } from './features/catalogue/hosted-game-limits.ts';
 import { HOSTED_GAME_SANDBOX } from './features/games/games-origin.ts';
@@ -120,8 +126,11 @@ export interface Services {
   developers: DevelopersService;
   /** A developer's studio profile and games' metadata (decision 096). */
   studioGames: StudioGamesService;
+  gameChanges: GameChangesService;
   /** Developers' game builds: upload, preview, review, release, rollback (decision 097). */
   builds: BuildsService;
+  /** Unfinished build uploads: per-studio limits and their expiry (decision 109). */
+  buildUploads: BuildUploadsService;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
   buildFiles: DiskStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
@@ -136,6 +145,8 @@ export interface Services {
   studioKeys: StudioKeysService;
   /** Orders of in-game items, their checkout and the provider's notifications. */
   payments: PaymentsService;
+  /** Games' own backend and webhook secrets, sealed under APP_SECRET (decision 110). */
+  gameSecrets: GameSecretsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
   webhooks: WebhooksService;
   /** Play statistics of games (decision 093). */
@@ -182,6 +193,7 @@ const PAGE_SERVICE_NAMES = [
   'developers',
   'auditLog',
   'studioGames',
+  'gameChanges',
   'builds',
   'consoleGames',
   'consoleContent',
@@ -270,18 +282,21 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const providers = Object.fromEntries(
     Object.entries(config.social.oauth).map(([platform, provider]) => [platform, new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin)]),
   );
+  const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), {
     portalOrigin: config.publicOrigin,
     gamesOrigin: config.games.origin,
     clock,
+    studioNameOf: async (userId) => (await developers.profile(userId))?.studioName ?? null,
   });
   const redirects = new RedirectsService(redirectsRepository, clock);
   const operators = new OperatorsService(new OperatorsRepository(db), clock);
   const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
-  const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const buildFiles = new DiskStorage(resolve(config.buildsDir), '/');
   const contentChanges = contentChangesFor(config);
   const paymentsProvider = paymentProvider(config);
+  const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
+  const gameSecrets = new GameSecretsService({ repository: new GameSecretsRepository(db), clock, appSecret: config.appSecret, previousSecrets });
   const builds = new BuildsService({
     repository: new BuildsRepository(db),
     storage: buildFiles,
@@ -290,17 +305,29 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     auditLog,
     clock,
     appSecret: config.appSecret,
+    previousSecrets,
     portalOrigin: config.publicOrigin,
-    gamesOrigin: config.games.origin,
+    previewsOrigin: config.previewsOrigin,
     changed: () => contentChanges.announce(),
     limits: { ...HOSTED_GAME_LIMITS, ratio: BUILD_RATIO },
     sandbox: HOSTED_GAME_SANDBOX,
+  });
+  const studioGamesRepository = new StudioGamesRepository(db);
+  const gameChanges = new GameChangesService({
+    repository: new GameChangesRepository(db, database.kind),
+    games: studioGamesRepository,
+    developers,
+    operators,
+    auditLog,
+    clock,
+    searchTokens: (texts, tagTitles) => searchTokens(texts.title, texts.summary, texts.description, ...tagTitles),
+    announce: () => contentChanges.announce(),
   });
   const webhooks = new WebhooksService({
     repository: new WebhooksRepository(db, database.kind),
     sender: new HttpWebhookSender({ allowPrivate: config.webhooksAllowPrivateTargets }),
     clock,
-    appSecret: config.appSecret,
+    secrets: gameSecrets,
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
   });
   const payments = new PaymentsService({
@@ -348,13 +375,13 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     whatsappInbox,
     games: new GamesService({
       repository: new GamesRepository(db),
-      tokens: new GameTokens(config.appSecret, config.publicOrigin, config.appSecretPrevious ? [config.appSecretPrevious] : []),
+      tokens: new GameTokens(config.appSecret, config.publicOrigin, previousSecrets),
       accounts,
       clock,
       preview: builds,
     }),
     studioGames: new StudioGamesService({
-      repository: new StudioGamesRepository(db),
+      repository: studioGamesRepository,
       developers,
       uploads,
       clock,
@@ -362,13 +389,24 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       // The Studio validates with the content import's own fields (decision 096).
       schemas: studioGameSchemas({ entry: AppFile, hostedSlug: HOSTED_SLUG_PATTERN }),
       searchTokens,
-      announce: () => contentChanges.announce(),
+      changes: gameChanges,
     }),
+    gameChanges,
     operators,
     auditLog,
     developers,
     buildFiles,
     builds,
+    buildUploads: new BuildUploadsService({
+      repository: new BuildUploadsRepository(db),
+      clock,
+      incomingDir: join(resolve(config.buildsDir), '.incoming'),
+      limits: {
+        openPerStudio: config.buildUploads.openPerStudio,
+        bytesPerStudioPerDay: config.buildUploads.mbPerStudioPerDay * 1024 * 1024,
+        expiryMs: config.buildUploads.expiryHours * 60 * 60 * 1000,
+      },
+    }),
     consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
     consoleContent: new ConsoleContentService({
       repository: new ConsoleContentRepository(db),
@@ -380,9 +418,17 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     studioKeys: new StudioKeysService(new StudioKeysRepository(db), developers, clock),
-    records: new RecordsService({ repository: new RecordsRepository(db), limiter: rateLimiter, clock, appSecret: config.appSecret, preview: builds }),
+    records: new RecordsService({
+      repository: new RecordsRepository(db),
+      limiter: rateLimiter,
+      clock,
+      secrets: gameSecrets,
+      preview: builds,
+      players: payments,
+    }),
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     webhooks,
+    gameSecrets,
     consoleOps: new ConsoleOpsService({
       operators,
       auditLog,
@@ -392,6 +438,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       signInFailures,
       acquisition: new AcquisitionService(new AcquisitionRepository(db)),
       members: new ConsoleMembersRepository(db),
+      reviews: { builds, changes: gameChanges },
       clock,
     }),
     payments,

@@ -112,6 +112,13 @@ export interface paths {
      */
     post: operations["postMemberAvatar"];
   };
+  "/member/workspaces/": {
+    /**
+     * The caller's Studio and Console
+     * @description Whether the caller has a studio profile (the Studio) and is an operator (the Console). A guest has neither. 401 "Token is missing or invalid" without a valid token.
+     */
+    get: operations["getMemberWorkspaces"];
+  };
   "/app/list/": {
     /**
      * List apps and games
@@ -333,21 +340,21 @@ export interface paths {
   "/game/backend/{app_id}/scores": {
     /**
      * Submit a player's score from the game's backend
-     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). Only for players of the game: any other `uid`, whether the account exists or not, is the same 404. With `preview` (a label of one of the game's build previews) the call is in test mode: it works before the game is published, and writes test boards live reads never show (decision 111).
      */
     post: operations["postGameBackendByAppIdScores"];
   };
   "/game/backend/{app_id}/achievements": {
     /**
      * Unlock an achievement for a player from the game’s backend
-     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+     * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). Only for players of the game: any other `uid`, whether the account exists or not, is the same 404. With `preview` (a label of one of the game's build previews) the call is in test mode: it works before the game is published, and writes test boards live reads never show (decision 111).
      */
     post: operations["postGameBackendByAppIdAchievements"];
   };
   "/game/pay/{app_id}": {
     /**
      * Create an order for an item of a game
-     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+     * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is a test order (`livemode: false`) made with test payments only: 403 where the portal takes real payments. A preview label that is not a preview of this game the caller may use is 403 on a published game: nothing is ordered (decision 111). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGamePayByAppId"];
   };
@@ -361,7 +368,7 @@ export interface paths {
   "/game/inventory/{app_id}/consume": {
     /**
      * Use up a quantity of a consumable item
-     * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.
+     * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable. Through a preview, from what its test orders bought (decision 111). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
      */
     post: operations["postGameInventoryByAppIdConsume"];
   };
@@ -394,7 +401,7 @@ export interface paths {
   "/payment/sandbox/pay/": {
     /**
      * Pay a sandbox order with a test card
-     * @description 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.
+     * @description 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first; an empty card number is refused (422) and changes nothing. A payment is notified to the webhook, signed as Xsolla signs.
      */
     post: operations["postPaymentSandboxPay"];
   };
@@ -445,10 +452,22 @@ export interface paths {
   };
   "/studio/games/{app_id}/webhook/secret": {
     /**
-     * Make a new webhook secret for a game (the previous one stops signing at once)
-     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once.
+     * Make a new webhook secret for a game (the previous one signs too for 24 hours)
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once. Until `previousExpiresAt` each webhook carries a `v1` signature with each secret, the new one first (decision 110).
      */
     post: operations["postStudioGamesByAppIdWebhookSecret"];
+  };
+  "/studio/games/{app_id}/backend-secret": {
+    /**
+     * Whether a game has a backend secret, when it was made, and until when the one before still verifies
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. Never the secret itself.
+     */
+    get: operations["getStudioGamesByAppIdBackendSecret"];
+    /**
+     * Make a new backend secret for a game's server (the previous one verifies too for 24 hours)
+     * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once (decision 110).
+     */
+    post: operations["postStudioGamesByAppIdBackendSecret"];
   };
   "/studio/games/{app_id}/webhook/test": {
     /**
@@ -460,14 +479,14 @@ export interface paths {
   "/game/backend/{app_id}/items": {
     /**
      * A player's items of the game, for the game's backend
-     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's (an account that is not a player of the game is a 404 like one that does not exist). `livemode` is false for test orders; with `preview` the item look-up answers test holdings (decision 111).
      */
     post: operations["postGameBackendByAppIdItems"];
   };
   "/game/backend/{app_id}/purchases/verify": {
     /**
      * Verify a purchase of the game by its order id, for the game's backend
-     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+     * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's (an account that is not a player of the game is a 404 like one that does not exist). `livemode` is false for test orders; with `preview` the item look-up answers test holdings (decision 111).
      */
     post: operations["postGameBackendByAppIdPurchasesVerify"];
   };
@@ -514,22 +533,57 @@ export interface paths {
      */
     post: operations["postStudioGamesByIdImages"];
   };
+  "/studio/games/{id}/change": {
+    /**
+     * Withdraw a live game's change waiting for review
+     * @description The live game stays as players see it; the form shows the live values again. 409 when nothing is pending; 404 for a game that is not the caller's.
+     */
+    delete: operations["deleteStudioGamesByIdChange"];
+  };
+  "/studio/games/{id}/prices": {
+    /**
+     * The history of a game's item prices
+     * @description Every price an approved change set, newest first (at most 200): the item, the old price (null for a new item) and the new, and when it took effect. An order keeps the price it was made at. 404 for a game that is not the caller's.
+     */
+    get: operations["getStudioGamesByIdPrices"];
+  };
+  "/console/game-changes": {
+    /**
+     * Live games' changes waiting for review, oldest first
+     * @description Each with the fields it changes, their values before and after, and each item added, removed, repriced or renamed. Operators only (403 to members).
+     */
+    get: operations["getConsoleGameChanges"];
+  };
+  "/console/game-changes/{change_id}/approve": {
+    /**
+     * Approve a live game's change: players see it at once
+     * @description Applied in one transaction; recorded in the audit log, with an `item.price_change` entry for each price it sets. Operators only (403 to members and developers); the game's own developer, and whoever sent the change, get 403 too. 409 for a change no longer pending.
+     */
+    post: operations["postConsoleGameChangesByChangeIdApprove"];
+  };
+  "/console/game-changes/{change_id}/reject": {
+    /**
+     * Reject a live game's change with a reason its studio reads
+     * @description The live game stays as it is; recorded in the audit log. Operators only (403 to members and developers); the game's own developer, and whoever sent the change, get 403 too. 409 for a change no longer pending.
+     */
+    post: operations["postConsoleGameChangesByChangeIdReject"];
+  };
   "/studio/games/{app_id}/uploads": {
     /**
      * Start a resumable upload of a build's zip
-     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (required; refused with 413 above the cap before any byte, and with 429 `upload_limit` past the studio’s open uploads or bytes of the day, `data.limit` `open_uploads` or `daily_bytes`, decision 109) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. An upload that received nothing for a day is removed: its `HEAD` and `PATCH` then answer 404, and the client starts again. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
      */
     post: operations["postStudioGamesByAppIdUploads"];
   };
   "/studio/games/{app_id}/uploads/{upload_id}": {
     /**
      * Abandon an unfinished upload
-     * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+     * @description Its bytes are removed and it no longer counts against the studio's open uploads (decision 109). The developer of the game only (404 to anyone else).
      */
     delete: operations["deleteStudioGamesByAppIdUploadsByUploadId"];
     /**
      * Send bytes of a build's zip
-     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+     * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (required; refused with 413 above the cap before any byte, and with 429 `upload_limit` past the studio’s open uploads or bytes of the day, `data.limit` `open_uploads` or `daily_bytes`, decision 109) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. An upload that received nothing for a day is removed: its `HEAD` and `PATCH` then answer 404, and the client starts again. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
      */
     patch: operations["patchStudioGamesByAppIdUploadsByUploadId"];
   };
@@ -553,6 +607,13 @@ export interface paths {
      * @description 409 when there is no earlier approved build.
      */
     post: operations["postStudioGamesByAppIdRollback"];
+  };
+  "/studio/games/{app_id}/builds/{build_id}/live": {
+    /**
+     * Make an approved build live: back to an earlier one, or forward to a later one
+     * @description Any approved build of the game (decision 122); the live build again changes nothing. 409 for a build that is not approved, 404 for a build of another game. Not with a Studio key: a pipeline uploads, people choose what plays.
+     */
+    post: operations["postStudioGamesByAppIdBuildsByBuildIdLive"];
   };
   "/console/reviews": {
     /**
@@ -606,7 +667,7 @@ export interface paths {
   "/console/orders/{order_id}/refund": {
     /**
      * Refund an order through the payment provider
-     * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
+     * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. With an `amount` below what is left, a partial refund: the order stays paid and the amount counts when the provider’s partial refund notification arrives (decision 124); 422 for more than is left. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
      */
     post: operations["postConsoleOrdersByOrderIdRefund"];
   };
@@ -781,7 +842,43 @@ export interface paths {
   };
 }
 
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "order.paid": {
+    /**
+     * An order of the game was paid
+     * @description Sent once per order when it becomes paid. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookOrderPaid"];
+  };
+  "order.partially_refunded": {
+    /**
+     * Part of a paid order was given back
+     * @description Sent for each partial refund (decision 124); the order stays paid and the player keeps the item. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookOrderPartiallyRefunded"];
+  };
+  "order.refunded": {
+    /**
+     * A paid order was refunded
+     * @description Sent once per order when it becomes refunded, by the payment provider or an operator. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookOrderRefunded"];
+  };
+  "items.consumed": {
+    /**
+     * A player used up consumable items
+     * @description Sent for each consumption a game made with `Playport.items.consume`. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookItemsConsumed"];
+  };
+  "test": {
+    /**
+     * A test event from the Studio
+     * @description "Send a test event" on the game’s Webhooks page; `livemode` is false. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookTest"];
+  };
+}
 
 export interface components {
   schemas: {
@@ -792,7 +889,7 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -1915,6 +2012,49 @@ export interface operations {
       };
       /** @description Invalid input: data.errors maps each field to its messages */
       422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's Studio and Console
+   * @description Whether the caller has a studio profile (the Studio) and is an operator (the Console). A guest has neither. 401 "Token is missing or invalid" without a valid token.
+   */
+  getMemberWorkspaces: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description true when the member has a studio profile: the Studio is theirs */
+              studio: boolean;
+              /** @description true when the member is an operator: the Console is theirs */
+              console: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
@@ -4426,7 +4566,7 @@ export interface operations {
   };
   /**
    * Submit a player's score from the game's backend
-   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). Only for players of the game: any other `uid`, whether the account exists or not, is the same 404. With `preview` (a label of one of the game's build previews) the call is in test mode: it works before the game is published, and writes test boards live reads never show (decision 111).
    */
   postGameBackendByAppIdScores: {
     parameters: {
@@ -4447,6 +4587,8 @@ export interface operations {
           /** @description 1–64 lower-case letters, digits, _ . - */
           board: string;
           score: number;
+          /** @description Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published */
+          preview?: string;
         };
       };
     };
@@ -4494,7 +4636,7 @@ export interface operations {
   };
   /**
    * Unlock an achievement for a player from the game’s backend
-   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).
+   * @description Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). Only for players of the game: any other `uid`, whether the account exists or not, is the same 404. With `preview` (a label of one of the game's build previews) the call is in test mode: it works before the game is published, and writes test boards live reads never show (decision 111).
    */
   postGameBackendByAppIdAchievements: {
     parameters: {
@@ -4514,6 +4656,8 @@ export interface operations {
           uid: number;
           /** @description 1–64 lower-case letters, digits, _ . - */
           achievement: string;
+          /** @description Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published */
+          preview?: string;
         };
       };
     };
@@ -4554,7 +4698,7 @@ export interface operations {
   };
   /**
    * Create an order for an item of a game
-   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments. A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
+   * @description The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. 403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. An order of a permanent item still open is answered again, whatever the key: two tabs share one order. An unpublished game is 404. Through a preview an order is a test order (`livemode: false`) made with test payments only: 403 where the portal takes real payments. A preview label that is not a preview of this game the caller may use is 403 on a published game: nothing is ordered (decision 111). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGamePayByAppId: {
     parameters: {
@@ -4600,6 +4744,8 @@ export interface operations {
               createdAt: string;
               paidAt: string | null;
               delivered: boolean;
+              /** @description False for a test order, made in a build preview with test payments (decision 111) */
+              livemode: boolean;
             };
           };
         };
@@ -4691,7 +4837,7 @@ export interface operations {
   };
   /**
    * Use up a quantity of a consumable item
-   * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.
+   * @description Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. 409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable. Through a preview, from what its test orders bought (decision 111). A build's preview page sends `playport-preview: b{build}-{signature}` (the label of its preview link): then an unpublished game answers its developer and QA test members (decision 097).
    */
   postGameInventoryByAppIdConsume: {
     parameters: {
@@ -4870,6 +5016,8 @@ export interface operations {
               createdAt: string;
               paidAt: string | null;
               delivered: boolean;
+              /** @description False for a test order, made in a build preview with test payments (decision 111) */
+              livemode: boolean;
             };
           };
         };
@@ -4934,6 +5082,8 @@ export interface operations {
                 createdAt: string;
                 paidAt: string | null;
                 delivered: boolean;
+                /** @description False for a test order, made in a build preview with test payments (decision 111) */
+                livemode: boolean;
               };
               deliveredNow: boolean;
             };
@@ -5006,6 +5156,8 @@ export interface operations {
                   createdAt: string;
                   paidAt: string | null;
                   delivered: boolean;
+                  /** @description False for a test order, made in a build preview with test payments (decision 111) */
+                  livemode: boolean;
                 })[];
             };
           };
@@ -5073,7 +5225,7 @@ export interface operations {
   };
   /**
    * Pay a sandbox order with a test card
-   * @description 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.
+   * @description 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first; an empty card number is refused (422) and changes nothing. A payment is notified to the webhook, signed as Xsolla signs.
    */
   postPaymentSandboxPay: {
     parameters: {
@@ -5473,13 +5625,17 @@ export interface operations {
             data: {
               url: string | null;
               hasSecret: boolean;
+              /** @description When the current webhook secret was made */
+              secretCreatedAt: string | null;
+              /** @description Until when webhooks also carry the signature of the secret the current one replaced (decision 110); null when none */
+              previousSecretExpiresAt: string | null;
               deliveries: ({
                   id: number;
                   eventId: string;
                   /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
                   eventType: string;
                   /**
-                   * @description `failed`: given up after a day of retries
+                   * @description `failed`: given up after a day of retries, or at once when the address was refused
                    * @enum {string}
                    */
                   status: "pending" | "delivered" | "failed";
@@ -5491,6 +5647,8 @@ export interface operations {
                   /** @description The first 512 bytes of the last answer's body */
                   lastResponse: string | null;
                   lastError: string | null;
+                  /** @description Set when the last attempt was not made: the URL broke the address rule in force then (given up at once) */
+                  refused: ("invalid" | "scheme" | "credentials" | "private_address") | null;
                 })[];
             };
           };
@@ -5588,8 +5746,8 @@ export interface operations {
     };
   };
   /**
-   * Make a new webhook secret for a game (the previous one stops signing at once)
-   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once.
+   * Make a new webhook secret for a game (the previous one signs too for 24 hours)
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once. Until `previousExpiresAt` each webhook carries a `v1` signature with each secret, the new one first (decision 110).
    */
   postStudioGamesByAppIdWebhookSecret: {
     parameters: {
@@ -5613,6 +5771,125 @@ export interface operations {
             data: {
               /** @description The new webhook secret, shown this once */
               secret: string;
+              /** @description Until when the secret this one replaced still works (24 hours); null when the game had none */
+              previousExpiresAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Whether a game has a backend secret, when it was made, and until when the one before still verifies
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. Never the secret itself.
+   */
+  getStudioGamesByAppIdBackendSecret: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              hasSecret: boolean;
+              /** @description When the current backend secret was made */
+              createdAt: string | null;
+              /** @description Until when the secret it replaced still verifies (decision 110); null when none */
+              previousExpiresAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make a new backend secret for a game's server (the previous one verifies too for 24 hours)
+   * @description The caller must be the developer of the game (decision 095): 401 without a token, 404 for a game that is not theirs. The secret is shown this once (decision 110).
+   */
+  postStudioGamesByAppIdBackendSecret: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The new backend secret (`pps_…`), shown this once: the game's server signs its calls with it */
+              secret: string;
+              /** @description Until when the secret this one replaced still works (24 hours); null when the game had none */
+              previousExpiresAt: string | null;
             };
           };
         };
@@ -5678,7 +5955,7 @@ export interface operations {
               /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
               eventType: string;
               /**
-               * @description `failed`: given up after a day of retries
+               * @description `failed`: given up after a day of retries, or at once when the address was refused
                * @enum {string}
                */
               status: "pending" | "delivered" | "failed";
@@ -5690,6 +5967,8 @@ export interface operations {
               /** @description The first 512 bytes of the last answer's body */
               lastResponse: string | null;
               lastError: string | null;
+              /** @description Set when the last attempt was not made: the URL broke the address rule in force then (given up at once) */
+              refused: ("invalid" | "scheme" | "credentials" | "private_address") | null;
             };
           };
         };
@@ -5728,7 +6007,7 @@ export interface operations {
   };
   /**
    * A player's items of the game, for the game's backend
-   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's (an account that is not a player of the game is a 404 like one that does not exist). `livemode` is false for test orders; with `preview` the item look-up answers test holdings (decision 111).
    */
   postGameBackendByAppIdItems: {
     parameters: {
@@ -5747,6 +6026,8 @@ export interface operations {
         "application/json": {
           /** @description Optional: any text that makes a repeated call differ (signatures are accepted once) */
           nonce?: string;
+          /** @description Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published */
+          preview?: string;
           /** @description The player: the `sub` of the player's game token */
           uid: number;
         };
@@ -5761,6 +6042,8 @@ export interface operations {
             message: string;
             data: {
               uid: number;
+              /** @description False in test mode: what a preview's test orders bought, never owned in the live game */
+              livemode: boolean;
               permanent: ({
                   sku: string;
                   orderId: string;
@@ -5796,7 +6079,7 @@ export interface operations {
   };
   /**
    * Verify a purchase of the game by its order id, for the game's backend
-   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's.
+   * @description Signed by the game's backend (decisions 092 and 100): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret}`; a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). 404 for a player or an order that is not the game's (an account that is not a player of the game is a 404 like one that does not exist). `livemode` is false for test orders; with `preview` the item look-up answers test holdings (decision 111).
    */
   postGameBackendByAppIdPurchasesVerify: {
     parameters: {
@@ -5828,6 +6111,8 @@ export interface operations {
             message: string;
             data: {
               orderId: string;
+              /** @description False for a test order made in a build preview with test payments: grant nothing live for it */
+              livemode: boolean;
               /** @description `paid` or `refunded` for a purchase that happened; `created`, `pending`, `failed` or `cancelled` otherwise */
               status: string;
               sku: string;
@@ -6244,6 +6529,53 @@ export interface operations {
               published: boolean;
               entryUrl: string;
               updatedAt: string;
+              /** @description A published game's newest change (decision 112): pending (the fields above are then its values, not yet what players see), or approved or rejected with the reason; null for a draft. */
+              review: ({
+                id: number;
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                submittedAt: string;
+                reviewedAt: string | null;
+                /** @description The operator's reason when rejected */
+                reason: string | null;
+                changes: {
+                  /** @description The form fields that differ from the live game */
+                  fields: ("i18n" | "categories" | "tags" | "orientation" | "width" | "height" | "backends" | "thumbnail" | "cover" | "screenshots" | "items" | "leaderboards" | "achievements")[];
+                  /** @description Each item added, removed, repriced, renamed or of another kind */
+                  items: ({
+                      sku: string;
+                      what: ("new" | "removed" | "price" | "name" | "kind")[];
+                      /** @description null for a new item */
+                      before: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                      /** @description null for an item no longer sold */
+                      after: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                    })[];
+                  /** @description The live values of the changed fields other than items */
+                  before: {
+                    [key: string]: unknown;
+                  };
+                  /** @description The proposed values of those fields */
+                  after: {
+                    [key: string]: unknown;
+                  };
+                };
+              }) | null;
               /** @description What the game still lacks before a build of it can be submitted. */
               missing: ("summary" | "description" | "categories" | "thumbnail")[];
             };
@@ -6484,6 +6816,53 @@ export interface operations {
               published: boolean;
               entryUrl: string;
               updatedAt: string;
+              /** @description A published game's newest change (decision 112): pending (the fields above are then its values, not yet what players see), or approved or rejected with the reason; null for a draft. */
+              review: ({
+                id: number;
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                submittedAt: string;
+                reviewedAt: string | null;
+                /** @description The operator's reason when rejected */
+                reason: string | null;
+                changes: {
+                  /** @description The form fields that differ from the live game */
+                  fields: ("i18n" | "categories" | "tags" | "orientation" | "width" | "height" | "backends" | "thumbnail" | "cover" | "screenshots" | "items" | "leaderboards" | "achievements")[];
+                  /** @description Each item added, removed, repriced, renamed or of another kind */
+                  items: ({
+                      sku: string;
+                      what: ("new" | "removed" | "price" | "name" | "kind")[];
+                      /** @description null for a new item */
+                      before: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                      /** @description null for an item no longer sold */
+                      after: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                    })[];
+                  /** @description The live values of the changed fields other than items */
+                  before: {
+                    [key: string]: unknown;
+                  };
+                  /** @description The proposed values of those fields */
+                  after: {
+                    [key: string]: unknown;
+                  };
+                };
+              }) | null;
               /** @description What the game still lacks before a build of it can be submitted. */
               missing: ("summary" | "description" | "categories" | "thumbnail")[];
             };
@@ -6891,6 +7270,53 @@ export interface operations {
               published: boolean;
               entryUrl: string;
               updatedAt: string;
+              /** @description A published game's newest change (decision 112): pending (the fields above are then its values, not yet what players see), or approved or rejected with the reason; null for a draft. */
+              review: ({
+                id: number;
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                submittedAt: string;
+                reviewedAt: string | null;
+                /** @description The operator's reason when rejected */
+                reason: string | null;
+                changes: {
+                  /** @description The form fields that differ from the live game */
+                  fields: ("i18n" | "categories" | "tags" | "orientation" | "width" | "height" | "backends" | "thumbnail" | "cover" | "screenshots" | "items" | "leaderboards" | "achievements")[];
+                  /** @description Each item added, removed, repriced, renamed or of another kind */
+                  items: ({
+                      sku: string;
+                      what: ("new" | "removed" | "price" | "name" | "kind")[];
+                      /** @description null for a new item */
+                      before: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                      /** @description null for an item no longer sold */
+                      after: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                    })[];
+                  /** @description The live values of the changed fields other than items */
+                  before: {
+                    [key: string]: unknown;
+                  };
+                  /** @description The proposed values of those fields */
+                  after: {
+                    [key: string]: unknown;
+                  };
+                };
+              }) | null;
               /** @description What the game still lacks before a build of it can be submitted. */
               missing: ("summary" | "description" | "categories" | "thumbnail")[];
             };
@@ -7000,8 +7426,572 @@ export interface operations {
     };
   };
   /**
+   * Withdraw a live game's change waiting for review
+   * @description The live game stays as players see it; the form shows the live values again. 409 when nothing is pending; 404 for a game that is not the caller's.
+   */
+  deleteStudioGamesByIdChange: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Slugs of the categories it is listed in (content/catalogue/categories.yaml), at least one. */
+              categories: string[];
+              /**
+               * @description Slugs of its tags (content/catalogue/tags.yaml).
+               * @default []
+               */
+              tags: string[];
+              /**
+               * @description The screen orientation it is made for; the play page asks a phone in the other orientation to turn.
+               * @default any
+               * @enum {string}
+               */
+              orientation: "portrait" | "landscape" | "any";
+              /** @description The width in CSS pixels the game is designed for (with height: the frame keeps this aspect ratio). */
+              width: number;
+              /** @description The height in CSS pixels the game is designed for. */
+              height: number;
+              /**
+               * @description Origins (no path) the hosted game may connect to besides its own files, such as its backend: https or wss anywhere, http only for localhost and 127.0.0.1. At most 10.
+               * @default []
+               */
+              backends: string[];
+              /**
+               * @description Items the game sells through Playport.pay (at most 50); prices are always the portal's.
+               * @default []
+               */
+              items: ({
+                  /** @description The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit). */
+                  sku: string;
+                  /** @description The price in minor units (cents): 199 is 1.99. */
+                  price: number;
+                  /**
+                   * @description The ISO 4217 currency code of the price.
+                   * @default USD
+                   */
+                  currency: string;
+                  /**
+                   * @description permanent: owned once bought (a second purchase answers already_owned); consumable: each paid order adds one to the player's inventory, which the game uses up (decision 091).
+                   * @default permanent
+                   * @enum {string}
+                   */
+                  kind: "permanent" | "consumable";
+                  /** @description The item's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese; a text left out is shown in English. */
+                    "zh-CN"?: {
+                      /** @description The item's name as the player sees it in the checkout and in My area. */
+                      name?: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Leaderboards the game keeps through Playport.leaderboard (at most 20; decision 092).
+               * @default []
+               */
+              leaderboards: ({
+                  /** @description The board's id, which the game passes to Playport.leaderboard: 1–64 lower-case letters, digits, _ . -. */
+                  id: string;
+                  /**
+                   * @description desc: a higher score is better (points); asc: a lower one is (times).
+                   * @enum {string}
+                   */
+                  order: "asc" | "desc";
+                  /**
+                   * @description How scores are shown: number (points) or time (milliseconds, shown m:ss.mmm).
+                   * @default number
+                   * @enum {string}
+                   */
+                  format: "number" | "time";
+                  /**
+                   * @description The lowest score accepted; one below it is refused (score_out_of_bounds).
+                   * @default 0
+                   */
+                  min: number;
+                  /** @description The highest score accepted; one above it is refused (score_out_of_bounds). */
+                  max: number;
+                  /**
+                   * @description The periods the board keeps a best score for: daily, weekly (ISO weeks, UTC) and all-time.
+                   * @default [
+                   *   "all-time"
+                   * ]
+                   */
+                  periods: ("daily" | "weekly" | "all-time")[];
+                  /**
+                   * @description true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The board's name in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The board's name as the app page shows it. */
+                      name: string;
+                    };
+                  };
+                })[];
+              /**
+               * @description Achievements the game unlocks through Playport.achievements (at most 100; decision 092).
+               * @default []
+               */
+              achievements: {
+                  /** @description The achievement's id, which the game passes to Playport.achievements.unlock. */
+                  id: string;
+                  /** @description An image file in the game's folder, shown with the achievement (through the image service). */
+                  icon?: string;
+                  /**
+                   * @description true: only the game's backend may unlock it, with a signed call (docs/sdk/backend-calls.md).
+                   * @default false
+                   */
+                  backend_only: boolean;
+                  /** @description The achievement's name and description in each language. */
+                  i18n: {
+                    /** @description English (required). */
+                    en: {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                    /** @description Simplified Chinese (required). */
+                    "zh-CN": {
+                      /** @description The achievement's name. */
+                      name: string;
+                      /** @description What the player did to earn it. */
+                      description: string;
+                    };
+                  };
+                }[];
+              /** @description The texts of the game page in each language. */
+              i18n: {
+                /** @description English (required). */
+                en: {
+                  /** @description The name of the game. */
+                  title: string;
+                  /** @description One line for tiles and search results. */
+                  summary: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+                /** @description Simplified Chinese; a text left out is shown in English. */
+                "zh-CN"?: {
+                  /** @description The name of the game. */
+                  title?: string;
+                  /** @description One line for tiles and search results. */
+                  summary?: string;
+                  /** @description The game page's description (plain text, paragraphs separated by blank lines). */
+                  description?: string;
+                  /** @description How to play, shown on the game page. */
+                  instructions?: string;
+                };
+              };
+              /** @description An image uploaded with POST /studio/games/{id}/images/ (the tile), or null. */
+              thumbnail: string | null;
+              /** @description An uploaded image (the wide cover on the game page), or null. */
+              cover: string | null;
+              /**
+               * @description Up to 12 uploaded images.
+               * @default []
+               */
+              screenshots: string[];
+              id: number;
+              slug: string;
+              published: boolean;
+              entryUrl: string;
+              updatedAt: string;
+              /** @description A published game's newest change (decision 112): pending (the fields above are then its values, not yet what players see), or approved or rejected with the reason; null for a draft. */
+              review: ({
+                id: number;
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                submittedAt: string;
+                reviewedAt: string | null;
+                /** @description The operator's reason when rejected */
+                reason: string | null;
+                changes: {
+                  /** @description The form fields that differ from the live game */
+                  fields: ("i18n" | "categories" | "tags" | "orientation" | "width" | "height" | "backends" | "thumbnail" | "cover" | "screenshots" | "items" | "leaderboards" | "achievements")[];
+                  /** @description Each item added, removed, repriced, renamed or of another kind */
+                  items: ({
+                      sku: string;
+                      what: ("new" | "removed" | "price" | "name" | "kind")[];
+                      /** @description null for a new item */
+                      before: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                      /** @description null for an item no longer sold */
+                      after: {
+                        /** @description In minor units of its currency */
+                        price: number;
+                        currency: string;
+                        kind: string;
+                        names: {
+                          [key: string]: string;
+                        };
+                      } | null;
+                    })[];
+                  /** @description The live values of the changed fields other than items */
+                  before: {
+                    [key: string]: unknown;
+                  };
+                  /** @description The proposed values of those fields */
+                  after: {
+                    [key: string]: unknown;
+                  };
+                };
+              }) | null;
+              /** @description What the game still lacks before a build of it can be submitted. */
+              missing: ("summary" | "description" | "categories" | "thumbnail")[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The history of a game's item prices
+   * @description Every price an approved change set, newest first (at most 200): the item, the old price (null for a new item) and the new, and when it took effect. An order keeps the price it was made at. 404 for a game that is not the caller's.
+   */
+  getStudioGamesByIdPrices: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              changes: ({
+                  sku: string;
+                  currency: string;
+                  /** @description null for an item that was new */
+                  oldPrice: number | null;
+                  oldCurrency: string | null;
+                  newPrice: number;
+                  /** @description When the approved change took effect: orders created from then on pay the new price */
+                  changedAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Live games' changes waiting for review, oldest first
+   * @description Each with the fields it changes, their values before and after, and each item added, removed, repriced or renamed. Operators only (403 to members).
+   */
+  getConsoleGameChanges: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              changes: ({
+                  id: number;
+                  appId: number;
+                  slug: string;
+                  title: string;
+                  studioName: string | null;
+                  submittedAt: string;
+                  changes: {
+                    /** @description The form fields that differ from the live game */
+                    fields: ("i18n" | "categories" | "tags" | "orientation" | "width" | "height" | "backends" | "thumbnail" | "cover" | "screenshots" | "items" | "leaderboards" | "achievements")[];
+                    /** @description Each item added, removed, repriced, renamed or of another kind */
+                    items: ({
+                        sku: string;
+                        what: ("new" | "removed" | "price" | "name" | "kind")[];
+                        /** @description null for a new item */
+                        before: {
+                          /** @description In minor units of its currency */
+                          price: number;
+                          currency: string;
+                          kind: string;
+                          names: {
+                            [key: string]: string;
+                          };
+                        } | null;
+                        /** @description null for an item no longer sold */
+                        after: {
+                          /** @description In minor units of its currency */
+                          price: number;
+                          currency: string;
+                          kind: string;
+                          names: {
+                            [key: string]: string;
+                          };
+                        } | null;
+                      })[];
+                    /** @description The live values of the changed fields other than items */
+                    before: {
+                      [key: string]: unknown;
+                    };
+                    /** @description The proposed values of those fields */
+                    after: {
+                      [key: string]: unknown;
+                    };
+                  };
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Approve a live game's change: players see it at once
+   * @description Applied in one transaction; recorded in the audit log, with an `item.price_change` entry for each price it sets. Operators only (403 to members and developers); the game's own developer, and whoever sent the change, get 403 too. 409 for a change no longer pending.
+   */
+  postConsoleGameChangesByChangeIdApprove: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        change_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @enum {string} */
+              status: "pending" | "approved" | "rejected";
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Reject a live game's change with a reason its studio reads
+   * @description The live game stays as it is; recorded in the audit log. Operators only (403 to members and developers); the game's own developer, and whoever sent the change, get 403 too. 409 for a change no longer pending.
+   */
+  postConsoleGameChangesByChangeIdReject: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        change_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @enum {string} */
+              status: "pending" | "approved" | "rejected";
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * Start a resumable upload of a build's zip
-   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (required; refused with 413 above the cap before any byte, and with 429 `upload_limit` past the studio’s open uploads or bytes of the day, `data.limit` `open_uploads` or `daily_bytes`, decision 109) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. An upload that received nothing for a day is removed: its `HEAD` and `PATCH` then answer 404, and the client starts again. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
    */
   postStudioGamesByAppIdUploads: {
     parameters: {
@@ -7026,11 +8016,25 @@ export interface operations {
       413: {
         content: never;
       };
+      /** @description `upload_limit`: the studio's unfinished uploads at once (`open_uploads`) or megabytes of the day (`daily_bytes`, with `Retry-After`); nothing was opened */
+      429: {
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {string} */
+              limit: "open_uploads" | "daily_bytes";
+              max: number;
+              [key: string]: unknown;
+            };
+            [key: string]: unknown;
+          };
+        };
+      };
     };
   };
   /**
    * Abandon an unfinished upload
-   * @description Its bytes are removed. The developer of the game only (404 to anyone else).
+   * @description Its bytes are removed and it no longer counts against the studio's open uploads (decision 109). The developer of the game only (404 to anyone else).
    */
   deleteStudioGamesByAppIdUploadsByUploadId: {
     parameters: {
@@ -7058,7 +8062,7 @@ export interface operations {
   };
   /**
    * Send bytes of a build's zip
-   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
+   * @description The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (required; refused with 413 above the cap before any byte, and with 429 `upload_limit` past the studio’s open uploads or bytes of the day, `data.limit` `open_uploads` or `daily_bytes`, decision 109) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. An upload that received nothing for a day is removed: its `HEAD` and `PATCH` then answer 404, and the client starts again. The developer of the game only (404 to anyone else). The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.
    */
   patchStudioGamesByAppIdUploadsByUploadId: {
     parameters: {
@@ -7292,6 +8296,86 @@ export interface operations {
       };
       path: {
         app_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: number;
+              appId: number;
+              /** @description 1, 2, 3… per game, in upload order */
+              version: number;
+              /** @enum {string} */
+              status: "uploaded" | "submitted" | "approved" | "rejected";
+              /** @description The operator's reason when rejected */
+              reason: string | null;
+              /** @description Whether players get this build now */
+              live: boolean;
+              entryPath: string;
+              fileCount: number;
+              totalBytes: number;
+              archiveBytes: number;
+              createdAt: string;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              /** @description The private QA-mode link that runs this build, whatever its status */
+              previewUrl: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Make an approved build live: back to an earlier one, or forward to a later one
+   * @description Any approved build of the game (decision 122); the live build again changes nothing. 409 for a build that is not approved, 404 for a build of another game. Not with a Studio key: a pipeline uploads, people choose what plays.
+   */
+  postStudioGamesByAppIdBuildsByBuildIdLive: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        app_id: number;
+        build_id: number;
       };
     };
     responses: {
@@ -7693,6 +8777,10 @@ export interface operations {
             code: number;
             message: string;
             data: {
+              /** @description Builds waiting for review */
+              buildsWaiting: number;
+              /** @description Changes of live games waiting for review */
+              changesWaiting: number;
               members: number;
               disabledMembers: number;
               paidOrders: number;
@@ -7747,8 +8835,14 @@ export interface operations {
                   providerReference: string | null;
                   createdAt: string;
                   paidAt: string | null;
+                  /** @description False for a test order, made in a build preview with test payments (decision 111) */
+                  livemode: boolean;
                   providerOrderId: string | null;
                   refundRequestedAt: string | null;
+                  /** @description Minor units given back so far (partial refunds add up; decision 124) */
+                  refunded: number;
+                  /** @description The latest refund’s time */
+                  refundedAt: string | null;
                   member: {
                     id: number;
                     username: string | null;
@@ -7812,8 +8906,14 @@ export interface operations {
                 providerReference: string | null;
                 createdAt: string;
                 paidAt: string | null;
+                /** @description False for a test order, made in a build preview with test payments (decision 111) */
+                livemode: boolean;
                 providerOrderId: string | null;
                 refundRequestedAt: string | null;
+                /** @description Minor units given back so far (partial refunds add up; decision 124) */
+                refunded: number;
+                /** @description The latest refund’s time */
+                refundedAt: string | null;
                 member: {
                   id: number;
                   username: string | null;
@@ -7846,7 +8946,7 @@ export interface operations {
   };
   /**
    * Refund an order through the payment provider
-   * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
+   * @description Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. With an `amount` below what is left, a partial refund: the order stays paid and the amount counts when the provider’s partial refund notification arrives (decision 124); 422 for more than is left. Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). 401 without a session, 403 for anyone who is not an operator (decision 095).
    */
   postConsoleOrdersByOrderIdRefund: {
     parameters: {
@@ -7863,8 +8963,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Why the order is refunded: 3–500 characters, kept in the audit log */
+          /** @description Why the order is refunded: 3–500 characters, kept in the audit log and sent to the game’s webhook */
           reason: string;
+          /** @description Minor units to give back, at most what is left of the order; left out (or all that is left): the whole order (decision 124) */
+          amount?: number;
         };
       };
     };
@@ -7891,8 +8993,14 @@ export interface operations {
                 providerReference: string | null;
                 createdAt: string;
                 paidAt: string | null;
+                /** @description False for a test order, made in a build preview with test payments (decision 111) */
+                livemode: boolean;
                 providerOrderId: string | null;
                 refundRequestedAt: string | null;
+                /** @description Minor units given back so far (partial refunds add up; decision 124) */
+                refunded: number;
+                /** @description The latest refund’s time */
+                refundedAt: string | null;
                 member: {
                   id: number;
                   username: string | null;
@@ -9824,6 +10932,331 @@ export interface operations {
       };
       /** @description Malformed request URL, in the envelope */
       400: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * An order of the game was paid
+   * @description Sent once per order when it becomes paid. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookOrderPaid: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "order.paid";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "order.paid";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            order: {
+              /** @description The order id the game saw (`purchase.orderId`) */
+              id: string;
+              /** @description The order’s status: `paid` (also after a partial refund), or `refunded` for order.refunded */
+              status: string;
+              /** @description The item’s SKU */
+              sku: string;
+              /** @description The price in minor units (cents) */
+              amount: number;
+              /** @description ISO 4217 code */
+              currency: string;
+              /** @description The player id games see: the `sub` of the game token */
+              player: number;
+              /** @description When it was paid */
+              paidAt: string | null;
+              /** @description Refund events: minor units given back so far (decision 124) */
+              refunded?: number;
+              /** @description Refund events: the latest refund’s time */
+              refundedAt?: string | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * Part of a paid order was given back
+   * @description Sent for each partial refund (decision 124); the order stays paid and the player keeps the item. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookOrderPartiallyRefunded: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "order.partially_refunded";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "order.partially_refunded";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            order: {
+              /** @description The order id the game saw (`purchase.orderId`) */
+              id: string;
+              /** @description The order’s status: `paid` (also after a partial refund), or `refunded` for order.refunded */
+              status: string;
+              /** @description The item’s SKU */
+              sku: string;
+              /** @description The price in minor units (cents) */
+              amount: number;
+              /** @description ISO 4217 code */
+              currency: string;
+              /** @description The player id games see: the `sub` of the game token */
+              player: number;
+              /** @description When it was paid */
+              paidAt: string | null;
+              /** @description Refund events: minor units given back so far (decision 124) */
+              refunded?: number;
+              /** @description Refund events: the latest refund’s time */
+              refundedAt?: string | null;
+            };
+            refund: {
+              /** @description Minor units this refund gave back (a whole refund after partial ones: what was left) */
+              amount: number;
+              /** @description The reason the operator or the payment provider gave; null when none */
+              reason: string | null;
+              /** @description When the refund was recorded */
+              at: string | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A paid order was refunded
+   * @description Sent once per order when it becomes refunded, by the payment provider or an operator. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookOrderRefunded: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "order.refunded";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "order.refunded";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            order: {
+              /** @description The order id the game saw (`purchase.orderId`) */
+              id: string;
+              /** @description The order’s status: `paid` (also after a partial refund), or `refunded` for order.refunded */
+              status: string;
+              /** @description The item’s SKU */
+              sku: string;
+              /** @description The price in minor units (cents) */
+              amount: number;
+              /** @description ISO 4217 code */
+              currency: string;
+              /** @description The player id games see: the `sub` of the game token */
+              player: number;
+              /** @description When it was paid */
+              paidAt: string | null;
+              /** @description Refund events: minor units given back so far (decision 124) */
+              refunded?: number;
+              /** @description Refund events: the latest refund’s time */
+              refundedAt?: string | null;
+            };
+            refund: {
+              /** @description Minor units this refund gave back (a whole refund after partial ones: what was left) */
+              amount: number;
+              /** @description The reason the operator or the payment provider gave; null when none */
+              reason: string | null;
+              /** @description When the refund was recorded */
+              at: string | null;
+              /** @description 1 when the refund took a consumable’s unit back from the player’s inventory, 0 when the player had used it (or for a permanent item) */
+              itemsTakenBack: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A player used up consumable items
+   * @description Sent for each consumption a game made with `Playport.items.consume`. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookItemsConsumed: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "items.consumed";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "items.consumed";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            consumption: {
+              /** @description The player id games see */
+              player: number;
+              sku: string;
+              /** @description How many were used up */
+              quantity: number;
+              /** @description How many the player holds after it */
+              remaining: number;
+              /** @description The key the game sent with `items.consume` */
+              idempotencyKey: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A test event from the Studio
+   * @description "Send a test event" on the game’s Webhooks page; `livemode` is false. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookTest: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "test";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "test";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            message: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
         content: never;
       };
     };

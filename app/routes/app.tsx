@@ -108,7 +108,9 @@ export default function AppPage({ loaderData }: Route.ComponentProps) {
             {app.developer && (
               <div>
                 <dt className="text-zinc-500 dark:text-zinc-400">{t('app.developer')}</dt>
-                <dd className="font-medium">{app.developer}</dd>
+                <dd className="font-medium" data-testid="app-developer">
+                  {app.developer}
+                </dd>
               </div>
             )}
             <div className="col-span-2 sm:col-span-3">

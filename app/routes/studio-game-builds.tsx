@@ -1,13 +1,17 @@
-import { Copy, ExternalLink, RotateCcw, Send } from 'lucide-react';
+import { Copy, ExternalLink, Rocket, RotateCcw, Send } from 'lucide-react';
 import { useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Build } from '#common/api/studio-builds.schema.ts';
+import { byteSizeText } from '#common/byte-sizes.ts';
 import { appContext } from '../context.ts';
 import { pageSessionContext } from '../features/accounts/page-session.ts';
 import { BuildUpload } from '../features/studio/build-upload.tsx';
+import { previewUrlIn } from '../features/studio/preview-url.ts';
 import { useTranslation } from '../i18n/translation.tsx';
+import { useLocale } from '../i18n/use-locale.ts';
 import { api, ApiError } from '../lib/api-client.ts';
 import { invalidParameter } from '../lib/route-errors.ts';
+import { confirm } from '../shell/confirm-store.ts';
 import { Button, buttonVariants } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
 import type { Route } from './+types/studio-game-builds';
@@ -27,12 +31,9 @@ const STATUS_CLASS: Record<Build['status'], string> = {
   rejected: 'bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-200',
 };
 
-function size(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
 export default function StudioGameBuilds({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('studio');
+  const locale = useLocale();
   const { revalidate } = useRevalidator();
   const { appId, builds } = loaderData;
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -51,6 +52,25 @@ export default function StudioGameBuilds({ loaderData }: Route.ComponentProps) {
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Any approved build can be the live one again, earlier or later than the live one (decision 122); players get it at once, so it is confirmed first. */
+  async function makeLive(build: Build) {
+    const confirmed = await confirm({
+      title: t('builds.list.makeLiveTitle', { version: build.version }),
+      message: live
+        ? t('builds.list.makeLiveBody', { version: build.version, live: live.version })
+        : t('builds.list.makeLiveBodyFirst', { version: build.version }),
+      confirmButton: t('builds.list.makeLiveConfirm'),
+      cancelButton: t('builds.list.cancel'),
+      color: 'warning',
+      type: 'warning',
+    });
+    if (!confirmed) return;
+    await act(
+      () => api.request<Build>('POST', `/studio/games/${appId}/builds/${build.id}/live`).then((envelope) => envelope.data),
+      (next) => t('builds.list.rolledBack', { version: next.version }),
+    );
   }
 
   async function copy(url: string) {
@@ -75,22 +95,6 @@ export default function StudioGameBuilds({ loaderData }: Route.ComponentProps) {
           {message.text}
         </p>
       )}
-      {live && builds.some((build) => build.status === 'approved' && build.version < live.version) && (
-        <Button
-          variant="secondary"
-          disabled={busy}
-          onClick={() =>
-            act(
-              () => api.request<Build>('POST', `/studio/games/${appId}/rollback`).then((envelope) => envelope.data),
-              (build) => t('builds.list.rolledBack', { version: build.version }),
-            )
-          }
-          data-testid="rollback"
-        >
-          <RotateCcw aria-hidden />
-          {t('builds.list.rollback')}
-        </Button>
-      )}
       {builds.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('builds.list.empty')}</p>
       ) : (
@@ -108,11 +112,13 @@ export default function StudioGameBuilds({ loaderData }: Route.ComponentProps) {
                   </span>
                 )}
               </div>
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('builds.list.files', { count: build.fileCount, size: size(build.totalBytes) })}</p>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                {t('builds.list.files', { count: build.fileCount, size: byteSizeText(build.totalBytes, locale) })}
+              </p>
               {build.reason && <p className="text-sm text-red-700 dark:text-red-400">{t('builds.list.reason', { reason: build.reason })}</p>}
               <div className="flex flex-wrap gap-2">
                 <a
-                  href={build.previewUrl}
+                  href={previewUrlIn(locale, build.previewUrl)}
                   target="_blank"
                   rel="noopener"
                   className={buttonVariants({ variant: 'secondary', size: 'sm' })}
@@ -121,10 +127,16 @@ export default function StudioGameBuilds({ loaderData }: Route.ComponentProps) {
                   <ExternalLink aria-hidden />
                   {t('builds.list.preview')}
                 </a>
-                <Button variant="ghost" size="sm" onClick={() => copy(build.previewUrl)}>
+                <Button variant="ghost" size="sm" onClick={() => copy(previewUrlIn(locale, build.previewUrl))}>
                   <Copy aria-hidden />
                   {t('builds.list.copy')}
                 </Button>
+                {build.status === 'approved' && !build.live && (
+                  <Button variant="secondary" size="sm" disabled={busy} onClick={() => void makeLive(build)} data-testid="make-live">
+                    {live && build.version < live.version ? <RotateCcw aria-hidden /> : <Rocket aria-hidden />}
+                    {t(live && build.version < live.version ? 'builds.list.rollBackTo' : 'builds.list.rollForwardTo', { version: build.version })}
+                  </Button>
+                )}
                 {(build.status === 'uploaded' || build.status === 'rejected') && (
                   <Button
                     size="sm"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../features/accounts/use-session.ts';
 import { MAIN_NAV, sideMenuGroups, userMenuItems } from './menu-items.ts';
+import { workspaceItems } from './workspace-items.ts';
 
 const user = (fields: Partial<UserInfo> = {}): UserInfo => ({
   uid: 7,
@@ -26,6 +27,26 @@ describe('menus of spec section 2', () => {
 
   it('user menu: profile, social accounts, switch account, settings when signed in', () => {
     expect(userMenuItems({ isMember: true, userInfo: user() }).map((i) => i.id)).toEqual(['profile', 'social', 'switch-account', 'settings']);
+  });
+
+  it('user menu: the Studio for a member with a studio profile, the Console for an operator, before settings (decision 120)', () => {
+    const member = { isMember: true, userInfo: user() };
+    expect(userMenuItems(member, workspaceItems({ studio: false, console: false })).map((i) => i.id)).toEqual([
+      'profile',
+      'social',
+      'switch-account',
+      'settings',
+    ]);
+    expect(userMenuItems(member, workspaceItems({ studio: true, console: false })).map((i) => i.id)).toEqual([
+      'profile',
+      'social',
+      'switch-account',
+      'studio',
+      'settings',
+    ]);
+    const both = userMenuItems(member, workspaceItems({ studio: true, console: true }));
+    expect(both.map((i) => i.id)).toEqual(['profile', 'social', 'switch-account', 'studio', 'console', 'settings']);
+    expect(paths(both.filter((i) => i.id === 'studio' || i.id === 'console'))).toEqual(['/studio', '/console']);
   });
 
   it('side menu signed out: categories group with news, then settings; no profile group', () => {

@@ -34,15 +34,20 @@ const SETTINGS: MenuItem = { id: 'settings', to: '/settings', labelKey: 'userMen
  * Spec section 2: signed in, profile, social accounts, switch account and settings; signed out,
  * settings only. "Signed in" is a signed-in member: profile pages are for members (decision 026).
  */
-export function userMenuItems(session: Session): MenuItem[] {
-  if (!session.isMember) return [SETTINGS];
+/** `places`: the member's Studio and Console (workspace-items.ts), before settings. */
+export function userMenuItems(session: Session, places: MenuItem[] = []): MenuItem[] {
+  if (!session.isMember) return [...places, SETTINGS];
   return [
     { id: 'profile', to: '/user/profile', labelKey: 'userMenu.profile', icon: SquareUserRound },
     { id: 'social', to: '/user/profile/social', labelKey: 'userMenu.social', icon: Link2 },
     { id: 'switch-account', to: '/login', labelKey: 'userMenu.switchAccount', icon: Repeat },
+    ...places,
     SETTINGS,
   ];
 }
+
+/** The developers' page, where a studio starts (its Markdown is content/pages/developers.*.md). */
+export const DEVELOPERS_PAGE = '/page/developers';
 
 /**
  * Spec section 2: a categories group with news; a profile group (avatar, nickname, social

@@ -5,12 +5,15 @@ import { localePath } from '#common/locales.ts';
 import { cn } from '../ui/cn.ts';
 import { focusRing } from '../ui/focus.ts';
 import { useLocale } from '../i18n/use-locale.ts';
+import { DEVELOPERS_PAGE } from './menu-items.ts';
 
 const LINKS = [
   { to: '/about', key: 'footer.about' },
   { to: '/terms', key: 'footer.terms' },
   { to: '/privacy-policy', key: 'footer.privacy' },
   { to: '/cookie-policy', key: 'footer.cookies' },
+  // Studios find their way in here (decision 120).
+  { to: DEVELOPERS_PAGE, key: 'footer.developers' },
 ] as const;
 
 /** The copyright year; the page is rendered fresh often enough for it to roll over on time. */
@@ -20,7 +23,7 @@ function currentYear(): number {
 
 const linkClass = cn('rounded text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-400 dark:hover:text-zinc-100', focusRing);
 
-/** Desktop footer (spec section 2): copyright with the current year, legal pages and the community chat. */
+/** Desktop footer (spec section 2): copyright with the current year, legal pages, the developers' page and the community chat. */
 export function SiteFooter({ productName, communityChatUrl }: { productName: string; communityChatUrl: string }) {
   const { t } = useTranslation('shell');
   const locale = useLocale();

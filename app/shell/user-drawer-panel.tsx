@@ -1,6 +1,8 @@
 import { useTranslation } from '../i18n/translation.tsx';
-import { isLocale, LOCALES } from '#common/locales.ts';
+import { Link } from 'react-router';
+import { isLocale, localePath, LOCALES } from '#common/locales.ts';
 import { useSession } from '../features/accounts/use-session.ts';
+import { useWorkspaces } from '../features/accounts/use-workspaces.ts';
 import { InstallDrawerOffer } from '../features/install/install-button.tsx';
 import type { DeferredWidgetProps } from '../ui/deferred.tsx';
 import { Drawer, DrawerContent, DrawerDescription, DrawerTitle, DrawerTrigger } from '../ui/drawer.tsx';
@@ -8,8 +10,11 @@ import { Segmented, SegmentedItem } from '../ui/segmented.tsx';
 import { type ColorMode, COLOR_MODES, useColorMode } from './color-mode.ts';
 import { COLOR_MODE_ICONS } from './color-mode-icons.ts';
 import { useLanguageChoice } from './language-selector.tsx';
-import { userMenuItems } from './menu-items.ts';
+import { DEVELOPERS_PAGE, userMenuItems } from './menu-items.ts';
+import { cn } from '../ui/cn.ts';
+import { focusRing } from '../ui/focus.ts';
 import { MenuList } from './menu-list.tsx';
+import { workspaceItems } from './workspace-items.ts';
 import { UserSummary } from './user-summary.tsx';
 
 /** Spec section 9: the drawer animates for 0.5 s (vaul's own duration) and closes when dragged past 25 %. */
@@ -31,7 +36,7 @@ export default function UserDrawerPanel({ open, onOpenChange: setOpen, trigger }
           <DrawerDescription className="sr-only">{t('userMenu.description')}</DrawerDescription>
           <UserSummary />
           <nav aria-label={t('userMenu.title')} className="mt-2">
-            <MenuList items={userMenuItems(session)} testId="user-menu-items" onNavigate={() => setOpen(false)} />
+            <MenuList items={userMenuItems(session, workspaceItems(useWorkspaces()))} testId="user-menu-items" onNavigate={() => setOpen(false)} />
           </nav>
           <InstallDrawerOffer onInstall={() => setOpen(false)} />
           <section aria-labelledby="drawer-preferences" className="mt-4 border-t border-zinc-200 pt-4 dark:border-zinc-800">
@@ -68,6 +73,16 @@ export default function UserDrawerPanel({ open, onOpenChange: setOpen, trigger }
               })}
             </Segmented>
           </section>
+          {/* The phone has no footer: the developers' page is reached from here (decision 120). */}
+          <p className="mt-4 border-t border-zinc-200 px-2 pt-4 text-sm dark:border-zinc-800">
+            <Link
+              to={localePath(locale, DEVELOPERS_PAGE)}
+              onClick={() => setOpen(false)}
+              className={cn('rounded text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-400 dark:hover:text-zinc-100', focusRing)}
+            >
+              {t('footer.developers')}
+            </Link>
+          </p>
         </div>
       </DrawerContent>
     </Drawer>

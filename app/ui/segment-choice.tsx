@@ -37,10 +37,13 @@ export function SegmentChoice<T extends string | number>(
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const segment = (value: T) =>
     cn(
-      compact
-        ? 'rounded-md px-2.5 py-1 text-sm text-zinc-700 dark:text-zinc-300'
-        : 'flex min-h-9 items-center rounded-lg px-3 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-zinc-50',
-      value === selected && SELECTED,
+      compact ? 'rounded-md px-2.5 py-1 text-sm' : 'flex min-h-9 items-center rounded-lg px-3 text-sm whitespace-nowrap',
+      // The chosen segment's colours replace the others' (no two text colours on one element, decision 078).
+      value === selected
+        ? SELECTED
+        : compact
+          ? 'text-zinc-700 dark:text-zinc-300'
+          : 'text-zinc-600 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-zinc-50',
       focusRing,
     );
   const frame = compact ? 'flex gap-1 rounded-lg bg-zinc-200/60 p-1 dark:bg-zinc-800' : 'inline-flex gap-1 rounded-xl bg-zinc-100 p-1 dark:bg-zinc-800';

@@ -221,3 +221,10 @@ export const AvatarUploadResultSchema = MemberUpdateSchema.extend({ avatar: z.ob
 export type AvatarUploadResult = z.infer<typeof AvatarUploadResultSchema>;
 
 export const LogoutSchema = z.object({ revoked: z.boolean().meta({ description: 'false when there was no valid token to revoke' }) });
+
+/** GET /member/workspaces/: where the member works besides playing, for the account menu's entries (decision 120). */
+export const WorkspacesSchema = z.object({
+  studio: z.boolean().meta({ description: 'true when the member has a studio profile: the Studio is theirs' }),
+  console: z.boolean().meta({ description: 'true when the member is an operator: the Console is theirs' }),
+});
+export type Workspaces = z.infer<typeof WorkspacesSchema>;

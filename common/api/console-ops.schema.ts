@@ -16,12 +16,22 @@ export const ConsoleOrderQuerySchema = z.object({
   }),
 });
 export const ConsoleOrderParamsSchema = z.object({ order_id: z.string().min(1).max(64) });
-export const RefundBodySchema = z.object({ reason: Reason.meta({ description: 'Why the order is refunded: 3–500 characters, kept in the audit log' }) });
+export const RefundBodySchema = z.object({
+  reason: Reason.meta({ description: 'Why the order is refunded: 3–500 characters, kept in the audit log and sent to the game’s webhook' }),
+  amount: z
+    .number()
+    .int('console:ops.errors.refundAmountWhole')
+    .min(1, 'console:ops.errors.refundAmountWhole')
+    .optional()
+    .meta({ description: 'Minor units to give back, at most what is left of the order; left out (or all that is left): the whole order (decision 124)' }),
+});
 
 export const ConsoleOrderSchema = OrderSchema.omit({ delivered: true }).extend({
   status: z.enum(ORDER_STATUSES),
   providerOrderId: z.string().nullable(),
   refundRequestedAt: z.string().nullable(),
+  refunded: z.number().int().meta({ description: 'Minor units given back so far (partial refunds add up; decision 124)' }),
+  refundedAt: z.string().nullable().meta({ description: 'The latest refund’s time' }),
   member: z.object({ id: z.number().int(), username: z.string().nullable(), email: z.string().nullable() }),
 });
 export type ConsoleOrder = z.infer<typeof ConsoleOrderSchema>;
@@ -111,6 +121,8 @@ export const AuditPageSchema = z.object({
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const ConsoleOverviewSchema = z.object({
+  buildsWaiting: z.number().int().meta({ description: 'Builds waiting for review' }),
+  changesWaiting: z.number().int().meta({ description: 'Changes of live games waiting for review' }),
   members: z.number().int(),
   disabledMembers: z.number().int(),
   paidOrders: z.number().int(),

@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'score_out_of_bounds',
   'backend_only',
   'signature_invalid',
+  // The Studio's build uploads (decision 109).
+  'upload_limit',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -101,8 +101,14 @@ export const MyAchievementsSchema = z.array(
 export type MyAchievements = z.infer<typeof MyAchievementsSchema>;
 
 /** Bodies of the signed server-to-server calls of a game's backend. */
-export const BackendScoreBodySchema = z.object({ uid: z.number().int().positive(), board: RecordIdSchema, score: ScoreSchema });
-export const BackendUnlockBodySchema = z.object({ uid: z.number().int().positive(), achievement: RecordIdSchema });
+/** A backend call in test mode names a preview of the game (decision 111); the body is signed, so the label is too. */
+export const BackendPreviewSchema = z.string().max(64).optional().meta({
+  description:
+    "Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published",
+});
+
+export const BackendScoreBodySchema = z.object({ uid: z.number().int().positive(), board: RecordIdSchema, score: ScoreSchema, preview: BackendPreviewSchema });
+export const BackendUnlockBodySchema = z.object({ uid: z.number().int().positive(), achievement: RecordIdSchema, preview: BackendPreviewSchema });
 
 type Named<T> = { en: T; 'zh-CN'?: Partial<T> | undefined };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_STATUSES } from '../order-statuses.ts';
 import { storedJson } from '../json-depth.ts';
 import { AppIdSchema, GameConfigSchema } from './catalogue.schema.ts';
 
@@ -88,8 +89,6 @@ export const ConsumeSchema = z.object({
 });
 export type Consume = z.infer<typeof ConsumeSchema>;
 
-export const ORDER_STATUSES = ['created', 'pending', 'paid', 'failed', 'refunded', 'cancelled'] as const;
-
 export const OrderSchema = z.object({
   id: z.string().meta({ description: 'The order id shown to members and sent to the provider' }),
   appId: z.number().int(),
@@ -104,6 +103,7 @@ export const OrderSchema = z.object({
   createdAt: z.string(),
   paidAt: z.string().nullable(),
   delivered: z.boolean(),
+  livemode: z.boolean().meta({ description: 'False for a test order, made in a build preview with test payments (decision 111)' }),
 });
 export type Order = z.infer<typeof OrderSchema>;
 export const OrderListSchema = z.object({ items: z.array(OrderSchema) });
@@ -128,10 +128,12 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /** The built-in sandbox checkout's payment (no Xsolla credentials). */
 export const SandboxPayBodySchema = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{16,80}$/),
+  // An empty card is refused, not tried: it is a slip, not a declined card (decision 118).
   card: z
     .string()
     .max(30)
-    .transform((v) => v.replace(/[\s-]/g, '')),
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .refine((v) => v.length > 0, 'payments:errors.cardRequired'),
   challenge: z.string().max(10).optional(),
 });
 export const SandboxPaySchema = z.object({
@@ -148,3 +150,5 @@ export const SandboxCheckoutSchema = z.object({
   status: z.enum(ORDER_STATUSES),
 });
 export type SandboxCheckout = z.infer<typeof SandboxCheckoutSchema>;
+
+export { ORDER_STATUSES };

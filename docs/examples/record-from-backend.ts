@@ -3,7 +3,8 @@
 // and post it. Runnable against a running portal (Node 24, nothing to install):
 //   PLAYPORT_GAME_SECRET=pps_… node docs/examples/record-from-backend.ts http://localhost:3000 <app id> score <uid> <board> <score>
 //   PLAYPORT_GAME_SECRET=pps_… node docs/examples/record-from-backend.ts http://localhost:3000 <app id> unlock <uid> <achievement>
-// The secret comes from `npm run content -- game-secret <slug>`; keep it on the server, never in the game.
+// The secret comes from the Studio (your game → Webhooks → Backend secret) or `npm run content -- game-secret <slug>`;
+// keep it on the server, never in the game.
 import { createHmac } from 'node:crypto';
 
 /** The two headers of a signed call: the time in Unix seconds, and HMAC-SHA256 over "{timestamp}.{body}" in hex. */

@@ -10,17 +10,19 @@ import { createServer, type Server } from 'node:http';
 const TOLERANCE_SECONDS = 300;
 
 /**
- * Whether `Playport-Signature: t={unix seconds},v1={hex}` is the portal's, made with the webhook
- * secret over "{t}.{body}", at most 5 minutes from now.
+ * Whether `Playport-Signature: t={unix seconds},v1={hex},…` is the portal's, made with the webhook
+ * secret over "{t}.{body}", at most 5 minutes from now. The header carries one `v1` per secret that
+ * signs: two during the day after the secret is rotated (the new one first), so accept it when any
+ * `v1` matches.
  */
 export function verifyWebhook(secret: string, header: string | undefined, rawBody: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  const fields = new Map((header ?? '').split(',').map((part) => part.trim().split('=', 2) as [string, string]));
-  const timestamp = fields.get('t') ?? '';
-  const given = fields.get('v1') ?? '';
-  if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(given)) return false;
+  const fields = (header ?? '').split(',').map((part) => part.trim().split('=', 2) as [string, string]);
+  const timestamp = fields.find(([name]) => name === 't')?.[1] ?? '';
+  const given = fields.filter(([name, value]) => name === 'v1' && /^[0-9a-f]{64}$/.test(value ?? '')).map(([, value]) => value);
+  if (!/^\d+$/.test(timestamp) || given.length === 0) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return false;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return timingSafeEqual(Buffer.from(given, 'hex'), expected);
+  return given.some((signature) => timingSafeEqual(Buffer.from(signature, 'hex'), expected));
 }
 
 /** A receiver: verifies each webhook, handles each event id once, answers 200 (or 400 for a bad signature). */

@@ -130,8 +130,37 @@ export interface PlayportAdBreak {
   status: 'shown' | 'rewarded' | 'skipped' | 'capped' | 'no_ads';
 }
 
+/** SDK 1.2: whether the game's frame has storage of its own (docs/sdk/storage.md). */
+export interface PlayportStorageAvailability {
+  /** localStorage works (false where the browser blocks third-party storage: it throws there). */
+  localStorage: boolean;
+  /** indexedDB.open succeeds (where it is blocked it fails through onerror; it does not throw). */
+  indexedDB: boolean;
+  /** The bridge to the cloud save stands in for localStorage. */
+  bridged: boolean;
+}
+
+/** SDK 1.2: what the Storage Access API gave (docs/sdk/storage.md). */
+export interface PlayportStorageAccess {
+  granted: boolean;
+  /** The frame's own localStorage once granted, or null: use this object, not window.localStorage. */
+  localStorage: Storage | null;
+  /** The frame's own IndexedDB once granted, or null. */
+  indexedDB: IDBFactory | null;
+}
+
 export interface Playport {
-  readonly version: '1.1.0';
+  readonly version: '1.2.0';
+  /** Storage (1.2): the frame's own storage where the browser refuses it. */
+  readonly storage: {
+    available(): Promise<PlayportStorageAvailability>;
+    /** The Storage Access API: call it from a click or a key press. */
+    requestAccess(): Promise<PlayportStorageAccess>;
+    /** Where localStorage is refused, a localStorage kept in the cloud save (60 KB); resolves once it holds the saved values. */
+    bridge(): Promise<{ bridged: boolean }>;
+    /** Resolves once the cloud save holds the bridged localStorage as it is now. */
+    flush(): Promise<void>;
+  };
   readonly PlayportError: typeof PlayportError;
   /** Moments of the game, for the portal's statistics and for celebrating; invite links. Signals are never awaited. */
   readonly game: {

@@ -105,8 +105,133 @@
   });
   const ad = Object.freeze({ break: (kind) => call('ad.break', { kind }) });
 
+  // --- 1.2: storage where the browser refuses it (docs/sdk/storage.md). ---
+  // To the browser a game's frame is a third party on the play page: where third-party storage is
+  // blocked, localStorage throws and indexedDB.open fails later through onerror.
+  const nativeLocalStorage = Object.getOwnPropertyDescriptor(window, 'localStorage')?.get;
+  const localStorageWorks = () => {
+    try {
+      const storage = nativeLocalStorage ? nativeLocalStorage.call(window) : window.localStorage;
+      storage.setItem('playport.probe', '1');
+      storage.removeItem('playport.probe');
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const indexedDBWorks = () =>
+    new Promise((resolve) => {
+      try {
+        const request = indexedDB.open('playport.probe');
+        request.onsuccess = () => {
+          request.result.close();
+          indexedDB.deleteDatabase('playport.probe');
+          resolve(true);
+        };
+        request.onerror = () => resolve(false);
+      } catch {
+        resolve(false);
+      }
+    });
+  // The bridge keeps the game's localStorage in one key of the cloud save, below its 64 KB a value.
+  const BRIDGE_KEY = 'playport.localStorage';
+  const BRIDGE_LIMIT = 60 * 1024;
+  const bridgeLimitError = () => new DOMException('The cloud save keeps at most 60 KB of localStorage for a game.', 'QuotaExceededError');
+  let bridge = null;
+  function installBridge() {
+    bridge ??= (async () => {
+      if (localStorageWorks()) return null;
+      const saved = await call('data.get', { key: BRIDGE_KEY }).then((answer) => answer.value);
+      const items = new Map(saved && typeof saved === 'object' ? Object.entries(saved).filter((entry) => typeof entry[1] === 'string') : []);
+      const encoded = () => JSON.stringify(Object.fromEntries(items));
+      let timer = null;
+      let saving = Promise.resolve();
+      const save = () => {
+        clearTimeout(timer);
+        timer = null;
+        const value = JSON.parse(encoded());
+        saving = saving.catch(() => undefined).then(() => call('data.set', { key: BRIDGE_KEY, value }));
+        return saving;
+      };
+      // Writes are grouped: a burst of setItem calls is one request.
+      const changed = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => save().catch((error) => console.warn('Playport: the cloud save did not keep localStorage:', error.code)), 500);
+      };
+      const storage = {
+        getItem: (key) => items.get(String(key)) ?? null,
+        setItem(key, value) {
+          const name = String(key);
+          const before = items.get(name);
+          items.set(name, String(value));
+          if (new TextEncoder().encode(encoded()).length > BRIDGE_LIMIT) {
+            if (before === undefined) items.delete(name);
+            else items.set(name, before);
+            throw bridgeLimitError();
+          }
+          changed();
+        },
+        removeItem(key) {
+          if (items.delete(String(key))) changed();
+        },
+        clear() {
+          if (items.size === 0) return;
+          items.clear();
+          changed();
+        },
+        key: (index) => [...items.keys()][index] ?? null,
+        get length() {
+          return items.size;
+        },
+      };
+      Object.defineProperty(window, 'localStorage', { configurable: true, enumerable: true, get: () => storage });
+      // What is waiting goes before the page does.
+      const leave = () => timer !== null && save().catch(() => undefined);
+      addEventListener('pagehide', leave);
+      document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && leave());
+      return { flush: () => (timer === null ? saving : save()) };
+    })();
+    bridge.catch(() => (bridge = null));
+    return bridge.then((installed) => ({ bridged: installed !== null }));
+  }
+  const storageApi = Object.freeze({
+    /** Whether the frame has storage of its own: { localStorage, indexedDB, bridged }. */
+    available: async () => ({ localStorage: localStorageWorks(), indexedDB: await indexedDBWorks(), bridged: (await bridge?.catch(() => null)) != null }),
+    /**
+     * Asks the browser for the frame's own storage (the Storage Access API); call it from a click
+     * or a key press. Resolves { granted, localStorage, indexedDB }: use the storage it gives.
+     */
+    async requestAccess() {
+      const refused = { granted: false, localStorage: null, indexedDB: null };
+      if (typeof document.requestStorageAccess !== 'function') return refused;
+      try {
+        const handle = await document.requestStorageAccess({ localStorage: true, indexedDB: true });
+        return {
+          granted: true,
+          localStorage: handle?.localStorage ?? (localStorageWorks() ? (nativeLocalStorage?.call(window) ?? null) : null),
+          indexedDB: handle?.indexedDB ?? ((await indexedDBWorks()) ? indexedDB : null),
+        };
+      } catch {
+        return refused;
+      }
+    },
+    /**
+     * Where localStorage is refused, puts a localStorage of the same shape in its place, kept in
+     * the player's cloud save; resolves { bridged } once it holds what was saved. Call it before
+     * the engine starts.
+     */
+    bridge: installBridge,
+    /** Resolves once the cloud save holds the bridged localStorage as it is now (at once without the bridge). */
+    flush: async () => {
+      const installed = await bridge?.catch(() => null);
+      if (installed) await installed.flush();
+    },
+  });
+
   window.Playport = Object.freeze({
-    version: '1.1.0',
+    version: '1.2.0',
+    /** The frame's own storage where the browser refuses it: a check, the Storage Access API, and a bridge to the cloud save. */
+    storage: storageApi,
     /** Moments of the game (loading, gameplay, a happy moment) and invite links: docs/game-sdk.md, "Game". */
     game,
     /** The player's sound and language on the portal; `Playport.on('settings', fn)` for changes. */

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { isTranslationKey, translator } from '../i18n.ts';
 
 /** A content file that failed validation: the message names the file and the field. */
 export class ContentError extends Error {
@@ -30,11 +31,13 @@ export async function listFiles(folder: string, extensions: string[]): Promise<s
 
 /** Validates `value` and records problems as "file: field: message" lines. */
 export function check<S extends z.ZodType>(schema: S, value: unknown, file: string, root: string, problems: string[]): z.output<S> | null {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const name = relative(root, file) || file;
   for (const issue of result.error.issues) {
-    problems.push(`${name}: ${issue.path.join('.') || '(file)'}: ${issue.message}`);
+    // A rule named by a translation key (shared with the API, decision 125) reads in English here.
+    const message = isTranslationKey(issue.message) ? translator('en')(issue.message, { value: typeof issue.input === 'string' ? issue.input : (JSON.stringify(issue.input) ?? '') }) : issue.message;
+    problems.push(`${name}: ${issue.path.join('.') || '(file)'}: ${message}`);
   }
   return null;
 }

@@ -28,6 +28,11 @@ import { consoleListingAndPageSchedule } from './migrations/0024-console-listing
 import { gameStatsRollup } from './migrations/0025-game-stats-rollup.ts';
 import { firstGames } from './migrations/0026-first-games.ts';
 import { previewOrders } from './migrations/0027-preview-orders.ts';
+import { storedGameSecrets } from './migrations/0028-stored-game-secrets.ts';
+import { testMode } from './migrations/0029-test-mode.ts';
+import { gameChanges } from './migrations/0030-game-changes.ts';
+import { buildUploads } from './migrations/0031-build-uploads.ts';
+import { orderRefunds } from './migrations/0032-order-refunds.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -60,6 +65,11 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0025-game-stats-rollup': gameStatsRollup(kind),
     '0026-first-games': firstGames(kind),
     '0027-preview-orders': previewOrders(),
+    '0028-stored-game-secrets': storedGameSecrets(),
+    '0029-test-mode': testMode(),
+    '0030-game-changes': gameChanges(kind),
+    '0031-build-uploads': buildUploads(),
+    '0032-order-refunds': orderRefunds(),
   };
 }
 

@@ -124,6 +124,10 @@ export interface OrdersTable {
   credited_at: Generated<Time | null>;
   /** When an operator asked the provider to refund it (decision 098): set once, cleared if the provider refused. */
   refund_requested_at: Generated<Time | null>;
+  /** Minor units given back (migration 0032, decision 124): partial refunds add up; a full refund is the whole amount. */
+  refunded_minor: Generated<number>;
+  /** The latest refund's time, null until one. */
+  refunded_at: Generated<Time | null>;
   /** 1: made in a build's preview, a sandbox test (migration 0027); left out of the Studio's statistics. */
   preview: Generated<Flag>;
 }
@@ -156,6 +160,8 @@ export interface InventoryTable {
   item_id: number;
   app_id: number;
   quantity: number;
+  /** What test orders of a build's preview added (migration 0029, decision 111): only a preview sees it. */
+  preview_quantity: Generated<number>;
   updated_at: Time;
 }
 
@@ -168,6 +174,8 @@ export interface ItemConsumptionsTable {
   quantity: number;
   remaining: number;
   created_at: Time;
+  /** 1: made in a build's preview, from the test inventory (migration 0029). */
+  preview: Generated<Flag>;
 }
 
 export interface GameSaveTotalsTable {
@@ -194,11 +202,33 @@ export interface AchievementUnlocksTable {
   unlocked_at: Time;
 }
 
-/** The generation of a game's backend secret; the secret is derived from APP_SECRET and it (decision 092). */
+/**
+ * The generation of a game's backend secret as it was derived from APP_SECRET (decision 092); read
+ * once at start-up to store that secret in `game_credentials` (decision 110).
+ */
 export interface GameSecretsTable {
   app_id: number;
   generation: number;
   created_at: Time;
+}
+
+export type GameCredentialKind = 'backend' | 'webhook';
+
+/** A game's own secret of each kind (decision 110), sealed under APP_SECRET; the previous one verifies until it expires. */
+export interface GameCredentialsTable {
+  app_id: number;
+  kind: GameCredentialKind;
+  sealed: string;
+  created_at: Time;
+  previous_sealed: string | null;
+  previous_expires_at: Time | null;
+}
+
+/** A value sealed under the server's current key: who opens it uses the same APP_SECRET (decision 110). */
+export interface SecretKeyChecksTable {
+  name: string;
+  sealed: string;
+  updated_at: Time;
 }
 
 /** Signatures of backend calls already accepted, kept until their timestamp is too old anyway. */
@@ -319,7 +349,7 @@ export interface AuditLogTable {
   created_at: Time;
 }
 
-/** A game's webhook (decision 100): where to send, and the generation its derived signing secret is at. */
+/** A game's webhook (decision 100): where to send; `secret_generation` only names the derived secret of before decision 110. */
 export interface GameWebhooksTable {
   app_id: number;
   url: string | null;
@@ -355,6 +385,39 @@ export interface WebhookDeliveriesTable {
 }
 
 /** A numbered upload of a developer's game and its review (decision 097). */
+/** A live game's change waiting for review, or reviewed (migration 0030, decision 112). */
+export interface GameChangesTable {
+  id: Id;
+  app_id: number;
+  /** `pending` until an operator approves or rejects it; `withdrawn` by the studio; `superseded` by a newer save. */
+  status: 'pending' | 'approved' | 'rejected' | 'withdrawn' | 'superseded';
+  /** JSON: the whole form as saved (the Studio's metadata, normalised). */
+  metadata: string;
+  /** JSON: what differs from the live game when it was saved. */
+  changes: string;
+  submitted_by: number;
+  created_at: Time;
+  reviewed_by: number | null;
+  reviewed_at: Time | null;
+  /** The operator's reason when rejected. */
+  reason: string | null;
+}
+
+/** An item's price as changed by an approved change (migration 0030): old is null for a new item. */
+export interface ItemPriceChangesTable {
+  id: Id;
+  app_id: number;
+  sku: string;
+  currency: string;
+  old_price_minor: number | null;
+  new_price_minor: number;
+  old_currency: string | null;
+  requested_by: number;
+  approved_by: number;
+  change_id: number;
+  changed_at: Time;
+}
+
 export interface GameBuildsTable {
   id: Id;
   app_id: number;
@@ -563,6 +626,26 @@ export interface StudioKeysTable {
   last_used_at: Time | null;
 }
 
+/** An unfinished tus upload of a build (migration 0031, decision 109); its file is `BUILDS_DIR/.incoming/<id>`. */
+export interface BuildUploadsTable {
+  id: string;
+  /** The studio (its developer) the upload counts against. */
+  user_id: number;
+  app_id: number;
+  /** The size the upload announced (`Upload-Length`), charged to the day's bytes when it opened. */
+  bytes: number;
+  created_at: Time;
+  /** When the upload was opened or last received a piece: older than the expiry, it is abandoned. */
+  touched_at: Time;
+}
+
+/** A studio's upload budget row (migration 0031): locked before an upload opens; the bytes opened on `day` (UTC). */
+export interface BuildUploadQuotasTable {
+  user_id: number;
+  day: string;
+  day_bytes: number | string;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -611,6 +694,12 @@ export interface Database {
   game_builds: GameBuildsTable;
   sign_in_failures: SignInFailuresTable;
   studio_keys: StudioKeysTable;
+  game_changes: GameChangesTable;
+  item_price_changes: ItemPriceChangesTable;
+  build_uploads: BuildUploadsTable;
+  build_upload_quotas: BuildUploadQuotasTable;
+  game_credentials: GameCredentialsTable;
+  secret_key_checks: SecretKeyChecksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

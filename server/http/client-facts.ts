@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isbot } from 'isbot';
+import { createIsbotFromList, list as crawlerPatterns } from 'isbot';
 import { AD_CONSENT_COOKIE, UTM_FIELDS } from '#common/constants.ts';
 import type { ClientFacts } from '../lib/caller.ts';
 
@@ -17,12 +17,24 @@ export function clientFacts(request: FastifyRequest): ClientFacts {
 /** Verdicts already given: the page cache's key and the page's context ask for the same request. */
 const crawlerVerdicts = new WeakMap<FastifyRequest, boolean>();
 
-/** Whether the request's user agent is a crawler's (isbot's list), decided once per request for the page and its cache key. */
+/**
+ * isbot's patterns that name a browser-automation tool, not a crawler: a studio's automated test
+ * of its game on the portal is a player and gets a guest account like anyone (decision 117). The
+ * guest limits never depended on this verdict: the server makes accounts for any user agent.
+ */
+export const AUTOMATION_PATTERNS = ['headless', 'playwright', 'selenium', 'phantomjs', 'cypress/'];
+const crawlerAgent = createIsbotFromList(crawlerPatterns.filter((pattern) => !AUTOMATION_PATTERNS.includes(pattern)));
+
+/** Whether a user agent is a crawler's: isbot's list without the automation tools, so a search crawler that renders pages headless still names itself. */
+export function isCrawlerAgent(agent: string | undefined): boolean {
+  return typeof agent === 'string' && crawlerAgent(agent);
+}
+
+/** Whether the request's user agent is a crawler's (isCrawlerAgent), decided once per request for the page and its cache key. */
 export function isCrawler(request: FastifyRequest): boolean {
   let verdict = crawlerVerdicts.get(request);
   if (verdict === undefined) {
-    const agent = request.headers['user-agent'];
-    verdict = typeof agent === 'string' && isbot(agent);
+    verdict = isCrawlerAgent(request.headers['user-agent']);
     crawlerVerdicts.set(request, verdict);
   }
   return verdict;

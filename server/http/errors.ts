@@ -39,6 +39,7 @@ const STATUS: Record<ErrorCode, number> = {
   score_out_of_bounds: 422,
   backend_only: 403,
   signature_invalid: 401,
+  upload_limit: 429,
 };
 
 /** The codes of Fastify's own refusals (body parser, limits), by status: the generic one of each. */

@@ -26,12 +26,50 @@ export function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
 
-/** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests. */
+/** An event the portal POSTs to a game's backend (the document's `webhooks`), from the schemas its sender builds it with. */
+export interface DocumentedWebhook {
+  name: string;
+  summary: string;
+  description: string;
+  body: z.ZodType;
+  headers: Record<string, z.ZodType>;
+}
+
+/** The OpenAPI 3.1 `webhooks`: one POST per event, its headers and body, the answers the portal expects. */
+function webhookItems(webhooks: DocumentedWebhook[]) {
+  return Object.fromEntries(
+    webhooks.map((webhook) => [
+      webhook.name,
+      {
+        post: {
+          operationId: operationIdOf('POST', `/webhook/${webhook.name}`),
+          summary: webhook.summary,
+          description: `${webhook.description} Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).`,
+          tags: ['webhooks'],
+          security: [],
+          parameters: Object.entries(webhook.headers).map(([name, schema]) => {
+            const { description, ...headerSchema } = jsonSchema(schema, 'output');
+            return { name, in: 'header', required: true, ...(description ? { description } : {}), schema: headerSchema };
+          }),
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(webhook.body, 'output') } } },
+          responses: {
+            '2XX': { description: 'Received: any 2xx within 10 seconds ends the delivery' },
+            '4XX': { description: 'Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** Builds the OpenAPI 3.1 document from the same zod schemas that validate requests and build webhooks. */
 export function buildOpenApiDocument(
   routes: RegisteredRoute[],
   info: { title: string; version: string; serverUrl: string },
   /** Endpoints of the portal outside the API, served from the origin's root. */
   portalRoutes: RegisteredRoute[] = [],
+  /** Events the portal sends to games' backends. */
+  webhooks: DocumentedWebhook[] = [],
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   const portalPaths = new Set(portalRoutes.map((route) => route.url));
@@ -116,6 +154,7 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: info.serverUrl }],
     paths,
+    ...(webhooks.length > 0 ? { webhooks: webhookItems(webhooks) } : {}),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Access token `{id}|{random}`' },

@@ -39,6 +39,7 @@ export const MESSAGE_KEY: Record<ErrorCode, string> = {
   score_out_of_bounds: 'games:records.outOfBounds',
   backend_only: 'games:records.backendOnly',
   signature_invalid: 'games:records.signature',
+  upload_limit: 'errors:uploadLimit.openUploads',
 };
 
 /** A translation key ("namespace:key"), with values when the text interpolates some. */

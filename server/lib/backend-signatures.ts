@@ -4,15 +4,11 @@ import { safeEqual } from '#server/lib/random.ts';
 /*
  * Signed calls of a game's own backend (decision 092): `Playport-Timestamp` (Unix seconds) and
  * `Playport-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}" with the game's secret>`.
+ * The secrets themselves are each game's own, stored sealed (decision 110, features/game-secrets).
  */
 
 /** How far a timestamp may be from the portal's clock, either way; a signature is remembered this long. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
-
-/** A game's backend secret: derived from APP_SECRET, the app and the secret's generation, so it is never stored. */
-export function gameSecret(appSecret: string, appId: number, generation: number): string {
-  return `pps_${createHmac('sha256', appSecret).update(`playport-game-secret:${appId}:${generation}`).digest('base64url')}`;
-}
 
 export function backendSignature(secret: string, timestamp: string, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');

@@ -12,6 +12,8 @@ function fakePreview(appId: number, label: string) {
       calls.push(given);
       return id === appId && given === label;
     },
+    previewOfGame: async (id, given) => id === appId && given === label,
+    previewTester: async () => true,
   };
   return { check, calls };
 }

@@ -34,6 +34,15 @@ export const paymentOf = (o: { id: string; sku: string }, uid: number, id: numbe
   custom_parameters: { order_id: o.id },
 });
 
+/** Xsolla's "partial_refund" notification: `amount` in major units of the order's currency, given back for `reason` (decision 124). */
+export const partialRefundOf = (o: { id: string }, uid: number, transaction: number, amount: number, reason: string) => ({
+  notification_type: 'partial_refund',
+  user: { id: String(uid) },
+  transaction: { id: transaction, external_id: o.id },
+  refund_details: { code: 1, reason, amount },
+  custom_parameters: { order_id: o.id },
+});
+
 /** Xsolla's "refund" notification of an order of alpha's. */
 export const refundOf = (o: { id: string; sku: string }, uid: number, id: number) => ({
   notification_type: 'refund',

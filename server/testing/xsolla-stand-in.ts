@@ -26,6 +26,8 @@ export interface TokenRequest {
 export interface RefundRequest {
   transactionId: string;
   description: unknown;
+  /** A partial refund's `refund_amount` (major units); undefined for a whole one. */
+  refundAmount?: unknown;
 }
 
 export async function startXsollaStandIn(expected: { projectId: string; apiKey: string; merchantId?: string }) {
@@ -37,7 +39,7 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const refund = /^\/merchant\/v2\/merchants\/([^/]+)\/reports\/transactions\/([^/]+)\/refund$/.exec(req.url ?? '');
+      const refund = /^\/merchant\/v2\/merchants\/([^/]+)\/reports\/transactions\/([^/]+)\/(refund|partial_refund)$/.exec(req.url ?? '');
       if (req.method === 'PUT' && refund) {
         if (
           refund[1] !== expected.merchantId ||
@@ -46,9 +48,15 @@ export async function startXsollaStandIn(expected: { projectId: string; apiKey: 
           return send(401, { errorCode: 1020, errorMessage: 'Invalid credentials' });
         }
         if (!/^\d+$/.test(refund[2]!)) return send(404, { errorCode: 404, errorMessage: 'Transaction not found' });
-        // Xsolla refunds a transaction once; asked again, it refuses.
-        if (refunds.some((r) => r.transactionId === refund[2])) return send(422, { errorCode: 1104, errorMessage: 'Transaction already refunded' });
-        refunds.push({ transactionId: refund[2]!, description: (JSON.parse(raw || '{}') as { description?: unknown }).description });
+        // Xsolla refunds a transaction whole once; asked again, it refuses. Partial refunds add up to a number of its own.
+        if (refunds.some((r) => r.transactionId === refund[2] && r.refundAmount === undefined))
+          return send(422, { errorCode: 1104, errorMessage: 'Transaction already refunded' });
+        const body = JSON.parse(raw || '{}') as { description?: unknown; refund_amount?: unknown };
+        if (refund[3] === 'partial_refund') {
+          if (typeof body.refund_amount !== 'number' || !(body.refund_amount > 0))
+            return send(422, { errorCode: 1102, errorMessage: 'refund_amount is required' });
+          refunds.push({ transactionId: refund[2]!, description: body.description, refundAmount: body.refund_amount });
+        } else refunds.push({ transactionId: refund[2]!, description: body.description });
         return res.writeHead(204).end();
       }
       if (req.method !== 'POST' || req.url !== `/v3/project/${expected.projectId}/admin/payment/token`)

@@ -57,6 +57,11 @@ test('the server HTML of every page type, in both locales, has no Nu Html Checke
       // The checker warns of allow-scripts with allow-same-origin because same-origin content could
       // lift its own sandbox; the play page's game frame is on another site (decision 089).
       .filter((m) => !(m.message.includes('Setting both “allow-scripts” and “allow-same-origin”') && m.extract?.includes('data-testid="game-frame"')))
+      // The Storage Access API's sandbox keyword (decision 108) is defined by that specification, not
+      // yet by the HTML standard the checker follows: allowed on the game frame only.
+      .filter(
+        (m) => !(m.message.includes('“allow-storage-access-by-user-activation” is not a valid keyword') && m.extract?.includes('data-testid="game-frame"')),
+      )
       .map((m) => `${files.get(m.url) ?? m.url}: ${m.message} ${m.extract ?? ''}`.trim());
     expect(files.size).toBeGreaterThan(40);
     expect(errors).toEqual([]);

@@ -115,9 +115,11 @@ test.describe('server routes and headers', () => {
     expect(await (await request.get('/serve/api/game/jwks.json')).json()).toEqual(keys);
   });
 
-  test('the page CSP lets the play page frame games from their own hosts below the games origin', async ({ request }) => {
+  test('the page CSP lets the play page frame games from their own hosts below the games origin, and the QA page previews below the previews origin', async ({
+    request,
+  }) => {
     const csp = (await request.get('/')).headers()['content-security-policy']!;
-    expect(csp).toMatch(/frame-src 'self' http:\/\/\*\.games\.localhost:\d+/);
+    expect(csp).toMatch(/frame-src 'self' http:\/\/\*\.games\.localhost:\d+ http:\/\/\*\.previews\.localhost:\d+/);
   });
 
   test('health and readiness', async ({ request }) => {

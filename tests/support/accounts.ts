@@ -28,9 +28,9 @@ export async function call<T = any>(
   request: APIRequestContext,
   method: 'GET' | 'POST' | 'PATCH' | 'PUT',
   path: string,
-  options: { token?: string; body?: unknown } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; data: T; message: string }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (method !== 'GET') {
     const csrf = await request.get('/serve/api/csrf');

@@ -8,12 +8,14 @@ export async function gameId(request: APIRequestContext, slug: string): Promise<
 
 /**
  * An order of `sku` made by a member through the API and paid with the sandbox's test card;
- * answers its id once the order is paid (a round trip through the webhook).
+ * answers its id once the order is paid (a round trip through the webhook). With `preview` (a
+ * build preview's label) it is made as a preview page makes it: a test order (decision 111).
  */
-export async function paidOrder(request: APIRequestContext, token: string, appId: number, sku: string): Promise<string> {
+export async function paidOrder(request: APIRequestContext, token: string, appId: number, sku: string, preview?: string): Promise<string> {
   const order = await call<{ id: string }>(request, 'POST', `/game/pay/${appId}`, {
     token,
     body: { sku, idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2)}` },
+    ...(preview ? { headers: { 'playport-preview': preview } } : {}),
   });
   expect(order.status, order.message).toBe(201);
   const checkout = await call<{ url: string }>(request, 'POST', '/payment/xsolla/create/', { token, body: { order_id: order.data.id } });

@@ -56,7 +56,10 @@ export function FormAlert({ message }: { message: string | null }) {
     <div role="alert" aria-live="assertive" className="empty:hidden">
       {message ? (
         <p
-          className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+          // A refusal without a field to point at takes focus here (decision 121).
+          tabIndex={-1}
+          data-form-error
+          className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 outline-none dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
           data-testid="form-alert"
         >
           <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />

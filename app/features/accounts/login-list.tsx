@@ -186,7 +186,7 @@ function CreateAccount({ run, busy, onDone }: ActionProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [show, setShow] = useState(false);
-  const { errors, alert, check, fail } = useFormErrors();
+  const { errors, alert, check, fail, formRef } = useFormErrors();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -202,7 +202,7 @@ function CreateAccount({ run, busy, onDone }: ActionProps) {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" data-testid="create-account">
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" data-testid="create-account">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('login.createIntro')}</p>
       <NewUsernameField label={t('login.username')} value={username} onChange={setUsername} error={errors.username} disabled={busy} />
       <NewPasswordField label={t('login.password')} value={password} onChange={setPassword} show={show} error={errors.password} disabled={busy} />

@@ -2,6 +2,9 @@ import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { z } from 'zod';
 import { EmailSchema, NicknameSchema, PhoneSchema } from '#common/api/accounts.schema.ts';
+import type { Locale } from '#common/locales.ts';
+import { internationalPhone } from '#common/phone-numbers.ts';
+import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
@@ -20,12 +23,14 @@ interface FieldSpec {
   inputMode?: 'text' | 'email' | 'tel';
   /** Whether an empty value removes the field (email, phone) or is refused (nickname). */
   removable: boolean;
+  /** What is checked and sent for what the visitor typed (a phone number's country code). */
+  sent?: (typed: string, locale: Locale) => string;
 }
 
 const FIELDS: Record<FieldSpec['field'], FieldSpec> = {
   nickname: { field: 'nickname', schema: NicknameSchema, type: 'text', autoComplete: 'nickname', removable: false },
   email: { field: 'email', schema: EmailSchema, type: 'email', autoComplete: 'email', inputMode: 'email', removable: true },
-  phone: { field: 'phone', schema: PhoneSchema, type: 'tel', autoComplete: 'tel', inputMode: 'tel', removable: true },
+  phone: { field: 'phone', schema: PhoneSchema, type: 'tel', autoComplete: 'tel', inputMode: 'tel', removable: true, sent: internationalPhone },
 };
 
 /**
@@ -34,19 +39,21 @@ const FIELDS: Record<FieldSpec['field'], FieldSpec> = {
  */
 export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
   const { t } = useTranslation('accounts');
+  const locale = useLocale();
   const spec = FIELDS[field];
   const { profile, apply } = useProfile();
   const [value, setValue] = useState(profile[field] ?? '');
-  const { errors, alert, check, fail } = useFormErrors();
+  const { errors, alert, check, fail, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local = schemaError(spec.schema, value, t);
+    const sent = spec.sent ? spec.sent(value, locale) : value;
+    const local = schemaError(spec.schema, sent, t);
     if (!check(local ? { [field]: local } : {})) return;
     run('save', async () => {
       try {
-        const { data } = await api.patch(`/member/${field}/`, { [field]: value } as Record<typeof field, string>);
+        const { data } = await api.patch(`/member/${field}/`, { [field]: sent } as Record<typeof field, string>);
         apply(data);
         setValue(data.profile[field] ?? '');
         const removed = spec.removable && data.profile[field] === null;
@@ -58,7 +65,7 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="relative space-y-4" data-testid={`profile-${field}-form`}>
+    <form ref={formRef} onSubmit={submit} noValidate className="relative space-y-4" data-testid={`profile-${field}-form`}>
       <TextField
         label={t(`profile.${field}`)}
         name={field}
@@ -91,7 +98,7 @@ export function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [show, setShow] = useState(false);
-  const { errors, alert, check, fail } = useFormErrors();
+  const { errors, alert, check, fail, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
   const needsUsername = profile.username === null;
   const busy = pending !== null;
@@ -118,7 +125,7 @@ export function PasswordForm() {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="relative space-y-4" data-testid="profile-password-form">
+    <form ref={formRef} onSubmit={submit} noValidate className="relative space-y-4" data-testid="profile-password-form">
       {/* Password managers file the new password under this username. */}
       {needsUsername ? (
         <NewUsernameField label={t('profile.username')} value={username} onChange={setUsername} error={errors.username} disabled={busy} />

@@ -66,9 +66,10 @@ export function ProfileOverview({ title }: { title: string }) {
       <div className="mt-6 flex items-center gap-4">
         <Avatar src={profile.avatar} className="size-16" />
         <div className="min-w-0">
-          <p className="truncate text-lg font-semibold" data-testid="profile-name">
+          {/* Not a <p>: axe reads a bold paragraph above a smaller one as a heading in disguise. */}
+          <div className="truncate text-lg font-semibold" data-testid="profile-name">
             {displayName(profile, t)}
-          </p>
+          </div>
           <p className="truncate text-sm text-zinc-600 dark:text-zinc-400">
             {profile.username ? `@${profile.username} · ` : ''}
             {t('card.uid', { uid: profile.uid })}

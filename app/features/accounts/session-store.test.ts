@@ -118,6 +118,13 @@ class FakeAccounts {
         await this.holdLink;
         return ok({ data: { token, userInfo: info(caller) } });
       }
+      case 'PATCH /member/password/': {
+        // A guest becomes a member of the same account, on a new token (decision 050).
+        if (caller === undefined) return fail(401, 'Token is missing or invalid.');
+        Object.assign(this.users.get(caller)!, { isGuest: false, username: body.username, password: body.password });
+        if (bearer) this.tokens.delete(bearer);
+        return ok({ token: this.issue(caller), userInfo: info(caller) });
+      }
       case 'POST /logout/':
         if (this.failLogout) return fail(500, 'The server had a problem.');
         if (bearer) this.tokens.delete(bearer);
@@ -163,6 +170,8 @@ interface Tab {
   page: { leaving: boolean };
   logins: number[];
   registrations: number[];
+  /** The member sessions another tab ended, as this tab told the person: the member's uid, and the account that followed (null: none yet). */
+  endedElsewhere: Array<{ ended: number; next: number | null }>;
   /** Retries the store scheduled, with their delays: run them with `runLater`. */
   later: Array<{ task: () => void; ms: number }>;
   /** Work the store left for a quiet moment (the device recording). */
@@ -173,6 +182,7 @@ interface Tab {
 function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: boolean; fingerprint?: string | null } = {}): Tab {
   const logins: number[] = [];
   const registrations: number[] = [];
+  const endedElsewhere: Tab['endedElsewhere'] = [];
   const later: Tab['later'] = [];
   const quiet: Tab['quiet'] = [];
   const clock = { now: 1_000_000 };
@@ -218,6 +228,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     isCrawler: () => options.bot ?? false,
     onLogin: (uid) => logins.push(uid),
     onRegistration: (uid) => registrations.push(uid),
+    onSessionEndedElsewhere: (ended, next) => endedElsewhere.push({ ended: ended.uid, next: next?.uid ?? null }),
     solveChallenge: async ({ challenge, difficulty }) => solve(challenge, difficulty, async () => undefined),
     later: (task, ms) => later.push({ task, ms }),
     now: () => clock.now,
@@ -235,7 +246,7 @@ function openTab(server: FakeAccounts, browser: FakeBrowser, options: { bot?: bo
     },
     message: (key) => (key === 'errors:unauthenticated' ? 'Token is missing or invalid.' : key),
   };
-  return { store: new SessionStore(() => environment), api, page, logins, registrations, later, quiet, clock };
+  return { store: new SessionStore(() => environment), api, page, logins, registrations, endedElsewhere, later, quiet, clock };
 }
 
 const NONE: PageSession = { state: 'none', userInfo: null };
@@ -704,6 +715,31 @@ describe('session rules of spec section 4', () => {
     expect(server.calls).toEqual([]);
   });
 
+  it('"Create account" without a session makes the guest first, on a crawler\'s page too (decision 117)', async () => {
+    const server = new FakeAccounts();
+    const tab = openTab(server, new FakeBrowser(), { bot: true });
+    tab.store.start(NONE);
+    await settle();
+    const { userInfo } = await tab.store.becomeMember('kim', 'a-long-river-of-stars');
+    expect(server.calls.filter((call) => call === 'POST /guest/login/')).toHaveLength(1);
+    expect(server.calls).toContain('PATCH /member/password/');
+    expect(userInfo).toMatchObject({ uid: tab.store.snapshot().userInfo!.uid });
+  });
+
+  it('"Create account" while the guest sign-in waits for its retry tries at once, and a refusal says why, not "token missing"', async () => {
+    const server = new FakeAccounts();
+    server.failGuest = { status: 429, message: 'Too many attempts. Please try again in 60 seconds.', data: { retryAfter: 60 } };
+    const tab = openTab(server, new FakeBrowser());
+    tab.store.start(NONE);
+    await until(() => tab.later.length === 1);
+    await expect(tab.store.becomeMember('kim', 'a-long-river-of-stars')).rejects.toMatchObject({
+      status: 429,
+      message: 'Too many attempts. Please try again in 60 seconds.',
+    });
+    expect(server.calls).not.toContain('PATCH /member/password/');
+    expect(tab.store.snapshot()).toEqual({ token: null, userInfo: null, status: 'idle' });
+  });
+
   it('a guest token offered to a visitor without a session is adopted, reported and told to the other tabs', async () => {
     const server = new FakeAccounts();
     const browser = new FakeBrowser();
@@ -882,10 +918,34 @@ describe('several tabs', () => {
     a.store.updateUserInfo({ ...a.store.snapshot().userInfo!, nickname: 'Gus the Great' });
     await until(() => b.store.snapshot().userInfo?.nickname === 'Gus the Great');
 
+    // A guest becoming a member, and a profile change, take nothing from the other tab: nothing to tell.
+    expect(b.endedElsewhere).toEqual([]);
+
     await a.store.logout();
     await until(() => b.store.snapshot().userInfo?.isGuest === true && a.store.snapshot().userInfo?.isGuest === true);
     expect(b.store.snapshot().token).toBe(a.store.snapshot().token);
     expect(b.store.snapshot().token).toBe(browser.cookie);
+    // The other tab tells the person once that the member is gone; the tab that signed out tells nothing of the kind.
+    expect(b.endedElsewhere).toHaveLength(1);
+    expect(b.endedElsewhere[0]!.ended).toBe(uid);
+    expect([null, b.store.snapshot().userInfo!.uid]).toContain(b.endedElsewhere[0]!.next);
+    expect(a.endedElsewhere).toEqual([]);
+  });
+
+  it('a switch to another member in one tab is told in the other, naming both', async () => {
+    const server = new FakeAccounts();
+    const browser = new FakeBrowser();
+    const first = server.member('hal', 'secret-password');
+    const second = server.member('ida', 'secret-password');
+    const [a, b] = [openTab(server, browser), openTab(server, browser)];
+    a.store.start(NONE);
+    b.store.start(NONE);
+    await until(() => b.store.snapshot().status === 'ready');
+    await a.store.signInWithPassword('hal', 'secret-password');
+    await until(() => b.store.snapshot().userInfo?.uid === first);
+    await a.store.signInWithPassword('ida', 'secret-password');
+    await until(() => b.store.snapshot().userInfo?.uid === second);
+    expect(b.endedElsewhere).toEqual([{ ended: first, next: second }]);
   });
 
   it('a message that no longer matches the shared token cookie is ignored', async () => {

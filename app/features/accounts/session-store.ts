@@ -50,6 +50,11 @@ export interface SessionEnvironment {
   onLogin(uid: number): void;
   /** The registration tracking event (spec section 3): a guest became a member of the same account. */
   onRegistration(uid: number): void;
+  /**
+   * Another tab ended this tab's member session (a sign-out, another account): `next` is the
+   * session this tab now shows, null until the new guest arrives. The person is told (decision 117).
+   */
+  onSessionEndedElsewhere(ended: UserInfo, next: UserInfo | null): void;
   /** Solves a guest challenge (decision 054): a nonce for it. */
   solveChallenge(challenge: GuestChallenge): Promise<string>;
   /** Runs a task later (a retry); tests run it themselves. */
@@ -344,6 +349,15 @@ export class SessionStore {
     if (this.#e.now() < this.#anonymousRetryAt) return;
     try {
       if (this.#e.isCrawler()) return;
+      await this.#newGuest();
+    } catch (error) {
+      this.#scheduleAnonymousRetry(error);
+    }
+  }
+
+  /** A new guest account (or the one another tab stored meanwhile), one tab at a time; rejects when it cannot be had. */
+  async #newGuest(): Promise<void> {
+    try {
       await this.#e.exclusive(async () => {
         const stored = this.#e.readToken();
         if (stored) {
@@ -359,7 +373,7 @@ export class SessionStore {
       });
     } catch (error) {
       if (this.#state.status === 'loading') this.#set({ status: 'idle' });
-      this.#scheduleAnonymousRetry(error);
+      throw error;
     }
   }
 
@@ -394,9 +408,16 @@ export class SessionStore {
     return this.setToken(data.token);
   }
 
-  /** A guest chooses a username and password and becomes a member of the same account. */
+  /**
+   * A guest chooses a username and password and becomes a member of the same account. A visitor
+   * without a session asked for an account, so one is made first, also on a page the server took
+   * for a crawler's and while a refused anonymous sign-in waits for its retry; when it cannot be
+   * had, the reason is the guest sign-in's own (a wait, the page still loading, no network),
+   * never "token missing" (decision 117).
+   */
   async becomeMember(username: string, password: string): Promise<PasswordUpdate> {
     if (!this.#state.token) await this.signInAnonymously();
+    if (!this.#state.token) await this.#newGuest();
     const { data } = await this.#e.api.patch('/member/password/', { username, password });
     this.adoptRotated(data);
     return data;
@@ -473,8 +494,11 @@ export class SessionStore {
   async #adopt(message: SessionMessage): Promise<void> {
     if (message.token === null && this.#state.token !== null) await this.#e.api.settled();
     if (message.token !== this.#e.readToken()) return;
+    const before = this.#state.userInfo;
     this.#generation++;
     this.#set({ token: message.token, userInfo: message.userInfo, status: message.userInfo ? 'ready' : 'idle' });
+    // A member signed out (or switched) in another tab: without a word this tab would go on as a guest.
+    if (before && !before.isGuest && message.userInfo?.uid !== before.uid) this.#e.onSessionEndedElsewhere(before, message.userInfo);
   }
 
   #set(next: Partial<SessionSnapshot>, broadcast = false): void {

@@ -11,6 +11,7 @@ import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts'
 import { deviceId } from './device-id.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
 import { confirm } from '../../shell/confirm-store.ts';
+import { toast } from '../../shell/toast-store.ts';
 import { displayName } from './display-name.ts';
 import { CRAWLER_ATTRIBUTE } from './page-session.ts';
 import { decodeTokenCookie, encodeTokenCookie, TOKEN_OFFER_COOKIE, tokenCookieOptions } from './session-token.ts';
@@ -88,6 +89,23 @@ function broadcastChannel(): SessionChannel | null {
 
 const secure = () => secureCookiesFor(window.location.origin);
 
+/** How long the notice that another tab ended the session stays: longer than a toast, it changes what the person plays as. */
+const ENDED_ELSEWHERE_TOAST_MS = 10_000;
+
+/**
+ * Runs `show` once the person can see this tab: a change made in another tab reaches this one
+ * while it is in the background, where a toast would close before anyone saw it.
+ */
+function whenSeen(show: () => void): void {
+  if (document.visibilityState === 'visible') return show();
+  const onChange = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', onChange);
+    show();
+  };
+  document.addEventListener('visibilitychange', onChange);
+}
+
 /** Set once the page is being closed or left for good (pagehide, not into the back/forward cache), for `leaving()` below. */
 let leavingPage = false;
 if (typeof window !== 'undefined') {
@@ -121,6 +139,17 @@ function browserEnvironment(): SessionEnvironment {
     isCrawler: () => document.documentElement.hasAttribute(CRAWLER_ATTRIBUTE),
     onLogin: (uid) => track('login', { uid }),
     onRegistration: (uid) => track('registration', { uid }),
+    onSessionEndedElsewhere(ended, next) {
+      whenSeen(() => {
+        const locale = localeOfPath(window.location.pathname);
+        const { t } = loadedI18n(locale) ?? emptyI18n(locale);
+        const title =
+          next && !next.isGuest
+            ? t('accounts:elsewhere.switched', { name: displayName(ended, t), next: displayName(next, t) })
+            : t('accounts:elsewhere.signedOut', { name: displayName(ended, t) });
+        toast.add({ title, color: 'info', duration: ENDED_ELSEWHERE_TOAST_MS });
+      });
+    },
     // Loaded on first use: pages whose visitor already has a session never fetch it.
     solveChallenge: ({ challenge, difficulty }) => solveOffThePage(challenge, difficulty),
     later: (task, ms) => {

@@ -1,6 +1,6 @@
 import { useTranslation } from '../../i18n/translation.tsx';
 import { toast } from '../../shell/toast-store.ts';
-import { messageOf } from './form-errors.ts';
+import { messageOf } from './failure-message.ts';
 import { session } from './session.ts';
 import { usePendingAction } from './use-pending-action.ts';
 

@@ -1,14 +1,14 @@
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { Locale } from '#common/locales.ts';
 import { AppGrid } from './app-grid.tsx';
-import { type LibraryState, useMemberLibrary } from './use-member-library.ts';
+import { type LibraryState, MY_AREA_LIST_LIMIT, useMemberLibrary } from './use-member-library.ts';
 import type { AppSummary } from '#common/api/catalogue.schema.ts';
 
 /** My area's game lists: recently played and favourites, each with an empty state. */
 export function MyLibrary({ locale }: { locale: Locale }) {
   const { t } = useTranslation('catalogue');
-  const played = useMemberLibrary('played', locale, 24);
-  const favourites = useMemberLibrary('favourite', locale, 24);
+  const played = useMemberLibrary('played', locale, MY_AREA_LIST_LIMIT);
+  const favourites = useMemberLibrary('favourite', locale, MY_AREA_LIST_LIMIT);
   return (
     <div className="space-y-10">
       <LibrarySection id="recently-played" title={t('library.recentlyPlayed')} empty={t('library.noPlayed')} state={played} locale={locale} />

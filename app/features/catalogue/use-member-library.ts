@@ -7,6 +7,17 @@ import { useSession } from '../accounts/use-session.ts';
 type Lists = { played: PlayedList; favourite: FavouriteList };
 export type LibraryItem<K extends keyof Lists> = Lists[K]['items'][number];
 
+/** How many games each of My area's lists shows. */
+export const MY_AREA_LIST_LIMIT = 24;
+
+/**
+ * Asks for My area's lists exactly as My area does, so that the service worker keeps them for
+ * offline use (decision 117); what comes back is not used here. Needs a session.
+ */
+export async function requestMyAreaLists(locale: Locale): Promise<void> {
+  await Promise.all((['played', 'favourite'] as const).map((list) => api.get(`/member/${list}/`, { query: { limit: MY_AREA_LIST_LIMIT, locale } })));
+}
+
 export interface LibraryState<T> {
   status: 'idle' | 'loading' | 'ready' | 'failed';
   items: T[];

@@ -5,12 +5,14 @@ import type { Locale } from '#common/locales.ts';
 import { toMajorUnits } from '#common/money.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
+import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { TextField } from '../accounts/form-field.tsx';
 import { formatPrice } from '../payments/format-price.ts';
-import { cellClass, failureText, headClass, tableClass, tableFrame } from './console-format.ts';
+import { cellClass, failureText, headClass, numberHeadClass, tableClass, tableFrame } from './console-format.ts';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 type Row = AcquisitionReport['rows'][number];
 
@@ -109,17 +111,17 @@ export function AcquisitionCharts() {
           ))}
           <div className="space-y-2">
             <h3 className="text-base font-semibold">{t('ops.acquisition.table')}</h3>
-            <div className={tableFrame}>
+            <ScrollRegion label={t('ops.acquisition.table')} className={tableFrame}>
               <table className={tableClass} data-testid="acquisition-table">
                 <thead className="bg-zinc-50 dark:bg-zinc-900">
                   <tr>
                     <th className={headClass}>{t('ops.acquisition.source')}</th>
                     <th className={headClass}>{t('ops.acquisition.medium')}</th>
                     <th className={headClass}>{t('ops.acquisition.campaign')}</th>
-                    <th className={cn(headClass, 'text-right')}>{t('ops.acquisition.signUps')}</th>
-                    <th className={cn(headClass, 'text-right')}>{t('ops.acquisition.members')}</th>
-                    <th className={cn(headClass, 'text-right')}>{t('ops.acquisition.paidOrders')}</th>
-                    <th className={cn(headClass, 'text-right')}>{t('ops.acquisition.revenue')}</th>
+                    <th className={numberHeadClass}>{t('ops.acquisition.signUps')}</th>
+                    <th className={numberHeadClass}>{t('ops.acquisition.members')}</th>
+                    <th className={numberHeadClass}>{t('ops.acquisition.paidOrders')}</th>
+                    <th className={numberHeadClass}>{t('ops.acquisition.revenue')}</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -132,15 +134,16 @@ export function AcquisitionCharts() {
                       <td className={cn(cellClass, 'text-right tabular-nums')}>{row.members}</td>
                       <td className={cn(cellClass, 'text-right tabular-nums')}>{row.paidOrders}</td>
                       <td className={cn(cellClass, 'text-right tabular-nums')}>
-                        {Object.entries(row.revenue)
-                          .map(([currency, minor]) => formatPrice(minor, currency, locale))
-                          .join(', ') || '—'}
+                        {formatList(
+                          locale,
+                          Object.entries(row.revenue).map(([currency, minor]) => formatPrice(minor, currency, locale)),
+                        ) || '—'}
                       </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           </div>
         </>
       )}
@@ -183,6 +186,7 @@ function ChartTip({
   locale: Locale;
   currency?: string;
 }) {
+  const { t } = useTranslation('console');
   if (!active || !payload?.length) return null;
   const number = new Intl.NumberFormat(locale, currency ? { style: 'currency', currency } : {});
   return (
@@ -191,7 +195,7 @@ function ChartTip({
       {payload.map((entry) => (
         <p key={entry.name} className="flex items-center gap-2">
           <span className="inline-block size-2.5 rounded-sm" style={{ backgroundColor: entry.color }} aria-hidden />
-          {entry.name}: {number.format(entry.value ?? 0)}
+          {t('common:labelled', { label: entry.name ?? '', value: number.format(entry.value ?? 0) })}
         </p>
       ))}
     </div>

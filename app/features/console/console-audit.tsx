@@ -1,3 +1,5 @@
+import type { Translate } from '#common/i18n/translator.ts';
+import type { Locale } from '#common/locales.ts';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AuditPage } from '#common/api/console-ops.schema.ts';
@@ -9,6 +11,7 @@ import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { TextField } from '../accounts/form-field.tsx';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 const TARGET_TYPES = ['order', 'member', 'game', 'build', 'article', 'page'] as const;
 type TargetType = (typeof TARGET_TYPES)[number];
@@ -116,7 +119,7 @@ export function ConsoleAudit() {
         {entries?.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">{t('ops.audit.empty')}</p>}
       </div>
       {entries && entries.length > 0 && (
-        <div className={tableFrame}>
+        <ScrollRegion label={t('ops.audit.heading')} className={tableFrame}>
           <table className={tableClass} data-testid="audit-entries">
             <thead className="bg-zinc-50 dark:bg-zinc-900">
               <tr>
@@ -132,17 +135,23 @@ export function ConsoleAudit() {
                 <tr key={entry.id} data-testid="audit-entry" data-action={entry.action}>
                   <td className={cn(cellClass, 'whitespace-nowrap')}>{formatDateTime(entry.createdAt, locale)}</td>
                   <td className={cellClass}>{entry.operator.username ?? `#${entry.operator.id}`}</td>
-                  <td className={cn(cellClass, 'font-mono')}>{entry.action}</td>
+                  <td className={cellClass}>
+                    {KNOWN_ACTIONS.has(entry.action) ? (
+                      t(`ops.audit.actions.${entry.action.replace('.', '_')}`)
+                    ) : (
+                      <span className="font-mono">{entry.action}</span>
+                    )}
+                  </td>
                   <td className={cellClass}>
                     {TARGET_TYPES.includes(entry.target.type as TargetType) ? t(`ops.audit.targets.${entry.target.type as TargetType}`) : entry.target.type}{' '}
                     <span className="font-mono break-all">{entry.target.id}</span>
                   </td>
-                  <td className={cn(cellClass, 'break-words')}>{detailText(entry.detail)}</td>
+                  <td className={cn(cellClass, 'break-words')}>{detailText(entry.detail, t, locale)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {nextBefore !== null && (
         <Button variant="secondary" onClick={() => void more(nextBefore)} disabled={loading} data-testid="audit-more">
@@ -153,9 +162,71 @@ export function ConsoleAudit() {
   );
 }
 
-/** The entry's detail as text: its reason first, then any other fields. */
-function detailText(detail: Record<string, unknown>): string {
+/** The actions and detail fields the Console names in words (decision 126); others keep their codes. */
+const KNOWN_ACTIONS = new Set([
+  'article.create',
+  'article.delete',
+  'article.image',
+  'article.update',
+  'build.approve',
+  'build.reject',
+  'build.rollback',
+  'game.feature',
+  'game.republish',
+  'game.unfeature',
+  'game.unpublish',
+  'game_change.approve',
+  'game_change.reject',
+  'item.price_change',
+  'member.clear_lockout',
+  'member.disable',
+  'member.enable',
+  'order.refund',
+  'page.create',
+  'page.delete',
+  'page.update',
+]);
+const KNOWN_FIELDS = new Set([
+  'addresses',
+  'amount',
+  'appId',
+  'changeId',
+  'currency',
+  'fields',
+  'from',
+  'name',
+  'previousLiveBuildId',
+  'price',
+  'publishedAt',
+  'reason',
+  'requestedBy',
+  'scheduled',
+  'sku',
+  'slug',
+  'submittedBy',
+  'title',
+  'to',
+  'version',
+]);
+
+/**
+ * The entry's detail in words (decision 126): its reason first, then each other field with its name
+ * in the page's language; lists in the locale's list form, nested values as "name value".
+ */
+function detailText(detail: Record<string, unknown>, t: Translate, locale: Locale): string {
+  const list = new Intl.ListFormat(locale, { type: 'unit' });
+  const label = (key: string) => (KNOWN_FIELDS.has(key) ? t(`ops.audit.fields.${key}`) : key);
+  const value = (v: unknown): string =>
+    v === null || v === undefined
+      ? '—'
+      : typeof v === 'boolean'
+        ? t(v ? 'ops.audit.yes' : 'ops.audit.no')
+        : Array.isArray(v)
+          ? list.format(v.map(value))
+          : typeof v === 'object'
+            ? list.format(Object.entries(v as Record<string, unknown>).map(([k, inner]) => `${label(k)} ${value(inner)}`))
+            : String(v);
   const { reason, ...rest } = detail;
-  const others = Object.entries(rest).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const others = Object.entries(rest).map(([key, v]) => t('ops.audit.field', { name: label(key), value: value(v) }));
   return [typeof reason === 'string' ? reason : null, ...others].filter(Boolean).join(' · ');
 }

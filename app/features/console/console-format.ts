@@ -20,6 +20,9 @@ export function failureText(failure: unknown, field: string, fallback: string): 
 
 /** Table cells and headings shared by the Console's pages. */
 export const cellClass = 'px-3 py-2 align-top';
-export const headClass = 'px-3 py-2 text-left text-xs font-medium tracking-wide text-zinc-600 uppercase dark:text-zinc-400';
+/** A column heading, left-aligned; `numberHeadClass` for a column of numbers (no two alignments on one element). */
+const headBase = 'px-3 py-2 text-xs font-medium tracking-wide text-zinc-600 uppercase dark:text-zinc-400';
+export const headClass = `${headBase} text-left`;
+export const numberHeadClass = `${headBase} text-right`;
 export const tableFrame = 'overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800';
 export const tableClass = 'w-full min-w-[36rem] divide-y divide-zinc-200 text-sm dark:divide-zinc-800';

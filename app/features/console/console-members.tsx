@@ -4,12 +4,14 @@ import type { ConsoleMemberDetail, ConsoleMemberSummary } from '#common/api/cons
 import { localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
+import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { detailRow } from './console-orders.tsx';
 import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
@@ -70,7 +72,7 @@ export function ConsoleMembers() {
       </div>
       {detail && <MemberDetail detail={detail} onChange={setLoaded} />}
       {members && members.length > 0 && (
-        <div className={tableFrame}>
+        <ScrollRegion label={t('ops.members.heading')} className={tableFrame}>
           <table className={tableClass} data-testid="member-results">
             <thead className="bg-zinc-50 dark:bg-zinc-900">
               <tr>
@@ -103,7 +105,7 @@ export function ConsoleMembers() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
@@ -183,13 +185,21 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
           {detailRow(t('ops.members.password'), yesNo(signIn.password))}
           {detailRow(
             t('ops.members.passkeys'),
-            signIn.passkeys.length === 0 ? t('ops.members.none') : signIn.passkeys.map((p) => p.name ?? formatDateTime(p.createdAt, locale)).join(', '),
+            signIn.passkeys.length === 0
+              ? t('ops.members.none')
+              : formatList(
+                  locale,
+                  signIn.passkeys.map((p) => p.name ?? formatDateTime(p.createdAt, locale)),
+                ),
           )}
           {detailRow(
             t('ops.members.social'),
             signIn.social.length === 0
               ? t('ops.members.none')
-              : signIn.social.map((s) => (s.displayName ? `${s.platform} (${s.displayName})` : s.platform)).join(', '),
+              : formatList(
+                  locale,
+                  signIn.social.map((s) => (s.displayName ? t('ops.members.socialAccount', { platform: s.platform, name: s.displayName }) : s.platform)),
+                ),
           )}
           {detailRow(t('ops.members.whatsapp'), signIn.whatsappPhone ?? t('ops.members.none'))}
           {detailRow(t('ops.members.device'), yesNo(signIn.device))}
@@ -209,7 +219,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
         {failures.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('ops.members.noFailures')}</p>
         ) : (
-          <div className={tableFrame}>
+          <ScrollRegion label={t('ops.members.failures')} className={tableFrame}>
             <table className={tableClass} data-testid="member-failures">
               <thead className="bg-zinc-50 dark:bg-zinc-900">
                 <tr>
@@ -230,7 +240,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </div>
 

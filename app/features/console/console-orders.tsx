@@ -1,3 +1,4 @@
+import { ORDER_STATUSES } from '#common/order-statuses.ts';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ConsoleOrder, ConsoleOrderDetail } from '#common/api/console-ops.schema.ts';
@@ -10,6 +11,7 @@ import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { formatPrice } from '../payments/format-price.ts';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
 
@@ -67,9 +69,9 @@ export function ConsoleOrders() {
   const search = (value: string) => setParams(value ? { q: value } : {});
   const open = (id: string) => setParams({ ...(q ? { q } : {}), order: id });
 
-  const refund = async (reason: string) => {
+  const refund = async (reason: string, amount?: number) => {
     if (!detail) return;
-    const { data } = await api.post(`/console/orders/${encodeURIComponent(detail.order.id)}/refund`, { reason });
+    const { data } = await api.post(`/console/orders/${encodeURIComponent(detail.order.id)}/refund`, amount === undefined ? { reason } : { reason, amount });
     setLoaded(data);
     setOrders((list) => list?.map((order) => (order.id === data.order.id ? data.order : order)) ?? list);
     toast.add({ title: t(data.refundedNow ? 'ops.orders.refunded' : 'ops.orders.alreadyRefunded'), color: 'success' });
@@ -85,13 +87,15 @@ export function ConsoleOrders() {
       {detail && <OrderDetail detail={detail} onRefund={() => setRefunding(true)} />}
       {detail && (
         <ReasonDialog
+          key={`${detail.order.id}:${detail.order.refunded}`}
           open={refunding}
           onOpenChange={setRefunding}
           title={t('ops.orders.refundTitle', { id: detail.order.id })}
           description={t('ops.orders.refundBody', { provider: detail.order.provider })}
-          confirmLabel={t('ops.orders.confirmRefund', { amount: formatPrice(detail.order.amount, detail.order.currency, locale) })}
+          confirmLabel={t('ops.orders.confirmRefundAny')}
           testId="refund-dialog"
           destructive
+          amount={{ left: detail.order.amount - detail.order.refunded, currency: detail.order.currency }}
           onConfirm={refund}
         />
       )}
@@ -101,7 +105,7 @@ export function ConsoleOrders() {
         {orders?.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">{t('ops.orders.empty')}</p>}
       </div>
       {orders && orders.length > 0 && (
-        <div className={tableFrame}>
+        <ScrollRegion label={t('ops.orders.heading')} className={tableFrame}>
           <table className={tableClass} data-testid="order-results">
             <thead className="bg-zinc-50 dark:bg-zinc-900">
               <tr>
@@ -121,7 +125,7 @@ export function ConsoleOrders() {
                   aria-current={order.id === selected ? 'true' : undefined}
                   className="aria-[current=true]:bg-green-50 dark:aria-[current=true]:bg-green-950/30"
                 >
-                  <td className={cellClass}>
+                  <td className={cn(cellClass, 'whitespace-nowrap')}>
                     <button
                       type="button"
                       onClick={() => open(order.id)}
@@ -131,20 +135,24 @@ export function ConsoleOrders() {
                     </button>
                   </td>
                   <td className={cellClass}>{order.member.username ?? order.member.email ?? `#${order.member.id}`}</td>
-                  <td className={cellClass}>
+                  {/* Wide enough to read on a phone: the table scrolls sideways instead of squeezing it (decision 126). */}
+                  <td className={cn(cellClass, 'min-w-40')} data-testid="order-item">
                     {order.itemName}
                     <span className="block text-xs text-zinc-600 dark:text-zinc-400">{order.appTitle}</span>
                   </td>
-                  <td className={cn(cellClass, 'tabular-nums')}>{formatPrice(order.amount, order.currency, locale)}</td>
+                  <td className={cn(cellClass, 'whitespace-nowrap tabular-nums')}>{formatPrice(order.amount, order.currency, locale)}</td>
                   <td className={cellClass}>
-                    <StatusBadge status={order.status} />
+                    <span className="inline-flex flex-wrap items-center gap-1">
+                      <StatusBadge status={order.status} />
+                      {!order.livemode && <TestBadge />}
+                    </span>
                   </td>
-                  <td className={cellClass}>{formatDateTime(order.createdAt, locale)}</td>
+                  <td className={cn(cellClass, 'whitespace-nowrap')}>{formatDateTime(order.createdAt, locale)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
@@ -173,35 +181,87 @@ function StatusBadge({ status }: { status: ConsoleOrder['status'] }) {
   );
 }
 
+/** Marks a test order (decision 111): made in a build preview with test payments, never owned in the live game. */
+function TestBadge() {
+  const { t } = useTranslation('console');
+  return (
+    <span
+      className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-violet-900 dark:bg-violet-950 dark:text-violet-200"
+      title={t('ops.orders.testHint')}
+      data-testid="order-test"
+    >
+      {t('ops.orders.test')}
+    </span>
+  );
+}
+
+/** The order events the Console names in words (decision 126): the portal's own and the providers' notifications. */
+const KNOWN_EVENTS = new Set([
+  'created',
+  'checkout',
+  'payment',
+  'order_paid',
+  'refund',
+  'partial_refund',
+  'order_canceled',
+  'ps_declined',
+  'afs_reject',
+  'declined',
+  'operator_refund',
+  'operator_partial_refund',
+]);
+
 function OrderDetail({ detail, onRefund }: { detail: ConsoleOrderDetail; onRefund: () => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
   const { order, events } = detail;
+  const statusText = (status: string) => ((ORDER_STATUSES as readonly string[]).includes(status) ? t(`ops.orders.statuses.${status}`) : status);
   return (
     <article className="space-y-4 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800" aria-labelledby="order-detail-heading" data-testid="order-detail">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h3 id="order-detail-heading" className="font-mono text-base font-semibold break-all">
           {order.id}
         </h3>
-        <StatusBadge status={order.status} />
+        <span className="inline-flex items-center gap-1">
+          <StatusBadge status={order.status} />
+          {!order.livemode && <TestBadge />}
+        </span>
       </div>
+      {!order.livemode && <p className="text-sm text-violet-900 dark:text-violet-200">{t('ops.orders.testHint')}</p>}
       <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         {detailRow(t('ops.orders.member'), `${order.member.username ?? '—'} · ${order.member.email ?? '—'} · #${order.member.id}`)}
-        {detailRow(t('ops.orders.item'), `${order.itemName} (${order.sku}) · ${order.appTitle}`)}
+        {detailRow(t('ops.orders.item'), t('ops.orders.itemOfGame', { item: order.itemName, sku: order.sku, game: order.appTitle }))}
         {detailRow(t('ops.orders.amount'), formatPrice(order.amount, order.currency, locale))}
         {detailRow(t('ops.orders.provider'), order.provider)}
         {detailRow(t('ops.orders.transaction'), <span className="font-mono">{order.providerReference ?? '—'}</span>)}
         {detailRow(t('ops.orders.providerOrder'), <span className="font-mono">{order.providerOrderId ?? '—'}</span>)}
         {detailRow(t('ops.orders.created'), formatDateTime(order.createdAt, locale))}
         {order.paidAt && detailRow(t('ops.orders.paid'), formatDateTime(order.paidAt, locale))}
+        {order.refunded > 0 &&
+          detailRow(
+            t('ops.orders.refundedAmount'),
+            <span data-testid="order-refunded">
+              {t('ops.orders.refundedLine', {
+                amount: formatPrice(order.refunded, order.currency, locale),
+                at: order.refundedAt ? formatDateTime(order.refundedAt, locale) : '—',
+              })}
+            </span>,
+          )}
       </dl>
       <div>
         <h4 className="mb-1 text-sm font-semibold">{t('ops.orders.events')}</h4>
         <ol className="space-y-1 text-sm" data-testid="order-events">
           {events.map((event, index) => (
-            <li key={index} className="flex flex-wrap gap-x-3">
+            <li key={index} className="flex flex-wrap gap-x-3" data-event={event.type}>
               <span className="text-zinc-600 tabular-nums dark:text-zinc-400">{formatDateTime(event.at, locale)}</span>
-              <span>{t('ops.orders.eventLine', { type: event.type, from: event.from ?? '—', to: event.to })}</span>
+              <span>
+                {t('ops.orders.eventLine', {
+                  // A provider's event the Console does not know yet keeps its own code (decision 126).
+                  event: KNOWN_EVENTS.has(event.type) ? t(`ops.orders.eventTypes.${event.type}`) : event.type,
+                  from: event.from ? statusText(event.from) : '—',
+                  to: statusText(event.to),
+                })}
+              </span>
             </li>
           ))}
         </ol>

@@ -5,6 +5,7 @@ import type { ConsoleArticleSummary } from '#common/api/console-content.schema.t
 import { localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
+import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { buttonVariants } from '../../ui/button.tsx';
@@ -19,12 +20,17 @@ export function ConsoleArticleList() {
   const locale = useLocale();
   const [q, setQ] = useState('');
   const [items, setItems] = useState<ConsoleArticleSummary[] | null>(null);
+  const [columns, setColumns] = useState<Map<string, string>>(new Map());
 
   useEffect(() => {
     let active = true;
     const timer = setTimeout(() => {
       api.get('/console/articles/', { query: q.trim() ? { q: q.trim() } : {} }).then(
-        ({ data }) => active && setItems(data.items),
+        ({ data }) => {
+          if (!active) return;
+          setItems(data.items);
+          setColumns(new Map(data.columns.map((column) => [column.slug, column.title])));
+        },
         (failure: unknown) => toast.add({ title: messageOf(failure, t('content.editor.failed')), color: 'error' }),
       );
     }, 200);
@@ -55,7 +61,7 @@ export function ConsoleArticleList() {
             <div className="min-w-48 flex-1">
               <p className="font-medium">{item.title}</p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                {item.column} ·{' '}
+                <span data-testid="article-column">{columns.get(item.column) ?? item.column}</span> ·{' '}
                 {item.scheduled
                   ? t('content.articles.scheduled', { time: new Date(item.publishedAt).toLocaleString(locale) })
                   : t('content.articles.publishedAt', { time: new Date(item.publishedAt).toLocaleString(locale) })}{' '}
@@ -115,7 +121,8 @@ export function ConsolePageList() {
             <div className="min-w-48 flex-1">
               <p className="font-medium">{item.title}</p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                {item.path} · {item.locales.join(', ')} · {item.source === 'console' ? t('content.articles.fromConsole') : t('content.articles.fromImport')}
+                {item.path} · {formatList(locale, item.locales)} ·{' '}
+                {item.source === 'console' ? t('content.articles.fromConsole') : t('content.articles.fromImport')}
                 {item.scheduled && item.publishedAt ? ` · ${t('content.articles.scheduled', { time: new Date(item.publishedAt).toLocaleString(locale) })}` : ''}
               </p>
             </div>

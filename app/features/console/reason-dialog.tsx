@@ -2,12 +2,14 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
+import { useFormErrors } from '../accounts/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
-import { failureText } from './console-format.ts';
+import { majorUnitsText, toMinorUnits } from '#common/money.ts';
 
 /**
  * Asks for the reason of an operator's action (a refund, disabling an account) and runs it: the
- * server's refusal shows in the dialog, which stays open until the action is done.
+ * server's refusal shows in the dialog, which stays open until the action is done; after a refusal
+ * focus goes to the reason or the message (decision 121).
  */
 export function ReasonDialog({
   open,
@@ -17,6 +19,7 @@ export function ReasonDialog({
   confirmLabel,
   testId,
   destructive = false,
+  amount,
   onConfirm,
 }: {
   open: boolean;
@@ -26,27 +29,35 @@ export function ReasonDialog({
   confirmLabel: string;
   testId: string;
   destructive?: boolean;
-  onConfirm: (reason: string) => Promise<void>;
+  /** A refund's amount (decision 124): what is left of the order, which the operator may lower; `onConfirm` gets minor units below it, else undefined (all of it). */
+  amount?: { left: number; currency: string };
+  onConfirm: (reason: string, amount?: number) => Promise<void>;
 }) {
   const { t } = useTranslation('console');
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [amountText, setAmountText] = useState(amount ? majorUnitsText(amount.left, amount.currency) : '');
+  const { errors, alert, check, fail, formRef } = useFormErrors();
   const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (reason.trim().length < 3) {
-      setError(t('ops.errors.reasonShort'));
-      return;
+    const found: Record<string, string> = {};
+    let minor: number | undefined;
+    if (amount) {
+      const parsed = toMinorUnits(amountText.trim(), amount.currency);
+      if (parsed === null || parsed < 1 || parsed > amount.left)
+        found.amount = t('ops.orders.amountRule', { left: majorUnitsText(amount.left, amount.currency), currency: amount.currency });
+      else minor = parsed < amount.left ? parsed : undefined;
     }
+    if (reason.trim().length < 3) found.reason = t('ops.errors.reasonShort');
+    if (!check(found)) return;
     setPending(true);
-    setError(null);
     try {
-      await onConfirm(reason.trim());
+      await onConfirm(reason.trim(), minor);
       setReason('');
       onOpenChange(false);
     } catch (failure) {
-      setError(failureText(failure, 'reason', t('ops.loadFailed')));
+      fail(failure, amount ? ['reason', 'amount'] : ['reason']);
     } finally {
       setPending(false);
     }
@@ -54,7 +65,7 @@ export function ReasonDialog({
 
   return (
     <DialogPanel open={open} onOpenChange={onOpenChange} title={title} description={description} closeLabel={t('ops.orders.close')} testId={testId}>
-      <form onSubmit={submit} noValidate className="relative space-y-4">
+      <form ref={formRef} onSubmit={submit} noValidate className="relative space-y-4">
         <TextField
           label={t('ops.orders.reason')}
           hint={t('ops.orders.reasonHint')}
@@ -64,9 +75,24 @@ export function ReasonDialog({
           autoComplete="off"
           onChange={(e) => setReason(e.target.value)}
           disabled={pending}
+          error={errors.reason}
           data-testid="reason-input"
         />
-        <FormAlert message={error} />
+        {amount && (
+          <TextField
+            label={t('ops.orders.refundAmount', { currency: amount.currency })}
+            hint={t('ops.orders.refundAmountHint')}
+            name="amount"
+            inputMode="decimal"
+            value={amountText}
+            autoComplete="off"
+            onChange={(e) => setAmountText(e.target.value)}
+            error={errors.amount}
+            disabled={pending}
+            data-testid="refund-amount"
+          />
+        )}
+        <FormAlert message={alert} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={pending}>
             {t('ops.orders.cancel')}

@@ -98,6 +98,7 @@ export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
   score_out_of_bounds: 'score_out_of_bounds',
   backend_only: 'backend_only',
   signature_invalid: 'failed',
+  upload_limit: 'failed',
 };
 
 /** What the SDK's error says: a short code a game can branch on, and the portal's message. */

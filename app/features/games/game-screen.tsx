@@ -12,7 +12,8 @@ import { useFullscreen } from './use-fullscreen.ts';
 import { useGameBridge } from './use-game-bridge.tsx';
 import { bridgeRequestOf } from './game-bridge.ts';
 import { reportGameTraffic } from './game-traffic.ts';
-import { keepGameForOffline, offlineGameDocument } from '../install/offline-game.ts';
+import { keepGameForOffline, keepMyAreaForOffline, offlineGameDocument } from '../install/offline-game.ts';
+import { session } from '../accounts/session.ts';
 import { onIdle } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
 import { loadedGameName, loadingProgressOf, READY_GRACE_MS, SLOW_MS } from './game-loading.ts';
@@ -27,7 +28,21 @@ import { useGameExtras } from './use-game-extras.tsx';
  * game's loading) is read by the small part that shows it: React renders those parts again
  * synchronously, and a whole screen rendered at each step competed with the game's start (decision 106).
  */
-export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameConfig; ads: AdsConfig }) {
+export function GameScreen({
+  locale,
+  game,
+  ads,
+  recordPlay = true,
+  back,
+}: {
+  locale: Locale;
+  game: GameConfig;
+  ads: AdsConfig;
+  /** Whether opening the game counts as a play of it (not in a build's preview, decision 119). */
+  recordPlay?: boolean;
+  /** Where the bar's Back leads, and its accessible name: the app's page unless given (a preview's goes to the Studio, decision 119). */
+  back?: { to: string; label: string };
+}) {
   const { t } = useTranslation('games');
   const frame = useRef<HTMLIFrameElement>(null);
   const stage = useRef<HTMLDivElement>(null);
@@ -87,11 +102,12 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
     };
   }, [game]);
 
-  // Once the game is up, its files are kept for playing offline.
+  // Once the game is up, its files are kept for playing offline, and My area, which lists it, too.
   useEffect(() => {
     const copy = game.offlineCopy;
-    if (ready && navigator.onLine && copy) onIdle(() => void keepGameForOffline(copy.url));
-  }, [ready, game.offlineCopy]);
+    if (!ready || !navigator.onLine || !copy) return;
+    onIdle(() => void keepGameForOffline(copy.url).then(() => (session.storedToken() ? keepMyAreaForOffline(locale) : undefined)));
+  }, [ready, game.offlineCopy, locale]);
 
   const onFrameLoad = () => {
     // The empty frame of the first render loads too; only the game's own load counts.
@@ -107,7 +123,7 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
 
   return (
     <div className="flex h-dvh flex-col bg-zinc-100 dark:bg-zinc-950" data-testid="play-page">
-      <GameBar locale={locale} game={game} stage={stage} />
+      <GameBar locale={locale} game={game} stage={stage} back={back} />
       <div ref={stage} className="relative min-h-0 flex-1 bg-zinc-100 dark:bg-zinc-950">
         <iframe
           ref={frame}
@@ -145,29 +161,39 @@ export function GameScreen({ locale, game, ads }: { locale: Locale; game: GameCo
         <GameExtras frame={frame} frameOrigin={frameOrigin} appId={game.appId} loadedMessage={game.sdk.loadedMessage} locale={locale} ads={ads} />
       </div>
       <GameBridge frame={frame} frameOrigin={frameOrigin} appId={game.appId} locale={locale} loaded={ready} />
-      <PlayRecord appId={game.appId} />
+      {recordPlay && <PlayRecord appId={game.appId} />}
     </div>
   );
 }
 
 /** The bar above the game: back to the app's page, the title, sound and full screen. */
-const GameBar = memo(function GameBar({ locale, game, stage }: { locale: Locale; game: GameConfig; stage: RefObject<HTMLDivElement | null> }) {
+const GameBar = memo(function GameBar({
+  locale,
+  game,
+  stage,
+  back: given,
+}: {
+  locale: Locale;
+  game: GameConfig;
+  stage: RefObject<HTMLDivElement | null>;
+  back: { to: string; label: string } | undefined;
+}) {
   const { t } = useTranslation('games');
   const muted = useSyncExternalStore(mutedStore.subscribe, mutedStore.get, () => false);
   const fullscreen = useFullscreen(stage, game.orientation);
-  const back = localePath(locale, `/app/${game.slug}`);
+  const back = given ?? { to: localePath(locale, `/app/${game.slug}`), label: t('play.backTo', { title: game.title }) };
   return (
     <div className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 bg-white px-2 dark:border-zinc-800 dark:bg-zinc-900">
       {/* Not discovered ahead (React Router fetches and re-ranks the route manifest for it): on this
           page that work would compete with the game's start; leaving discovers it then. */}
       <Link
-        to={back}
+        to={back.to}
         discover="none"
         className={cn(
           'inline-flex h-9 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
           focusRing,
         )}
-        aria-label={t('play.backTo', { title: game.title })}
+        aria-label={back.label}
         data-testid="play-back"
       >
         <ArrowLeft className="size-4" aria-hidden="true" />

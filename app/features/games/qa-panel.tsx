@@ -7,6 +7,7 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
+import { useOverflow } from '../../ui/scroll-region.tsx';
 import { messageOf } from '../accounts/form-errors.ts';
 import { session } from '../accounts/session.ts';
 import { usePendingAction } from '../accounts/use-pending-action.ts';
@@ -32,7 +33,20 @@ function randomText(alphabet: string, length: number): string {
  * guest, or a throw-away member made through the API a guest uses to secure the account), which
  * checkout purchases open, a note on ads, and the log of every message between game and portal.
  */
-export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale; game: GameConfig; payments: QaPayments; onRestart: () => void }) {
+export function QaPanel({
+  locale,
+  game,
+  live,
+  payments,
+  onRestart,
+}: {
+  locale: Locale;
+  game: GameConfig;
+  /** Whether players can open the game: a preview's draft has no play page to link to yet (decision 119). */
+  live: boolean;
+  payments: QaPayments;
+  onRestart: () => void;
+}) {
   const { t } = useTranslation('qa');
   const { userInfo, isMember } = useSession();
   const { pending, run } = usePendingAction();
@@ -40,6 +54,7 @@ export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale;
   const [credentials, setCredentials] = useState<{ username: string; password: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const list = useRef<HTMLDivElement>(null);
+  const logOverflows = useOverflow(list);
 
   useEffect(
     () =>
@@ -90,11 +105,15 @@ export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale;
           {t('label')}
         </p>
         <p>{t('intro')}</p>
-        <p className="flex gap-3">
-          <Link to={localePath(locale, `/play/${game.slug}`)} className={cn('underline', focusRing)}>
-            {t('playNormally')}
-          </Link>
-        </p>
+        {live ? (
+          <p className="flex gap-3">
+            <Link to={localePath(locale, `/play/${game.slug}`)} className={cn('underline', focusRing)}>
+              {t('playNormally')}
+            </Link>
+          </p>
+        ) : (
+          <p data-testid="qa-not-live">{t('notLive')}</p>
+        )}
       </div>
 
       <section className={section} aria-labelledby="qa-player">
@@ -169,7 +188,10 @@ export function QaPanel({ locale, game, payments, onRestart }: { locale: Locale;
           ref={list}
           role="log"
           aria-labelledby="qa-log"
-          className="max-h-[32rem] overflow-y-auto rounded-lg bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950"
+          // A long log scrolls: the keyboard reaches it then (decision 121).
+          // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must take focus for the keyboard to scroll it (WCAG 2.1.1)
+          tabIndex={logOverflows ? 0 : undefined}
+          className={cn('max-h-[32rem] overflow-y-auto rounded-lg bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950', focusRing)}
           data-testid="qa-log"
         >
           {log.length === 0 ? (

@@ -1,3 +1,8 @@
+import { type Locale, localePath } from '#common/locales.ts';
+import { api } from '../../lib/api-client.ts';
+import { requestMyAreaLists } from '../catalogue/use-member-library.ts';
+import { CACHE_NAMES } from './cache-names.ts';
+
 /**
  * Games played offline (decision 065). A sandboxed frame has an opaque origin, and the browser
  * lets no service worker answer for it, nor shares its HTTP cache across visits; so the play page,
@@ -79,5 +84,22 @@ export async function offlineGameDocument(url: string): Promise<string | null> {
     return `<!doctype html>\n${doc.documentElement.outerHTML}`;
   } catch {
     return null;
+  }
+}
+
+/**
+ * My area as the offline page's link to it finds it (decision 117): once a game is kept, My
+ * area's page and game lists are fetched through the worker, which keeps them with the visitor's
+ * other personal copies, so that offline My area lists the game although it was never opened on
+ * this device. After this page's calls in flight: one of them records the play. Needs a session.
+ */
+export async function keepMyAreaForOffline(locale: Locale): Promise<void> {
+  if (!workerControlsPage()) return;
+  try {
+    await api.settled();
+    await (await caches.open(CACHE_NAMES.pages)).add(localePath(locale, '/user'));
+    await requestMyAreaLists(locale);
+  } catch {
+    // The next game played online tries again.
   }
 }

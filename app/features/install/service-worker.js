@@ -51,6 +51,17 @@ registerRoute(
     plugins: [ok, new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 14 * DAY })],
   }),
 );
+// My area's game lists, so that My area (where the offline page sends the visitor) lists the
+// games played before when offline (decision 117). Personal, like the pages: any other session
+// on this device empties the cache (PERSONAL_CACHES). No other API answer is kept.
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.origin === self.location.origin && /^\/serve\/api\/member\/(played|favourite)\/$/.test(url.pathname),
+  new NetworkFirst({
+    cacheName: CACHE_NAMES.library,
+    networkTimeoutSeconds: 4,
+    plugins: [ok, new ExpirationPlugin({ maxEntries: 12, maxAgeSeconds: 14 * DAY })],
+  }),
+);
 // Interface texts per locale and build.
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.endsWith('/messages.json'),

@@ -145,7 +145,7 @@ export function PasskeyManager() {
                   size="sm"
                   onClick={() => setEditing(passkey.id)}
                   disabled={pending !== null}
-                  aria-label={`${t('manage.rename')}: ${passkey.name}`}
+                  aria-label={t('common:labelled', { label: t('manage.rename'), value: passkey.name })}
                   data-testid="passkey-rename"
                 >
                   <Pencil aria-hidden />
@@ -155,7 +155,7 @@ export function PasskeyManager() {
                   size="sm"
                   onClick={() => remove(passkey)}
                   disabled={pending !== null}
-                  aria-label={`${t('manage.delete')}: ${passkey.name}`}
+                  aria-label={t('common:labelled', { label: t('manage.delete'), value: passkey.name })}
                   data-testid="passkey-delete"
                 >
                   <Trash2 aria-hidden />

@@ -26,13 +26,12 @@ interface LoginActionProps {
   onDone: (userInfo: UserInfo) => void;
 }
 
-/** The two passkey actions of the login list, and what each tells when it worked. */
+/** The two passkey actions of the login list. */
 const ACTIONS = {
-  'sign-in': { ceremony: 'authentication', label: 'signIn', done: 'signedIn', testId: 'passkey-sign-in', perform: () => signInWithPasskey() },
+  'sign-in': { ceremony: 'authentication', label: 'signIn', testId: 'passkey-sign-in', perform: () => signInWithPasskey() },
   create: {
     ceremony: 'registration',
     label: 'createAccount',
-    done: 'manage.added',
     testId: 'passkey-create-account',
     perform: async () => (await createPasskey()).userInfo,
   },
@@ -42,19 +41,18 @@ const ACTIONS = {
  * A passkey button of the login list (spec section 4), shown only where the browser supports
  * WebAuthn: "sign-in" runs a ceremony and keeps the token; "create" gives the guest's account a
  * passkey instead of a username and password, and the guest becomes a member in place (its
- * games stay) on a new session.
+ * games stay) on a new session. Success is told by the list's owner, as for every way in
+ * (one toast, decision 117); a failure is told here.
  */
 export function PasskeyLoginButton({ action, run, busy, onDone }: LoginActionProps & { action: keyof typeof ACTIONS }) {
   const { t } = useTranslation('passkeys');
   const supported = usePasskeySupport();
   if (!supported) return null;
-  const { ceremony, label, done, testId, perform } = ACTIONS[action];
+  const { ceremony, label, testId, perform } = ACTIONS[action];
   const start = () =>
     run(testId, async () => {
       try {
-        const userInfo = await perform();
-        toast.add({ title: t(done), color: 'success' });
-        onDone(userInfo);
+        onDone(await perform());
       } catch (failure) {
         const { message, color } = passkeyFailure(failure, ceremony, t);
         toast.add({ title: message, color });
@@ -71,16 +69,13 @@ export function PasskeyLoginButton({ action, run, busy, onDone }: LoginActionPro
 /**
  * Autofill sign-in (conditional mediation): while the login form is shown to a visitor who is not
  * signed in as a member, the browser offers the passkeys it holds in the username field's
- * suggestions; picking one signs in. The field needs `autocomplete="username webauthn"`. One
- * ceremony per form: a button ceremony replaces it, leaving the form ends it, a failure is told
- * once and not retried.
+ * suggestions; picking one signs in (told by the list's owner). The field needs
+ * `autocomplete="username webauthn"`. One ceremony per form: a button ceremony replaces it,
+ * leaving the form ends it, a failure is told once and not retried.
  */
 export function usePasskeyAutofill(enabled: boolean, onDone: (userInfo: UserInfo) => void): void {
   const { t } = useTranslation('passkeys');
-  const succeeded = useEffectEvent((userInfo: UserInfo) => {
-    toast.add({ title: t('signedIn'), color: 'success' });
-    onDone(userInfo);
-  });
+  const succeeded = useEffectEvent((userInfo: UserInfo) => onDone(userInfo));
   const failed = useEffectEvent((failure: unknown) => {
     const { message, color } = passkeyFailure(failure, 'authentication', t);
     toast.add({ title: message, color });

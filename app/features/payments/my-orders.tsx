@@ -60,6 +60,14 @@ export function MyOrders({ locale }: { locale: Locale }) {
                   <span className={cn('rounded-full px-2 py-0.5 text-xs font-medium', STATUS_STYLE[order.status])} data-testid="order-status">
                     {t(`orders.status.${order.status}`)}
                   </span>
+                  {!order.livemode && (
+                    <span
+                      className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900 dark:bg-violet-950 dark:text-violet-200"
+                      data-testid="order-test"
+                    >
+                      {t('orders.test')}
+                    </span>
+                  )}
                 </summary>
                 <dl
                   className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-zinc-200 bg-zinc-50 px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900"

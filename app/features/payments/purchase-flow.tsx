@@ -5,10 +5,11 @@ import type { Order } from '#common/api/game-store.schema.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
+import { focusFirstError, messageOf } from '../accounts/form-errors.ts';
 import { FormAlert } from '../accounts/form-field.tsx';
 import { LoginList } from '../accounts/login-list.tsx';
 import { useSession } from '../accounts/use-session.ts';
+import { toast } from '../../shell/toast-store.ts';
 import { deliverOrder, type PurchaseResult } from './orders.ts';
 
 /** How often the page asks how the order stands while the checkout is open. */
@@ -53,11 +54,18 @@ export function PurchaseFlow({
   const ended = useRef(false);
   const checkoutWindow = useRef<Window | null>(null);
   const idempotencyKey = useRef(newIdempotencyKey());
+  // A failed order takes focus to its message, not to the dialog's frame (decision 121).
+  const failureRef = useRef<HTMLDivElement>(null);
+  useEffect(() => (stage.name === 'failed' ? focusFirstError(failureRef.current) : undefined), [stage.name]);
 
-  const end = (result: Omit<PurchaseResult, 'sku'>) => {
+  /** Ends the purchase once: the game learns how, and the player is told by one toast (decision 118). */
+  const end = (result: Omit<PurchaseResult, 'sku'>, itemName?: string) => {
     if (ended.current) return;
     ended.current = true;
     checkoutWindow.current = null;
+    if (result.status === 'paid') toast.add({ title: t('buy.paid', { item: itemName ?? sku }), color: 'success' });
+    else if (result.status === 'declined') toast.add({ title: t('buy.declined'), color: 'error' });
+    else toast.add({ title: t('buy.cancelled'), color: 'neutral' });
     onEnd({ ...result, sku });
   };
   const refuse = (failure: unknown) => {
@@ -96,32 +104,43 @@ export function PurchaseFlow({
     };
   }, [stage.name, appId, sku, t]);
 
-  // While the checkout is open: how does the order stand? Paid ends it; a closed window ends it as it stands.
+  // While the checkout is open: how does the order stand? Paid ends it; a declined card ends it
+  // at once (the order is failed for good, so asking again is pointless: decision 118); a closed
+  // window ends it as it stands.
   useEffect(() => {
     if (stage.name !== 'waiting') return;
     const { orderId } = stage;
     let stopped = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const stop = () => {
+      stopped = true;
+      clearInterval(timer);
+    };
     const check = async () => {
       const closed = checkoutWindow.current?.closed ?? true;
       try {
         const { data: order } = await api.get(`/game/orders/${encodeURIComponent(orderId)}`);
         if (stopped) return;
         if (order.status === 'paid') {
-          await deliverOrder(order.id, report.current.onDelivered);
+          const delivered = await deliverOrder(order.id, report.current.onDelivered);
+          stop();
           checkoutWindow.current?.close();
-          report.current.end({ status: 'paid', orderId: order.id });
+          report.current.end({ status: 'paid', orderId: order.id }, delivered.itemName);
+        } else if (order.status === 'failed') {
+          stop();
+          // Another card is tried with a new order: the game's buy button asks again.
+          checkoutWindow.current?.close();
+          report.current.end({ status: 'declined', orderId: order.id });
         } else if (closed) {
-          report.current.end({ status: order.status === 'failed' ? 'declined' : 'cancelled', orderId: order.id });
+          stop();
+          report.current.end({ status: 'cancelled', orderId: order.id });
         }
       } catch {
         // A failed check is tried again at the next tick.
       }
     };
-    const timer = setInterval(() => void check(), POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+    timer = setInterval(() => void check(), POLL_MS);
+    return stop;
   }, [stage]);
 
   const openHere = () => {
@@ -161,15 +180,17 @@ export function PurchaseFlow({
       testId="purchase-dialog"
     >
       {stage.name === 'failed' ? (
-        <FormAlert message={stage.message} />
+        <div ref={failureRef}>
+          <FormAlert message={stage.message} />
+        </div>
       ) : stage.name === 'blocked' ? (
         <Button className="w-full" onClick={openHere} data-testid="purchase-open-checkout">
           {t('buy.openCheckout')}
         </Button>
       ) : (
-        <output className="flex items-center gap-3 text-sm text-zinc-600 dark:text-zinc-300" data-testid="purchase-waiting">
-          <LoaderCircle className="size-5 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden />
-          {t('buy.waiting')}
+        // The title says what is awaited; the spinner only shows that it goes on.
+        <output className="flex items-center justify-center" data-testid="purchase-waiting">
+          <LoaderCircle className="size-6 animate-spin text-green-600 motion-reduce:animate-none" aria-hidden />
         </output>
       )}
     </DialogPanel>

@@ -1,11 +1,11 @@
 import { CreditCard } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { SandboxCheckout } from '#common/api/game-store.schema.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
+import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
 import { FormAlert, TextField } from '../accounts/form-field.tsx';
 import { formatPrice } from './format-price.ts';
 
@@ -23,11 +23,28 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
   const [code, setCode] = useState('');
   const [step, setStep] = useState<'card' | 'challenge' | 'paid'>(checkout.status === 'paid' ? 'paid' : 'card');
   const [error, setError] = useState<string | null>(null);
+  const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const cardInput = useRef<HTMLInputElement>(null);
+  const expiryInput = useRef<HTMLInputElement>(null);
+  const cvcInput = useRef<HTMLInputElement>(null);
+
+  // What was typed while the page loaded, before React took the fields over, is kept (decision 118).
+  useLayoutEffect(() => {
+    for (const [input, set] of [
+      [cardInput, setCard],
+      [expiryInput, setExpiry],
+      [cvcInput, setCvc],
+    ] as const) {
+      const typed = input.current?.value;
+      if (typed) set(typed);
+    }
+  }, []);
 
   const pay = async (challenge?: string) => {
     setBusy(true);
     setError(null);
+    setCardError(null);
     try {
       const { data } = await api.post('/payment/sandbox/pay/', { token, card, ...(challenge === undefined ? {} : { challenge }) }, { once: true });
       if (data.outcome === 'paid') {
@@ -39,7 +56,10 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
         setError(t('sandbox.declined'));
       }
     } catch (failure) {
-      setError(messageOf(failure, t('buy.failed')));
+      // A refused card number (none typed) is told at its field; the order is unchanged.
+      const fieldError = fieldErrorsOf(failure).card;
+      if (fieldError) setCardError(fieldError);
+      else setError(messageOf(failure, t('buy.failed')));
     } finally {
       setBusy(false);
     }
@@ -96,8 +116,10 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
             name="card"
             inputMode="numeric"
             autoComplete="cc-number"
+            ref={cardInput}
             value={card}
             onChange={(e) => setCard(e.target.value)}
+            error={cardError}
             disabled={busy}
           />
           <div className="grid grid-cols-2 gap-3">
@@ -105,6 +127,7 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
               label={t('sandbox.expiry')}
               name="expiry"
               autoComplete="cc-exp"
+              ref={expiryInput}
               value={expiry}
               onChange={(e) => setExpiry(e.target.value)}
               disabled={busy}
@@ -114,6 +137,7 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
               name="cvc"
               inputMode="numeric"
               autoComplete="cc-csc"
+              ref={cvcInput}
               value={cvc}
               onChange={(e) => setCvc(e.target.value)}
               disabled={busy}

@@ -5,6 +5,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { localePath } from '#common/locales.ts';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { PHONE_CODE_PATTERN } from '#common/api/social.schema.ts';
+import { internationalPhone } from '#common/phone-numbers.ts';
 import { isOAuthPlatform, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { useRootData } from '../../shell/root-data.ts';
@@ -120,10 +121,8 @@ export function SocialSignIn({ run, busy, onDone }: ListProps) {
   const { t } = useTranslation('social');
   const platforms = useSocialPlatforms();
   const [whatsapp, setWhatsapp] = useState(false);
-  const { start, alert } = useOAuthFlow('login', (userInfo, platform) => {
-    toast.add({ title: t('login.signedIn', { platform: t(`platforms.${platform}`) }), color: 'success' });
-    onDone(userInfo);
-  });
+  // Success is told by the login list's owner, as for every way in (one toast, decision 117).
+  const { start, alert } = useOAuthFlow('login', (userInfo) => onDone(userInfo));
   if (platforms.length === 0) return null;
   return (
     <div className="mt-5 space-y-2" data-testid="social-sign-in">
@@ -168,6 +167,7 @@ export function SocialSignIn({ run, busy, onDone }: ListProps) {
  */
 function WhatsAppCodeForm({ call, run, busy, onDone }: ListProps & { call: SocialCall }) {
   const { t } = useTranslation('social');
+  const locale = useLocale();
   const [phone, setPhone] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
@@ -183,11 +183,13 @@ function WhatsAppCodeForm({ call, run, busy, onDone }: ListProps & { call: Socia
       setError(t('whatsapp.phoneMissing'));
       return;
     }
+    // On a Chinese page a mainland mobile number needs no +86 (decision 117); the code says where it went.
+    const number = internationalPhone(phone.trim(), locale);
     run('whatsapp-send', async () => {
       setError(null);
       try {
-        await sendWhatsAppCode(phone);
-        setSentTo(phone.trim());
+        await sendWhatsAppCode(number);
+        setSentTo(number);
         setCode('');
       } catch (failure) {
         setError(messageOf(failure, t('errors:generic')));

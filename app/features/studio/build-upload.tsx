@@ -7,6 +7,7 @@ import { api, browserApiHeaders } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 
 interface Envelope {
+  error?: string;
   message?: string;
   data?: unknown;
 }
@@ -82,7 +83,13 @@ export function BuildUpload({ appId, onUploaded }: { appId: number; onUploaded: 
           setFailure(envelope?.message ?? '');
           return;
         }
-        setResumable(true);
+        // A studio's upload limit (decision 109): the server's message names it; trying again now would not help.
+        const limited = envelope?.error === 'upload_limit';
+        if (limited) {
+          setPercent(null);
+          upload.current = null;
+        }
+        setResumable(!limited);
         setFailure(t('builds.upload.failed', { message: envelope?.message ?? error.message }));
       },
     });
@@ -141,9 +148,7 @@ export function BuildUpload({ appId, onUploaded }: { appId: number; onUploaded: 
       )}
       {problems.length > 0 && (
         <div role="alert" className="space-y-1 text-sm text-red-700 dark:text-red-400" data-testid="build-problems">
-          <p className="font-medium">
-            {t('builds.upload.problemsHeading')}: {failure}
-          </p>
+          <p className="font-medium">{t('common:labelled', { label: t('builds.upload.problemsHeading'), value: failure })}</p>
           <ul className="list-disc space-y-0.5 pl-5 break-words">
             {problems.map((problem, index) => (
               <li key={index}>{problem.message}</li>

@@ -1,8 +1,11 @@
 import { ImageUp, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { PERIODS } from '#common/game-records.ts';
 import type { StudioGame } from '#server/features/studio/studio.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
+import { formatList } from '../../i18n/list-format.ts';
+import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
@@ -11,13 +14,13 @@ import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx
 import { usePendingAction } from '../accounts/use-pending-action.ts';
 import { FormSection, SelectField, TextAreaField } from './studio-fields.tsx';
 
-type Metadata = Omit<StudioGame, 'id' | 'slug' | 'published' | 'entryUrl' | 'updatedAt' | 'missing'>;
+type Metadata = Omit<StudioGame, 'id' | 'slug' | 'published' | 'entryUrl' | 'updatedAt' | 'missing' | 'review'>;
 type Term = { slug: string; title: string };
 const LOCALES = ['en', 'zh-CN'] as const;
 
 /** The form's copy of the game: what PUT /studio/games/{id}/ takes. */
 function metadataOf(game: StudioGame): Metadata {
-  const { id: _id, slug: _slug, published: _published, entryUrl: _entry, updatedAt: _updated, missing: _missing, ...metadata } = game;
+  const { id: _id, slug: _slug, published: _published, entryUrl: _entry, updatedAt: _updated, missing: _missing, review: _review, ...metadata } = game;
   return metadata;
 }
 
@@ -29,11 +32,12 @@ function num(text: string): number {
 /** The edit form of one game: texts per language, listing, images, items, leaderboards and achievements, backends. */
 export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; categories: Term[]; tags: Term[] }) {
   const { t } = useTranslation('studio');
+  const pageLocale = useLocale();
   const revalidator = useRevalidator();
   const [value, setValue] = useState<Metadata>(() => metadataOf(game));
   const [missing, setMissing] = useState(game.missing);
   const [backends, setBackends] = useState(game.backends.join('\n'));
-  const { errors, alert, fail, check } = useFormErrors();
+  const { errors, alert, fail, check, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
   const update = (change: (draft: Metadata) => void) =>
     setValue((current) => {
@@ -59,7 +63,8 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
         const { data } = await api.put(`/studio/games/${game.id}/`, body as never);
         setValue(metadataOf(data));
         setMissing(data.missing);
-        toast.add({ title: t('games.details.saved'), color: 'success' });
+        // A live game's save waits for review (decision 112); a draft's is saved as it is.
+        toast.add({ title: t(data.published && data.review?.status === 'pending' ? 'changes.sent' : 'games.details.saved'), color: 'success' });
         // The page's heading and the Studio's list show the saved title.
         await revalidator.revalidate();
       } catch (failure) {
@@ -70,10 +75,15 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
   };
 
   return (
-    <form onSubmit={submit} noValidate className="relative space-y-6" data-testid="studio-game-form">
+    <form ref={formRef} onSubmit={submit} noValidate className="relative space-y-6" data-testid="studio-game-form">
       {missing.length > 0 ? (
         <output className="block rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
-          {t('games.details.missing', { fields: missing.map((field) => t(`games.details.missingField.${field}`)).join(', ') })}
+          {t('games.details.missing', {
+            fields: formatList(
+              pageLocale,
+              missing.map((field) => t(`games.details.missingField.${field}`)),
+            ),
+          })}
         </output>
       ) : null}
 
@@ -331,6 +341,30 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
                 onChange={(ev) => update((d) => void (d.leaderboards[i]!.max = num(ev.target.value)))}
                 error={e('max')}
               />
+              <fieldset className="space-y-2 sm:col-span-2" aria-describedby={e('periods') ? `board-${i}-periods-error` : undefined}>
+                <legend className="text-sm font-medium">{t('games.details.periods')}</legend>
+                <div className="flex flex-wrap gap-x-5 gap-y-2">
+                  {PERIODS.map((period) => (
+                    <Checkbox
+                      key={period}
+                      label={t(`games.details.periodNames.${period}`)}
+                      checked={board.periods.includes(period)}
+                      onChange={(checked) =>
+                        update((d) => {
+                          const kept = d.leaderboards[i]!.periods.filter((p) => p !== period);
+                          // Kept in the order the app page shows them.
+                          d.leaderboards[i]!.periods = checked ? PERIODS.filter((p) => p === period || kept.includes(p)) : kept;
+                        })
+                      }
+                    />
+                  ))}
+                </div>
+                {e('periods') ? (
+                  <p id={`board-${i}-periods-error`} className="text-sm text-red-700 dark:text-red-400" data-testid="field-error" role="alert">
+                    {e('periods')}
+                  </p>
+                ) : null}
+              </fieldset>
               <BothLanguages
                 field="name"
                 entry={`board-${i}`}
@@ -362,7 +396,15 @@ export function GameDetailsForm({ game, categories, tags }: { game: StudioGame; 
                 onChange={(ev) => update((d) => void (d.achievements[i]!.id = ev.target.value))}
                 error={e('id')}
               />
-              <span className="hidden sm:block" />
+              <ImageField
+                gameId={game.id}
+                label={t('games.details.achievementIcon')}
+                hint={t('games.details.achievementIconHint')}
+                url={achievement.icon ?? null}
+                error={e('icon')}
+                onChange={(url) => update((d) => void (d.achievements[i]!.icon = url ?? undefined))}
+                name={`achievement-${i}-icon`}
+              />
               <BothLanguages
                 field="name"
                 entry={`achievement-${i}`}
@@ -470,7 +512,11 @@ function ListEntry({
   return (
     <fieldset className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
       <legend className="px-1 text-sm font-semibold">{legend}</legend>
-      {error ? <p className="text-sm text-red-700 dark:text-red-400">{error}</p> : null}
+      {error ? (
+        <p tabIndex={-1} data-form-error className="text-sm text-red-700 outline-none dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-2">{children}</div>
       {onBackendOnly ? <Checkbox label={t('games.details.backendOnly')} checked={backendOnly ?? false} onChange={onBackendOnly} /> : null}
       <Button type="button" variant="ghost" size="sm" onClick={onRemove}>
@@ -557,7 +603,11 @@ function Choices({
           />
         ))}
       </div>
-      {error ? <p className="text-sm text-red-700 dark:text-red-400">{error}</p> : null}
+      {error ? (
+        <p tabIndex={-1} data-form-error className="text-sm text-red-700 outline-none dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -18,7 +18,7 @@ export function NewGameForm() {
   const [slug, setSlug] = useState('');
   const [titleEn, setTitleEn] = useState('');
   const [titleZh, setTitleZh] = useState('');
-  const { errors, alert, fail, check } = useFormErrors();
+  const { errors, alert, fail, check, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
 
   const submit = (event: FormEvent) => {
@@ -37,7 +37,7 @@ export function NewGameForm() {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="relative max-w-lg space-y-4" data-testid="studio-new-game-form">
+    <form ref={formRef} onSubmit={submit} noValidate className="relative max-w-lg space-y-4" data-testid="studio-new-game-form">
       <TextField
         label={t('games.new.slug')}
         name="slug"

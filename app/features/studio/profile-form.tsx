@@ -15,7 +15,7 @@ export function ProfileForm({ profile }: { profile: { studioName: string; contac
   const revalidator = useRevalidator();
   const [studioName, setStudioName] = useState(profile?.studioName ?? '');
   const [contactEmail, setContactEmail] = useState(profile?.contactEmail ?? '');
-  const { errors, alert, fail, check } = useFormErrors();
+  const { errors, alert, fail, check, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
 
   const submit = (event: FormEvent) => {
@@ -38,7 +38,7 @@ export function ProfileForm({ profile }: { profile: { studioName: string; contac
   };
 
   return (
-    <form onSubmit={submit} noValidate className="relative max-w-lg space-y-4" data-testid="studio-profile-form">
+    <form ref={formRef} onSubmit={submit} noValidate className="relative max-w-lg space-y-4" data-testid="studio-profile-form">
       <TextField
         label={t('games.profile.studioName')}
         name="studioName"

@@ -121,9 +121,7 @@ export function StudioKeysPanel({ keys, max }: { keys: StudioKey[] | null; max: 
           className="block max-w-xl space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 outline-none focus-visible:ring-2 focus-visible:ring-amber-500 dark:border-amber-800 dark:bg-amber-950"
           data-testid="key-shown"
         >
-          <span className="block text-sm font-medium">
-            {t('keys.shown.title')}: {shown.name}
-          </span>
+          <span className="block text-sm font-medium">{t('common:labelled', { label: t('keys.shown.title'), value: shown.name })}</span>
           <span className="block text-sm text-zinc-700 dark:text-zinc-300">{t('keys.shown.text')}</span>
           <code className="block font-mono text-sm break-all select-all" data-testid="key-value">
             {shown.key}

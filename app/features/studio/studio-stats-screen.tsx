@@ -7,6 +7,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { useBrowserCapability } from '../../lib/use-browser-capability.ts';
 import { Button } from '../../ui/button.tsx';
 import { onDemand } from '../../ui/deferred.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { SegmentChoice } from '../../ui/segment-choice.tsx';
 import { session } from '../accounts/session.ts';
 import { statsFormat } from './stats-format.ts';
@@ -93,17 +94,17 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
 
 type Format = ReturnType<typeof statsFormat>;
 
-/** A table that scrolls sideways on a phone (browsers let the keyboard scroll such a box: it takes focus by itself). */
+/** A table that scrolls sideways on a phone, reachable by keyboard while it does (decision 121). */
 function TableRegion({ id, caption, children }: { id: string; caption: string; children: React.ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800">
+    <ScrollRegion label={caption} className="overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800">
       <table className="w-full text-sm">
         <caption id={id} className="px-3 py-2 text-left font-semibold">
           {caption}
         </caption>
         {children}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

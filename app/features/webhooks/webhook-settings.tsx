@@ -134,6 +134,16 @@ export function WebhookSettingsPanel({ gameId }: { gameId: number }) {
       <div className="max-w-xl space-y-3">
         <h3 className="text-lg font-semibold">{t('webhooks.secret.title')}</h3>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{settings?.hasSecret ? t('webhooks.secret.help') : t('webhooks.secret.none')}</p>
+        {settings?.secretCreatedAt ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {t('webhooks.secret.made', { time: formatDate(settings.secretCreatedAt, locale, 'medium') })}
+          </p>
+        ) : null}
+        {settings?.previousSecretExpiresAt ? (
+          <p className="text-sm text-amber-900 dark:text-amber-200" data-testid="webhook-secret-overlap">
+            {t('webhooks.secret.overlap', { time: formatDate(settings.previousSecretExpiresAt, locale, 'medium') })}
+          </p>
+        ) : null}
         {shownSecret ? (
           <output className="block space-y-1 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950">
             <span className="block text-sm font-medium">{t('webhooks.secret.newSecret')}</span>
@@ -177,13 +187,17 @@ export function WebhookSettingsPanel({ gameId }: { gameId: number }) {
                   {t(`webhooks.status.${delivery.status}`)}
                 </span>
                 <span className="text-zinc-600 dark:text-zinc-400">
-                  {t('webhooks.log.attempts')}: {delivery.attempts}
+                  {t('common:labelled', { label: t('webhooks.log.attempts'), value: String(delivery.attempts) })}
                 </span>
                 <span className="text-zinc-600 dark:text-zinc-400">{formatDate(delivery.createdAt, locale, 'medium')}</span>
               </div>
               <p className="break-all text-zinc-700 dark:text-zinc-300">
-                {t('webhooks.log.answer')}: {delivery.lastStatusCode ?? t('webhooks.log.noAnswer')}
-                {delivery.lastError ? ` · ${delivery.lastError}` : ''}
+                {t('common:labelled', { label: t('webhooks.log.answer'), value: String(delivery.lastStatusCode ?? t('webhooks.log.noAnswer')) })}
+                {delivery.refused
+                  ? ` · ${t('webhooks.log.refused', { reason: t(`webhooks.errors.${delivery.refused}`) })}`
+                  : delivery.lastError
+                    ? ` · ${delivery.lastError}`
+                    : ''}
                 {delivery.nextAttemptAt && delivery.attempts > 0
                   ? ` · ${t('webhooks.log.nextAttempt', { time: formatDate(delivery.nextAttemptAt, locale, 'medium') })}`
                   : ''}

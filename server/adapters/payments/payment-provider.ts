@@ -12,8 +12,9 @@ export interface PaymentProvider extends PaymentNotifications {
   /**
    * Asks the provider to give the money of a paid order back. The order changes when the
    * provider's refund notification arrives, as for a refund made in the provider's own console.
+   * `amount` (minor units, below the order's) asks for a partial refund (decision 124).
    */
-  refund(order: PayableOrder, reason: string): Promise<void>;
+  refund(order: PayableOrder, reason: string, amount?: number): Promise<void>;
 }
 
 /** The provider's webhook: what a notification means, and the answer the provider expects. */
@@ -72,6 +73,11 @@ export interface OrderChange {
   /** Two notifications with the same key are the same one, sent again. */
   eventKey: string;
   transactionId: string | null;
+  /**
+   * What a refund notification says was given back (decision 124): the amount as stated, in major
+   * units of the order's currency (null: the whole order), and the reason; null for other notifications.
+   */
+  refund: { amount: unknown; reason: string | null } | null;
   /** The notification as received, kept with the event. */
   payload: unknown;
 }

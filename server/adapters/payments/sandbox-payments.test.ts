@@ -25,13 +25,15 @@ describe('sandbox payments', () => {
   let url: string;
   const received: Array<{ body: string; authorization: string | undefined }> = [];
   let answer = 204;
+  /** Answers for the next requests, before `answer`. */
+  const nextAnswers: number[] = [];
   beforeAll(async () => {
     server = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         received.push({ body, authorization: request.headers.authorization });
-        response.writeHead(answer).end();
+        response.writeHead(nextAnswers.shift() ?? answer).end();
       });
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -84,5 +86,28 @@ describe('sandbox payments', () => {
     } finally {
       answer = 204;
     }
+  });
+
+  it('does not count a 4xx answer as delivered: it tries again, and the payment fails when the webhook keeps refusing', async () => {
+    received.length = 0;
+    answer = 400;
+    try {
+      await expect(sandbox().pay(order, SANDBOX_CARDS.success, undefined)).rejects.toThrow(PaymentProviderFailure);
+      // The first notification, sent five times; the second never goes while the first is refused.
+      expect(received).toHaveLength(5);
+      expect(new Set(received.map(({ body }) => JSON.parse(body).notification_type))).toEqual(new Set(['payment']));
+      received.length = 0;
+      await expect(sandbox().refund({ ...order, providerTransactionId: '123456789' }, 'Requested by the player')).rejects.toThrow(PaymentProviderFailure);
+      expect(received).toHaveLength(5);
+    } finally {
+      answer = 204;
+    }
+  });
+
+  it('delivers once the webhook, after a refusal, answers 2xx', async () => {
+    received.length = 0;
+    nextAnswers.push(400);
+    expect(await sandbox().pay(order, SANDBOX_CARDS.success, undefined)).toBe('paid');
+    expect(received.map(({ body }) => JSON.parse(body).notification_type)).toEqual(['payment', 'payment', 'order_paid']);
   });
 });

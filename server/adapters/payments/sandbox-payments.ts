@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { majorUnitsText, toMajorUnits } from '#common/money.ts';
 import type { Buyer, CheckoutSession, NotificationVerdict, PayableOrder, PaymentProvider, ProviderAnswer, ProviderNotification } from './payment-provider.ts';
 import { PaymentProviderFailure } from './payment-provider.ts';
@@ -59,16 +59,19 @@ export class SandboxPayments implements PaymentProvider, SandboxCards {
     return 'paid';
   }
 
-  /** Refunds at once: the refund notification goes to the webhook as Xsolla's would. */
-  async refund(order: PayableOrder, reason: string): Promise<void> {
+  /** Refunds at once, whole or in part: the refund notification goes to the webhook as Xsolla's would. */
+  async refund(order: PayableOrder, reason: string, amount?: number): Promise<void> {
     if (!order.providerTransactionId) throw new PaymentProviderFailure(`Order ${order.id} has no sandbox payment to refund`);
-    if (!(await this.#notifier.send([refundNotification(order, reason)]))) throw new PaymentProviderFailure('The webhook did not take the sandbox refund');
+    const partial = amount !== undefined && amount < order.amount ? amount : undefined;
+    if (!(await this.#notifier.send([refundNotification(order, reason, partial)])))
+      throw new PaymentProviderFailure('The webhook did not take the sandbox refund');
   }
 }
 
 /**
  * Sends the sandbox's notifications to the webhook over HTTP, signed as Xsolla signs them, and
- * keeps trying (as Xsolla does) until the webhook answers 2xx or 4xx, up to `attempts` times.
+ * keeps trying (as Xsolla does) until the webhook answers 2xx, up to `attempts` times: a 4xx is a
+ * refusal, not a delivery (decision 118), so it is tried again like a failure.
  */
 class SandboxNotifier {
   readonly #url: string;
@@ -94,7 +97,7 @@ class SandboxNotifier {
             body,
             signal: AbortSignal.timeout(10_000),
           });
-          answered = response.status < 500;
+          answered = response.ok;
           await response.body?.cancel();
         } catch {
           answered = false;
@@ -137,14 +140,14 @@ export function paidNotifications(order: PayableOrder, transactionId: number): o
   ];
 }
 
-/** Xsolla's `refund` notification for a whole order. */
-function refundNotification(order: PayableOrder, reason: string): object {
+/** Xsolla's `refund` notification for a whole order, or its `partial_refund` for `partial` minor units of it. */
+function refundNotification(order: PayableOrder, reason: string, partial?: number): object {
   return {
-    notification_type: 'refund',
+    notification_type: partial === undefined ? 'refund' : 'partial_refund',
     purchase: { total: { currency: order.currency, amount: toMajorUnits(order.amount, order.currency) } },
     user: { id: String(order.userId) },
     transaction: { id: order.providerTransactionId, external_id: order.id },
-    refund_details: { code: 1, reason },
+    refund_details: partial === undefined ? { code: 1, reason } : { code: 1, reason, amount: toMajorUnits(partial, order.currency), refund_id: randomUUID() },
     custom_parameters: { order_id: order.id },
   };
 }

@@ -6,7 +6,8 @@ import { PaymentProviderFailure } from './payment-provider.ts';
  * API key), the user, the items, the settings; the answer's token opens Pay Station at
  * {paystation}?token=….
  * Refund: PUT {merchant api}/merchant/v2/merchants/{merchant_id}/reports/transactions/{transaction_id}/refund
- * with Basic auth (merchant id and API key); Xsolla then sends the `refund` notification.
+ * with Basic auth (merchant id and API key); Xsolla then sends the `refund` notification. A partial
+ * refund: PUT …/partial_refund with `refund_amount` (major units) too; then `partial_refund`.
  */
 
 export interface PaymentTokenRequest {
@@ -66,21 +67,26 @@ export class XsollaApi {
     return { token: body.token, orderId: String(body.order_id ?? '') };
   }
 
-  /** Asks Xsolla to refund a payment; resolves once Xsolla accepted the request. */
-  async refund(transactionId: string, description: string): Promise<void> {
+  /** Asks Xsolla to refund a payment, whole or (`partialAmount`, in major units) in part; resolves once Xsolla accepted the request. */
+  async refund(transactionId: string, description: string, partialAmount?: number): Promise<void> {
     if (!this.#merchant) throw new PaymentProviderFailure('Refunds through Xsolla need XSOLLA_MERCHANT_ID');
     const { id, apiUrl } = this.#merchant;
-    const response = await fetch(`${apiUrl}/merchant/v2/merchants/${encodeURIComponent(id)}/reports/transactions/${encodeURIComponent(transactionId)}/refund`, {
-      method: 'PUT',
-      headers: { authorization: `Basic ${Buffer.from(`${id}:${this.#apiKey}`).toString('base64')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ description }),
-      signal: AbortSignal.timeout(XSOLLA_TIMEOUT_MS),
-    }).catch((cause: unknown) => {
+    const path = partialAmount === undefined ? 'refund' : 'partial_refund';
+    const body = partialAmount === undefined ? { description } : { description, refund_amount: partialAmount };
+    const response = await fetch(
+      `${apiUrl}/merchant/v2/merchants/${encodeURIComponent(id)}/reports/transactions/${encodeURIComponent(transactionId)}/${path}`,
+      {
+        method: 'PUT',
+        headers: { authorization: `Basic ${Buffer.from(`${id}:${this.#apiKey}`).toString('base64')}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(XSOLLA_TIMEOUT_MS),
+      },
+    ).catch((cause: unknown) => {
       throw new PaymentProviderFailure('Xsolla unreachable', { cause });
     });
     if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { errorMessage?: unknown } | null;
-      throw new PaymentProviderFailure(`Xsolla refused the refund: ${response.status}${body?.errorMessage ? ` ${String(body.errorMessage)}` : ''}`);
+      const answer = (await response.json().catch(() => null)) as { errorMessage?: unknown } | null;
+      throw new PaymentProviderFailure(`Xsolla refused the refund: ${response.status}${answer?.errorMessage ? ` ${String(answer.errorMessage)}` : ''}`);
     }
     await response.body?.cancel();
   }

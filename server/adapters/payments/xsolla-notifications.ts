@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { jsonTextDepthWithin, MAX_JSON_DEPTH } from '#common/json-depth.ts';
 import { toMinorUnits } from '#common/money.ts';
 import { safeEqual } from '#server/lib/random.ts';
-import type { NotificationRefusal, NotificationVerdict, OrderEffect, PaymentNotifications, ProviderAnswer, ProviderNotification } from './payment-provider.ts';
+import type {
+  NotificationRefusal,
+  NotificationVerdict,
+  OrderChange,
+  OrderEffect,
+  PaymentNotifications,
+  ProviderAnswer,
+  ProviderNotification,
+} from './payment-provider.ts';
 
 /*
  * Xsolla's webhook (decision 064): notifications signed with the project's secret key, read into
@@ -31,7 +39,7 @@ interface Notification {
   transaction?: { id?: unknown; external_id?: unknown };
   order?: { id?: unknown; amount?: unknown; currency?: unknown; status?: unknown };
   purchase?: { total?: { amount?: unknown; currency?: unknown } };
-  refund_details?: { amount?: unknown };
+  refund_details?: { amount?: unknown; reason?: unknown };
   custom_parameters?: { order_id?: unknown };
 }
 
@@ -90,8 +98,17 @@ function eventKeyOf(kind: NotificationKind, n: Notification, rawBody: string): s
   const transaction = n.transaction?.id;
   const order = providerOrderIdOf(n);
   const id = transaction !== undefined && transaction !== null ? String(transaction) : (order ?? '');
-  if (kind === 'partial_refund') return `${kind}:${id}:${String(n.refund_details?.amount ?? rawBody.length)}`;
+  // One transaction may be partly refunded several times, even by the same amount: the body tells
+  // two apart, and a notification sent again is the same body.
+  if (kind === 'partial_refund') return `${kind}:${id}:${createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
   return `${kind}:${id}`;
+}
+
+/** What a refund, partial refund or cancellation says was given back and why. */
+function refundOf(kind: NotificationKind, n: Notification): OrderChange['refund'] {
+  if (kind !== 'refund' && kind !== 'partial_refund' && kind !== 'order_canceled') return null;
+  const reason = typeof n.refund_details?.reason === 'string' && n.refund_details.reason !== '' ? n.refund_details.reason.slice(0, 500) : null;
+  return { amount: kind === 'partial_refund' ? (n.refund_details?.amount ?? null) : null, reason };
 }
 
 function transactionIdOf(n: Notification): string | null {
@@ -131,6 +148,7 @@ export function readXsollaNotification(rawBody: string, authorization: string | 
       paid: PAYING_NOTIFICATIONS.has(kind) ? paidAmountOf(kind, notification) : null,
       eventKey: eventKeyOf(kind, notification, rawBody),
       transactionId: transactionIdOf(notification),
+      refund: refundOf(kind, notification),
       payload: notification,
     },
   };

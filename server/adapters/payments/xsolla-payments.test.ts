@@ -111,6 +111,7 @@ describe('Xsolla payments', () => {
         paid: { amount: 199, currency: 'USD' },
         eventKey: 'payment:880011',
         transactionId: '880011',
+        refund: null,
         payload: JSON.parse(body),
       },
     });
@@ -123,6 +124,23 @@ describe('Xsolla payments', () => {
     };
     expect(effect('refund')).toEqual(['refunded', '9000001', null]);
     expect(effect('partial_refund')).toEqual(['partially-refunded', '9000001', null]);
+    // What a refund gives back and why (decision 124): a partial one's amount as stated, a whole one's as null.
+    const refundOf = (notification: object) => {
+      const read_ = read({ user: { external_id: '42' }, order: { id: 9000001 }, ...notification });
+      return read_.kind === 'order-change' ? read_.change.refund : read_.kind;
+    };
+    expect(refundOf({ notification_type: 'partial_refund', refund_details: { amount: 0.5, reason: 'Lag' } })).toEqual({ amount: 0.5, reason: 'Lag' });
+    expect(refundOf({ notification_type: 'refund', refund_details: { amount: 9, reason: 'Asked' } })).toEqual({ amount: null, reason: 'Asked' });
+    expect(refundOf({ notification_type: 'order_canceled' })).toEqual({ amount: null, reason: null });
+    expect(refundOf({ notification_type: 'payment' })).toBeNull();
+    // Two partial refunds of one amount are two; the same notification sent again is one.
+    const keyOf = (notification: object) => {
+      const read_ = read({ notification_type: 'partial_refund', user: { external_id: '42' }, transaction: { id: 5 }, ...notification });
+      return read_.kind === 'order-change' ? read_.change.eventKey : read_.kind;
+    };
+    const first = { refund_details: { amount: 0.5, reason: 'Lag' } };
+    expect(keyOf(first)).toBe(keyOf(first));
+    expect(keyOf(first)).not.toBe(keyOf({ refund_details: { amount: 0.5, reason: 'Lag again' } }));
     expect(effect('order_canceled')).toEqual(['cancelled', '9000001', null]);
     expect(effect('ps_declined')).toEqual(['declined', '9000001', null]);
     expect(effect('order_paid')).toEqual(['paid', '9000001', null]);

@@ -1,3 +1,4 @@
+import { toMajorUnits } from '#common/money.ts';
 import type { Buyer, CheckoutSession, NotificationVerdict, PayableOrder, PaymentProvider, ProviderAnswer, ProviderNotification } from './payment-provider.ts';
 import { PaymentProviderFailure } from './payment-provider.ts';
 import type { XsollaApi } from './xsolla-api.ts';
@@ -40,8 +41,9 @@ export class XsollaPayments implements PaymentProvider {
     return xsollaAnswer(verdict);
   }
 
-  async refund(order: PayableOrder, reason: string): Promise<void> {
+  async refund(order: PayableOrder, reason: string, amount?: number): Promise<void> {
     if (!order.providerTransactionId) throw new PaymentProviderFailure(`Order ${order.id} has no Xsolla transaction to refund`);
-    await this.#api.refund(order.providerTransactionId, reason);
+    const partial = amount !== undefined && amount < order.amount ? toMajorUnits(amount, order.currency) : undefined;
+    await this.#api.refund(order.providerTransactionId, reason, partial);
   }
 }

@@ -166,6 +166,17 @@ describe('catalogue import', () => {
     ]);
   });
 
+  /** Not origins: plain http elsewhere, a path, a script, and values that would end or widen a policy's source list (decision 107). */
+  const ZETA_BAD_BACKENDS = [
+    'http://api.zeta.example',
+    'https://api.zeta.example/v1',
+    'javascript:alert(1)',
+    'https://x;frame-ancestors',
+    'https://*',
+    'https://a,b',
+    "https://x'",
+  ];
+
   it('keeps the backends a hosted game declares, and refuses a game that breaks the hosting limits, with every problem at once', async () => {
     const games = temp(mkdtempSync(join(tmpdir(), 'playport-games-')));
     const folder = temp(mkdtempSync(join(tmpdir(), 'playport-catalogue-')));
@@ -191,10 +202,7 @@ describe('catalogue import', () => {
     expect(await api.services.catalogue.hostedGame('nope.games.localhost')).toBeNull();
     expect(await api.services.catalogue.hostedGame('zeta.games.localhost.evil.test')).toBeNull();
 
-    writeFileSync(
-      join(folder, 'apps', 'zeta.json'),
-      hosted('zeta', { backends: ['http://api.zeta.example', 'https://api.zeta.example/v1', 'javascript:alert(1)'] }),
-    );
+    writeFileSync(join(folder, 'apps', 'zeta.json'), hosted('zeta', { backends: [...ZETA_BAD_BACKENDS] }));
     writeFileSync(join(folder, 'apps', 'eta.json'), hosted('Eta_Game'));
     writeFileSync(join(folder, 'apps', 'theta.json'), hosted('theta'));
     writeFileSync(
@@ -217,8 +225,9 @@ describe('catalogue import', () => {
       "apps/eta.json: slug: a hosted game's slug names its host: lowercase letters, digits and hyphens, at most 63",
       'apps/iota.json: backends: only games hosted here have their connections limited; an external game declares nothing',
       'apps/theta.json: games/theta/: elsewhere.html: is a link; a game ships its files themselves',
-      ...[0, 1, 2].map(
-        (i) => `apps/zeta.json: backends.${i}: must be an origin such as https://api.example.com (no path; http only for localhost or 127.0.0.1)`,
+      ...ZETA_BAD_BACKENDS.map(
+        (value, i) =>
+          `apps/zeta.json: backends.${i}: ${JSON.stringify(value)} is not an origin such as https://api.example.com (no path, no wildcard; http only for localhost or 127.0.0.1)`,
       ),
     ]);
   });

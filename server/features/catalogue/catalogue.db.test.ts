@@ -206,7 +206,7 @@ describe('catalogue API', () => {
       orientation: 'any',
       width: 480,
       height: 640,
-      sandbox: 'allow-scripts allow-same-origin allow-pointer-lock',
+      sandbox: 'allow-scripts allow-same-origin allow-pointer-lock allow-storage-access-by-user-activation',
       allow: 'fullscreen; autoplay; gamepad',
       sdk: { channel: 'playport', locale: 'zh-CN', portalOrigin: 'http://localhost:3000', loadedMessage: 'playport:game-loaded' },
       // An app that sells nothing; items and who owns them are payments.db.test.ts's.

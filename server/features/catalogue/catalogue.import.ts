@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { SKU_PATTERN } from '#common/api/game-store.schema.ts';
 import { SLUG_PATTERN } from '#common/constants.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
-import { isLoopbackHost } from '#server/config.ts';
+import { backendOriginOf } from '#server/lib/backend-origins.ts';
 import { hostedGameProblems, HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
 import { AchievementsField, declaredAchievement, declaredBoard, LeaderboardsField, recordProblems } from './game-records-fields.ts';
 import type { CatalogueImportRepository, ImportedApp, ImportedCategory, ImportedTag } from './catalogue-import.repository.ts';
@@ -28,17 +28,19 @@ const CategoryFile = z.array(
 
 const TagFile = z.array(z.object({ slug: slugField, i18n: localeTexts({ title: z.string().min(1).max(40) }) }));
 
-/** An origin without a path: https (wss) anywhere, http (ws) only on this machine for development. */
-const backendOrigin = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    const secure = url.protocol === 'https:' || url.protocol === 'wss:';
-    const local = (url.protocol === 'http:' || url.protocol === 'ws:') && isLoopbackHost(url.hostname);
-    return (secure || local) && `${url.protocol}//${url.host}` === value;
-  } catch {
-    return false;
-  }
-}, 'must be an origin such as https://api.example.com (no path; http only for localhost or 127.0.0.1)');
+/** An origin without a path (decision 107): https (wss) anywhere, http (ws) only on this machine for development; kept as rebuilt. */
+const backendOrigin = z
+  .string()
+  .max(300)
+  .check((ctx) => {
+    if (backendOriginOf(ctx.value) === null)
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `${JSON.stringify(ctx.value)} is not an origin such as https://api.example.com (no path, no wildcard; http only for localhost or 127.0.0.1)`,
+      });
+  })
+  .overwrite((value) => backendOriginOf(value) ?? value);
 
 export const AppFile = z.object({
   slug: z.coerce
@@ -85,13 +87,13 @@ export const AppFile = z.object({
       z.object({
         sku: z
           .string()
-          .regex(SKU_PATTERN)
+          .regex(SKU_PATTERN, 'payments:errors.sku')
           .describe("The item's id, which the game passes to Playport.pay: 1–64 lower-case letters, digits, _ . - (starting with a letter or digit)."),
         /** In minor units (cents). */
         price: z.number().int().min(1).max(100_000_00).describe('The price in minor units (cents): 199 is 1.99.'),
         currency: z
           .string()
-          .regex(/^[A-Z]{3}$/)
+          .regex(/^[A-Z]{3}$/, 'payments:errors.currency')
           .default('USD')
           .describe('The ISO 4217 currency code of the price.'),
         kind: z

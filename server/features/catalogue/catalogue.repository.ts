@@ -28,6 +28,8 @@ export interface AppDetailRow extends Omit<AppSummaryRow, 'sort_key'> {
   description: string;
   instructions: string | null;
   developer: string | null;
+  /** The member whose studio made it, for a game shipped through the Studio (decision 095). */
+  developer_user_id: number | null;
   screenshots: string;
   entry_url: string;
   /** The live build of a developer's game (decision 097). */
@@ -151,6 +153,7 @@ export class CatalogueRepository {
   async findApp(locale: Locale, by: { slug: string } | { id: number }): Promise<AppDetailRow | undefined> {
     let q = appSummaries(this.#db, locale).select([
       'a.developer',
+      'a.developer_user_id',
       'a.screenshots',
       'a.entry_url',
       'a.live_build_id',

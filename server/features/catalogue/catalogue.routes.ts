@@ -119,7 +119,7 @@ export function catalogueRoutes(
         if (!previewed) throw error;
         return previewed;
       });
-      return { ...config, items: await payments.items(params.app_id, caller?.userId ?? null, locale) };
+      return { ...config, items: await payments.items(params.app_id, caller ?? null, locale, previewLabelOf(request)) };
     },
   );
 

@@ -1,5 +1,6 @@
 import type { AppDetail, AppList, AppListQuery, AppSummary, AppTileData, Category, GameConfig, TagWithCount } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import { HOSTED_GAME_SANDBOX } from '#common/constants.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { translator } from '#server/i18n.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -19,7 +20,7 @@ const HOME_ROW = 12;
  * A hosted game runs on a host of its own below the games origin (decision 089), so it may keep
  * its origin: storage, workers and fetches of its own files, and nothing of the portal's.
  */
-const HOSTED_SANDBOX = 'allow-scripts allow-same-origin allow-pointer-lock';
+const HOSTED_SANDBOX = HOSTED_GAME_SANDBOX;
 /** A game on its own origin elsewhere reaches nothing of ours with its origin either. */
 const EXTERNAL_SANDBOX = HOSTED_SANDBOX;
 /** A copy rebuilt from the device while offline runs as an inline document of the portal's origin: never with that origin. */
@@ -50,13 +51,18 @@ export interface HomeData {
 /** Decides what the catalogue shows: filters, ordering, paging, localisation and play settings. */
 export class CatalogueService {
   readonly #repository: CatalogueRepository;
+  readonly #studioNameOf: (userId: number) => Promise<string | null>;
   readonly #portalOrigin: string;
   readonly #gamesOrigin: URL;
   readonly #hostedGames: TimedCache<string, HostedGame | null>;
   readonly #tags: TimedCache<string, TagWithCount[]>;
   readonly #categories: TimedCache<Locale, Category[]>;
-  constructor(repository: CatalogueRepository, options: { portalOrigin: string; gamesOrigin: string; clock: Clock }) {
+  constructor(
+    repository: CatalogueRepository,
+    options: { portalOrigin: string; gamesOrigin: string; clock: Clock; studioNameOf?: (userId: number) => Promise<string | null> },
+  ) {
     this.#repository = repository;
+    this.#studioNameOf = options.studioNameOf ?? (async () => null);
     this.#portalOrigin = options.portalOrigin;
     this.#gamesOrigin = new URL(options.gamesOrigin);
     this.#hostedGames = new TimedCache({ ttlMs: DERIVED_DATA_TTL_MS, clock: options.clock });
@@ -92,16 +98,19 @@ export class CatalogueService {
   async info(locale: Locale, slug: string, favourite: (appId: number) => Promise<boolean | null> = async () => null): Promise<AppDetail> {
     const row = await this.#repository.findApp(locale, { slug });
     if (!row) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug } });
-    const [terms, similar, isFavourite] = await Promise.all([
+    const [terms, similar, isFavourite, studioName] = await Promise.all([
       this.#repository.appTerms(locale, row.id),
       this.#repository.similarApps(locale, row.id, SIMILAR_LIMIT),
       favourite(row.id),
+      // A game shipped through the Studio is shown as its studio's (decision 120); a name the
+      // catalogue gives (an imported game's) comes first.
+      row.developer === null && row.developer_user_id !== null ? this.#studioNameOf(row.developer_user_id) : null,
     ]);
     return {
       ...toSummary(row),
       description: row.description,
       instructions: row.instructions,
-      developer: row.developer,
+      developer: row.developer ?? studioName,
       screenshots: parseScreenshots(row.screenshots),
       updatedAt: row.updated_at,
       categories: terms.filter((t) => t.kind === 'category').map(({ slug: s, title }) => ({ slug: s, title })),

@@ -8,7 +8,7 @@ import { type DeclaredAchievement, type DeclaredBoard, PERIODS, RECORD_ID_PATTER
 
 const both = <S extends z.ZodRawShape>(shape: S) =>
   z.object({ en: z.object(shape).describe('English (required).'), 'zh-CN': z.object(shape).describe('Simplified Chinese (required).') });
-const id = z.string().regex(RECORD_ID_PATTERN, 'must be 1–64 lower-case letters, digits, _ . -');
+const id = z.string().regex(RECORD_ID_PATTERN, 'games:records.id');
 const bound = z.number().int().min(SCORE_MIN).max(SCORE_MAX);
 
 export const LeaderboardsField = z
@@ -28,7 +28,7 @@ export const LeaderboardsField = z
         backend_only: z.boolean().default(false).describe("true: only the game's backend may submit, with a signed call (docs/sdk/backend-calls.md)."),
         i18n: both({ name: z.string().min(1).max(60).describe("The board's name as the app page shows it.") }).describe("The board's name in each language."),
       })
-      .refine((board) => board.min < board.max, { message: 'min must be below max', path: ['max'] }),
+      .refine((board) => board.min < board.max, { message: 'games:records.maxAboveMin', path: ['max'] }),
   )
   .max(20)
   .default([])

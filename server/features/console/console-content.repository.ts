@@ -1,3 +1,4 @@
+import type { Locale } from '#common/locales.ts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ArticleTranslationsTable, Database, PagesTable } from '#server/db/schema.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
@@ -45,27 +46,32 @@ export class ConsoleContentRepository {
     }
   }
 
-  async columns(): Promise<Array<{ id: number; slug: string; parent_id: number | null; title: string }>> {
+  /** The columns, titled in `locale` where they have a title in it (English otherwise). */
+  async columns(locale: Locale = 'en'): Promise<Array<{ id: number; slug: string; parent_id: number | null; title: string }>> {
     return this.#db
       .selectFrom('article_columns as c')
       .innerJoin('article_column_translations as en', (j) => j.onRef('en.column_id', '=', 'c.id').on('en.locale', '=', 'en'))
-      .select(['c.id', 'c.slug', 'c.parent_id', 'en.title'])
+      .leftJoin('article_column_translations as local', (j) => j.onRef('local.column_id', '=', 'c.id').on('local.locale', '=', locale))
+      .select(['c.id', 'c.slug', 'c.parent_id'])
+      .select((eb) => eb.fn.coalesce('local.title', 'en.title').as('title'))
       .orderBy('c.sort')
       .orderBy('c.slug')
       .execute();
   }
 
-  /** Newest publish time first (scheduled ones on top), optionally by a substring of the English title. */
-  async listArticles(q: string | undefined, limit: number) {
+  /** Newest publish time first (scheduled ones on top), titled in `locale` where it has one, optionally by a substring of either title. */
+  async listArticles(q: string | undefined, limit: number, locale: Locale = 'en') {
     let query = this.#db
       .selectFrom('articles as a')
       .innerJoin('article_columns as c', 'c.id', 'a.column_id')
       .innerJoin('article_translations as en', (j) => j.onRef('en.article_id', '=', 'a.id').on('en.locale', '=', 'en'))
       .leftJoin('article_translations as zh', (j) => j.onRef('zh.article_id', '=', 'a.id').on('zh.locale', '=', 'zh-CN'))
-      .select(['a.id', 'en.title', 'c.slug as column_slug', 'a.published_at', 'a.source', 'a.updated_at', 'zh.locale as zh_locale']);
+      .leftJoin('article_translations as local', (j) => j.onRef('local.article_id', '=', 'a.id').on('local.locale', '=', locale))
+      .select(['a.id', 'c.slug as column_slug', 'a.published_at', 'a.source', 'a.updated_at', 'zh.locale as zh_locale'])
+      .select((eb) => eb.fn.coalesce('local.title', 'en.title').as('title'));
     if (q) {
       const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where(sql<boolean>`lower(en.title) like ${pattern} escape '\\'`);
+      query = query.where(sql<boolean>`(lower(en.title) like ${pattern} escape '\\' or lower(local.title) like ${pattern} escape '\\')`);
     }
     return query.orderBy('a.published_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
   }

@@ -43,7 +43,7 @@ export async function consoleContentRoutes(api: ApiRouter, games: ConsoleGamesSe
       query: ConsoleGameListQuerySchema,
       response: ConsoleGameListSchema,
     },
-    ({ caller, query }) => games.list(caller, query),
+    ({ caller, query, locale }) => games.list(caller, query, locale),
   );
   api.route(
     {
@@ -85,7 +85,7 @@ export async function consoleContentRoutes(api: ApiRouter, games: ConsoleGamesSe
       response: ConsoleArticleListSchema,
       description: OPERATORS_ONLY,
     },
-    ({ caller, query }) => content.listArticles(caller, query.q),
+    ({ caller, query, locale }) => content.listArticles(caller, query.q, locale),
   );
   api.route(
     {
@@ -139,7 +139,7 @@ export async function consoleContentRoutes(api: ApiRouter, games: ConsoleGamesSe
       response: ConsolePageListSchema,
       description: OPERATORS_ONLY,
     },
-    ({ caller }) => content.listPages(caller),
+    ({ caller, locale }) => content.listPages(caller, locale),
   );
   api.route(
     {

@@ -1,3 +1,4 @@
+import type { Locale } from '#common/locales.ts';
 import type { z } from 'zod';
 import type {
   ConsoleArticle,
@@ -98,10 +99,12 @@ export class ConsoleContentService {
   async listArticles(
     caller: Caller | null,
     q: string | undefined,
+    locale: Locale = 'en',
   ): Promise<{ items: ConsoleArticleSummary[]; columns: Array<{ slug: string; title: string }> }> {
     await this.#operators.requireOperator(caller);
     const now = isoNow(this.#clock);
-    const [rows, columns] = await Promise.all([this.#repository.listArticles(q, LIST_LIMIT), this.#repository.columns()]);
+    // Titles in the operator's language where the content has one (decision 126).
+    const [rows, columns] = await Promise.all([this.#repository.listArticles(q, LIST_LIMIT, locale), this.#repository.columns(locale)]);
     return {
       items: rows.map((row) => ({
         id: row.id,
@@ -174,7 +177,7 @@ export class ConsoleContentService {
     return this.#articleOrThrow(savedId);
   }
 
-  async listPages(caller: Caller | null): Promise<z.output<typeof ConsolePageListSchema>> {
+  async listPages(caller: Caller | null, locale: Locale = 'en'): Promise<z.output<typeof ConsolePageListSchema>> {
     await this.#operators.requireOperator(caller);
     const now = isoNow(this.#clock);
     const rows = await this.#repository.listPages();
@@ -183,9 +186,10 @@ export class ConsoleContentService {
     return {
       items: [...bySlug.entries()].map(([slug, texts]) => {
         const english = texts.find((t) => t.locale === 'en') ?? texts[0]!;
+        const local = texts.find((t) => t.locale === locale) ?? english;
         return {
           slug,
-          title: english.title,
+          title: local.title,
           source: english.source,
           locales: texts.map((t) => t.locale),
           publishedAt: english.published_at,

@@ -1,3 +1,4 @@
+import type { Locale } from '#common/locales.ts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 
@@ -29,32 +30,43 @@ export class ConsoleGamesRepository {
     return this.#db.transaction().execute(work);
   }
 
-  async list(filter: { q?: string | undefined; published?: boolean; developer?: number | 'house' }, limit: number): Promise<ConsoleGameRow[]> {
-    let query = this.#select(this.#db);
+  /** Games by their title in `locale` (English where it has none), as the operator's Console reads them (decision 126). */
+  async list(
+    filter: { q?: string | undefined; published?: boolean; developer?: number | 'house' },
+    limit: number,
+    locale: Locale = 'en',
+  ): Promise<ConsoleGameRow[]> {
+    let query = this.#select(this.#db, locale);
     if (filter.q) {
-      // A plain substring of the English title or the slug, case-insensitive on both databases.
+      // A plain substring of either title or the slug, case-insensitive on both databases.
       const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) =>
-        eb.or([sql<boolean>`lower(${eb.ref('en.title')}) like ${pattern} escape '\\'`, sql<boolean>`lower(${eb.ref('a.slug')}) like ${pattern} escape '\\'`]),
+        eb.or([
+          sql<boolean>`lower(${eb.ref('en.title')}) like ${pattern} escape '\\'`,
+          sql<boolean>`lower(${eb.ref('local.title')}) like ${pattern} escape '\\'`,
+          sql<boolean>`lower(${eb.ref('a.slug')}) like ${pattern} escape '\\'`,
+        ]),
       );
     }
     if (filter.published !== undefined) query = query.where('a.published', '=', filter.published ? 1 : 0);
     if (filter.developer === 'house') query = query.where('a.developer_user_id', 'is', null);
     else if (filter.developer !== undefined) query = query.where('a.developer_user_id', '=', filter.developer);
-    return query.orderBy('en.title').orderBy('a.id').limit(limit).execute();
+    return query.orderBy('title').orderBy('a.id').limit(limit).execute();
   }
 
   async find(id: number, db: Kysely<Database> = this.#db): Promise<ConsoleGameRow | undefined> {
     return this.#select(db).where('a.id', '=', id).executeTakeFirst();
   }
 
-  #select(db: Kysely<Database>) {
+  #select(db: Kysely<Database>, locale: Locale = 'en') {
     return db
       .selectFrom('apps as a')
       .innerJoin('app_translations as en', (j) => j.onRef('en.app_id', '=', 'a.id').on('en.locale', '=', 'en'))
+      .leftJoin('app_translations as local', (j) => j.onRef('local.app_id', '=', 'a.id').on('local.locale', '=', locale))
       .leftJoin('developer_profiles as d', 'd.user_id', 'a.developer_user_id')
       .leftJoin('game_builds as live', 'live.id', 'a.live_build_id')
-      .select(['a.id', 'a.slug', 'a.type', 'en.title', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at'])
+      .select((eb) => eb.fn.coalesce('local.title', 'en.title').as('title'))
+      .select(['a.id', 'a.slug', 'a.type', 'a.published', 'a.featured', 'a.developer_user_id', 'd.studio_name', 'a.updated_at'])
       .select('live.version as live_version')
       .select((eb) =>
         eb

@@ -1,3 +1,4 @@
+import type { Locale } from '#common/locales.ts';
 import type { ConsoleGame, ConsoleGameListQuery } from '#common/api/console-content.schema.ts';
 import type { ContentChanges } from '#server/adapters/content-changes/content-changes.ts';
 import { AppError } from '#server/lib/app-error.ts';
@@ -26,12 +27,13 @@ export class ConsoleGamesService {
     this.#clock = options.clock;
   }
 
-  async list(caller: Caller | null, query: ConsoleGameListQuery): Promise<{ items: ConsoleGame[] }> {
+  async list(caller: Caller | null, query: ConsoleGameListQuery, locale: Locale = 'en'): Promise<{ items: ConsoleGame[] }> {
     await this.#operators.requireOperator(caller);
     const published = query.published === 'all' ? undefined : query.published === 'published';
     const rows = await this.#repository.list(
       { q: query.q, ...(published === undefined ? {} : { published }), ...(query.developer ? { developer: query.developer } : {}) },
       query.limit,
+      locale,
     );
     return { items: rows.map(toGame) };
   }

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { systemClock } from '#server/lib/clock.ts';
 import { SignInFailuresRepository } from '#server/features/accounts/sign-in-failures.repository.ts';
 import { SIGN_IN_FAILURE_LIMITS, SignInFailuresService } from '#server/features/accounts/sign-in-failures.service.ts';
+import { insertDeveloperGame } from '#server/testing/developer-games.ts';
+import { partialRefundOf } from '#server/testing/test-orders.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { injectPaidNotification, startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
@@ -116,6 +119,55 @@ describe('console operations', () => {
     }
   });
 
+  it('counts on the overview the builds and the live games’ changes waiting for review (decision 122)', async () => {
+    const overview = async () => {
+      const response = await api.call('GET', '/console/overview/', { token: operator.token });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data as { buildsWaiting: number; changesWaiting: number };
+    };
+    const before = await overview();
+    const developer = await players.newMember();
+    const game = await insertDeveloperGame(api.database.db, developer.userInfo.uid);
+    const now = new Date().toISOString();
+    const build = (version: number, status: 'submitted' | 'uploaded' | 'approved') =>
+      api.database.db
+        .insertInto('game_builds')
+        .values({
+          app_id: game.id,
+          version,
+          status,
+          entry_path: 'index.html',
+          file_count: 1,
+          total_bytes: 10,
+          archive_bytes: 10,
+          uploaded_by: developer.userInfo.uid,
+          created_at: now,
+          submitted_at: status === 'uploaded' ? null : now,
+          reviewed_by: null,
+          reviewed_at: null,
+          reason: null,
+        })
+        .execute();
+    await build(1, 'submitted');
+    await build(2, 'submitted');
+    await build(3, 'uploaded');
+    await api.database.db
+      .insertInto('game_changes')
+      .values({
+        app_id: game.id,
+        metadata: '{}',
+        changes: '{}',
+        submitted_by: developer.userInfo.uid,
+        created_at: now,
+        status: 'pending',
+        reviewed_by: null,
+        reviewed_at: null,
+        reason: null,
+      })
+      .execute();
+    expect(await overview()).toMatchObject({ buildsWaiting: before.buildsWaiting + 2, changesWaiting: before.changesWaiting + 1 });
+  });
+
   it('finds an order by its id, the member (id, username, e-mail) or the provider transaction, and shows its events', async () => {
     const buyer = await players.newMember();
     const email = `buyer-${randomBytes(3).toString('hex')}@example.test`;
@@ -164,7 +216,9 @@ describe('console operations', () => {
     const audit = await api.services.auditLog.page({ limit: 10, target: { type: 'order', id: order.id } });
     expect(audit.entries).toMatchObject([{ operatorUserId: operator.userInfo.uid, action: 'order.refund', detail: { reason: 'Charged twice by the bank' } }]);
     // The member no longer owns the item.
-    expect((await api.services.payments.items(appId, buyer.userInfo.uid, 'en')).find((item) => item.sku === 'alpha-gold-tiles')?.owned).toBe(false);
+    expect(
+      (await api.services.payments.items(appId, { userId: buyer.userInfo.uid, tokenId: 0 }, 'en')).find((item) => item.sku === 'alpha-gold-tiles')?.owned,
+    ).toBe(false);
 
     const again = await api.call('POST', `/console/orders/${order.id}/refund`, { token: operator.token, body: { reason: 'Charged twice by the bank' } });
     expect(again.json().data).toMatchObject({ refundedNow: false, order: { status: 'refunded' } });
@@ -172,6 +226,51 @@ describe('console operations', () => {
     expect((await api.services.auditLog.page({ limit: 10, target: { type: 'order', id: order.id } })).entries).toHaveLength(1);
     // The provider's own refund notification, arriving later, leaves it refunded.
     expect((await api.call('GET', `/console/orders/${order.id}`, { token: operator.token })).json().data.order.status).toBe('refunded');
+  });
+
+  it('refunds part of a paid order through Xsolla, then the rest; more than is left is refused and changes nothing (decision 124)', async () => {
+    const buyer = await players.newMember();
+    const order = await paidOrder(buyer);
+    const refund = (body: object, locale = 'en') =>
+      api.call('POST', `/console/orders/${order.id}/refund`, { token: operator.token, body, headers: { locale } });
+
+    const part = await refund({ reason: 'Tiles missing for a day', amount: 50 });
+    expect(part.statusCode, part.body).toBe(200);
+    expect(part.json().data).toMatchObject({ refundedNow: true, order: { status: 'paid', refundRequestedAt: null } });
+    expect(part.json().data.events.at(-1)).toMatchObject({ type: 'operator_partial_refund', from: 'paid', to: 'paid' });
+    expect(xsolla.refunds.filter((r) => r.transactionId === order.transactionId)).toEqual([
+      { transactionId: order.transactionId, description: 'Tiles missing for a day', refundAmount: 0.5 },
+    ]);
+    const audit = await api.services.auditLog.page({ limit: 10, target: { type: 'order', id: order.id } });
+    expect(audit.entries).toMatchObject([{ action: 'order.refund', detail: { reason: 'Tiles missing for a day', amount: 50 } }]);
+    // Xsolla's partial_refund notification makes the amount count.
+    const notification = JSON.stringify(partialRefundOf(order, buyer.userInfo.uid, Number(order.transactionId), 0.5, 'Tiles missing for a day'));
+    const told = await api.app.inject({
+      method: 'POST',
+      url: '/serve/api/payment/xsolla/webhook/',
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(notification, XSOLLA.secret)}` },
+      payload: notification,
+    });
+    expect(told.statusCode).toBe(204);
+    const detail = (await api.call('GET', `/console/orders/${order.id}`, { token: operator.token })).json().data;
+    expect(detail.order).toMatchObject({ status: 'paid', refunded: 50, refundedAt: expect.any(String) });
+
+    // More than is left: refused at the field, in the operator's language, and nothing asked of Xsolla.
+    const auditBefore = await auditCount();
+    const tooMuch = await refund({ reason: 'Everything', amount: 150 }, 'zh-CN');
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().data.errors.amount).toEqual(['此订单最多还可退款 1.49 USD。']);
+    expect((await refund({ reason: 'Half a cent', amount: 0.5 })).statusCode).toBe(422);
+    expect(xsolla.refunds.filter((r) => r.transactionId === order.transactionId)).toHaveLength(1);
+    expect(await auditCount()).toBe(auditBefore);
+
+    // The rest: a whole refund, the order refunded.
+    const rest = await refund({ reason: 'Game removed' });
+    expect(rest.json().data).toMatchObject({ refundedNow: true, order: { status: 'refunded', refunded: 199 } });
+    expect(xsolla.refunds.filter((r) => r.transactionId === order.transactionId).at(-1)).toEqual({
+      transactionId: order.transactionId,
+      description: 'Game removed',
+    });
   });
 
   it('refuses to refund an order that is not paid, and gives the claim back when the provider refuses', async () => {

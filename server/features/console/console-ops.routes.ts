@@ -69,13 +69,14 @@ export function consoleOpsRoutes(api: ApiRouter, ops: ConsoleOpsService): void {
       summary: 'Refund an order through the payment provider',
       description:
         'Asks the provider once, however many requests arrive; the order becomes refunded as a provider refund notification makes it, and the reason goes to the audit log in the same transaction. ' +
+        'With an `amount` below what is left, a partial refund: the order stays paid and the amount counts when the provider’s partial refund notification arrives (decision 124); 422 for more than is left. ' +
         `Refunded already: 200 with refundedNow false. 409 for an order that is not paid; 503 when the provider refuses or does not answer (nothing changed). ${OPERATORS_ONLY}`,
       tags,
       params: ConsoleOrderParamsSchema,
       body: RefundBodySchema,
       response: RefundResultSchema,
     },
-    ({ caller, params, body, locale }) => ops.refund(caller, params.order_id, body.reason, locale),
+    ({ caller, params, body, locale }) => ops.refund(caller, params.order_id, body.reason, locale, body.amount),
   );
 
   api.route(

@@ -16,6 +16,8 @@ import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { SignInFailuresService } from '../accounts/sign-in-failures.service.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { SocialService } from '../social/social.service.ts';
+import type { BuildsService } from '../studio/builds.service.ts';
+import type { GameChangesService } from '../studio/game-changes.service.ts';
 import type { AcquisitionService } from '../tracking/acquisition.service.ts';
 import type { AuditLogService } from './audit-log.service.ts';
 import type { ConsoleMembersRepository, MemberRow } from './console-members.repository.ts';
@@ -30,6 +32,8 @@ export interface ConsoleOpsDependencies {
   signInFailures: Pick<SignInFailuresService, 'recent'>;
   acquisition: AcquisitionService;
   members: ConsoleMembersRepository;
+  /** What waits for review: builds, and changes of live games (decision 122). */
+  reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
   clock: Clock;
 }
 
@@ -49,7 +53,12 @@ export class ConsoleOpsService {
 
   async overview(caller: Caller | null): Promise<ConsoleOverview> {
     await this.#deps.operators.requireOperator(caller);
-    return this.#deps.members.counts();
+    const [counts, buildsWaiting, changesWaiting] = await Promise.all([
+      this.#deps.members.counts(),
+      this.#deps.reviews.builds.waitingCount(),
+      this.#deps.reviews.changes.waitingCount(),
+    ]);
+    return { buildsWaiting, changesWaiting, ...counts };
   }
 
   async orders(caller: Caller | null, query: string | undefined, locale: Locale): Promise<ConsoleOrderList> {
@@ -62,14 +71,19 @@ export class ConsoleOpsService {
     return this.#deps.payments.orderForOperator(orderId, locale);
   }
 
-  /** Refunds a paid order through the provider, once, with the reason in the audit log. */
-  async refund(caller: Caller | null, orderId: string, reason: string, locale: Locale): Promise<RefundResult> {
+  /** Refunds a paid order through the provider, once, whole or in part, with the reason (and amount) in the audit log. */
+  async refund(caller: Caller | null, orderId: string, reason: string, locale: Locale, amount?: number): Promise<RefundResult> {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
     return this.#deps.payments.refundForOperator(
       orderId,
       reason,
-      (trx) => this.#deps.auditLog.record({ operatorUserId, action: 'order.refund', target: { type: 'order', id: orderId }, detail: { reason } }, trx),
+      (trx) =>
+        this.#deps.auditLog.record(
+          { operatorUserId, action: 'order.refund', target: { type: 'order', id: orderId }, detail: amount === undefined ? { reason } : { reason, amount } },
+          trx,
+        ),
       locale,
+      amount,
     );
   }
 

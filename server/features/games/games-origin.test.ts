@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
@@ -6,13 +8,23 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#server/config.ts';
 import type { HostedGame } from '#server/features/catalogue/catalogue.service.ts';
-import { buildGamesOrigin } from './games-origin.ts';
+import { buildGamesOrigin, gameContentSecurityPolicy, HOSTED_GAME_SANDBOX } from './games-origin.ts';
 
 const config = loadConfig({ PORT: '3000' });
 const GAMES: Record<string, HostedGame> = {
   'engine.games.localhost': { slug: 'engine', origin: 'http://engine.games.localhost:3001', backendOrigins: ['https://api.example.com'] },
   'plain.games.localhost': { slug: 'plain', origin: 'http://plain.games.localhost:3001', backendOrigins: [] },
 };
+
+/** The directives of a policy by name, each with its sources. */
+function directives(policy: string): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const part of policy.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) byName.set(name, sources);
+  }
+  return byName;
+}
 const WASM = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
 describe('the games origin', () => {
@@ -29,6 +41,13 @@ describe('the games origin', () => {
     writeFileSync(join(engine, 'Build', 'code.0123abcd89.js'), 'postMessage(1)');
     writeFileSync(join(engine, 'level.bin'), Buffer.from(Array.from({ length: 100 }, (_, i) => i)));
     writeFileSync(join(engine, '.secret'), 'no');
+    writeFileSync(join(engine, 'art.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>parent.x = 1</script></svg>');
+    writeFileSync(join(engine, 'data.xml'), '<?xml version="1.0"?><root/>');
+    writeFileSync(join(engine, 'page.xhtml'), '<html xmlns="http://www.w3.org/1999/xhtml"><script>1</script></html>');
+    writeFileSync(join(engine, 'page.htm'), '<script>1</script>');
+    writeFileSync(join(engine, 'notes.unknownext'), '<script>1</script>');
+    writeFileSync(join(engine, 'module.mjs'), 'export {}');
+    writeFileSync(join(engine, 'big.txt'), 'y'.repeat(4096));
     mkdirSync(join(root, 'games', 'plain'));
     writeFileSync(join(root, 'games', 'plain', 'index.html'), '<!doctype html><title>Plain</title>');
     symlinkSync(join(root, 'games', 'plain', 'index.html'), join(engine, 'other.html'));
@@ -36,6 +55,7 @@ describe('the games origin', () => {
     writeFileSync(join(root, 'games', 'shared', 'game-shell.js'), 'window.GameShell = {};');
     mkdirSync(join(root, 'sdk', 'v1'), { recursive: true });
     writeFileSync(join(root, 'sdk', 'v1', 'playport.js'), "const served = '__PLAYPORT_PORTAL_ORIGIN__';");
+    writeFileSync(join(root, 'sdk', 'v1', 'playport.d.ts'), 'export {};');
     app = await buildGamesOrigin({
       config,
       catalogue: { hostedGame: async (hostname: string) => GAMES[hostname] ?? null },
@@ -53,7 +73,7 @@ describe('the games origin', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     const policy = String(response.headers['content-security-policy']);
-    expect(policy).toContain('sandbox allow-scripts allow-same-origin allow-pointer-lock');
+    expect(policy).toContain('sandbox allow-scripts allow-same-origin allow-pointer-lock allow-storage-access-by-user-activation');
     expect(policy).toContain("'wasm-unsafe-eval'");
     expect(policy).toContain("connect-src 'self' data: blob: https://api.example.com;");
     expect(policy).toContain('frame-ancestors http://localhost:3000');
@@ -65,6 +85,82 @@ describe('the games origin', () => {
     const worker = String((await get('engine.games.localhost:3001', '/Build/code.0123abcd89.js')).headers['content-security-policy']);
     expect(worker).toContain("connect-src 'self' data: blob: https://api.example.com");
     expect(worker).not.toContain('sandbox');
+  });
+
+  it('builds the policy from clean origins only, whatever was stored (decision 107)', () => {
+    const stored = [
+      'https://api.example.com',
+      'https://x;frame-ancestors',
+      'https://x; frame-ancestors https://evil.test',
+      'https://*',
+      'https://a,b',
+      "https://x'",
+      "'unsafe-eval'",
+      'https://api.example.com/path',
+      'wss://live.example.com/',
+    ];
+    const policy = gameContentSecurityPolicy(
+      { slug: 'engine', origin: 'http://engine.games.localhost:3001', backendOrigins: stored },
+      'http://localhost:3000',
+      { contentType: 'text/html; charset=utf-8' },
+    );
+    const parsed = directives(policy);
+    expect(parsed.get('connect-src')).toEqual(["'self'", 'data:', 'blob:', 'https://api.example.com', 'wss://live.example.com']);
+    expect(parsed.get('frame-ancestors')).toEqual(['http://localhost:3000']);
+    // Each directive once, none of them made up of a stored value.
+    expect(policy.split(';').filter((part) => part.trim().startsWith('frame-ancestors'))).toHaveLength(1);
+    expect([...parsed.keys()].sort()).toEqual(
+      [
+        'sandbox',
+        'default-src',
+        'script-src',
+        'worker-src',
+        'style-src',
+        'img-src',
+        'media-src',
+        'font-src',
+        'connect-src',
+        'object-src',
+        'base-uri',
+        'form-action',
+        'frame-ancestors',
+      ].sort(),
+    );
+    expect(policy).not.toMatch(/[,*]|evil| 'unsafe-eval'|x'/);
+  });
+
+  /** The sandbox directive's flags on a file of the engine game, or null without one. */
+  const sandboxOfResponse = async (url: string) => {
+    const response = await get('engine.games.localhost:3001', url);
+    return directives(String(response.headers['content-security-policy'])).get('sandbox') ?? null;
+  };
+
+  it('runs no script in any document but a game page: SVG, XML, XHTML and unknown types get a sandbox that allows nothing', async () => {
+    for (const url of ['/index.html', '/page.htm', '/']) expect(await sandboxOfResponse(url), url).toEqual(HOSTED_GAME_SANDBOX.split(' '));
+    for (const url of ['/art.svg', '/data.xml', '/page.xhtml', '/notes.unknownext', '/level.bin', '/big.txt', '/nothing-here.html', '/sdk/v1/playport.d.ts'])
+      expect(await sandboxOfResponse(url), url).toEqual([]);
+    for (const url of ['/Build/code.0123abcd89.js', '/module.mjs', '/Build/game.wasm', '/Build/game.wasm.br', '/shared/game-shell.js', '/sdk/v1/playport.js'])
+      expect(await sandboxOfResponse(url), url).toBeNull();
+  });
+
+  it('tells caches that files vary by encoding as well as by origin', async () => {
+    for (const [url, headers] of [
+      ['/Build/game.wasm.br', {}],
+      ['/Build/game.wasm', { 'accept-encoding': 'br' }],
+      ['/Build/game.wasm', {}],
+      ['/big.txt', { 'accept-encoding': 'gzip' }],
+      ['/big.txt', {}],
+      ['/index.html', { 'accept-encoding': 'br' }],
+    ] as const) {
+      const response = await get('engine.games.localhost:3001', url, headers);
+      const vary = String(response.headers.vary)
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
+      expect(vary, `${url} ${JSON.stringify(headers)}`).toContain('origin');
+      expect(vary, `${url} ${JSON.stringify(headers)}`).toContain('accept-encoding');
+      expect(new Set(vary).size, url).toBe(vary.length);
+    }
+    expect((await get('engine.games.localhost:3001', '/big.txt', { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
   });
 
   it('serves engine builds as engines expect: WebAssembly, precompressed files by name, ranges, long caching of hashed names', async () => {
@@ -108,6 +204,12 @@ describe('the games origin', () => {
     const sdk = await get('engine.games.localhost:3001', '/sdk/v1/playport.js');
     expect(sdk.body).toBe("const served = 'http://localhost:3000';");
     expect((await get('engine.games.localhost:3001', '/shared/game-shell.js')).body).toBe('window.GameShell = {};');
+    // An SDK version or file that does not exist is missing, not a failure.
+    for (const url of ['/sdk/v2/playport.js', '/sdk/v999/playport.d.ts', '/sdk/v0/playport.js']) {
+      const response = await get('engine.games.localhost:3001', url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).toBe('Not found.');
+    }
   });
 
   it('answers nothing but game files: unknown hosts, other paths, writes, dot files, links and escapes find nothing', async () => {
@@ -131,5 +233,81 @@ describe('the games origin', () => {
     }
     const post = await app.inject({ method: 'POST', url: '/index.html', headers: { host: 'engine.games.localhost:3001' }, payload: 'x' });
     expect(post.statusCode).toBe(405);
+  });
+});
+
+/** The log lines of a games origin at `level` after three requests. */
+async function linesAt(level: string): Promise<Array<{ msg: string }>> {
+  const lines: Array<{ msg: string }> = [];
+  const root = mkdtempSync(join(tmpdir(), 'playport-games-log-'));
+  mkdirSync(join(root, 'plain'));
+  writeFileSync(join(root, 'plain', 'index.html'), '<!doctype html><title>Plain</title>');
+  const app = await buildGamesOrigin({
+    config: loadConfig({ PORT: '3000', LOG_LEVEL: level }),
+    catalogue: { hostedGame: async (hostname: string) => GAMES[hostname] ?? null },
+    gamesDir: root,
+    logger: { stream: { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) } },
+  });
+  for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/', headers: { host: 'plain.games.localhost:3001' } });
+  await app.close();
+  return lines;
+}
+
+describe('logs of the games origin', () => {
+  it('writes no line per request at info, as the portal, and one per request and answer at debug', async () => {
+    expect((await linesAt('info')).filter((line) => /request|response/i.test(line.msg))).toEqual([]);
+    const debug = await linesAt('debug');
+    expect(debug.filter((line) => line.msg === 'incoming request')).toHaveLength(3);
+    expect(debug.filter((line) => line.msg === 'request completed')).toHaveLength(3);
+  });
+});
+
+describe('the games origin and cookies (decision 108)', () => {
+  let app: FastifyInstance;
+  let port: number;
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'playport-games-cookies-'));
+    mkdirSync(join(root, 'plain'));
+    writeFileSync(join(root, 'plain', 'index.html'), '<!doctype html><title>Plain</title>');
+    app = await buildGamesOrigin({
+      config,
+      catalogue: { hostedGame: async (hostname: string) => GAMES[hostname] ?? null },
+      gamesDir: root,
+      logger: false,
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => app.close());
+
+  /** A real HTTP request, so Node's header parser (and its size limit) is the one a browser meets. */
+  const send = (host: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((done, fail) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path: '/index.html', agent: false, headers: { host, ...headers } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => done({ status: response.statusCode!, headers: response.headers, body }));
+      });
+      request.on('error', fail);
+      request.end();
+    });
+
+  it('serves a request carrying eight 4 KB cookies planted for the games domain, and has the browser clear them', async () => {
+    const planted = Array.from({ length: 8 }, (_, i) => `c${i}=${'x'.repeat(4000)}`).join('; ');
+    const answer = await send('plain.games.localhost:3001', { cookie: planted });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('Plain');
+    expect(answer.headers['clear-site-data']).toBe('"cookies"');
+    // Chromium keeps up to 180 cookies of 4 KB for one domain: all of them still parse.
+    const most = Array.from({ length: 180 }, (_, i) => `c${i}=${'x'.repeat(4090)}`).join('; ');
+    expect((await send('nope.games.localhost:3001', { cookie: most })).status).toBe(404);
+    expect((await send('nope.games.localhost:3001', { cookie: most })).headers['clear-site-data']).toBe('"cookies"');
+  });
+
+  it('clears nothing when no cookie came', async () => {
+    const answer = await send('plain.games.localhost:3001', {});
+    expect(answer.status).toBe(200);
+    expect(answer.headers['clear-site-data']).toBeUndefined();
   });
 });

@@ -2,8 +2,10 @@ import { readFile, realpath } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import { HOSTED_GAME_SANDBOX } from '#common/constants.ts';
 import type { Config } from '#server/config.ts';
+import { cleanBackendOrigins } from '#server/lib/backend-origins.ts';
 import type { CatalogueService, HostedGame } from '#server/features/catalogue/catalogue.service.ts';
 
 /**
@@ -14,13 +16,33 @@ import type { CatalogueService, HostedGame } from '#server/features/catalogue/ca
  */
 
 /** The sandbox a game's document runs in, framed or opened directly (the play page's frame gives the same). */
-export const HOSTED_GAME_SANDBOX = 'allow-scripts allow-same-origin allow-pointer-lock';
+export { HOSTED_GAME_SANDBOX };
 
-/** What a game document may do: its own files, WebAssembly, workers, and the backends it declared. */
-export function gameContentSecurityPolicy(game: HostedGame, portalOrigin: string, options: { document: boolean }): string {
+/** Scripts a game runs as workers (and WebAssembly they compile): the one kind of response sent without a sandbox. */
+const SCRIPT_TYPE = /^(text\/javascript|application\/javascript|text\/ecmascript|application\/ecmascript|application\/wasm)\s*(;|$)/i;
+const HTML_TYPE = /^text\/html\s*(;|$)/i;
+
+/**
+ * The sandbox a response of this content type gets, or null for none. A game's HTML runs in the
+ * game sandbox, framed or opened directly. Any other type a browser could open as a document
+ * (SVG, XML, XHTML, a type it does not know) gets a sandbox that allows nothing: no script runs
+ * in it and its origin is opaque. Scripts go without, as workers ignore the directive.
+ */
+export function sandboxOf(contentType: string): string | null {
+  const type = contentType.trim();
+  if (SCRIPT_TYPE.test(type)) return null;
+  return HTML_TYPE.test(type) ? `sandbox ${HOSTED_GAME_SANDBOX}` : 'sandbox';
+}
+
+/**
+ * What a game may do: its own files, WebAssembly, workers, and the backends it declared. The
+ * backends are re-parsed here (decision 107): a value stored before the rule, or by any other
+ * way, that is not a clean origin is left out rather than let it end the directive.
+ */
+export function gameContentSecurityPolicy(game: HostedGame, portalOrigin: string, options: { contentType: string }): string {
+  const sandbox = sandboxOf(options.contentType);
   return [
-    // A document gets the sandbox too when opened directly; workers ignore the directive, so their scripts go without.
-    ...(options.document ? [`sandbox ${HOSTED_GAME_SANDBOX}`] : []),
+    ...(sandbox ? [sandbox] : []),
     "default-src 'self'",
     "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' blob:",
     "worker-src 'self' blob:",
@@ -28,7 +50,7 @@ export function gameContentSecurityPolicy(game: HostedGame, portalOrigin: string
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self' data: blob: ${game.backendOrigins.join(' ')}`.trim(),
+    ["connect-src 'self' data: blob:", ...cleanBackendOrigins(game.backendOrigins)].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'none'",
@@ -40,6 +62,13 @@ export function gameContentSecurityPolicy(game: HostedGame, portalOrigin: string
 /** Engine files named by their content (Unity's and Godot's hashed names, Vite-style `name-hash.ext`) never change. */
 const HASHED_NAME = /[.-][0-9a-f]{8,}\.[a-z0-9]+(\.(br|gz))?$/i;
 const ONE_YEAR = 31_536_000;
+
+/**
+ * The request headers the games origin reads (decision 108): any game, or a preview opened
+ * directly, can set cookies for the games' parent domain, up to 180 of 4 KB in Chromium, which
+ * every game host then receives. Node's default 16 KB would answer those requests 431.
+ */
+export const GAMES_MAX_HEADER_BYTES = 1024 * 1024;
 
 /** The encoding of a precompressed file a build asks for by name (Unity: `game.wasm.br`). */
 const ENCODING_OF_SUFFIX: Record<string, string> = { '.br': 'br', '.gz': 'gzip' };
@@ -61,6 +90,17 @@ const COMPRESSED_AS_SENT = new Set(['', '.html', '.htm', '.js', '.mjs', '.css', 
 
 /** The SDK learns the portal's origin from this placeholder, which the games origin fills in. */
 const PORTAL_ORIGIN_PLACEHOLDER = '__PLAYPORT_PORTAL_ORIGIN__';
+
+/** A Vary value holding what was there and these names, each once (compared without case). */
+function varyWith(current: unknown, names: string[]): string {
+  const listed = (Array.isArray(current) ? current.join(',') : typeof current === 'string' ? current : '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const all = [...listed];
+  for (const name of names) if (!all.some((other) => other.toLowerCase() === name.toLowerCase())) all.push(name);
+  return all.join(', ');
+}
 
 /** Each game folder's real path, looked up once (a folder that does not exist yet is looked up again). */
 const realRoots = new Map<string, string>();
@@ -89,11 +129,12 @@ export interface GamesOriginOptions {
   gamesDir?: string;
   /**
    * Developers' builds (decision 097): the folder of the builds' storage (`<app id>/<build id>/…`),
-   * and the preview hosts (`<signed label>.preview.<games host>`), each serving one build of any status.
+   * and the preview hosts (`<signed label>.<previews host>`, decision 108), each serving one build of any status.
    */
   builds?: { dir: string; previewHost(hostname: string): Promise<{ appId: number; buildId: number; slug: string; backendOrigins: string[] } | null> };
   sdkDir?: string;
-  logger?: boolean;
+  /** false for none; a stream to write the log lines to (tests); else standard output at LOG_LEVEL. */
+  logger?: false | { stream: { write(line: string): void } };
 }
 
 /** The games origin's server, listening apart from the portal (GAMES_PORT). */
@@ -101,8 +142,23 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
   const { config, catalogue } = options;
   const gamesDir = resolve(options.gamesDir ?? 'games');
   const sdkDir = resolve(options.sdkDir ?? 'sdk');
-  const app = Fastify({ logger: options.logger === false ? false : { level: config.logLevel }, trustProxy: false });
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logger ? { stream: options.logger.stream } : {}) },
+    // As the portal: one line per request only at debug level (a game's page loads dozens of files).
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    trustProxy: false,
+    http: { maxHeaderSize: GAMES_MAX_HEADER_BYTES },
+  });
   app.decorateRequest('hostedGame', null);
+
+  // No game may rely on cookies (decision 108): the games origin reads none, and a request that
+  // carries any (planted by another game for the shared parent domain, or by a preview) has the
+  // browser drop every cookie of the registrable domain, partitioned ones included, before the
+  // answer is used.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.headers.cookie !== undefined) reply.header('Clear-Site-Data', '"cookies"');
+    return payload;
+  });
 
   // Every request names its game by host; anything else (the bare games host, an unknown or
   // unpublished game, an IP address) finds nothing here.
@@ -122,10 +178,12 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
     // The play page keeps a copy of a small game for offline play (decision 065): it may read the files.
     reply.header('Access-Control-Allow-Origin', config.publicOrigin);
-    reply.header('Vary', 'Origin');
+    // Any file may come in another encoding (a precompressed copy, text compressed as sent): a
+    // cache in front must key on Accept-Encoding as well as Origin, whatever else set Vary.
+    reply.header('Vary', varyWith(reply.getHeader('vary'), ['Origin', 'Accept-Encoding']));
     if (request.hostedGame) {
       const type = String(reply.getHeader('content-type') ?? '');
-      reply.header('Content-Security-Policy', gameContentSecurityPolicy(request.hostedGame, config.publicOrigin, { document: type.startsWith('text/html') }));
+      reply.header('Content-Security-Policy', gameContentSecurityPolicy(request.hostedGame, config.publicOrigin, { contentType: type }));
     }
     return payload;
   });
@@ -161,7 +219,13 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
     if (!/^v\d+\/playport\.(js|d\.ts)$/.test(file)) return reply.callNotFound();
     let source = sdkSource.get(file);
     if (source === undefined) {
-      source = (await readFile(resolve(sdkDir, file), 'utf8')).replaceAll(PORTAL_ORIGIN_PLACEHOLDER, config.publicOrigin);
+      // A version or file that does not exist is a 404 like any other missing file.
+      const text = await readFile(resolve(sdkDir, file), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return null;
+        throw error;
+      });
+      if (text === null) return reply.callNotFound();
+      source = text.replaceAll(PORTAL_ORIGIN_PLACEHOLDER, config.publicOrigin);
       sdkSource.set(file, source);
     }
     return reply

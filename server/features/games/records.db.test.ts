@@ -38,7 +38,8 @@ describe('leaderboards and achievements', () => {
       repository: new RecordsRepository(db),
       limiter: new DatabaseRateLimiter(db, clock),
       clock,
-      appSecret: api.config.appSecret,
+      secrets: api.services.gameSecrets,
+      players: api.services.payments,
     });
     return { clock, service };
   };
@@ -97,7 +98,7 @@ describe('leaderboards and achievements', () => {
     for (const score of [500, 700, 700, 300, 700, 100]) {
       const player = await newGuest();
       clock.time = new Date(clock.time.getTime() + 1000);
-      await service.submit({ kind: 'backend', userId: player.userInfo.uid }, alpha, board, score);
+      await service.submit({ kind: 'backend', userId: player.userInfo.uid, mode: 'live' }, alpha, board, score);
       players.push({ ...player, score });
     }
     const list = await service.top('en', alpha, board, 'all-time', 10, players[3]!.userInfo.uid);
@@ -251,7 +252,10 @@ describe('leaderboards and achievements', () => {
     let secret: string;
     const player = { uid: 0 };
     beforeAll(async () => {
-      player.uid = (await newGuest()).userInfo.uid;
+      const guest = await newGuest();
+      player.uid = guest.userInfo.uid;
+      // The backend records only for players of the game (decision 111).
+      expect((await api.call('POST', '/member/played/', { token: guest.token, body: { app_id: alpha } })).statusCode).toBe(200);
     });
     const signed = (path: string, body: object, options: { key?: string; at?: number; app?: number; tamper?: boolean } = {}) => {
       const raw = JSON.stringify(body);
@@ -269,7 +273,7 @@ describe('leaderboards and achievements', () => {
       const response = await signed('scores', { uid: player.uid, board: 'verified', score: 10 }, { key: 'pps_guess' });
       expect(response.statusCode).toBe(401);
       expect(reason(response)).toBe('signature_invalid/no_secret');
-      secret = await api.services.records.newBackendSecret(alpha);
+      secret = (await api.services.records.newBackendSecret(alpha)).secret;
       expect(secret).toMatch(/^pps_[A-Za-z0-9_-]{43}$/);
     });
 
@@ -290,7 +294,7 @@ describe('leaderboards and achievements', () => {
     it('refuses a wrong secret, another game’s secret, a changed body, an old or future timestamp and a missing signature', async () => {
       const body = { uid: player.uid, board: 'verified', score: 1 };
       expect(reason(await signed('scores', body, { key: `${secret}x` }))).toBe('signature_invalid/mismatch');
-      const betaSecret = await api.services.records.newBackendSecret(beta);
+      const betaSecret = (await api.services.records.newBackendSecret(beta)).secret;
       expect(reason(await signed('scores', body, { key: betaSecret }))).toBe('signature_invalid/mismatch');
       expect(reason(await signed('scores', body, { tamper: true }))).toBe('signature_invalid/mismatch');
       expect(reason(await signed('scores', body, { at: Math.floor(Date.now() / 1000) - 301 }))).toBe('signature_invalid/expired');
@@ -312,12 +316,15 @@ describe('leaderboards and achievements', () => {
       expect(rows.map((r) => r.score)).toEqual([777]);
     });
 
-    it('stops accepting the old secret once a new one is made', async () => {
+    it('accepts the old secret beside the new one for the overlap after a new one is made (decision 110)', async () => {
       const old = secret;
-      secret = await api.services.records.newBackendSecret(alpha);
+      const made = await api.services.records.newBackendSecret(alpha);
+      secret = made.secret;
       expect(secret).not.toBe(old);
-      expect(reason(await signed('scores', { uid: player.uid, board: 'verified', score: 2 }, { key: old }))).toBe('signature_invalid/mismatch');
-      expect((await signed('scores', { uid: player.uid, board: 'verified', score: 2 })).statusCode).toBe(200);
+      expect(new Date(made.previousExpiresAt!).getTime() - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+      expect((await signed('scores', { uid: player.uid, board: 'verified', score: 2 }, { key: old })).statusCode).toBe(200);
+      expect((await signed('scores', { uid: player.uid, board: 'verified', score: 3 })).statusCode).toBe(200);
+      expect(reason(await signed('scores', { uid: player.uid, board: 'verified', score: 4 }, { key: `${old}x` }))).toBe('signature_invalid/mismatch');
     });
 
     it('works with the recipe of the guide (docs/examples/record-from-backend.ts) over real HTTP', async () => {

@@ -180,27 +180,6 @@ export class RecordsRepository {
     return (await this.#db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
   }
 
-  async userExists(userId: number): Promise<boolean> {
-    return (await this.#db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
-  }
-
-  /** The current generation of the app's backend secret, or null before the first one was made. */
-  async secretGeneration(appId: number): Promise<number | null> {
-    const row = await this.#db.selectFrom('game_secrets').select('generation').where('app_id', '=', appId).executeTakeFirst();
-    return row?.generation ?? null;
-  }
-
-  /** Starts a new generation (the previous secret stops working) and answers it. */
-  async nextSecretGeneration(appId: number, now: string): Promise<number> {
-    const row = await this.#db
-      .insertInto('game_secrets')
-      .values({ app_id: appId, generation: 1, created_at: now })
-      .onConflict((oc) => oc.column('app_id').doUpdateSet({ generation: sql<number>`game_secrets.generation + 1`, created_at: now }))
-      .returning('generation')
-      .executeTakeFirstOrThrow();
-    return row.generation;
-  }
-
   /** Remembers a signature until `expiresAt`; false when it was seen already (a replay). Old ones are deleted on the way. */
   async claimSignature(appId: number, signature: string, expiresAt: string, now: string): Promise<boolean> {
     await this.#db.deleteFrom('game_backend_calls').where('expires_at', '<', now).execute();

@@ -21,7 +21,9 @@ import type { Recorder, RecordsService } from './records.service.ts';
 const TAGS = ['leaderboards and achievements'];
 const SIGNED =
   "Signed by the game's backend (decision 092): `Playport-Timestamp` (Unix seconds, within 5 minutes of the portal's clock) and `Playport-Signature: v1={hex HMAC-SHA256 of \"{timestamp}.{raw body}\" with the game's secret}`; " +
-  'a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret).';
+  'a signature is accepted once. No token, no XSRF token. Refusals: 401 `signature_invalid` (data.reason: missing, expired, mismatch, replayed, no_secret). ' +
+  'Only for players of the game: any other `uid`, whether the account exists or not, is the same 404. ' +
+  "With `preview` (a label of one of the game's build previews) the call is in test mode: it works before the game is published, and writes test boards live reads never show (decision 111).";
 
 /** Leaderboards and achievements (SDK 1.1; decision 092): the play page's calls for the game, the app page's and My area's reads, and the game backend's signed calls. */
 export async function recordsRoutes(api: ApiRouter, records: RecordsService): Promise<void> {
@@ -142,7 +144,7 @@ export async function recordsRoutes(api: ApiRouter, records: RecordsService): Pr
     // The body first: the check needs the player it names.
     verify: {
       before: 'run',
-      check: (appId, signature, raw, body: { uid: number }) => records.verifyBackendCall(appId, signature, raw, body.uid),
+      check: (appId, signature, raw, body: { uid: number; preview?: string | undefined }) => records.verifyBackendCall(appId, signature, raw, body),
     },
     routes: [
       signedRoute({

@@ -17,8 +17,10 @@ import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import { TimedCache } from '#server/lib/timed-cache.ts';
-import { gameSecret, SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from '#server/lib/backend-signatures.ts';
-import { type PreviewCheck, publishedOrPreviewed } from '#server/lib/preview-access.ts';
+import { SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from '#server/lib/backend-signatures.ts';
+import { callMode, type Mode, type PreviewCheck } from '#server/lib/preview-access.ts';
+import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
 import type { RankedRow, RecordsRepository } from './records.repository.ts';
 
 /** Submissions and unlocks from the game, per player and game: a game records at game over, not every frame. */
@@ -26,8 +28,11 @@ export const RECORD_LIMIT = { name: 'game-records', limit: 30, windowSeconds: 60
 /** How long the app page's boards and counts are shared by every visitor of an instance (a record here clears it). */
 const RECORDS_TTL_MS = 5_000;
 
-/** Who records: a player through the play page, or the game's backend for a player (signed, decision 092). */
-export type Recorder = { kind: 'player'; userId: number } | { kind: 'backend'; userId: number };
+/**
+ * Who records: a player through the play page, or the game's backend for a player (signed,
+ * decision 092), live or in test mode (decision 111).
+ */
+export type Recorder = { kind: 'player'; userId: number } | { kind: 'backend'; userId: number; mode: Mode };
 
 /**
  * How a player's call came: its caller and the build preview it came through, if any (decision 097):
@@ -43,7 +48,16 @@ interface Declarations {
   slug: string;
   boards: DeclaredBoard[];
   achievements: DeclaredAchievement[];
+  /** Whose boards and unlocks a call reads and writes: the live game's, or its previews' test ones. */
+  mode: Mode;
 }
+
+/**
+ * Test mode's scores and unlocks are stored under keys live reads never name (decision 111):
+ * `test:` before the period (`test:all-time`) and the achievement; record ids cannot hold `:`.
+ */
+const TEST_PREFIX = 'test:';
+const stored = (mode: Mode, key: string) => (mode === 'test' ? `${TEST_PREFIX}${key}` : key);
 
 /** The period a score falls in: "all-time", "daily:2026-11-26", "weekly:2026-W48" (UTC; ISO weeks start on Monday). */
 export function periodKey(period: Period, now: Date): string {
@@ -60,29 +74,39 @@ export class RecordsService {
   readonly #repository: RecordsRepository;
   readonly #limiter: RateLimiter;
   readonly #clock: Clock;
-  readonly #appSecret: string;
+  readonly #secrets: Pick<GameSecretsService, 'verifying' | 'rotate'>;
   readonly #records: TimedCache<string, GameRecords>;
   readonly #preview: PreviewCheck | null;
+  /** Who plays a live game: the payments feature's rule, shared with the item look-up (decision 111). */
+  readonly #players: Pick<PaymentsService, 'isPlayerOf'>;
 
-  constructor(deps: { repository: RecordsRepository; limiter: RateLimiter; clock: Clock; appSecret: string; preview?: PreviewCheck }) {
+  constructor(deps: {
+    repository: RecordsRepository;
+    limiter: RateLimiter;
+    clock: Clock;
+    secrets: Pick<GameSecretsService, 'verifying' | 'rotate'>;
+    preview?: PreviewCheck;
+    players: Pick<PaymentsService, 'isPlayerOf'>;
+  }) {
+    this.#players = deps.players;
     this.#repository = deps.repository;
     this.#preview = deps.preview ?? null;
     this.#limiter = deps.limiter;
     this.#clock = deps.clock;
-    this.#appSecret = deps.appSecret;
+    this.#secrets = deps.secrets;
     this.#records = new TimedCache({ ttlMs: RECORDS_TTL_MS, clock: deps.clock });
   }
 
   /** Keeps the player's best per period of the board; bounds and the rate limit first. */
   async submit(recorder: Recorder, appId: number, boardId: string, score: number, through?: Through): Promise<SubmitScore> {
-    const app = await this.#declarations(appId, through);
+    const app = await this.#declarations(appId, recorder.kind === 'backend' ? recorder.mode : through);
     const board = boardOf(app, boardId);
     if (board.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
     if (score < board.min || score > board.max)
       throw new AppError('score_out_of_bounds', { values: { score, min: board.min, max: board.max }, data: { min: board.min, max: board.max } });
     await this.#countRecord(recorder, appId);
     const now = this.#clock.now();
-    const keys = board.periods.map((period) => periodKey(period, now));
+    const keys = board.periods.map((period) => stored(app.mode, periodKey(period, now)));
     const results = await this.#repository.submitBest(appId, board.id, keys, recorder.userId, score, board.order, now.toISOString());
     if (results.some((r) => r.improved)) this.#records.clear();
     return { board: board.id, score, periods: results.map((r, i) => ({ period: board.periods[i]!, best: r.best, improved: r.improved })) };
@@ -90,8 +114,9 @@ export class RecordsService {
 
   /** The best of a board's period; `callerId` marks the caller's row and adds the caller's own rank. */
   async top(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number | null, through?: Through): Promise<Leaderboard> {
-    const board = boardOf(await this.#declarations(appId, through), boardId);
-    const key = keptPeriod(board, period, this.#clock.now());
+    const app = await this.#declarations(appId, through);
+    const board = boardOf(app, boardId);
+    const key = stored(app.mode, keptPeriod(board, period, this.#clock.now()));
     const rows = await this.#repository.top(appId, board.id, key, board.order, limit);
     const me = callerId === null ? null : (await this.#repository.around(appId, board.id, key, board.order, callerId, 1)).me;
     return { board: boardInfo(board, locale), period, entries: rows.map((row) => entry(row, callerId)), me: me && { rank: me.rank, score: me.score } };
@@ -99,20 +124,21 @@ export class RecordsService {
 
   /** The caller's rank and the players around it. */
   async around(locale: Locale, appId: number, boardId: string, period: Period, limit: number, callerId: number, through?: Through): Promise<Leaderboard> {
-    const board = boardOf(await this.#declarations(appId, through), boardId);
-    const key = keptPeriod(board, period, this.#clock.now());
+    const app = await this.#declarations(appId, through);
+    const board = boardOf(app, boardId);
+    const key = stored(app.mode, keptPeriod(board, period, this.#clock.now()));
     const { me, rows } = await this.#repository.around(appId, board.id, key, board.order, callerId, limit);
     return { board: boardInfo(board, locale), period, entries: rows.map((row) => entry(row, callerId)), me: me && { rank: me.rank, score: me.score } };
   }
 
   /** Unlocks an achievement once; the same call again answers the first unlock's time. */
   async unlock(recorder: Recorder, appId: number, achievementId: string, through?: Through): Promise<Unlock> {
-    const app = await this.#declarations(appId, through);
+    const app = await this.#declarations(appId, recorder.kind === 'backend' ? recorder.mode : through);
     const achievement = app.achievements.find((a) => a.id === achievementId);
     if (!achievement) throw new AppError('not_found', { messageKey: 'games:records.unknownAchievement', values: { achievement: achievementId } });
     if (achievement.backendOnly && recorder.kind === 'player') throw new AppError('backend_only');
     await this.#countRecord(recorder, appId);
-    const result = await this.#repository.unlock(appId, achievement.id, recorder.userId, isoNow(this.#clock));
+    const result = await this.#repository.unlock(appId, stored(app.mode, achievement.id), recorder.userId, isoNow(this.#clock));
     if (result.newlyUnlocked) this.#records.clear();
     return { id: achievement.id, ...result };
   }
@@ -121,7 +147,7 @@ export class RecordsService {
   async achievements(locale: Locale, appId: number, callerId: number, through?: Through): Promise<Achievement[]> {
     const app = await this.#declarations(appId, through);
     const unlocked = new Map((await this.#repository.unlocksOf(callerId, appId)).map((u) => [u.achievement, u.unlocked_at]));
-    return app.achievements.map((a) => ({ ...achievementInfo(a, locale), unlockedAt: unlocked.get(a.id) ?? null }));
+    return app.achievements.map((a) => ({ ...achievementInfo(a, locale), unlockedAt: unlocked.get(stored(app.mode, a.id)) ?? null }));
   }
 
   /** What the app page shows, the same for everybody: each board's top ten per period, each achievement's number of players. */
@@ -169,36 +195,52 @@ export class RecordsService {
     appId: number,
     headers: { timestamp: string | undefined; signature: string | undefined },
     rawBody: string,
-    uid: number,
+    body: { uid: number; preview?: string | undefined },
   ): Promise<Recorder> {
-    await this.#declarations(appId);
+    const mode = await this.#backendMode(appId, body.preview);
     await this.verifySignedCall(appId, headers, rawBody);
-    if (!(await this.#repository.userExists(uid))) throw new AppError('not_found', { messageKey: 'games:records.noPlayer', values: { uid } });
-    return { kind: 'backend', userId: uid };
+    // Only a player of the game is recorded for; any other account number, one that exists or not, is the same 404 (nothing to probe).
+    const player = mode === 'test' ? await this.#preview!.previewTester(appId, body.uid) : await this.#players.isPlayerOf(body.uid, appId);
+    if (!player) throw new AppError('not_found', { messageKey: 'games:records.noPlayer', values: { uid: body.uid } });
+    return { kind: 'backend', userId: body.uid, mode };
   }
 
   /**
-   * Checks that a call is signed with the game's current secret, recently, and not seen before
-   * (every signed call of a game's backend, decision 092). Every refusal is `signature_invalid`.
+   * A backend call's mode (decision 111): test when its signed body names a preview of one of the
+   * game's builds, draft or published; else live, for a published game. Anything else is the 404
+   * of a game that does not exist.
+   */
+  async #backendMode(appId: number, preview: string | undefined): Promise<Mode> {
+    if (preview === undefined) return (await this.#declarations(appId)).mode;
+    if ((await this.#repository.declarations(appId)) !== undefined && this.#preview && (await this.#preview.previewOfGame(appId, preview))) return 'test';
+    throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+  }
+
+  /**
+   * Checks that a call is signed with the game's backend secret (or, during a rotation's overlap,
+   * the one it replaced; decision 110), recently, and not seen before (every signed call of a
+   * game's backend, decision 092). Every refusal is `signature_invalid`.
    */
   async verifySignedCall(appId: number, headers: { timestamp: string | undefined; signature: string | undefined }, rawBody: string): Promise<void> {
-    const generation = await this.#repository.secretGeneration(appId);
-    if (generation === null) throw refuse('no_secret');
+    const secrets = await this.#secrets.verifying(appId, 'backend');
+    if (secrets.length === 0) throw refuse('no_secret');
     const now = this.#clock.now();
-    const problem = signatureProblem(gameSecret(this.#appSecret, appId, generation), headers, rawBody, now.getTime());
-    if (problem) throw refuse(problem);
+    const problems = secrets.map((secret) => signatureProblem(secret, headers, rawBody, now.getTime()));
+    if (!problems.includes(null)) throw refuse(problems[0]!);
     const expires = new Date(now.getTime() + 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
     if (!(await this.#repository.claimSignature(appId, headers.signature!.slice(3).toLowerCase(), expires, now.toISOString()))) throw refuse('replayed');
   }
 
-  /** Makes a new backend secret for a game (the previous one stops working) and answers it, for the operator to pass on once. */
-  async newBackendSecret(appId: number): Promise<string> {
-    const generation = await this.#repository.nextSecretGeneration(appId, isoNow(this.#clock));
-    return gameSecret(this.#appSecret, appId, generation);
+  /**
+   * Makes a new backend secret for a game and answers it, to be shown once; the previous one keeps
+   * verifying until `previousExpiresAt` (decision 110).
+   */
+  async newBackendSecret(appId: number): Promise<{ secret: string; previousExpiresAt: string | null }> {
+    return this.#secrets.rotate(appId, 'backend');
   }
 
   /** The same, by the game's slug (the content command). */
-  async newBackendSecretFor(slug: string): Promise<string> {
+  async newBackendSecretFor(slug: string): Promise<{ secret: string; previousExpiresAt: string | null }> {
     const appId = await this.#repository.appIdBySlug(slug);
     if (appId === undefined) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug } });
     return this.newBackendSecret(appId);
@@ -208,18 +250,26 @@ export class RecordsService {
     if (recorder.kind === 'player') assertAllowed(await this.#limiter.consume(RECORD_LIMIT, `${recorder.userId}:${appId}`));
   }
 
-  /** A published game's declarations; an unpublished one's only through a preview its caller may use (`through`). */
-  async #declarations(appId: number, through?: Through): Promise<Declarations> {
+  /**
+   * A game's declarations and the mode of the call (decision 111): a player's call through a
+   * preview its caller may use (`through`) is in test mode, published or not; any other is live,
+   * for a published game only. A backend's call comes with the mode its verification settled.
+   */
+  async #declarations(appId: number, access?: Through | Mode): Promise<Declarations> {
     const row = await this.#repository.declarations(appId);
-    const answers =
-      row !== undefined &&
-      (row.published === 1 || (through?.caller != null && (await publishedOrPreviewed(false, this.#preview, through.caller, appId, through.preview))));
-    if (!answers) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+    const mode: Mode | null =
+      row === undefined
+        ? null
+        : typeof access === 'string'
+          ? access
+          : ((await callMode(row.published === 1, this.#preview, access?.caller ?? null, appId, access?.preview))?.mode ?? null);
+    if (!row || !mode) throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
     return {
       id: row.id,
       slug: row.slug,
       boards: JSON.parse(row.leaderboards) as DeclaredBoard[],
       achievements: JSON.parse(row.achievements) as DeclaredAchievement[],
+      mode,
     };
   }
 }

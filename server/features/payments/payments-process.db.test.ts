@@ -125,6 +125,10 @@ describe('the sandbox checkout (no Xsolla credentials)', () => {
 
     const pay = async (card: string, challenge?: string) =>
       (await api.call('POST', '/payment/sandbox/pay/', { body: { token, card, challenge } })).json().data.outcome;
+    // No card number is a slip, refused at the field, not a declined card: the order is unchanged.
+    const empty = await api.call('POST', '/payment/sandbox/pay/', { body: { token, card: ' - ' } });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json()).toMatchObject({ code: 422, data: { errors: { card: ['Enter the card number.'] } } });
     expect(await pay('4000 0000 0000 0002')).toBe('declined');
     const status = async () => (await api.call('GET', `/game/orders/${order.id}`, { token: member.token })).json().data.status;
     expect(await status()).toBe('failed');

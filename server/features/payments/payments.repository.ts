@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, ItemKind, OrdersTable, OrderStatus } from '#server/db/schema.ts';
+import type { Mode } from '#server/lib/preview-access.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -48,7 +49,23 @@ export interface OrderChange {
   next: (current: OrderStatus) => OrderStatus;
   payload: unknown;
   transactionId?: string | null;
+  /** What a refund gives back (decision 124): `amount` in minor units, null for the rest of the order; the reason given. */
+  refund?: { amount: number | null; reason: string | null } | null;
 }
+
+/** A refund an applied change made: the minor units it gave back, why, when, and the consumables it took back. */
+export interface AppliedRefund {
+  amount: number;
+  reason: string | null;
+  at: string;
+  /** 1 when a full refund of a consumable took its unit back from the inventory, 0 when the player had used it. */
+  itemsTakenBack: number;
+  /** The order stays paid: part of its amount was given back. */
+  partial: boolean;
+}
+
+/** `orders.preview` and `item_consumptions.preview` of a mode (decision 111). */
+const previewFlag = (mode: Mode) => (mode === 'test' ? 1 : 0);
 
 /** Items, orders and their append-only events. */
 export class PaymentsRepository {
@@ -87,15 +104,16 @@ export class PaymentsRepository {
     return row === undefined ? undefined : row.published === 1;
   }
 
-  /** What the user holds of an app's consumables (quantities above zero), with the items' names. */
-  inventory(userId: number, appId: number): Promise<{ sku: string; names: string; quantity: number }[]> {
+  /** What the user holds of an app's consumables in a mode (quantities above zero), with the items' names. */
+  inventory(userId: number, appId: number, mode: Mode): Promise<{ sku: string; names: string; quantity: number }[]> {
+    const quantity = mode === 'test' ? 'inventory.preview_quantity' : 'inventory.quantity';
     return this.#db
       .selectFrom('inventory')
       .innerJoin('app_items', 'app_items.id', 'inventory.item_id')
-      .select(['app_items.sku', 'app_items.names', 'inventory.quantity'])
+      .select(['app_items.sku', 'app_items.names', `${quantity} as quantity`])
       .where('inventory.user_id', '=', userId)
       .where('inventory.app_id', '=', appId)
-      .where('inventory.quantity', '>', 0)
+      .where(quantity, '>', 0)
       .orderBy('app_items.sku')
       .execute();
   }
@@ -112,18 +130,21 @@ export class PaymentsRepository {
     itemId: number,
     quantity: number,
     key: string,
+    mode: Mode,
     now: string,
     inTransaction?: (trx: Kysely<Database>, consumption: { id: number; remaining: number }) => Promise<void>,
   ): Promise<ConsumeOutcome> {
     const previous = async (): Promise<ConsumeOutcome | undefined> => {
       const row = await this.#db
         .selectFrom('item_consumptions')
-        .select(['item_id', 'quantity', 'remaining'])
+        .select(['item_id', 'quantity', 'remaining', 'preview'])
         .where('user_id', '=', userId)
         .where('idempotency_key', '=', key)
         .executeTakeFirst();
       if (!row) return undefined;
-      return row.item_id === itemId && row.quantity === quantity ? { outcome: 'replayed', remaining: row.remaining } : { outcome: 'key_reused' };
+      return row.item_id === itemId && row.quantity === quantity && row.preview === previewFlag(mode)
+        ? { outcome: 'replayed', remaining: row.remaining }
+        : { outcome: 'key_reused' };
     };
     const seen = await previous();
     if (seen) return seen;
@@ -131,19 +152,25 @@ export class PaymentsRepository {
       return await this.#db.transaction().execute(async (trx) => {
         const claim = await trx
           .insertInto('item_consumptions')
-          .values({ user_id: userId, item_id: itemId, idempotency_key: key, quantity, remaining: 0, created_at: now })
+          .values({ user_id: userId, item_id: itemId, idempotency_key: key, quantity, remaining: 0, created_at: now, preview: previewFlag(mode) })
           .returning('id')
           .executeTakeFirstOrThrow();
+        const column = mode === 'test' ? 'preview_quantity' : 'quantity';
         const lowered = await trx
           .updateTable('inventory')
-          .set({ quantity: sql<number>`inventory.quantity - ${quantity}`, updated_at: now })
+          .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - ${quantity}`, updated_at: now })
           .where('user_id', '=', userId)
           .where('item_id', '=', itemId)
-          .where('quantity', '>=', quantity)
-          .returning('quantity')
+          .where(column, '>=', quantity)
+          .returning(`${column} as quantity`)
           .executeTakeFirst();
         if (!lowered) {
-          const held = await trx.selectFrom('inventory').select('quantity').where('user_id', '=', userId).where('item_id', '=', itemId).executeTakeFirst();
+          const held = await trx
+            .selectFrom('inventory')
+            .select(`${column} as quantity`)
+            .where('user_id', '=', userId)
+            .where('item_id', '=', itemId)
+            .executeTakeFirst();
           // Rolls the claim back: the key may be used again once the player holds enough.
           throw new NotEnough(held?.quantity ?? 0);
         }
@@ -159,21 +186,22 @@ export class PaymentsRepository {
     }
   }
 
-  /** Whether the user has a paid order of the item other than `exceptOrderId`. */
-  async ownsItem(userId: number, itemId: number, exceptOrderId?: number): Promise<boolean> {
+  /** Whether the user has a paid order of the item in the mode, other than `exceptOrderId`. */
+  async ownsItem(userId: number, itemId: number, exceptOrderId: number, mode: Mode): Promise<boolean> {
     const row = await this.#db
       .selectFrom('orders')
       .select('id')
       .where('user_id', '=', userId)
       .where('item_id', '=', itemId)
       .where('status', '=', 'paid')
-      .$if(exceptOrderId !== undefined, (q) => q.where('id', '!=', exceptOrderId!))
+      .where('preview', '=', previewFlag(mode))
+      .where('id', '!=', exceptOrderId)
       .executeTakeFirst();
     return row !== undefined;
   }
 
-  /** The user's paid orders of an app's permanent items, oldest first. */
-  paidPermanentOrders(userId: number, appId: number): Promise<{ sku: string; public_id: string; paid_at: string | null }[]> {
+  /** The user's paid orders of an app's permanent items in a mode, oldest first. */
+  paidPermanentOrders(userId: number, appId: number, mode: Mode): Promise<{ sku: string; public_id: string; paid_at: string | null }[]> {
     return this.#db
       .selectFrom('orders')
       .innerJoin('app_items', 'app_items.id', 'orders.item_id')
@@ -181,13 +209,14 @@ export class PaymentsRepository {
       .where('orders.user_id', '=', userId)
       .where('orders.app_id', '=', appId)
       .where('orders.status', '=', 'paid')
+      .where('orders.preview', '=', previewFlag(mode))
       .where('app_items.kind', '=', 'permanent')
       .orderBy('orders.id')
       .execute();
   }
 
-  /** SKUs of an app the user has a paid order of (refunded and cancelled ones no longer count). */
-  async ownedSkus(userId: number, appId: number): Promise<Set<string>> {
+  /** SKUs of an app the user has a paid order of in a mode (refunded and cancelled ones no longer count). */
+  async ownedSkus(userId: number, appId: number, mode: Mode): Promise<Set<string>> {
     const rows = await this.#db
       .selectFrom('orders')
       .select('sku')
@@ -195,6 +224,7 @@ export class PaymentsRepository {
       .where('user_id', '=', userId)
       .where('app_id', '=', appId)
       .where('status', '=', 'paid')
+      .where('preview', '=', previewFlag(mode))
       .execute();
     return new Set(rows.map((r) => r.sku));
   }
@@ -206,7 +236,17 @@ export class PaymentsRepository {
   async createOrder(
     order: Omit<
       OrderRow,
-      'id' | 'updated_at' | 'paid_at' | 'delivered_at' | 'provider_order_id' | 'provider_transaction_id' | 'credited_at' | 'refund_requested_at' | 'preview'
+      | 'id'
+      | 'updated_at'
+      | 'paid_at'
+      | 'delivered_at'
+      | 'provider_order_id'
+      | 'provider_transaction_id'
+      | 'credited_at'
+      | 'refund_requested_at'
+      | 'refunded_minor'
+      | 'refunded_at'
+      | 'preview'
     > & { preview?: number },
     options: { permanent?: boolean } = {},
   ): Promise<OrderRow | 'already_owned'> {
@@ -228,6 +268,8 @@ export class PaymentsRepository {
             .where('user_id', '=', order.user_id)
             .where('item_id', '=', order.item_id)
             .where('status', 'in', ['paid', 'created', 'pending'])
+            // A test order and a live one never answer for each other (decision 111).
+            .where('preview', '=', order.preview ?? 0)
             .orderBy('id', 'desc')
             .execute();
           if (held.some((o) => o.status === 'paid')) return 'already_owned' as const;
@@ -328,7 +370,7 @@ export class PaymentsRepository {
     change: OrderChange,
     now: string,
     beforeCommit?: () => void,
-    inTransaction?: (trx: Kysely<Database>, change: { eventId: number; from: OrderStatus; order: OrderRow }) => Promise<void>,
+    inTransaction?: (trx: Kysely<Database>, change: { eventId: number; from: OrderStatus; order: OrderRow; refund: AppliedRefund | null }) => Promise<void>,
   ): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
     return this.#db.transaction().execute(async (trx) => {
       const query = trx.selectFrom('orders').selectAll().where('id', '=', orderId);
@@ -343,7 +385,8 @@ export class PaymentsRepository {
       const status = change.next(order.status);
       // A paid consumable is added to the inventory once, whatever notifications follow (decision 091).
       const credit = status === 'paid' && order.credited_at === null && (await isConsumable(trx, order.item_id));
-      if (credit) await addToInventory(trx, order.user_id, order.item_id, order.app_id, 1, now);
+      if (credit) await addToInventory(trx, order.user_id, order.item_id, order.app_id, 1, order.preview === 1 ? 'test' : 'live', now);
+      const refund = await refundOf(trx, order, status, change.refund ?? null, now);
       const event = await trx
         .insertInto('order_events')
         .values({
@@ -365,11 +408,12 @@ export class PaymentsRepository {
           ...(status === 'paid' && !order.paid_at ? { paid_at: now } : {}),
           ...(change.transactionId && !order.provider_transaction_id ? { provider_transaction_id: change.transactionId } : {}),
           ...(credit ? { credited_at: now } : {}),
+          ...(refund ? { refunded_minor: order.refunded_minor + refund.amount, refunded_at: now } : {}),
         })
         .where('id', '=', orderId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await inTransaction?.(trx, { eventId: event.id, from: order.status, order: updated });
+      await inTransaction?.(trx, { eventId: event.id, from: order.status, order: updated, refund });
       beforeCommit?.();
       return { outcome: 'applied' as const, order: updated };
     });
@@ -479,6 +523,20 @@ export class PaymentsRepository {
     return (await this.#db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
   }
 
+  /** Whether the user is a player of the live game: a play of it recorded, or a live order of it (decision 111). */
+  async isPlayerOf(userId: number, appId: number): Promise<boolean> {
+    const played = await this.#db.selectFrom('played_games').select('user_id').where('user_id', '=', userId).where('app_id', '=', appId).executeTakeFirst();
+    if (played) return true;
+    const ordered = await this.#db
+      .selectFrom('orders')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('app_id', '=', appId)
+      .where('preview', '=', 0)
+      .executeTakeFirst();
+    return ordered !== undefined;
+  }
+
   async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
     return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
   }
@@ -489,11 +547,56 @@ async function isConsumable(trx: Transaction<Database>, itemId: number): Promise
   return item?.kind === 'consumable';
 }
 
-/** Adds to a user's inventory of an item (a paid order); the guest merge has its own sum. */
-async function addToInventory(trx: Transaction<Database>, userId: number, itemId: number, appId: number, quantity: number, now: string): Promise<void> {
+/** Adds to a user's inventory of an item in a mode (a paid order); the guest merge has its own sum. */
+/**
+ * The refund a change makes (decision 124): a paid order becoming refunded gives back what partial
+ * refunds left, and a consumable's unit is taken back if the player still holds one (a used one
+ * cannot be; the game's webhook says which). A partial refund of a paid order gives back the
+ * stated amount, never more than is left, and takes nothing back. Anything else refunds nothing.
+ */
+async function refundOf(
+  trx: Transaction<Database>,
+  order: OrderRow,
+  status: OrderStatus,
+  stated: { amount: number | null; reason: string | null } | null,
+  now: string,
+): Promise<AppliedRefund | null> {
+  const left = order.amount_minor - order.refunded_minor;
+  if (order.status === 'paid' && status === 'refunded') {
+    let itemsTakenBack = 0;
+    if (order.credited_at !== null) {
+      const column = order.preview === 1 ? 'preview_quantity' : 'quantity';
+      const taken = await trx
+        .updateTable('inventory')
+        .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - 1`, updated_at: now })
+        .where('user_id', '=', order.user_id)
+        .where('item_id', '=', order.item_id)
+        .where(column, '>=', 1)
+        .executeTakeFirst();
+      itemsTakenBack = Number(taken.numUpdatedRows);
+    }
+    return { amount: left, reason: stated?.reason ?? null, at: now, itemsTakenBack, partial: false };
+  }
+  if (order.status === 'paid' && status === 'paid' && stated?.amount != null && stated.amount > 0 && left > 0)
+    return { amount: Math.min(stated.amount, left), reason: stated.reason, at: now, itemsTakenBack: 0, partial: true };
+  return null;
+}
+
+async function addToInventory(
+  trx: Transaction<Database>,
+  userId: number,
+  itemId: number,
+  appId: number,
+  quantity: number,
+  mode: Mode,
+  now: string,
+): Promise<void> {
+  const column = mode === 'test' ? 'preview_quantity' : 'quantity';
   await trx
     .insertInto('inventory')
-    .values({ user_id: userId, item_id: itemId, app_id: appId, quantity, updated_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doUpdateSet({ quantity: sql<number>`inventory.quantity + ${quantity}`, updated_at: now }))
+    .values({ user_id: userId, item_id: itemId, app_id: appId, quantity: 0, preview_quantity: 0, [column]: quantity, updated_at: now })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'item_id']).doUpdateSet({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} + ${quantity}`, updated_at: now }),
+    )
     .execute();
 }

@@ -34,7 +34,8 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
         "The item by SKU at the server's price (a price sent by the client is ignored). The same idempotencyKey answers the same order. " +
         '403 `account_not_secured` for a guest (secure the account first), 404 for an unknown item, 409 `already_owned` for a permanent item the caller owns. ' +
         'An order of a permanent item still open is answered again, whatever the key: two tabs share one order. ' +
-        'An unpublished game is 404. Through a preview an order is made with test payments only: 403 where the portal takes real payments.' +
+        'An unpublished game is 404. Through a preview an order is a test order (`livemode: false`) made with test payments only: 403 where the portal takes real payments. ' +
+        'A preview label that is not a preview of this game the caller may use is 403 on a published game: nothing is ordered (decision 111).' +
         PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
@@ -68,14 +69,16 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       summary: 'Use up a quantity of a consumable item',
       description:
         'Exactly once per idempotencyKey: a retry answers the same, the key with another item or quantity is 409 `idempotency_key_reused`. ' +
-        '409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable.',
+        '409 `not_enough_items` when the caller holds fewer (nothing is taken); 404 for an item of the game that is not a consumable. ' +
+        'Through a preview, from what its test orders bought (decision 111).' +
+        PREVIEW_HEADER_NOTE,
       tags: TAGS,
       auth: 'required',
       params: AppParamsSchema,
       body: ConsumeBodySchema,
       response: ConsumeSchema,
     },
-    ({ caller, params, body, locale }) => payments.consume(caller!, params.app_id, body, locale),
+    ({ caller, params, body, locale, request }) => payments.consume(caller!, params.app_id, body, locale, previewLabelOf(request)),
   );
 
   api.route(
@@ -145,7 +148,7 @@ export async function paymentsRoutes(api: ApiRouter, payments: PaymentsService):
       url: '/payment/sandbox/pay/',
       summary: 'Pay a sandbox order with a test card',
       description:
-        '4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first. A payment is notified to the webhook, signed as Xsolla signs.',
+        '4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 3220 asks for a challenge (code 1234) first; an empty card number is refused (422) and changes nothing. A payment is notified to the webhook, signed as Xsolla signs.',
       tags: TAGS,
       auth: 'none',
       body: SandboxPayBodySchema,

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Checkout, Consume, Delivery, Inventory, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import { majorUnitsText, toMinorUnits } from '#common/money.ts';
 import type { Kysely } from 'kysely';
 import type { ConsoleOrder, ConsoleOrderDetail, ConsoleOrderList } from '#common/api/console-ops.schema.ts';
 import type { Database, OrderStatus } from '#server/db/schema.ts';
@@ -15,13 +16,13 @@ import {
   type ProviderAnswer,
 } from '#server/adapters/payments/payment-provider.ts';
 import type { SandboxCards } from '#server/adapters/payments/sandbox-payments.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, fieldError } from '#server/lib/app-error.ts';
 import type { Caller, ClientFacts } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import { publishedOrPreviewed } from '#server/lib/preview-access.ts';
+import { callMode, type Mode, type PreviewCheck } from '#server/lib/preview-access.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
-import type { MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
+import type { AppliedRefund, MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 
@@ -46,8 +47,8 @@ export interface PaymentsDependencies {
   conversions?: Pick<ConversionsService, 'purchase'>;
   /** The game's webhooks (decision 100), queued in the transaction of each paid, refunded or consumed change. */
   webhooks?: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'>;
-  /** Lets a build's preview buy an unpublished game's items, with test payments only (decision 097). */
-  preview?: Pick<BuildsService, 'previewAllows'>;
+  /** Lets a build's preview buy a game's items in test mode, with test payments only (decisions 097 and 111). */
+  preview?: Pick<BuildsService, keyof PreviewCheck>;
 }
 
 const paid = (current: OrderStatus): OrderStatus => (current === 'created' || current === 'pending' || current === 'failed' ? 'paid' : current);
@@ -82,7 +83,7 @@ export class PaymentsService {
   readonly #faults: WebhookFaults;
   readonly #conversions: Pick<ConversionsService, 'purchase'> | null;
   readonly #webhooks: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'> | null;
-  readonly #preview: Pick<BuildsService, 'previewAllows'> | null;
+  readonly #preview: Pick<BuildsService, keyof PreviewCheck> | null;
 
   constructor(deps: PaymentsDependencies) {
     this.#repository = deps.repository;
@@ -97,11 +98,15 @@ export class PaymentsService {
     this.#preview = deps.preview ?? null;
   }
 
-  /** An app's items with their prices, and which of them the caller owns. */
-  async items(appId: number, userId: number | null, locale: Locale): Promise<Item[]> {
+  /**
+   * An app's items with their prices, and which of them the caller owns: in a preview its caller
+   * may use, what test orders bought; otherwise what live orders did (decision 111).
+   */
+  async items(appId: number, caller: Caller | null, locale: Locale, preview?: string): Promise<Item[]> {
+    const mode = caller ? ((await callMode(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview))?.mode ?? 'live') : 'live';
     const [items, owned] = await Promise.all([
       this.#repository.activeItems(appId),
-      userId ? this.#repository.ownedSkus(userId, appId) : Promise.resolve(new Set<string>()),
+      caller ? this.#repository.ownedSkus(caller.userId, appId, mode) : Promise.resolve(new Set<string>()),
     ]);
     return items.map((item) => ({
       sku: item.sku,
@@ -115,35 +120,52 @@ export class PaymentsService {
 
   /** The caller's consumables of an app (decision 091). */
   async inventory(caller: Caller, appId: number, locale: Locale, preview?: string): Promise<Inventory> {
-    await this.#requirePlayable(caller, appId, preview);
-    const rows = await this.#repository.inventory(caller.userId, appId);
+    const mode = await this.#modeOf(caller, appId, preview);
+    const rows = await this.#repository.inventory(caller.userId, appId, mode);
     return { items: rows.map((row) => ({ sku: row.sku, name: nameOf(row.names, locale), quantity: row.quantity })) };
   }
 
   /**
    * What a player holds of a game, for the game's backend (decision 100): permanent items with the
-   * paid order of each, and consumables with their quantity. 404 for a player who does not exist.
+   * paid order of each, and consumables with their quantity. Live, or with `preview` (a label of a
+   * build of this game, in the signed body) what the preview's test orders bought (decision 111).
+   * 404, the same for an account that does not exist, for one that is not a player of the game.
    */
   async playerHoldings(
     appId: number,
     userId: number,
-  ): Promise<{ uid: number; permanent: { sku: string; orderId: string; paidAt: string | null }[]; consumables: { sku: string; quantity: number }[] }> {
-    if (!(await this.#repository.userExists(userId)))
-      throw new AppError('not_found', { messageKey: 'studio:webhooks.errors.noPlayer', values: { uid: userId } });
-    const [permanent, consumables] = await Promise.all([this.#repository.paidPermanentOrders(userId, appId), this.#repository.inventory(userId, appId)]);
+    preview?: string,
+  ): Promise<{
+    uid: number;
+    livemode: boolean;
+    permanent: { sku: string; orderId: string; paidAt: string | null }[];
+    consumables: { sku: string; quantity: number }[];
+  }> {
+    const mode = await this.#backendMode(appId, preview);
+    const player = mode === 'test' ? await this.#preview!.previewTester(appId, userId) : await this.isPlayerOf(userId, appId);
+    if (!player) throw new AppError('not_found', { messageKey: 'studio:webhooks.errors.noPlayer', values: { uid: userId } });
+    const [permanent, consumables] = await Promise.all([
+      this.#repository.paidPermanentOrders(userId, appId, mode),
+      this.#repository.inventory(userId, appId, mode),
+    ]);
     return {
       uid: userId,
+      livemode: mode === 'live',
       permanent: permanent.map((row) => ({ sku: row.sku, orderId: row.public_id, paidAt: row.paid_at })),
       consumables: consumables.map((row) => ({ sku: row.sku, quantity: row.quantity })),
     };
   }
 
-  /** An order of the game, for its backend to verify a purchase; another game's order is not found. */
+  /**
+   * An order of the game, for its backend to verify a purchase; another game's order is not found.
+   * `livemode` is false for a preview's test order (decision 111): a backend grants nothing live for it.
+   */
   async purchaseOf(appId: number, orderId: string) {
     const order = await this.#repository.findOrder(orderId);
     if (!order || order.app_id !== appId) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
     return {
       orderId: order.public_id,
+      livemode: order.preview === 0,
       status: order.status,
       sku: order.sku,
       uid: order.user_id,
@@ -159,7 +181,14 @@ export class PaymentsService {
    * idempotency key (decision 091): a retry answers the same, the key with another item or
    * quantity is refused, and too few held is `not_enough_items` (nothing taken).
    */
-  async consume(caller: Caller, appId: number, input: { sku: string; quantity: number; idempotencyKey: string }, locale: Locale): Promise<Consume> {
+  async consume(
+    caller: Caller,
+    appId: number,
+    input: { sku: string; quantity: number; idempotencyKey: string },
+    locale: Locale,
+    preview?: string,
+  ): Promise<Consume> {
+    const mode = await this.#modeOf(caller, appId, preview);
     const item = await this.#repository.findItem(appId, input.sku, true);
     if (!item || item.kind !== 'consumable') throw new AppError('not_found', { messageKey: 'payments:errors.consumableNotFound', values: { sku: input.sku } });
     const webhooks = this.#webhooks;
@@ -168,6 +197,7 @@ export class PaymentsService {
       item.id,
       input.quantity,
       input.idempotencyKey,
+      mode,
       isoNow(this.#clock),
       webhooks
         ? (trx, consumption) =>
@@ -179,6 +209,7 @@ export class PaymentsService {
               quantity: input.quantity,
               remaining: consumption.remaining,
               idempotencyKey: input.idempotencyKey,
+              livemode: mode === 'live',
             })
         : undefined,
     );
@@ -210,9 +241,9 @@ export class PaymentsService {
     preview?: string,
   ): Promise<Order> {
     const provider = this.#requireProvider();
-    await this.#requirePlayable(caller, appId, preview);
+    const mode = await this.#modeOf(caller, appId, preview, { refuseUnbound: true });
     // A purchase made in a preview is a test: it never reaches a checkout that takes real money.
-    if (preview !== undefined && !provider.sandbox) throw new AppError('forbidden', { messageKey: 'payments:errors.previewSandboxOnly' });
+    if (mode === 'test' && !provider.sandbox) throw new AppError('forbidden', { messageKey: 'payments:errors.previewSandboxOnly' });
     const user = await this.#accounts.userInfo(caller.userId);
     if (user.isGuest) throw new AppError('account_not_secured', { messageKey: 'payments:errors.secureAccount' });
     const item = await this.#repository.findItem(appId, input.sku);
@@ -232,7 +263,7 @@ export class PaymentsService {
         idempotency_key: input.idempotencyKey,
         campaign: Object.keys(campaign).length > 0 ? JSON.stringify(campaign) : null,
         created_at: now,
-        preview: preview === undefined ? 0 : 1,
+        preview: mode === 'test' ? 1 : 0,
       },
       { permanent: item.kind === 'permanent' },
     );
@@ -242,12 +273,32 @@ export class PaymentsService {
   }
 
   /**
-   * Orders and inventories are for published games; an unpublished one answers only through a
-   * build's preview, to its developer or a QA test member (decision 097). Otherwise 404, as for a
-   * game that does not exist.
+   * The mode of an order, inventory or consumption (decision 111). Through a build's preview of
+   * this game, to its developer or a QA test member, test; otherwise live, for a published game.
+   * An unpublished one answers only in test (decision 097), else 404 as a game that does not exist.
+   * A preview label that does not hold on a published game is ignored, except by a purchase
+   * (`refuseUnbound`): it asked for a test, so it is refused rather than made live.
    */
-  async #requirePlayable(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
-    if (await publishedOrPreviewed(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview)) return;
+  async #modeOf(caller: Caller, appId: number, preview: string | undefined, options: { refuseUnbound?: boolean } = {}): Promise<Mode> {
+    const call = await callMode(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview);
+    if (!call) throw new AppError('not_found', { messageKey: 'errors:notFound' });
+    if (call.unboundLabel && options.refuseUnbound) throw new AppError('forbidden', { messageKey: 'payments:errors.previewNotBound' });
+    return call.mode;
+  }
+
+  /** Whether the user is a player of the live game: a play of it recorded, or a live order of it (decision 111). */
+  isPlayerOf(userId: number, appId: number): Promise<boolean> {
+    return this.#repository.isPlayerOf(userId, appId);
+  }
+
+  /**
+   * The mode of a look-up by the game's backend (decision 111): test when the signed body names a
+   * preview of a build of this game, else live. A label that does not name one is 404, as a game
+   * that does not exist: a backend learns nothing from guessing labels.
+   */
+  async #backendMode(appId: number, preview: string | undefined): Promise<Mode> {
+    if (preview === undefined) return 'live';
+    if (this.#preview && (await this.#preview.previewOfGame(appId, preview))) return 'test';
     throw new AppError('not_found', { messageKey: 'errors:notFound' });
   }
 
@@ -259,7 +310,8 @@ export class PaymentsService {
       throw new AppError('order_not_payable', { messageKey: 'payments:errors.notPayable', values: { status: order.status } });
     // Another order of a permanent item was paid meanwhile (an order made before this rule, in another tab).
     const item = await this.#repository.findItem(order.app_id, order.sku, true);
-    if (item?.kind === 'permanent' && (await this.#repository.ownsItem(caller.userId, order.item_id, order.id))) throw this.#alreadyOwned(item.names, locale);
+    if (item?.kind === 'permanent' && (await this.#repository.ownsItem(caller.userId, order.item_id, order.id, order.preview === 1 ? 'test' : 'live')))
+      throw this.#alreadyOwned(item.names, locale);
     const user = await this.#accounts.userInfo(caller.userId);
     const created = await provider
       .createCheckout(payableOf(order), { userId: caller.userId, name: user.nickname, ip: client.address, language: locale === 'zh-CN' ? 'zh' : 'en' })
@@ -331,9 +383,20 @@ export class PaymentsService {
       if (change.paid.amount !== order.amount_minor || change.paid.currency !== order.currency.toUpperCase())
         return { reason: 'amount', message: 'The amount or currency differs from the order' };
     }
+    // A refund's stated amount is in the order's currency's major units (decision 124).
+    const refund = change.refund
+      ? { amount: change.refund.amount === null ? null : toMinorUnits(change.refund.amount, order.currency), reason: change.refund.reason }
+      : null;
     await this.#repository.applyChange(
       order.id,
-      { type: change.type, eventKey: change.eventKey, next: NEXT_STATUS[change.effect], payload: change.payload, transactionId: change.transactionId },
+      {
+        type: change.type,
+        eventKey: change.eventKey,
+        next: NEXT_STATUS[change.effect],
+        payload: change.payload,
+        transactionId: change.transactionId,
+        refund,
+      },
       isoNow(this.#clock),
       this.#faults.beforeCommit,
       (trx, done) => this.#queueWebhook(trx, done),
@@ -361,18 +424,27 @@ export class PaymentsService {
    * change a provider's refund notification makes, with `record` (the audit entry) written in that
    * change's transaction. A refunded order, or one being refunded, answers `refundedNow: false`.
    * When the provider refuses, the claim is given back and nothing else changed.
+   *
+   * `amount` (minor units) below what is left of the order asks for a partial refund (decision
+   * 124): the order stays paid, the claim is given back once the provider took the request, and the
+   * amount counts when the provider's `partial_refund` notification arrives (the sandbox's at once).
    */
   async refundForOperator(
     orderId: string,
     reason: string,
     record: (trx: Kysely<Database>) => Promise<void>,
     locale: Locale,
+    amount?: number,
   ): Promise<{ refundedNow: boolean } & ConsoleOrderDetail> {
     const order = await this.#repository.findOrder(orderId);
     if (!order) throw new AppError('not_found', { messageKey: 'payments:errors.orderNotFound' });
     const answer = async (refundedNow: boolean) => ({ refundedNow, ...(await this.orderForOperator(orderId, locale)) });
     if (order.status === 'refunded' || order.refund_requested_at !== null) return answer(false);
     if (order.status !== 'paid') throw new AppError('order_not_refundable', { values: { status: order.status } });
+    const left = order.amount_minor - order.refunded_minor;
+    if (amount !== undefined && (amount < 1 || amount > left))
+      throw fieldError({ amount: [{ key: 'payments:errors.refundAmount', values: { left: majorUnitsText(left, order.currency), currency: order.currency } }] });
+    const partial = amount !== undefined && amount < left;
     const provider = this.#requireProvider();
     if (!(await this.#repository.claimRefund(order.id, isoNow(this.#clock)))) {
       const now = await this.#repository.findOrder(orderId);
@@ -380,14 +452,26 @@ export class PaymentsService {
       throw new AppError('order_not_refundable', { values: { status: now?.status ?? order.status } });
     }
     try {
-      await provider.refund(payableOf(order), reason);
+      await provider.refund(payableOf(order), reason, partial ? amount : undefined);
     } catch (cause) {
       await this.#repository.releaseRefund(order.id);
       throw new AppError('unavailable', { messageKey: 'payments:errors.providerDown', cause });
     }
+    if (partial) {
+      // The operator's request is an event of its own (audited with it); the amount counts with the provider's notification.
+      await this.#repository.applyChange(
+        order.id,
+        { type: 'operator_partial_refund', eventKey: `operator-partial-refund:${randomUUID()}`, next: (current) => current, payload: { reason, amount } },
+        isoNow(this.#clock),
+        undefined,
+        (trx) => record(trx),
+      );
+      await this.#repository.releaseRefund(order.id);
+      return answer(true);
+    }
     await this.#repository.applyChange(
       order.id,
-      { type: 'operator_refund', eventKey: 'operator-refund', next: NEXT_STATUS.refunded, payload: { reason } },
+      { type: 'operator_refund', eventKey: 'operator-refund', next: NEXT_STATUS.refunded, payload: { reason }, refund: { amount: null, reason } },
       isoNow(this.#clock),
       undefined,
       // The audit entry and the game's refunded webhook commit with the refund.
@@ -400,8 +484,8 @@ export class PaymentsService {
   }
 
   /** Queues the game's webhook for an order change (decision 100), inside the change's transaction. */
-  async #queueWebhook(trx: Kysely<Database>, done: { eventId: number; from: OrderStatus; order: OrderRow }): Promise<void> {
-    await this.#webhooks?.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order });
+  async #queueWebhook(trx: Kysely<Database>, done: { eventId: number; from: OrderStatus; order: OrderRow; refund: AppliedRefund | null }): Promise<void> {
+    await this.#webhooks?.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order, refund: done.refund });
   }
 
   /** The sandbox checkout page's order (by its checkout token). */
@@ -489,6 +573,8 @@ function toConsoleOrder(row: OrderView & MemberNames, locale: Locale): ConsoleOr
     ...order,
     providerOrderId: row.provider_order_id,
     refundRequestedAt: row.refund_requested_at,
+    refunded: row.refunded_minor,
+    refundedAt: row.refunded_at,
     member: { id: row.user_id, username: row.username, email: row.email },
   };
 }
@@ -508,5 +594,6 @@ function toOrder(row: OrderView, locale: Locale): Order {
     createdAt: row.created_at,
     paidAt: row.paid_at,
     delivered: row.delivered_at !== null,
+    livemode: row.preview === 0,
   };
 }

@@ -133,7 +133,7 @@ describe('the SDK in a build preview', () => {
       expect(config.statusCode, config.body).toBe(200);
       expect(config.json().data).toMatchObject({ appId: draft.id, items: [{ sku: 'gold', amount: 199, kind: 'consumable' }] });
       // The preview's build, on its own host, not the live game's.
-      expect(config.json().data.url).toContain(`${label}.preview.`);
+      expect(config.json().data.url).toContain(`${label}.previews.localhost:`);
       expect((await calls.inventory()).json().data.items).toEqual([]);
       const order = await calls.order();
       expect(order.statusCode, order.body).toBe(201);

@@ -261,19 +261,21 @@ describe('game builds (decision 097)', () => {
     expect((await get(host, '/index.html')).statusCode).toBe(404);
     const label = new URL(first.previewUrl).searchParams.get('preview')!;
     expect(first.previewUrl).toBe(`${api.config.publicOrigin}/qa/${game.slug}?preview=${label}`);
-    const preview = await get(`${label}.preview.games.localhost:3001`, '/index.html');
+    // Previews are on a site of their own (decision 108): a preview cannot set cookies published games receive.
+    expect((await get(`${label}.preview.games.localhost:3001`, '/index.html')).statusCode).toBe(404);
+    const preview = await get(`${label}.previews.localhost:3001`, '/index.html');
     expect(preview.statusCode).toBe(200);
     expect(preview.body).toContain('First build');
     expect(preview.headers['content-security-policy']).toContain(`frame-ancestors ${api.config.publicOrigin}`);
-    const wasm = await get(`${label}.preview.games.localhost:3001`, '/Build/game.wasm', { range: 'bytes=0-3' });
+    const wasm = await get(`${label}.previews.localhost:3001`, '/Build/game.wasm', { range: 'bytes=0-3' });
     expect(wasm.statusCode).toBe(206);
     expect(wasm.headers['content-type']).toBe('application/wasm');
     // A label not signed by the portal, or another build's number under this signature, finds nothing.
-    expect((await get(`${label.slice(0, -1)}0.preview.games.localhost:3001`, '/index.html')).statusCode).toBe(404);
-    expect((await get(`${label.replace(/^b\d+/, `b${first.id + 1}`)}.preview.games.localhost:3001`, '/index.html')).statusCode).toBe(404);
+    expect((await get(`${label.slice(0, -1)}0.previews.localhost:3001`, '/index.html')).statusCode).toBe(404);
+    expect((await get(`${label.replace(/^b\d+/, `b${first.id + 1}`)}.previews.localhost:3001`, '/index.html')).statusCode).toBe(404);
     // The QA page's game for the link: on the preview host, whatever the game's publication.
     const config = await api.services.builds.previewConfig('en', game.slug, label);
-    expect(config?.url).toBe(`http://${label}.preview.games.localhost:3001/index.html?locale=en`);
+    expect(config?.url).toBe(`http://${label}.previews.localhost:3001/index.html?locale=en`);
     expect(await api.services.builds.previewConfig('en', 'alpha', label)).toBeNull();
 
     const ownerCaller = { userId: owner.userInfo.uid, tokenId: 0 };
@@ -385,6 +387,48 @@ describe('game builds (decision 097)', () => {
     expect(await auditCount()).toBe(1);
   });
 
+  it('lets the developer make any approved build live, back past several and forward again; not a build in review, rejected or of another game (decision 122)', async () => {
+    const switched = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
+    const otherGame = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
+    const build = (appId: number, version: number, status: 'approved' | 'rejected') =>
+      insertReviewedBuild(api.database.db, { appId, version, status, uploadedBy: owner.userInfo.uid, reviewedBy: operator.userInfo.uid });
+    const v1 = await build(switched.id, 1, 'approved');
+    const v2 = await build(switched.id, 2, 'approved');
+    const v3 = await build(switched.id, 3, 'rejected');
+    const v4 = await build(switched.id, 4, 'approved');
+    const foreign = await build(otherGame.id, 1, 'approved');
+    await api.database.db.updateTable('apps').set({ live_build_id: v4.id, published: 1 }).where('id', '=', switched.id).execute();
+    const liveBuild = async () =>
+      (await api.database.db.selectFrom('apps').select('live_build_id').where('id', '=', switched.id).executeTakeFirstOrThrow()).live_build_id;
+    const makeLive = (buildId: number, token: string | undefined) => api.call('POST', `/studio/games/${switched.id}/builds/${buildId}/live`, { token });
+
+    // Back past version 2 straight to version 1, then forward to 2, then to 4.
+    for (const target of [v1, v2, v4]) {
+      const response = await makeLive(target.id, owner.token);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().data).toMatchObject({ id: target.id, live: true });
+      expect(await liveBuild()).toBe(target.id);
+    }
+    // The live build again: no change, the same answer.
+    expect((await makeLive(v4.id, owner.token)).statusCode).toBe(200);
+    expect(await liveBuild()).toBe(v4.id);
+
+    // Refused, and nothing changes: a rejected build (named in the visitor's language), another game's build, a build that does not exist, other callers.
+    const rejected = await api.call('POST', `/studio/games/${switched.id}/builds/${v3.id}/live`, { token: owner.token, headers: { locale: 'zh-CN' } });
+    expect(rejected.statusCode).toBe(409);
+    expect(rejected.json().message).toBe('版本 3 尚未通过审核：只有通过审核的版本才能上线。');
+    expect((await makeLive(foreign.id, owner.token)).statusCode).toBe(404);
+    expect((await makeLive(999_999_999, owner.token)).statusCode).toBe(404);
+    expect((await makeLive(v1.id, undefined)).statusCode).toBe(401);
+    expect((await makeLive(v1.id, member.token)).statusCode).toBe(403);
+    expect((await makeLive(v1.id, other.token)).statusCode).toBe(404);
+    expect((await makeLive(v1.id, operator.token)).statusCode).toBe(403);
+    expect(await liveBuild()).toBe(v4.id);
+    expect(
+      (await api.database.db.selectFrom('apps').select('live_build_id').where('id', '=', otherGame.id).executeTakeFirstOrThrow()).live_build_id,
+    ).toBeNull();
+  });
+
   it('checks the role for every call: no token, guest, member, other developer, owner, operator', async () => {
     const build = await uploadOk(sdkGameEntries('Matrix'));
     const zip = await makeZip(sdkGameEntries());
@@ -395,17 +439,17 @@ describe('game builds (decision 097)', () => {
       {
         call: 'upload',
         run: (token) => upload(token, game.id, zip),
-        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+        status: { none: 401, guest: 403, member: 403, other: 404, owner: 200, operator: 403 },
       },
       {
         call: 'list',
         run: (token) => api.call('GET', `/studio/games/${game.id}/builds`, { token }),
-        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+        status: { none: 401, guest: 403, member: 403, other: 404, owner: 200, operator: 403 },
       },
       {
         call: 'submit',
         run: (token) => api.call('POST', `/studio/games/${game.id}/builds/${build.id}/submit`, { token }),
-        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+        status: { none: 401, guest: 403, member: 403, other: 404, owner: 200, operator: 403 },
       },
       {
         call: 'queue',
@@ -420,7 +464,7 @@ describe('game builds (decision 097)', () => {
       {
         call: 'developer rollback',
         run: (token) => api.call('POST', `/studio/games/${game.id}/rollback`, { token }),
-        status: { none: 401, guest: 404, member: 404, other: 404, owner: 200, operator: 404 },
+        status: { none: 401, guest: 403, member: 403, other: 404, owner: 200, operator: 403 },
       },
       {
         call: 'operator rollback',

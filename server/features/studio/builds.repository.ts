@@ -71,6 +71,16 @@ export class BuildsRepository {
     return db.selectFrom('apps').select(['id', 'slug', 'live_build_id', 'published', 'thumbnail']).where('id', '=', appId).executeTakeFirst();
   }
 
+  /** How many builds wait for an operator's review. */
+  async submittedCount(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('game_builds')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'submitted')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Submitted builds, oldest first, with their game and studio. */
   async queue(locale: string): Promise<ReviewQueueRow[]> {
     return this.#db

@@ -24,6 +24,7 @@ import type { ApiRouter } from '#server/http/api-router.ts';
 import { parseOrThrow } from '#server/http/validation.ts';
 import { translator } from '#server/i18n.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import type { BuildUploadsService } from './build-uploads.service.ts';
 import type { BuildsService } from './builds.service.ts';
 import type { DevelopersService } from './developers.service.ts';
 
@@ -32,8 +33,8 @@ const CONSOLE = ['console: reviews'];
 const UPLOADS = '/studio/games/:app_id/uploads';
 /** An upload's id names its game, so a request for it under another game's address finds nothing. */
 const UPLOAD_PATH = /\/studio\/games\/(\d+)\/uploads(?:\/(\d+-[0-9a-f]{32}))?\/?$/;
-/** Who sends each request handed to the upload server, and in which language to answer, as the portal found. */
-const uploaders = new WeakMap<IncomingMessage, { userId: number; locale: Locale }>();
+/** Who sends each request handed to the upload server, in which language to answer, and the id of an upload it opens, as the portal found. */
+const uploaders = new WeakMap<IncomingMessage, { userId: number; locale: Locale; opened?: string }>();
 const uploaderOf = (req: { runtime?: { node?: { req: IncomingMessage } } }) => {
   const node = req.runtime?.node?.req;
   const uploader = node ? uploaders.get(node) : undefined;
@@ -51,8 +52,11 @@ function uploadPath(url: string): { appId: number; uploadId: string | undefined 
  * (the tus protocol) of a build's zip: created, resumed and finished by the developer of that game
  * only, refused above the size cap before a byte is accepted, and checked when its last byte arrives.
  */
-export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsService; developers: DevelopersService; buildsDir: string }): Promise<void> {
-  const { builds, developers } = options;
+export async function buildsRoutes(
+  api: ApiRouter,
+  options: { builds: BuildsService; uploads: BuildUploadsService; developers: DevelopersService; buildsDir: string },
+): Promise<void> {
+  const { builds, uploads, developers } = options;
   const incoming = join(options.buildsDir, '.incoming');
   const store = new FileStore({ directory: incoming });
   const tus = new TusServer({
@@ -61,7 +65,8 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     maxSize: builds.maxArchiveBytes,
     relativeLocation: true,
     respectForwardedHeaders: false,
-    namingFunction: (req) => `${uploadPath(req.url)!.appId}-${randomBytes(16).toString('hex')}`,
+    // The id opened under the studio's limits; a random one only for an upload refused above the size cap.
+    namingFunction: (req) => uploaderOf(req as never).opened ?? `${uploadPath(req.url)!.appId}-${randomBytes(16).toString('hex')}`,
     generateUrl: (_req, { id }) => `/serve/api/studio/games/${id.split('-')[0]}/uploads/${id}`,
     getFileIdFromRequest: (req) => uploadPath(req.url)?.uploadId,
     onUploadFinish: async (req, upload) => {
@@ -77,6 +82,7 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
         return { status_code: statusOf(error.code), headers, body: JSON.stringify(errorEnvelope(error, locale)) };
       } finally {
         await store.remove(upload.id).catch(() => undefined);
+        await uploads.close(upload.id);
       }
     },
   });
@@ -89,16 +95,35 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
     if (!where || (where.uploadId !== undefined && where.uploadId.split('-')[0] !== String(where.appId))) throw new AppError('not_found');
     parseOrThrow(AppIdSchema, String(where.appId), request.locale);
     const userId = await developers.requireDeveloperOf(request.caller, where.appId);
-    uploaders.set(request.raw, { userId, locale: request.locale });
+    const uploader: { userId: number; locale: Locale; opened?: string } = { userId, locale: request.locale };
+    if (where.uploadId === undefined) {
+      // Decision 109: every upload announces its size, which is charged to the studio's day before a byte arrives.
+      const announced = request.headers['upload-length'];
+      if (typeof announced !== 'string' || !/^\d{1,15}$/.test(announced)) throw new AppError('bad_request');
+      const bytes = Number(announced);
+      if (bytes <= builds.maxArchiveBytes) uploader.opened = await uploads.open(userId, where.appId, bytes);
+    } else if (request.method === 'PATCH') {
+      await uploads.receiving(where.uploadId);
+    } else if (request.method === 'HEAD') {
+      await uploads.requireOpen(where.uploadId);
+    } else {
+      await uploads.close(where.uploadId);
+    }
+    uploaders.set(request.raw, uploader);
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    try {
+      await tus.handle(request.raw, reply.raw);
+    } finally {
+      // An upload the upload server did not create does not hold one of the studio's places.
+      if (uploader.opened !== undefined && reply.raw.statusCode !== 201) await uploads.close(uploader.opened);
+    }
   };
   api.app.route({ method: ['POST'], url: UPLOADS, config: { auth: 'required', csrf: true, studioKey: true }, handler: handOver });
   api.app.route({ method: ['PATCH', 'DELETE'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: true, studioKey: true }, handler: handOver });
   api.app.route({ method: ['HEAD'], url: `${UPLOADS}/:upload_id`, config: { auth: 'required', csrf: false, studioKey: true }, handler: handOver });
 
   const uploadDescription =
-    'The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (refused with 413 above the cap before any byte) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. The developer of the game only (404 to anyone else). ' +
+    'The tus 1.0 resumable upload protocol (creation, core, termination), with a session token or a Studio key (decision 102): `POST` with `Upload-Length` (required; refused with 413 above the cap before any byte, and with 429 `upload_limit` past the studio’s open uploads or bytes of the day, `data.limit` `open_uploads` or `daily_bytes`, decision 109) and `Tus-Resumable: 1.0.0`, then `PATCH` the bytes to the `Location` answered, `HEAD` to learn the offset after a dropped connection. An upload that received nothing for a day is removed: its `HEAD` and `PATCH` then answer 404, and the client starts again. The developer of the game only (404 to anyone else). ' +
     'The last `PATCH` answers 200 with the new build in the envelope, or 422 `validation` with `data.problems`: every problem of the archive at once.';
   api.documented({
     method: 'POST',
@@ -116,13 +141,19 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
         schema: z.string().max(0).meta({ description: 'No body' }),
       },
       '413': { description: 'Larger than a build may be' },
+      '429': {
+        description:
+          "`upload_limit`: the studio's unfinished uploads at once (`open_uploads`) or megabytes of the day (`daily_bytes`, with `Retry-After`); nothing was opened",
+        schema: z.object({ data: z.object({ limit: z.enum(['open_uploads', 'daily_bytes']), max: z.number() }).loose() }).loose(),
+      },
     },
   });
   api.documented({
     method: 'DELETE',
     url: `${UPLOADS}/:upload_id`,
     summary: 'Abandon an unfinished upload',
-    description: 'Its bytes are removed. The developer of the game only (404 to anyone else).',
+    description:
+      "Its bytes are removed and it no longer counts against the studio's open uploads (decision 109). The developer of the game only (404 to anyone else).",
     tags: STUDIO,
     auth: 'required',
     studioKey: true,
@@ -188,6 +219,21 @@ export async function buildsRoutes(api: ApiRouter, options: { builds: BuildsServ
       response: BuildSchema,
     },
     ({ caller, params }) => builds.rollback(caller, params.app_id),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/builds/:build_id/live',
+      summary: 'Make an approved build live: back to an earlier one, or forward to a later one',
+      description:
+        'Any approved build of the game (decision 122); the live build again changes nothing. 409 for a build that is not approved, 404 for a build of another game. Not with a Studio key: a pipeline uploads, people choose what plays.',
+      tags: STUDIO,
+      auth: 'required',
+      params: GameBuildParamsSchema,
+      response: BuildSchema,
+    },
+    ({ caller, params }) => builds.makeLive(caller, params.app_id, params.build_id),
   );
 
   api.route(

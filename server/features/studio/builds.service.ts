@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
+import { byteSizeText } from '#common/byte-sizes.ts';
 import type { Locale } from '#common/locales.ts';
+import type { Database } from '#server/db/schema.ts';
 import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
@@ -62,8 +65,9 @@ export class BuildsService {
   readonly #auditLog: AuditLogService;
   readonly #clock: Clock;
   readonly #secret: string;
+  readonly #previousSecrets: readonly string[];
   readonly #portalOrigin: string;
-  readonly #gamesOrigin: URL;
+  readonly #previewsOrigin: URL;
   readonly #changed: () => Promise<void>;
   readonly #limits: BuildLimits;
   readonly #sandbox: string;
@@ -80,8 +84,11 @@ export class BuildsService {
     auditLog: AuditLogService;
     clock: Clock;
     appSecret: string;
+    /** APP_SECRET_PREVIOUS: preview links made before a rotation of APP_SECRET keep working (decision 110). */
+    previousSecrets?: readonly string[];
     portalOrigin: string;
-    gamesOrigin: string;
+    /** Where previews are served (decision 108): a site of their own, apart from published games. */
+    previewsOrigin: string;
     /** Tells every instance a game's live build changed (their caches of hosted games). */
     changed: () => Promise<void>;
   }) {
@@ -92,8 +99,9 @@ export class BuildsService {
     this.#auditLog = options.auditLog;
     this.#clock = options.clock;
     this.#secret = options.appSecret;
+    this.#previousSecrets = options.previousSecrets ?? [];
     this.#portalOrigin = options.portalOrigin;
-    this.#gamesOrigin = new URL(options.gamesOrigin);
+    this.#previewsOrigin = new URL(options.previewsOrigin);
     this.#changed = options.changed;
     this.#limits = options.limits;
     this.#sandbox = options.sandbox;
@@ -162,6 +170,7 @@ export class BuildsService {
     await this.#repository.remove(buildId);
   }
 
+  /** Every problem at once, each naming its file, its rule and the value, sizes as people read them (decision 125). */
   #problems(problems: BuildProblem[], locale: Locale): AppError {
     const t = translator(locale);
     return new AppError('validation', {
@@ -170,7 +179,7 @@ export class BuildsService {
       data: {
         problems: problems.map((problem) => ({
           ...problem,
-          message: t(`studio:builds.problems.${problem.rule}`, { path: problem.path ?? '', ...problem.values }),
+          message: t(`studio:builds.problems.${problem.rule}`, { path: problem.path ?? '', ...readableSizes(problem.values, locale) }),
         })),
       },
     });
@@ -195,6 +204,11 @@ export class BuildsService {
     if (!game?.thumbnail) throw new AppError('conflict', { messageKey: 'studio:builds.errors.needsThumbnail' });
     await this.#repository.update(build.id, { status: 'submitted', submitted_at: isoNow(this.#clock), reason: null });
     return this.#toBuild((await this.#repository.find(build.id))!, game?.live_build_id ?? null, game?.slug ?? '');
+  }
+
+  /** How many builds wait for review (the Console overview asks, having checked the operator). */
+  waitingCount(): Promise<number> {
+    return this.#repository.submittedCount();
   }
 
   /** The operators' review queue: submitted builds, oldest first. */
@@ -267,26 +281,55 @@ export class BuildsService {
     return this.#rollback(appId, operator, reason);
   }
 
+  /**
+   * The developer makes any of the game's approved builds live (decision 122): an earlier one (a
+   * rollback past several builds) or a later one (back forward after a rollback). The live build
+   * again is no change; a build of another game is missing, as one that does not exist.
+   */
+  async makeLive(caller: Caller | null, appId: number, buildId: number): Promise<Build> {
+    await this.#developers.requireDeveloperOf(caller, appId);
+    return this.#switchLive(appId, null, '', async (_live, trx) => {
+      const chosen = await this.#repository.find(buildId, trx);
+      if (!chosen || chosen.app_id !== appId) throw new AppError('not_found');
+      if (chosen.status !== 'approved') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notApproved', values: { version: chosen.version } });
+      return chosen;
+    });
+  }
+
   async #rollback(appId: number, operator: number | null, reason = ''): Promise<Build> {
+    return this.#switchLive(appId, operator, reason, async (live, trx) => {
+      const previous = live ? await this.#repository.previousApproved(appId, live.version, trx) : undefined;
+      if (!live || !previous) throw new AppError('conflict', { messageKey: 'studio:builds.errors.nothingToRollBackTo' });
+      return previous;
+    });
+  }
+
+  /** Makes the build `choose` picks (given the live one) the game's live build, in one transaction; an operator's switch is audited. */
+  async #switchLive(
+    appId: number,
+    operator: number | null,
+    reason: string,
+    choose: (live: GameBuildRow | undefined, trx: Kysely<Database>) => Promise<GameBuildRow>,
+  ): Promise<Build> {
     const now = isoNow(this.#clock);
     const target = await this.#repository.db.transaction().execute(async (trx) => {
       const game = await this.#repository.game(appId, trx);
       if (!game) throw new AppError('not_found');
       const live = game.live_build_id === null ? undefined : await this.#repository.find(game.live_build_id, trx);
-      const previous = live ? await this.#repository.previousApproved(appId, live.version, trx) : undefined;
-      if (!live || !previous) throw new AppError('conflict', { messageKey: 'studio:builds.errors.nothingToRollBackTo' });
-      await this.#repository.makeLive(appId, previous, game.slug, now, trx);
+      const chosen = await choose(live, trx);
+      if (chosen.id === live?.id) return chosen;
+      await this.#repository.makeLive(appId, chosen, game.slug, now, trx);
       if (operator !== null)
         await this.#auditLog.record(
           {
             operatorUserId: operator,
             action: 'build.rollback',
             target: { type: 'game', id: appId },
-            detail: { from: live.id, to: previous.id, version: previous.version, reason },
+            detail: { from: live?.id ?? null, to: chosen.id, version: chosen.version, reason },
           },
           trx,
         );
-      return previous;
+      return chosen;
     });
     await this.#changed();
     const game = await this.#repository.game(appId);
@@ -304,13 +347,13 @@ export class BuildsService {
     return `b${buildId}-${this.#signature(buildId)}`;
   }
 
-  #signature(buildId: number): string {
-    return createHmac('sha256', this.#secret).update(`game-build-preview:${buildId}`).digest('hex').slice(0, 32);
+  #signature(buildId: number, secret: string = this.#secret): string {
+    return createHmac('sha256', secret).update(`game-build-preview:${buildId}`).digest('hex').slice(0, 32);
   }
 
-  /** The origin a build's preview is served from: a host of its own, below `preview.` of the games host. */
+  /** The origin a build's preview is served from: a host of its own below the previews origin, another site than the games'. */
   previewOrigin(buildId: number): string {
-    return `${this.#gamesOrigin.protocol}//${this.previewLabel(buildId)}.preview.${this.#gamesOrigin.host}`;
+    return `${this.#previewsOrigin.protocol}//${this.previewLabel(buildId)}.${this.#previewsOrigin.host}`;
   }
 
   /** The build a preview label names, when its signature is the portal's. */
@@ -318,9 +361,13 @@ export class BuildsService {
     const match = PREVIEW_LABEL.exec(label);
     if (!match) return null;
     const id = Number(match[1]);
-    const expected = Buffer.from(this.#signature(id));
     const given = Buffer.from(match[2]!);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    // Labels signed before a rotation of APP_SECRET are links studios and QA members hold: they keep working.
+    const signed = [this.#secret, ...this.#previousSecrets].some((secret) => {
+      const expected = Buffer.from(this.#signature(id, secret));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+    if (!signed) return null;
     return (await this.#repository.find(id)) ?? null;
   }
 
@@ -330,16 +377,25 @@ export class BuildsService {
    * for a build of this game, and the caller is the game's developer or a QA test member.
    */
   async previewAllows(caller: Caller, appId: number, label: string | undefined): Promise<boolean> {
-    if (!label) return false;
-    const build = await this.buildOfPreview(label);
-    if (!build || build.app_id !== appId) return false;
-    const tester = await this.#repository.previewTester(appId, caller.userId);
-    return tester.developerUserId === caller.userId || tester.qaMember;
+    return (await this.previewOfGame(appId, label)) && (await this.previewTester(appId, caller.userId));
   }
 
-  /** The build a games-origin host serves as a preview (`<label>.preview.<games host>`), or null. */
+  /** Whether a preview label is one the portal signed for a build of this game (decision 111: a backend's test-mode call names one). */
+  async previewOfGame(appId: number, label: string | undefined): Promise<boolean> {
+    if (!label) return false;
+    const build = await this.buildOfPreview(label);
+    return build !== null && build.app_id === appId;
+  }
+
+  /** Whether a member may use the game's previews: its developer or a QA test member (decision 097). */
+  async previewTester(appId: number, userId: number): Promise<boolean> {
+    const tester = await this.#repository.previewTester(appId, userId);
+    return tester.developerUserId === userId || tester.qaMember;
+  }
+
+  /** The build a games-origin host serves as a preview (`<label>.<previews host>`), or null. */
   async previewHost(hostname: string): Promise<ServedBuild | null> {
-    const suffix = `.preview.${this.#gamesOrigin.hostname}`;
+    const suffix = `.${this.#previewsOrigin.hostname}`;
     if (!hostname.toLowerCase().endsWith(suffix)) return null;
     const build = await this.buildOfPreview(hostname.slice(0, -suffix.length).toLowerCase());
     if (!build) return null;
@@ -398,4 +454,10 @@ export class BuildsService {
       previewUrl: `${this.#portalOrigin}/qa/${slug}?preview=${this.previewLabel(row.id)}`,
     };
   }
+}
+
+/** A build problem's values with its byte counts as "1.5 MB": a size rule's `size` and `limit` (other rules' limits are counts). */
+function readableSizes(values: BuildProblem['values'], locale: Locale): Record<string, string | number> {
+  if (typeof values?.size !== 'number') return { ...values };
+  return { ...values, size: byteSizeText(values.size, locale), ...(typeof values.limit === 'number' ? { limit: byteSizeText(values.limit, locale) } : {}) };
 }

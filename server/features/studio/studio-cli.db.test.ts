@@ -55,7 +55,7 @@ describe('npm run studio -- push (decision 102)', { timeout: 90_000 }, () => {
     return new Promise((done) => {
       execFile(
         process.execPath,
-        [join(ROOT, 'scripts/studio.ts'), ...args],
+        [join(ROOT, 'studio-cli/bin/playport-studio.js'), ...args],
         { cwd: ROOT, env: { ...process.env, PLAYPORT_API_KEY: key, PLAYPORT_URL: url, ...env }, timeout: 60_000 },
         (error, stdout, stderr) => {
           // One JSON document on stdout, whatever happened.
@@ -141,5 +141,23 @@ describe('npm run studio -- push (decision 102)', { timeout: 90_000 }, () => {
     expect(usage.json.problems).toEqual([expect.objectContaining({ rule: 'usage', message: expect.stringMatching(/--game/) })]);
     const noKey = await push(['push', folder, '--game', game.slug], { PLAYPORT_API_KEY: '' });
     expect(noKey.code).toBe(2);
+  });
+
+  it('names the studio limit that refused the upload (decision 109)', async () => {
+    const opened: string[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      const created = await api.app.inject({
+        method: 'POST',
+        url: `/serve/api/studio/games/${game.id}/uploads`,
+        headers: { ...(await api.csrfHeaders()), authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'upload-length': '1000' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      opened.push(String(created.headers.location).split('/').at(-1)!);
+    }
+    const answer = await push(['push', folderOf('limited', sdkGameEntries()), '--game', game.slug]);
+    expect(answer.code).toBe(1);
+    expect(answer.json.problems).toEqual([{ rule: 'open_uploads', message: expect.stringMatching(/3 unfinished uploads.*\(429\)$/) }]);
+    expect(answer.stderr).toMatch(/3 unfinished uploads/);
+    for (const id of opened) await api.services.buildUploads.close(id);
   });
 });

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
+import { FIXTURES, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { STUDIO_LIMITS } from './studio-games.service.ts';
 
@@ -131,14 +133,14 @@ describe('Studio games (decision 096)', () => {
       {
         name: 'GET game',
         send: (token) => api.call('GET', `/studio/games/${gameId}/`, { token }),
-        expected: { none: 401, guest: 404, member: 404, other: 404, owner: 200 },
+        expected: { none: 401, guest: 403, member: 403, other: 404, owner: 200 },
       },
       {
         name: 'PUT game',
         send: (token) => api.call('PUT', `/studio/games/${gameId}/`, { token, body }),
-        expected: { none: 401, guest: 404, member: 404, other: 404, owner: 200 },
+        expected: { none: 401, guest: 403, member: 403, other: 404, owner: 200 },
       },
-      { name: 'POST image', send: (token) => upload(gameId, token, image), expected: { none: 401, guest: 404, member: 404, other: 404, owner: 201 } },
+      { name: 'POST image', send: (token) => upload(gameId, token, image), expected: { none: 401, guest: 403, member: 403, other: 404, owner: 201 } },
     ];
     // The member in this matrix has no profile: the profile call above creates one only at the end.
     const roles = { none: undefined, guest: guest.token, other: other.token, owner: owner.token, member: member.token };
@@ -224,6 +226,63 @@ describe('Studio games (decision 096)', () => {
     expect(Object.keys(second.json().data.errors).sort()).toEqual(['categories.1', 'items.1', 'screenshots.0', 'tags.0', 'thumbnail']);
     const after = (await api.call('GET', `/studio/games/${gameId}/`, { token: owner.token })).json().data;
     expect(after).toEqual(before);
+  });
+
+  it('takes only real origins as backends, naming each refused value, and keeps the origin as rebuilt (decision 107)', async () => {
+    const before = (await api.call('GET', `/studio/games/${gameId}/`, { token: owner.token })).json().data;
+    const attacks = [
+      'https://x;frame-ancestors',
+      'https://*',
+      'https://a,b',
+      "https://x'",
+      'https://x frame-ancestors',
+      'https://u@api.example.com',
+      'https://api.example.com/?',
+    ];
+    const body = { ...metadata({ thumbnail: null }), backends: ['https://api.lantern.example', ...attacks] };
+    for (const locale of ['en', 'zh-CN']) {
+      const refused = await api.call('PUT', `/studio/games/${gameId}/`, { token: owner.token, body, headers: { locale } });
+      expect(refused.statusCode).toBe(422);
+      const errors = refused.json().data.errors as Record<string, string[]>;
+      expect(Object.keys(errors).sort()).toEqual(attacks.map((_, i) => `backends.${i + 1}`).sort());
+      attacks.forEach((value, i) => expect(errors[`backends.${i + 1}`]![0], value).toContain(`${value}`));
+      expect(errors['backends.1']![0]).toContain(locale === 'en' ? 'is not an origin' : '不是形如');
+    }
+    expect((await api.call('GET', `/studio/games/${gameId}/`, { token: owner.token })).json().data).toEqual(before);
+
+    const saved = await api.call('PUT', `/studio/games/${gameId}/`, {
+      token: owner.token,
+      body: { ...metadata({ thumbnail: null }), backends: ['https://API.Lantern.example/', 'wss://live.lantern.example:443'] },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().data.backends).toEqual(['https://api.lantern.example', 'wss://live.lantern.example']);
+    const stored = await api.database.db.selectFrom('apps').select('backend_origins').where('id', '=', gameId).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.backend_origins)).toEqual(['https://api.lantern.example', 'wss://live.lantern.example']);
+  });
+
+  it('builds the games origin policy from clean origins even when a bad value is already stored (decision 107)', async () => {
+    const alpha = await api.database.db.selectFrom('apps').select(['id', 'backend_origins']).where('slug', '=', 'alpha').executeTakeFirstOrThrow();
+    const stored = ['https://api.alpha.example', 'https://x;frame-ancestors https://evil.test', 'https://*', 'https://a,b', "https://x'"];
+    await api.database.db
+      .updateTable('apps')
+      .set({ backend_origins: JSON.stringify(stored) })
+      .where('id', '=', alpha.id)
+      .execute();
+    api.services.catalogue.invalidate();
+    try {
+      const origin = await buildGamesOrigin({ config: api.config, catalogue: api.services.catalogue, gamesDir: resolve(FIXTURES, 'games'), logger: false });
+      const host = `alpha.${new URL(api.config.games.origin).host}`;
+      const response = await origin.inject({ method: 'GET', url: '/index.html', headers: { host } });
+      await origin.close();
+      expect(response.statusCode).toBe(200);
+      const policy = String(response.headers['content-security-policy']);
+      expect(policy).toContain("connect-src 'self' data: blob: https://api.alpha.example;");
+      expect(policy.match(/frame-ancestors/g)).toHaveLength(1);
+      expect(policy).not.toMatch(/evil|\*|,|x'/);
+    } finally {
+      await api.database.db.updateTable('apps').set({ backend_origins: alpha.backend_origins }).where('id', '=', alpha.id).execute();
+      api.services.catalogue.invalidate();
+    }
   });
 
   it('refuses images that are not images, too large, or too many parts', async () => {

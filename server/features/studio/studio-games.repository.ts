@@ -1,12 +1,12 @@
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { replaceAppItems } from '#server/db/app-items.ts';
 import type { Database, ItemKind } from '#server/db/schema.ts';
 
 type Texts = { title: string; summary: string; description: string; instructions: string | null };
 
-/** A game's metadata, as the Studio reads and saves it. */
-interface StudioGameMetadata {
+/** A game's metadata, as the Studio reads and saves it (and a pending change keeps it, decision 112). */
+export interface StudioGameMetadata {
   thumbnail: string;
   cover: string | null;
   screenshots: string[];
@@ -110,12 +110,16 @@ export class StudioGamesRepository {
     });
   }
 
-  async read(appId: number): Promise<StoredStudioGame | undefined> {
-    const app = await this.#db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  get db(): Kysely<Database> {
+    return this.#db;
+  }
+
+  async read(appId: number, db: Kysely<Database> = this.#db): Promise<StoredStudioGame | undefined> {
+    const app = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
     if (!app) return undefined;
     const [texts, categories, tags, items] = await Promise.all([
-      this.#db.selectFrom('app_translations').select(['locale', 'title', 'summary', 'description', 'instructions']).where('app_id', '=', appId).execute(),
-      this.#db
+      db.selectFrom('app_translations').select(['locale', 'title', 'summary', 'description', 'instructions']).where('app_id', '=', appId).execute(),
+      db
         .selectFrom('app_categories as x')
         .innerJoin('categories as c', 'c.id', 'x.category_id')
         .select('c.slug')
@@ -123,14 +127,8 @@ export class StudioGamesRepository {
         .orderBy('c.sort')
         .orderBy('c.slug')
         .execute(),
-      this.#db
-        .selectFrom('app_tags as x')
-        .innerJoin('tags as g', 'g.id', 'x.tag_id')
-        .select('g.slug')
-        .where('x.app_id', '=', appId)
-        .orderBy('g.slug')
-        .execute(),
-      this.#db
+      db.selectFrom('app_tags as x').innerJoin('tags as g', 'g.id', 'x.tag_id').select('g.slug').where('x.app_id', '=', appId).orderBy('g.slug').execute(),
+      db
         .selectFrom('app_items')
         .select(['sku', 'price_minor', 'currency', 'kind', 'names'])
         .where('app_id', '=', appId)
@@ -162,62 +160,64 @@ export class StudioGamesRepository {
 
   /** Replaces the game's metadata in one transaction, the search index rows of the game included. */
   async save(appId: number, input: StudioGameWrite, now: string): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('apps')
-        .set({
-          thumbnail: input.thumbnail,
-          cover: input.cover,
-          screenshots: JSON.stringify(input.screenshots),
-          orientation: input.orientation,
-          width: input.width,
-          height: input.height,
-          backend_origins: JSON.stringify(input.backends),
-          leaderboards: JSON.stringify(input.leaderboards),
-          achievements: JSON.stringify(input.achievements),
-          updated_at: now,
-        })
-        .where('id', '=', appId)
-        .execute();
-      await trx.deleteFrom('app_translations').where('app_id', '=', appId).execute();
-      await trx
-        .insertInto('app_translations')
-        .values(Object.entries(input.texts).map(([locale, t]) => ({ app_id: appId, locale, ...t })))
-        .execute();
-      await replaceTerms(trx, appId, input.categories, input.tags);
-      await replaceAppItems(trx, appId, input.items, now);
-      const tagTitles = await trx
-        .selectFrom('app_tags as x')
-        .innerJoin('tag_translations as tt', 'tt.tag_id', 'x.tag_id')
-        .select(['x.tag_id', 'tt.locale', 'tt.title'])
-        .where('x.app_id', '=', appId)
-        .execute();
-      await trx.deleteFrom('app_search').where('app_id', '=', appId).execute();
-      await trx
-        .insertInto('app_search')
-        .values(
-          Object.entries(input.texts).map(([locale, texts]) => {
-            // A tag without a title in this locale is found by its English title, as the import indexes it.
-            const titles = [...new Set(tagTitles.map((t) => t.tag_id))].map(
-              (id) =>
-                tagTitles.find((t) => t.tag_id === id && t.locale === locale)?.title ?? tagTitles.find((t) => t.tag_id === id && t.locale === 'en')?.title,
-            );
-            return {
-              app_id: appId,
-              locale,
-              tokens: input.searchTokens(
-                texts,
-                titles.filter((t): t is string => t !== undefined),
-              ),
-            };
-          }),
-        )
-        .execute();
-    });
+    await this.#db.transaction().execute((trx) => this.apply(trx, appId, input, now));
+  }
+
+  /** Replaces the game's metadata inside the caller's transaction (an approved change applies this way, decision 112). */
+  async apply(trx: Kysely<Database>, appId: number, input: StudioGameWrite, now: string): Promise<void> {
+    await trx
+      .updateTable('apps')
+      .set({
+        thumbnail: input.thumbnail,
+        cover: input.cover,
+        screenshots: JSON.stringify(input.screenshots),
+        orientation: input.orientation,
+        width: input.width,
+        height: input.height,
+        backend_origins: JSON.stringify(input.backends),
+        leaderboards: JSON.stringify(input.leaderboards),
+        achievements: JSON.stringify(input.achievements),
+        updated_at: now,
+      })
+      .where('id', '=', appId)
+      .execute();
+    await trx.deleteFrom('app_translations').where('app_id', '=', appId).execute();
+    await trx
+      .insertInto('app_translations')
+      .values(Object.entries(input.texts).map(([locale, t]) => ({ app_id: appId, locale, ...t })))
+      .execute();
+    await replaceTerms(trx, appId, input.categories, input.tags);
+    await replaceAppItems(trx, appId, input.items, now);
+    const tagTitles = await trx
+      .selectFrom('app_tags as x')
+      .innerJoin('tag_translations as tt', 'tt.tag_id', 'x.tag_id')
+      .select(['x.tag_id', 'tt.locale', 'tt.title'])
+      .where('x.app_id', '=', appId)
+      .execute();
+    await trx.deleteFrom('app_search').where('app_id', '=', appId).execute();
+    await trx
+      .insertInto('app_search')
+      .values(
+        Object.entries(input.texts).map(([locale, texts]) => {
+          // A tag without a title in this locale is found by its English title, as the import indexes it.
+          const titles = [...new Set(tagTitles.map((t) => t.tag_id))].map(
+            (id) => tagTitles.find((t) => t.tag_id === id && t.locale === locale)?.title ?? tagTitles.find((t) => t.tag_id === id && t.locale === 'en')?.title,
+          );
+          return {
+            app_id: appId,
+            locale,
+            tokens: input.searchTokens(
+              texts,
+              titles.filter((t): t is string => t !== undefined),
+            ),
+          };
+        }),
+      )
+      .execute();
   }
 }
 
-async function replaceTerms(trx: Transaction<Database>, appId: number, categories: string[], tags: string[]): Promise<void> {
+async function replaceTerms(trx: Kysely<Database>, appId: number, categories: string[], tags: string[]): Promise<void> {
   await trx.deleteFrom('app_categories').where('app_id', '=', appId).execute();
   await trx.deleteFrom('app_tags').where('app_id', '=', appId).execute();
   if (categories.length > 0) {

@@ -6,7 +6,9 @@ import { AppError, type FieldMessage, fieldError } from '#server/lib/app-error.t
 import type { Caller } from '#server/lib/caller.ts';
 import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { StudioGameReview } from '#common/api/game-changes.schema.ts';
 import type { DeveloperProfile, DevelopersService } from './developers.service.ts';
+import type { GameChangesService } from './game-changes.service.ts';
 import type { StudioGamesRepository, StoredStudioGame, StudioGameWrite } from './studio-games.repository.ts';
 import {
   STUDIO_IMAGE_FIELD,
@@ -43,8 +45,8 @@ export interface StudioGamesOptions {
   schemas: StudioGameSchemas;
   /** The catalogue's search tokens of a text, so a Studio game is found like an imported one once published. */
   searchTokens: (...texts: Array<string | null | undefined>) => string;
-  /** Tells every instance that the catalogue changed (a published game's texts). */
-  announce: () => Promise<void>;
+  /** Where a live game's saves wait for review (decision 112). */
+  changes: GameChangesService;
 }
 
 /**
@@ -99,9 +101,13 @@ export class StudioGamesService {
     return this.#read(appId);
   }
 
-  /** Replaces the game's metadata; every problem the schema cannot see is reported at once and nothing changes. */
+  /**
+   * Replaces a draft game's metadata; every problem the schema cannot see is reported at once and
+   * nothing changes. A published game's form waits for review as its pending change instead
+   * (decision 112): players see none of it until an operator approves it.
+   */
   async save(caller: Caller | null, appId: number, input: StudioGameMetadata): Promise<StudioGame> {
-    await this.#o.developers.requireDeveloperOf(caller, appId);
+    const userId = await this.#o.developers.requireDeveloperOf(caller, appId);
     const problems: Record<string, FieldMessage[]> = {};
     const add = (field: string, message: FieldMessage) => (problems[field] ??= []).push(message);
 
@@ -169,10 +175,13 @@ export class StudioGamesService {
       })),
       searchTokens: (t, tagTitles) => this.#o.searchTokens(t.title, t.summary, t.description, ...tagTitles),
     };
+    if ((await this.#o.repository.read(appId))?.published) {
+      const { searchTokens: _searchTokens, ...metadata } = write;
+      await this.#o.changes.submit(userId, appId, metadata);
+      return this.#read(appId);
+    }
     await this.#o.repository.save(appId, write, isoNow(this.#o.clock));
-    const game = await this.#read(appId);
-    if (game.published) await this.#o.announce();
-    return game;
+    return this.#read(appId);
   }
 
   /**
@@ -218,10 +227,13 @@ export class StudioGamesService {
     return caller.userId;
   }
 
+  /** The game as its Studio form shows it: a live game's pending change in place of what players see, and how its review stands. */
   async #read(appId: number): Promise<StudioGame> {
     const stored = await this.#o.repository.read(appId);
     if (!stored) throw new AppError('not_found');
-    return toGame(stored);
+    if (!stored.published) return toGame(stored, null);
+    const [pending, review] = await Promise.all([this.#o.changes.pendingMetadata(appId), this.#o.changes.latestReview(appId)]);
+    return toGame(pending ? { ...stored, ...pending } : stored, review);
   }
 }
 
@@ -237,7 +249,7 @@ function text(t: Texts) {
   return { title: t.title, summary: t.summary, description: t.description, ...(t.instructions ? { instructions: t.instructions } : {}) };
 }
 
-function toGame(g: StoredStudioGame): StudioGame {
+function toGame(g: StoredStudioGame, review: StudioGameReview | null): StudioGame {
   const en = g.texts.en ?? { title: g.slug, summary: '', description: '', instructions: null };
   const zh = g.texts['zh-CN'];
   const missing: StudioGame['missing'] = [];
@@ -251,6 +263,7 @@ function toGame(g: StoredStudioGame): StudioGame {
     published: g.published,
     entryUrl: g.entryUrl,
     updatedAt: g.updatedAt,
+    review,
     missing,
     i18n: { en: text(en), ...(zh ? { 'zh-CN': text(zh) } : {}) },
     categories: g.categories,

@@ -193,6 +193,7 @@ describe('Studio keys for build pipelines (decision 102)', () => {
       ['POST', '/studio/keys/'],
       ['DELETE', `/studio/keys/${id}`],
       ['POST', `/studio/games/${game.id}/rollback`],
+      ['POST', `/studio/games/${game.id}/builds/1/live`],
     ];
     for (const [method, path] of refused) {
       // With the XSRF token too, so only the key is in question.
@@ -231,9 +232,9 @@ describe('Studio keys for build pipelines (decision 102)', () => {
     expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`, { token: owner.token })).statusCode).toBe(200);
     expect((await api.call('GET', '/member/info/', { token: owner.token })).statusCode).toBe(200);
     expect((await api.call('GET', '/studio/games/', { token: owner.token })).statusCode).toBe(200);
-    // Members and guests reach no one's game by its slug.
-    expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`, { token: member.token })).statusCode).toBe(404);
-    expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`, { token: guest.token })).statusCode).toBe(404);
+    // Members and guests without a studio reach no one's game by its slug: refused before the slug is looked at (decision 107).
+    expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`, { token: member.token })).statusCode).toBe(403);
+    expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`, { token: guest.token })).statusCode).toBe(403);
     expect((await api.call('GET', `/studio/games/by-slug/${game.slug}`)).statusCode).toBe(401);
   });
 

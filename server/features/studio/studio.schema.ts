@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { StudioGameReviewSchema } from '#common/api/game-changes.schema.ts';
+import { backendOriginOf } from '#server/lib/backend-origins.ts';
 import type { CatalogueEntrySchema } from '../catalogue/catalogue.service.ts';
 
 export const DeveloperProfileSchema = z.object({ studioName: z.string(), contactEmail: z.string(), createdAt: z.string() });
@@ -46,7 +48,21 @@ export function studioGameSchemas({ entry, hostedSlug }: { entry: CatalogueEntry
     i18n: true,
   });
   const image = z.string().min(1).max(300);
+  // The import's rule with a translated message naming the refused value (decision 107).
+  const backendOrigin = z
+    .string()
+    .max(300)
+    .check((ctx) => {
+      if (backendOriginOf(ctx.value) === null)
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'studio:games.errors.backendOrigin', params: { value: ctx.value } });
+    })
+    .overwrite((value) => backendOriginOf(value) ?? value);
   const metadata = fields.extend({
+    backends: z
+      .array(backendOrigin)
+      .max(10)
+      .default([])
+      .describe(entry.shape.backends.description ?? ''),
     thumbnail: image.nullable().describe('An image uploaded with POST /studio/games/{id}/images/ (the tile), or null.'),
     cover: image.nullable().describe('An uploaded image (the wide cover on the game page), or null.'),
     screenshots: z.array(image).max(12).default([]).describe('Up to 12 uploaded images.'),
@@ -64,6 +80,9 @@ export function studioGameSchemas({ entry, hostedSlug }: { entry: CatalogueEntry
     published: z.boolean(),
     entryUrl: z.string(),
     updatedAt: z.string(),
+    review: StudioGameReviewSchema.nullable().describe(
+      "A published game's newest change (decision 112): pending (the fields above are then its values, not yet what players see), or approved or rejected with the reason; null for a draft.",
+    ),
     missing: z
       .array(z.enum(['summary', 'description', 'categories', 'thumbnail']))
       .describe('What the game still lacks before a build of it can be submitted.'),

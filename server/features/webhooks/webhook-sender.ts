@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup } from './webhook-url.ts';
+import { isIP } from 'node:net';
+import { guardedLookup, isPublicAddress, REFUSED_ADDRESS } from './webhook-url.ts';
 
 /** How many bytes of an answer's body the delivery log keeps. */
 export const KEPT_RESPONSE_BYTES = 512;
@@ -11,6 +12,8 @@ export interface WebhookAnswer {
   /** The first bytes of the body, as text. */
   body: string | null;
   error: string | null;
+  /** Set when the address was refused (not public): nothing was sent, and retrying cannot help. */
+  refused?: boolean;
 }
 
 /** Sends one webhook: what the game's backend answered. */
@@ -19,8 +22,9 @@ export interface WebhookSender {
 }
 
 /**
- * Posts with node:http(s): the host's addresses checked at connection time (decision 100), no
- * redirects followed, a time limit for the whole answer, and only the first bytes of the body read.
+ * Posts with node:http(s): the host's addresses checked at connection time (decisions 100 and
+ * 110), no redirects followed, a time limit for the whole answer, and only the first bytes of the
+ * body read. An IP literal never goes through the DNS lookup, so it is checked here before connecting.
  */
 export class HttpWebhookSender implements WebhookSender {
   readonly #allowPrivate: boolean;
@@ -31,8 +35,12 @@ export class HttpWebhookSender implements WebhookSender {
   }
 
   post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAnswer> {
+    const target = new URL(url);
+    const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!this.#allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+      return Promise.resolve({ statusCode: null, body: null, error: `${literal} is not a public address`, refused: true });
+    }
     return new Promise((resolvePromise) => {
-      const target = new URL(url);
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       let settled = false;
       const finish = (answer: WebhookAnswer) => {
@@ -69,7 +77,9 @@ export class HttpWebhookSender implements WebhookSender {
         outgoing.destroy();
         finish({ statusCode: null, body: null, error: `no answer within ${this.#timeoutMs / 1000} s` });
       }, this.#timeoutMs);
-      outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, body: null, error: error.message.slice(0, 300) }));
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        finish({ statusCode: null, body: null, error: error.message.slice(0, 300), ...(error.code === REFUSED_ADDRESS ? { refused: true } : {}) }),
+      );
       outgoing.end(body);
     });
   }

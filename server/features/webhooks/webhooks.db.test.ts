@@ -6,7 +6,7 @@ import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-we
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { idempotencyKey as key, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { idempotencyKey as key, partialRefundOf, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { HttpWebhookSender } from './webhook-sender.ts';
@@ -107,7 +107,7 @@ describe('game webhooks', () => {
       expect(verifyWebhook(secret, String(request.headers['playport-signature']), `${request.body} `, now)).toBe(false);
       const body = JSON.parse(request.body);
       expect(request.headers['playport-event-id']).toBe(body.id);
-      expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), game: { id: appId } });
+      expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), livemode: true, game: { id: appId } });
     }
     const [paid, refunded, , consumed] = mine.map((r) => JSON.parse(r.body));
     expect(paid.data.order).toMatchObject({ id: gold.id, status: 'paid', sku: 'alpha-gold-tiles', amount: 199, currency: 'USD', player: member.userInfo.uid });
@@ -121,6 +121,54 @@ describe('game webhooks', () => {
     const shown = (log.json().data.deliveries as { eventId: string }[]).filter((d) => ids.has(d.eventId));
     expect(shown).toHaveLength(4);
     for (const d of shown) expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastResponse: 'ok' });
+  });
+
+  it('tells the game a partial refund, then the full refund with the reason, the time, what was given back and the consumable taken back (decision 124)', async () => {
+    const member = await newMember();
+    const inventory = async () =>
+      (await api.call('GET', `/game/inventory/${appId}`, { token: member.token })).json().data.items.find((i: { sku: string }) => i.sku === 'alpha-hints')
+        ?.quantity ?? 0;
+    const hints = await buy(member, 'alpha-hints');
+    expect(await inventory()).toBe(1);
+    const partial = partialRefundOf(hints, member.userInfo.uid, hints.transaction, 0.2, 'Hints did not show on level 3');
+    expect((await notify(partial)).statusCode).toBe(204);
+    // The same notification again changes nothing; a second partial refund of the same amount counts.
+    expect((await notify(partial)).statusCode).toBe(204);
+    expect((await notify(partialRefundOf(hints, member.userInfo.uid, hints.transaction, 0.2, 'Still missing'))).statusCode).toBe(204);
+    let row = await api.services.database.db.selectFrom('orders').selectAll().where('public_id', '=', hints.id).executeTakeFirstOrThrow();
+    expect({ status: row.status, refunded: row.refunded_minor }).toEqual({ status: 'paid', refunded: 40 });
+    expect(await inventory()).toBe(1);
+    expect((await notify(refundOf(hints, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
+    row = await api.services.database.db.selectFrom('orders').selectAll().where('public_id', '=', hints.id).executeTakeFirstOrThrow();
+    expect({ status: row.status, refunded: row.refunded_minor }).toEqual({ status: 'refunded', refunded: row.amount_minor });
+    // The unit the refund paid for is taken back from the inventory.
+    expect(await inventory()).toBe(0);
+
+    // A used consumable cannot be taken back: the inventory stays at zero and the game is told.
+    const used = await buy(member, 'alpha-hints');
+    expect(
+      (await api.call('POST', `/game/inventory/${appId}/consume`, { token: member.token, body: { sku: 'alpha-hints', quantity: 1, idempotencyKey: key() } }))
+        .statusCode,
+    ).toBe(200);
+    expect((await notify(refundOf(used, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
+    expect(await inventory()).toBe(0);
+
+    await api.services.webhooks.deliverDue();
+    const mine = bodies().filter((b) => b.data.order?.id === hints.id || b.data.order?.id === used.id);
+    const ofHints = mine.filter((b) => b.data.order.id === hints.id);
+    expect(ofHints.map((b) => b.type).sort()).toEqual(['order.paid', 'order.partially_refunded', 'order.partially_refunded', 'order.refunded']);
+    const partials = ofHints.filter((b) => b.type === 'order.partially_refunded');
+    expect(partials.map((b) => b.data.refund.reason).sort()).toEqual(['Hints did not show on level 3', 'Still missing']);
+    for (const b of partials) {
+      expect(b.data.refund).toMatchObject({ amount: 20, at: expect.any(String) });
+      expect(b.data.order).toMatchObject({ status: 'paid', refundedAt: b.data.refund.at });
+    }
+    const whole = ofHints.find((b) => b.type === 'order.refunded')!;
+    expect(whole.data.order).toMatchObject({ status: 'refunded', refunded: row.amount_minor, refundedAt: whole.data.refund.at });
+    expect(whole.data.refund).toEqual({ amount: row.amount_minor - 40, reason: 'Requested by the player', at: expect.any(String), itemsTakenBack: 1 });
+    expect(Date.parse(whole.data.refund.at)).toBeGreaterThanOrEqual(Date.parse(partials[0]!.data.refund.at));
+    const usedRefund = mine.find((b) => b.data.order.id === used.id && b.type === 'order.refunded')!;
+    expect(usedRefund.data.refund).toMatchObject({ amount: usedRefund.data.order.amount, itemsTakenBack: 0 });
   });
 
   it('sends one webhook for a provider notification that comes twice, and none for a game without a URL', async () => {
@@ -257,6 +305,7 @@ describe('game webhooks', () => {
             quantity: 1,
             remaining: i,
             idempotencyKey: `${run}-${i}`,
+            livemode: true,
           }),
         );
       receiver.state.delayMs = 15;
@@ -279,7 +328,7 @@ describe('game webhooks', () => {
     });
   });
 
-  it('sends a test event from the Studio and logs it; rotating the secret signs with the new one only', async () => {
+  it('sends a test event from the Studio and logs it; after a rotation it signs with both secrets until the overlap ends', async () => {
     const sent = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().data).toMatchObject({ eventType: 'test', status: 'delivered', attempts: 1, lastStatusCode: 200 });
@@ -289,16 +338,22 @@ describe('game webhooks', () => {
     const rotated = await api.call('POST', `/studio/games/${appId}/webhook/secret`, { token: owner.token });
     expect(rotated.statusCode).toBe(200);
     const fresh = rotated.json().data.secret as string;
+    const overlapEnd = rotated.json().data.previousExpiresAt as string;
     expect(fresh).not.toBe(secret);
+    expect(new Date(overlapEnd).getTime() - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
     await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
     const after = receiver.received.at(-1)!;
-    expect(verifyWebhook(fresh, String(after.headers['playport-signature']), after.body, Math.floor(Date.now() / 1000))).toBe(true);
-    expect(verifyWebhook(secret, String(after.headers['playport-signature']), after.body, Math.floor(Date.now() / 1000))).toBe(false);
+    const header = String(after.headers['playport-signature']);
+    // Both signatures during the overlap, the new one first: the guide's receiver accepts either secret.
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(verifyWebhook(fresh, header, after.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifyWebhook(secret, header, after.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifyWebhook('whsec_another', header, after.body, Math.floor(Date.now() / 1000))).toBe(false);
     secret = fresh;
-    // The secret is shown only when made: the settings never carry it.
+    // The secret is shown only when made: the settings never carry it, but say until when the old one signs too.
     const settings = await api.call('GET', `/studio/games/${appId}/webhook`, { token: owner.token });
     expect(settings.body).not.toContain(fresh);
-    expect(settings.json().data).toMatchObject({ url: receiver.url, hasSecret: true });
+    expect(settings.json().data).toMatchObject({ url: receiver.url, hasSecret: true, previousSecretExpiresAt: overlapEnd });
   });
 
   it("works with the guide's receiver (docs/examples/verify-webhook.ts), which refuses old or forged signatures", async () => {
@@ -311,11 +366,11 @@ describe('game webhooks', () => {
       const sent = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
       expect(sent.json().data).toMatchObject({ status: 'delivered', lastStatusCode: 200, lastResponse: 'ok' });
       expect(handled).toEqual([sent.json().data.eventId]);
-      // After a rotation the portal signs with a secret the receiver does not have yet: refused, retried later.
+      // After a rotation the receiver still holds the old secret: the overlap's second signature keeps it working.
       const rotated = await api.call('POST', `/studio/games/${appId}/webhook/secret`, { token: owner.token });
-      const refused = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
-      expect(refused.json().data).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 400, lastResponse: 'bad signature' });
-      expect(handled).toHaveLength(1);
+      const during = await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token });
+      expect(during.json().data).toMatchObject({ status: 'delivered', lastStatusCode: 200 });
+      expect(handled).toHaveLength(2);
       secret = rotated.json().data.secret;
     } finally {
       await new Promise<void>((resolve) => guide.close(() => resolve()));
@@ -365,6 +420,71 @@ describe('game webhooks', () => {
     expect(answer).toMatchObject({ statusCode: null, error: expect.stringContaining('not a public address') });
   });
 
+  it('checks the address rule in force before every delivery: a loopback URL saved earlier is not sent by a production-like server', async () => {
+    const { db } = api.services.database;
+    const gamma = await appIdOf(api.database, 'gamma');
+    await db.updateTable('apps').set({ developer_user_id: owner.userInfo.uid }).where('id', '=', gamma).execute();
+    const production = await openApiInstance(api.database, {
+      env: { HOST: '0.0.0.0', APP_SECRET: 'p'.repeat(40), APP_SECRET_PREVIOUS: api.config.appSecret },
+    });
+    const queue = async (url: string) => {
+      // Saved under a development configuration (a copied database, a changed APP_ENV), then set directly as it was stored.
+      expect((await api.call('PUT', `/studio/games/${gamma}/webhook`, { token: owner.token, body: { url: receiver.url } })).statusCode).toBe(200);
+      await db.updateTable('game_webhooks').set({ url }).where('app_id', '=', gamma).execute();
+      const now = new Date().toISOString();
+      const eventId = `evt_rule_${randomBytes(6).toString('hex')}`;
+      await db
+        .insertInto('webhook_deliveries')
+        .values({
+          app_id: gamma,
+          event_id: eventId,
+          event_type: 'test',
+          source_key: `rule:${eventId}`,
+          payload: JSON.stringify({ id: eventId, type: 'test' }),
+          status: 'pending',
+          next_attempt_at: now,
+          lease_until: null,
+          leased_by: null,
+          last_attempt_at: null,
+          last_status_code: null,
+          last_response: null,
+          last_error: null,
+          delivered_at: null,
+          created_at: now,
+        })
+        .execute();
+      return eventId;
+    };
+    const logged = async (instance: { services: TestApi['services'] }, eventId: string) =>
+      (await instance.services.webhooks.settings(gamma)).deliveries.find((d) => d.eventId === eventId)!;
+    const port = new URL(receiver.url).port;
+    try {
+      for (const [url, reason] of [
+        [`http://127.0.0.1:${port}/playport/webhook`, 'scheme'],
+        [`https://127.0.0.1:${port}/playport/webhook`, 'private_address'],
+        [`https://[::127.0.0.1]:${port}/playport/webhook`, 'private_address'],
+        [`https://[::7f00:1]:${port}/playport/webhook`, 'private_address'],
+        [`https://[::ffff:0:127.0.0.1]:${port}/playport/webhook`, 'private_address'],
+      ] as const) {
+        const eventId = await queue(url);
+        const before = receiver.received.length;
+        await production.services.webhooks.deliverDue();
+        expect(receiver.received.length, url).toBe(before);
+        // Given up at once, with the reason the Studio shows.
+        expect(await logged(production, eventId), url).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: null, refused: reason });
+      }
+      // The same URL on a development server (loopback allowed, as before) is delivered.
+      const eventId = await queue(`http://127.0.0.1:${port}/playport/webhook`);
+      await api.services.webhooks.deliverDue();
+      expect(await logged(api, eventId)).toMatchObject({ status: 'delivered', lastStatusCode: 200, refused: null });
+      expect(receiver.received.at(-1)!.body).toContain(eventId);
+    } finally {
+      await production.close();
+      await db.deleteFrom('game_webhooks').where('app_id', '=', gamma).execute();
+      await db.deleteFrom('webhook_deliveries').where('app_id', '=', gamma).execute();
+    }
+  });
+
   it('lets only the game’s developer use its webhook calls', async () => {
     const guest = await newGuest();
     const member = await newMember();
@@ -377,15 +497,18 @@ describe('game webhooks', () => {
       { method: 'POST', path: `/studio/games/${appId}/webhook/secret` },
       { method: 'POST', path: `/studio/games/${appId}/webhook/test` },
     ] as const;
-    const generation = async () =>
-      await api.services.database.db.selectFrom('game_webhooks').select(['secret_generation', 'url']).where('app_id', '=', appId).executeTakeFirstOrThrow();
+    const generation = async () => [
+      await api.services.database.db.selectFrom('game_webhooks').select('url').where('app_id', '=', appId).executeTakeFirstOrThrow(),
+      await api.services.database.db.selectFrom('game_credentials').selectAll().where('app_id', '=', appId).execute(),
+    ];
     const deliveries = async () => (await api.services.database.db.selectFrom('webhook_deliveries').select('id').execute()).length;
     for (const call of calls) {
       const unchanged = [await generation(), await deliveries()];
       for (const [who, token, status] of [
         ['no token', undefined, 401],
-        ['guest', guest.token, 404],
-        ['member', member.token, 404],
+        // Without a studio, refused before the game is looked at (decision 107).
+        ['guest', guest.token, 403],
+        ['member', member.token, 403],
         ['other developer', otherDeveloper.token, 404],
       ] as const) {
         const answer = await api.call(call.method, call.path, { token, ...('body' in call ? { body: call.body } : {}) });
@@ -407,8 +530,8 @@ describe('game webhooks', () => {
     let gameSecret: string;
     let otherSecret: string;
     beforeAll(async () => {
-      gameSecret = await api.services.records.newBackendSecret(appId);
-      otherSecret = await api.services.records.newBackendSecret(otherAppId);
+      gameSecret = (await api.services.records.newBackendSecret(appId)).secret;
+      otherSecret = (await api.services.records.newBackendSecret(otherAppId)).secret;
     });
     function signed(path: string, body: object, options: { secret?: string; timestamp?: number; app?: number } = {}) {
       const raw = JSON.stringify(body);
@@ -433,6 +556,7 @@ describe('game webhooks', () => {
       expect(items.statusCode, items.body).toBe(200);
       expect(items.json().data).toEqual({
         uid: member.userInfo.uid,
+        livemode: true,
         permanent: [{ sku: 'alpha-night-theme', orderId: theme.id, paidAt: expect.any(String) }],
         consumables: [{ sku: 'alpha-hints', quantity: 2 }],
       });
@@ -440,6 +564,7 @@ describe('game webhooks', () => {
       expect(verified.statusCode, verified.body).toBe(200);
       expect(verified.json().data).toMatchObject({
         orderId: theme.id,
+        livemode: true,
         status: 'paid',
         sku: 'alpha-night-theme',
         uid: member.userInfo.uid,

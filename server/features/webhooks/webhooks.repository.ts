@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, GameWebhooksTable, WebhookDeliveriesTable } from '#server/db/schema.ts';
 
@@ -18,25 +18,14 @@ export class WebhooksRepository {
     return db.selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).executeTakeFirst();
   }
 
-  /** Sets the URL (null removes it); the first time also starts the secret at generation 1. */
+  /** Sets the URL (null removes it). Generation 0: no secret derived from APP_SECRET (decision 110). */
   async saveUrl(appId: number, url: string | null, now: string): Promise<GameWebhookRow> {
     return this.#db
       .insertInto('game_webhooks')
-      .values({ app_id: appId, url, secret_generation: 1, created_at: now, updated_at: now })
+      .values({ app_id: appId, url, secret_generation: 0, created_at: now, updated_at: now })
       .onConflict((oc) => oc.column('app_id').doUpdateSet({ url, updated_at: now }))
       .returningAll()
       .executeTakeFirstOrThrow();
-  }
-
-  /** Starts a new secret generation (the previous secret stops signing) and answers it. */
-  async nextSecretGeneration(appId: number, now: string): Promise<number> {
-    const row = await this.#db
-      .insertInto('game_webhooks')
-      .values({ app_id: appId, url: null, secret_generation: 1, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('app_id').doUpdateSet({ secret_generation: sql<number>`game_webhooks.secret_generation + 1`, updated_at: now }))
-      .returning('secret_generation')
-      .executeTakeFirstOrThrow();
-    return row.secret_generation;
   }
 
   /**

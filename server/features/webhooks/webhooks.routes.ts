@@ -1,5 +1,7 @@
 import {
   BackendItemsBodySchema,
+  BackendSecretSchema,
+  BackendSecretStatusSchema,
   BackendItemsSchema,
   BackendPurchaseBodySchema,
   BackendPurchaseSchema,
@@ -14,6 +16,7 @@ import type { ApiRouter } from '#server/http/api-router.ts';
 import { signedRoute, signedRoutes } from '#server/http/signed-routes.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { RecordsService } from '../games/records.service.ts';
+import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
 import type { DevelopersService } from '../studio/developers.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 
@@ -30,11 +33,12 @@ export async function webhooksRoutes(
   deps: {
     webhooks: WebhooksService;
     developers: Pick<DevelopersService, 'requireDeveloperOf'>;
-    records: Pick<RecordsService, 'verifySignedCall'>;
+    records: Pick<RecordsService, 'verifySignedCall' | 'newBackendSecret'>;
     payments: Pick<PaymentsService, 'playerHoldings' | 'purchaseOf'>;
+    secrets: Pick<GameSecretsService, 'status'>;
   },
 ): Promise<void> {
-  const { webhooks, developers, records, payments } = deps;
+  const { webhooks, developers, records, payments, secrets } = deps;
 
   api.route(
     {
@@ -75,8 +79,8 @@ export async function webhooksRoutes(
     {
       method: 'POST',
       url: '/studio/games/:app_id/webhook/secret',
-      summary: 'Make a new webhook secret for a game (the previous one stops signing at once)',
-      description: `${OWNER_ONLY} The secret is shown this once.`,
+      summary: 'Make a new webhook secret for a game (the previous one signs too for 24 hours)',
+      description: `${OWNER_ONLY} The secret is shown this once. Until \`previousExpiresAt\` each webhook carries a \`v1\` signature with each secret, the new one first (decision 110).`,
       tags: STUDIO_TAGS,
       auth: 'required',
       params: WebhookParamsSchema,
@@ -85,6 +89,41 @@ export async function webhooksRoutes(
     async ({ caller, params }) => {
       await developers.requireDeveloperOf(caller, params.app_id);
       return webhooks.rotateSecret(params.app_id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/studio/games/:app_id/backend-secret',
+      summary: 'Whether a game has a backend secret, when it was made, and until when the one before still verifies',
+      description: `${OWNER_ONLY} Never the secret itself.`,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      response: BackendSecretStatusSchema,
+    },
+    async ({ caller, params }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      const status = await secrets.status(params.app_id, 'backend');
+      return { hasSecret: status !== null, createdAt: status?.createdAt ?? null, previousExpiresAt: status?.previousExpiresAt ?? null };
+    },
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/studio/games/:app_id/backend-secret',
+      summary: "Make a new backend secret for a game's server (the previous one verifies too for 24 hours)",
+      description: `${OWNER_ONLY} The secret is shown this once (decision 110).`,
+      tags: STUDIO_TAGS,
+      auth: 'required',
+      params: WebhookParamsSchema,
+      response: BackendSecretSchema,
+    },
+    async ({ caller, params }) => {
+      await developers.requireDeveloperOf(caller, params.app_id);
+      return records.newBackendSecret(params.app_id);
     },
   );
 
@@ -107,7 +146,7 @@ export async function webhooksRoutes(
 
   await signedRoutes(api, {
     params: WebhookParamsSchema,
-    description: `${SIGNED} 404 for a player or an order that is not the game's.`,
+    description: `${SIGNED} 404 for a player or an order that is not the game's (an account that is not a player of the game is a 404 like one that does not exist). \`livemode\` is false for test orders; with \`preview\` the item look-up answers test holdings (decision 111).`,
     tags: BACKEND_TAGS,
     // The signature first: nothing about the game is answered to a caller without its secret.
     verify: { before: 'parse', check: (appId, signature, raw) => records.verifySignedCall(appId, signature, raw) },
@@ -117,7 +156,7 @@ export async function webhooksRoutes(
         summary: "A player's items of the game, for the game's backend",
         body: BackendItemsBodySchema,
         response: BackendItemsSchema,
-        run: (appId, body) => payments.playerHoldings(appId, body.uid),
+        run: (appId, body) => payments.playerHoldings(appId, body.uid, body.preview),
       }),
       signedRoute({
         url: '/game/backend/:app_id/purchases/verify',

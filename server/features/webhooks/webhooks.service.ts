@@ -1,11 +1,13 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import type { WebhookSender } from './webhook-sender.ts';
-import { resolvesPublicly, webhookUrlProblem } from './webhook-url.ts';
+import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
+import { type WebhookEventData, type WebhookEventType, webhookEventBody, webhookHeaders } from './webhook-events.schema.ts';
+import type { WebhookAnswer, WebhookSender } from './webhook-sender.ts';
+import { resolvesPublicly, type WebhookUrlProblem, webhookUrlProblem } from './webhook-url.ts';
 import type { DeliveryRow, WebhooksRepository } from './webhooks.repository.ts';
 
 /** The first retry waits this long; each next one twice as long as the one before. */
@@ -24,8 +26,6 @@ export const DELIVERY_RETENTION_DAYS = 30;
 /** How often the worker prunes finished deliveries. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-export type WebhookEventType = 'order.paid' | 'order.refunded' | 'items.consumed' | 'test';
-
 /** A row of the delivery log, as the Studio shows it. */
 export interface WebhookDelivery {
   id: number;
@@ -39,12 +39,18 @@ export interface WebhookDelivery {
   lastStatusCode: number | null;
   lastResponse: string | null;
   lastError: string | null;
+  /** Why the last attempt was not made: the URL broke the address rule in force (decision 110). */
+  refused: WebhookUrlProblem | null;
 }
 
 export interface WebhookSettings {
   url: string | null;
   /** Whether a secret exists: it is shown only when it is made. */
   hasSecret: boolean;
+  /** When the current secret was made. */
+  secretCreatedAt: string | null;
+  /** Until when webhooks also carry the signature of the secret it replaced (decision 110); null when none. */
+  previousSecretExpiresAt: string | null;
   deliveries: WebhookDelivery[];
 }
 
@@ -58,11 +64,21 @@ export interface OrderFacts {
   currency: string;
   status: string;
   paid_at: string | null;
+  /** Minor units given back so far, and the latest refund's time (decision 124). */
+  refunded_minor: number;
+  refunded_at: string | null;
+  /** 1 for a test order made in a build preview (decision 111). */
+  preview: number;
 }
 
-/** `Playport-Signature: t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}` (docs/sdk/webhooks.md). */
-export function webhookSignatureHeader(secret: string, timestamp: number, body: string): string {
-  return `t=${timestamp},v1=${backendSignature(secret, String(timestamp), body)}`;
+/**
+ * `Playport-Signature: t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}` (docs/sdk/webhooks.md),
+ * one `v1` per secret that signs: during a rotation's overlap the new one's, then the replaced
+ * one's last (decision 110), so a receiver that reads only the last `v1` keeps working until it
+ * moves to the new secret and to checking every `v1`.
+ */
+export function webhookSignatureHeader(secrets: readonly string[], timestamp: number, body: string): string {
+  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${backendSignature(secret, String(timestamp), body)}`)].join(',');
 }
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed ones: 30 s, 1 min, 2 min, … up to 6 h. */
@@ -80,25 +96,41 @@ export class WebhooksService {
   readonly #repository: WebhooksRepository;
   readonly #sender: WebhookSender;
   readonly #clock: Clock;
-  readonly #appSecret: string;
+  readonly #secrets: Pick<GameSecretsService, 'verifying' | 'status' | 'rotate' | 'ensure'>;
   readonly #allowPrivate: boolean;
   readonly #worker = `w_${randomBytes(9).toString('base64url')}`;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
   #prunedAt = 0;
 
-  constructor(deps: { repository: WebhooksRepository; sender: WebhookSender; clock: Clock; appSecret: string; allowPrivateTargets: boolean }) {
+  constructor(deps: {
+    repository: WebhooksRepository;
+    sender: WebhookSender;
+    clock: Clock;
+    secrets: Pick<GameSecretsService, 'verifying' | 'status' | 'rotate' | 'ensure'>;
+    allowPrivateTargets: boolean;
+  }) {
     this.#repository = deps.repository;
     this.#sender = deps.sender;
     this.#clock = deps.clock;
-    this.#appSecret = deps.appSecret;
+    this.#secrets = deps.secrets;
     this.#allowPrivate = deps.allowPrivateTargets;
   }
 
   /** A game's webhook URL and its latest deliveries. */
   async settings(appId: number): Promise<WebhookSettings> {
-    const [webhook, rows] = await Promise.all([this.#repository.webhook(appId), this.#repository.deliveries(appId, LOG_LENGTH)]);
-    return { url: webhook?.url ?? null, hasSecret: webhook !== undefined, deliveries: rows.map(toDelivery) };
+    const [webhook, rows, secret] = await Promise.all([
+      this.#repository.webhook(appId),
+      this.#repository.deliveries(appId, LOG_LENGTH),
+      this.#secrets.status(appId, 'webhook'),
+    ]);
+    return {
+      url: webhook?.url ?? null,
+      hasSecret: secret !== null,
+      secretCreatedAt: secret?.createdAt ?? null,
+      previousSecretExpiresAt: secret?.previousExpiresAt ?? null,
+      deliveries: rows.map(toDelivery),
+    };
   }
 
   /**
@@ -107,27 +139,44 @@ export class WebhooksService {
    */
   async setUrl(appId: number, url: string | null): Promise<{ url: string | null; secret: string | null }> {
     if (url !== null) await this.#checkUrl(url);
-    const existed = (await this.#repository.webhook(appId)) !== undefined;
     const row = await this.#repository.saveUrl(appId, url, isoNow(this.#clock));
-    return { url: row.url, secret: existed ? null : this.#secret(appId, row.secret_generation) };
+    const secret = url === null ? null : await this.#secrets.ensure(appId, 'webhook');
+    return { url: row.url, secret };
   }
 
-  /** A new webhook secret: the previous one stops signing at once. Shown this once. */
-  async rotateSecret(appId: number): Promise<{ secret: string }> {
-    const generation = await this.#repository.nextSecretGeneration(appId, isoNow(this.#clock));
-    return { secret: this.#secret(appId, generation) };
+  /**
+   * A new webhook secret, shown this once. Until `previousExpiresAt` webhooks carry the replaced
+   * secret's signature too (decision 110), so the backend can move to the new one without a gap.
+   */
+  async rotateSecret(appId: number): Promise<{ secret: string; previousExpiresAt: string | null }> {
+    return this.#secrets.rotate(appId, 'webhook');
   }
 
   /**
    * Queues `order.paid` when an order becomes paid and `order.refunded` when it becomes refunded,
    * in the transaction of that change. `sourceKey` names the change (one delivery per change).
    */
-  async orderChanged(trx: Kysely<Database>, change: { sourceKey: string; from: string; order: OrderFacts }): Promise<void> {
-    const { order, from } = change;
-    const type: WebhookEventType | null =
-      order.status === 'paid' && from !== 'paid' ? 'order.paid' : order.status === 'refunded' && from !== 'refunded' ? 'order.refunded' : null;
+  async orderChanged(
+    trx: Kysely<Database>,
+    change: {
+      sourceKey: string;
+      from: string;
+      order: OrderFacts;
+      /** What the change gave back (decision 124): a full refund, or part of a paid order. */
+      refund?: { amount: number; reason: string | null; at: string; itemsTakenBack: number; partial: boolean } | null;
+    },
+  ): Promise<void> {
+    const { order, from, refund } = change;
+    const type: 'order.paid' | 'order.refunded' | 'order.partially_refunded' | null =
+      order.status === 'paid' && from !== 'paid'
+        ? 'order.paid'
+        : order.status === 'refunded' && from !== 'refunded'
+          ? 'order.refunded'
+          : order.status === 'paid' && refund?.partial
+            ? 'order.partially_refunded'
+            : null;
     if (!type) return;
-    await this.#enqueue(trx, order.app_id, type, change.sourceKey, {
+    await this.#enqueue(trx, order.app_id, type, change.sourceKey, order.preview === 0, {
       order: {
         id: order.public_id,
         status: order.status,
@@ -136,16 +185,38 @@ export class WebhooksService {
         currency: order.currency,
         player: order.user_id,
         paidAt: order.paid_at,
+        ...(type === 'order.paid' ? {} : { refunded: order.refunded_minor, refundedAt: order.refunded_at }),
       },
+      ...(type === 'order.paid'
+        ? {}
+        : {
+            refund: {
+              // An order refunded before it was paid gave nothing back.
+              amount: refund?.amount ?? 0,
+              reason: refund?.reason ?? null,
+              at: refund?.at ?? order.refunded_at,
+              ...(type === 'order.refunded' ? { itemsTakenBack: refund?.itemsTakenBack ?? 0 } : {}),
+            },
+          }),
     });
   }
 
   /** Queues `items.consumed` for a consumption (items.consume), in its transaction. */
   async itemsConsumed(
     trx: Kysely<Database>,
-    consumption: { id: number; appId: number; userId: number; sku: string; quantity: number; remaining: number; idempotencyKey: string },
+    consumption: {
+      id: number;
+      appId: number;
+      userId: number;
+      sku: string;
+      quantity: number;
+      remaining: number;
+      idempotencyKey: string;
+      /** False for a consumption made in a build preview, from test holdings (decision 111). */
+      livemode: boolean;
+    },
   ): Promise<void> {
-    await this.#enqueue(trx, consumption.appId, 'items.consumed', `consumption:${consumption.id}`, {
+    await this.#enqueue(trx, consumption.appId, 'items.consumed', `consumption:${consumption.id}`, consumption.livemode, {
       consumption: {
         player: consumption.userId,
         sku: consumption.sku,
@@ -168,6 +239,8 @@ export class WebhooksService {
       appId,
       'test',
       `test:${randomBytes(12).toString('base64url')}`,
+      // Nothing real happened: a receiver treats it as test mode.
+      false,
       { message: 'A test event from the Studio.' },
       lease,
     );
@@ -230,23 +303,21 @@ export class WebhooksService {
     if (!this.#allowPrivate && !(await resolvesPublicly(new URL(url).hostname))) throw refuseUrl('private_address');
   }
 
-  #secret(appId: number, generation: number): string {
-    return `whsec_${createHmac('sha256', this.#appSecret).update(`playport-webhook-secret:${appId}:${generation}`).digest('base64url')}`;
-  }
-
-  async #enqueue(
+  async #enqueue<T extends WebhookEventType>(
     trx: Kysely<Database> | undefined,
     appId: number,
-    type: WebhookEventType,
+    type: T,
     sourceKey: string,
-    data: Record<string, unknown>,
+    livemode: boolean,
+    data: WebhookEventData<T>,
     lease?: { worker: string; until: string },
   ) {
     const webhook = await this.#repository.webhook(appId, trx);
     if (!webhook?.url) return undefined;
     const now = isoNow(this.#clock);
     const eventId = `evt_${randomBytes(12).toString('base64url')}`;
-    const payload = JSON.stringify({ id: eventId, type, createdAt: now, game: { id: appId }, data });
+    // `livemode` (decision 111): false for what a build preview's test orders and test holdings did, and for the Studio's test event.
+    const payload = webhookEventBody(type, { id: eventId, createdAt: now, livemode, appId, data });
     return this.#repository.enqueue({ appId, eventId, eventType: type, sourceKey, payload, now, lease }, trx);
   }
 
@@ -259,22 +330,24 @@ export class WebhooksService {
   async #attempt(row: DeliveryRow, now: Date = this.#clock.now()): Promise<void> {
     const webhook = await this.#repository.webhook(row.app_id);
     const attempts = row.attempts + 1;
-    const answer = webhook?.url
-      ? await this.#sender.post(
-          webhook.url,
-          {
-            'content-type': 'application/json',
-            'user-agent': 'Playport-Webhooks/1',
-            'playport-event-id': row.event_id,
-            'playport-event-type': row.event_type,
-            'playport-signature': webhookSignatureHeader(this.#secret(row.app_id, webhook.secret_generation), Math.floor(now.getTime() / 1000), row.payload),
-          },
-          row.payload,
-        )
-      : { statusCode: null, body: null, error: 'no webhook URL is set' };
+    // The rule in force now, not the one the URL was saved under (a copied database, a changed APP_ENV, a tightened rule).
+    const problem = webhook?.url ? webhookUrlProblem(webhook.url, this.#allowPrivate) : null;
+    const secrets = webhook?.url && !problem ? await this.#secrets.verifying(row.app_id, 'webhook') : [];
+    const answer: WebhookAnswer = !webhook?.url
+      ? { statusCode: null, body: null, error: 'no webhook URL is set' }
+      : problem
+        ? { statusCode: null, body: null, error: `the URL is refused: ${problem}`, refused: true }
+        : secrets.length === 0
+          ? { statusCode: null, body: null, error: 'no webhook secret can be read: was APP_SECRET changed without APP_SECRET_PREVIOUS?' }
+          : await this.#sender.post(
+              webhook.url,
+              webhookHeaders(row.event_type, row.event_id, webhookSignatureHeader(secrets, Math.floor(now.getTime() / 1000), row.payload)),
+              row.payload,
+            );
     const delivered = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
     const next = new Date(now.getTime() + retryDelaySeconds(attempts) * 1000);
-    const givenUp = !delivered && next.getTime() > new Date(row.created_at).getTime() + GIVE_UP_AFTER_SECONDS * 1000;
+    // A refused address is not retried: nothing was sent, and the next attempt would be refused alike.
+    const givenUp = !delivered && (answer.refused === true || next.getTime() > new Date(row.created_at).getTime() + GIVE_UP_AFTER_SECONDS * 1000);
     await this.#repository.finishAttempt(row.id, this.#worker, {
       status: delivered ? 'delivered' : givenUp ? 'failed' : 'pending',
       attempts,
@@ -305,5 +378,14 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     lastStatusCode: row.last_status_code,
     lastResponse: row.last_response,
     lastError: row.last_error,
+    refused: refusalOf(row.last_error),
   };
+}
+
+/** The address rule a refused attempt broke, read back from its logged error. */
+function refusalOf(error: string | null): WebhookUrlProblem | null {
+  if (error === null) return null;
+  const reason = /^the URL is refused: (\w+)$/.exec(error)?.[1];
+  if (reason === 'invalid' || reason === 'scheme' || reason === 'credentials' || reason === 'private_address') return reason;
+  return error.endsWith(' is not a public address') ? 'private_address' : null;
 }

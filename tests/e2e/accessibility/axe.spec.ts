@@ -1,11 +1,12 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import axe from 'axe-core';
-import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { conflictingClassLists } from '../../support/class-conflicts.ts';
+import { grantOperator } from '../../support/operators.ts';
 import { fillPath, LOCALE_PREFIXES, PAGE_TYPES, type PathSamples, pathSamples } from '../../support/page-types.ts';
 import { useSession } from '../browser-session.ts';
-import { expect, test } from '../fixtures.ts';
+import { expect, hostedGameFrame, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // axe-core on every page type in both locales on a desktop, the main ones (tagged @mobile) on a phone, with
@@ -142,6 +143,74 @@ test.describe('accessibility (axe-core)', () => {
       await page.getByTestId('header-switch-account').click();
       await expect(page.getByRole('dialog').getByTestId('login-list')).toBeVisible();
       await expectNoSeriousViolations(page, 'the switch-account dialog');
+    });
+  }
+});
+
+// The Studio's and the Console's pages and the QA page, opened with their data: wide tables that scroll
+// sideways on a phone and a QA log long enough to scroll must be reachable by keyboard, and the
+// overview's cards named as they read (decision 121).
+test.describe('accessibility of the Studio, the Console and the QA page (axe-core)', { tag: '@db' }, () => {
+  test.beforeEach(async ({ page, isMobile }) => {
+    await page.emulateMedia({ colorScheme: isMobile ? 'dark' : 'light' });
+  });
+
+  for (const { locale, prefix } of LOCALE_PREFIXES) {
+    test(`Studio statistics and the QA log (${locale}) have no serious violation @mobile`, async ({ page, request, baseURL }) => {
+      test.slow();
+      const developer = await newMember(request, uniqueUsername('axedev'), 'axe-checker-Lantern-7');
+      expect(
+        (await call(request, 'PUT', '/studio/profile/', { token: developer.token, body: { studioName: 'Axe Works', contactEmail: 'team@axe.test' } })).status,
+      ).toBe(200);
+      const slug = `axe-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      const created = await call<{ id: number }>(request, 'POST', '/studio/games/', {
+        token: developer.token,
+        body: { slug, i18n: { en: { title: 'Axe Run' } } },
+      });
+      expect(created.status).toBe(201);
+      await useSession(page.context(), baseURL!, developer.token);
+      await openSettled(page, `${prefix}/studio/games/${created.data.id}/stats?days=30`);
+      await expect(page.locator('table').first()).toBeVisible();
+      await expectNoSeriousViolations(page, 'Studio statistics');
+
+      // The QA page's log, grown past its height by the game's own calls.
+      await openSettled(page, `${prefix}/qa/2048`);
+      const log = page.getByTestId('qa-log');
+      await expect(log.locator('[data-testid="qa-log-entry"][data-method="login"]')).toHaveCount(1);
+      const frame = await hostedGameFrame(page, '2048');
+      await frame.evaluate(async () => {
+        const sdk = (window as unknown as { Playport: { data: { get(key: string): Promise<unknown> } } }).Playport;
+        for (let i = 0; i < 40; i++) await sdk.data.get('progress');
+      });
+      await expect.poll(() => log.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+      await expect(log).toHaveAttribute('tabindex', '0');
+      await expectNoSeriousViolations(page, 'the QA page with a long log');
+    });
+
+    test(`Console overview, acquisition and audit (${locale}) have no serious violation @mobile`, async ({ page, request, baseURL }) => {
+      test.slow();
+      const operator = await newMember(request, uniqueUsername('axeop'), 'axe-checker-Lantern-7');
+      await grantOperator(operator.userInfo.uid);
+      // An audit entry to list: a member disabled with a reason.
+      const someone = await newMember(request, uniqueUsername('axeaud'), 'axe-checker-Lantern-7');
+      const disabled = await call(request, 'POST', `/console/members/${someone.userInfo.uid}/disable`, {
+        token: operator.token,
+        body: { reason: 'Checked by axe' },
+      });
+      expect(disabled.status).toBe(200);
+      await useSession(page.context(), baseURL!, operator.token);
+
+      await openSettled(page, `${prefix}/console`);
+      await expect(page.getByTestId('overview-members')).not.toHaveText('…');
+      await expectNoSeriousViolations(page, 'the Console overview');
+
+      await openSettled(page, `${prefix}/console/acquisition`);
+      await expect(page.getByTestId('acquisition-table').locator('tbody tr').first()).toBeVisible();
+      await expectNoSeriousViolations(page, 'Console acquisition');
+
+      await openSettled(page, `${prefix}/console/audit`);
+      await expect(page.getByTestId('audit-entries').locator('tbody tr').first()).toBeVisible();
+      await expectNoSeriousViolations(page, 'the Console audit log');
     });
   }
 });

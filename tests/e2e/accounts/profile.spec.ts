@@ -108,6 +108,10 @@ test.describe('profile pages', { tag: '@db' }, () => {
     await phone.fill('12345');
     await page.getByTestId('profile-save').click();
     await expect(page.getByTestId('field-error')).toContainText('Enter the number with a + and the country code');
+    // In English a number without its country code is not guessed: 1 310 555 0123 is American.
+    await phone.fill('13105550123');
+    await page.getByTestId('profile-save').click();
+    await expect(page.getByTestId('field-error')).toContainText('Enter the number with a + and the country code');
     await phone.fill('+44 (20) 7946-0958');
     await page.getByTestId('profile-save').click();
     await expect(phone).toHaveValue('+442079460958');
@@ -124,6 +128,21 @@ test.describe('profile pages', { tag: '@db' }, () => {
     await expect(page.getByTestId('toast').last()).toContainText('Email removed');
     const profile = (await call(request, 'GET', '/member/profile/', { token: member.token })).data;
     expect(profile).toMatchObject({ nickname: 'Star  Runner', email: null, phone: '+442079460958' });
+
+    // In Chinese, a mainland mobile number as people write it at home is taken with +86 (decision 117).
+    await page.goto('/zh-CN/user/profile/phone');
+    const localPhone = page.getByLabel('手机号');
+    await localPhone.fill('138 0013 8000');
+    await page.getByTestId('profile-save').click();
+    await expect(page.getByTestId('toast').last()).toContainText('手机号已保存');
+    await expect(localPhone).toHaveValue('+8613800138000');
+    await expect(page.getByText('中国大陆手机号可直接填写 11 位号码')).toBeVisible();
+    expect((await call(request, 'GET', '/member/profile/', { token: member.token })).data.phone).toBe('+8613800138000');
+    // Not every 11 digits: a number that is no mainland mobile number still needs its country code.
+    await localPhone.fill('2345678901');
+    await afterDebounce(page);
+    await page.getByTestId('profile-save').click();
+    await expect(page.getByTestId('field-error')).toHaveText('请输入 11 位中国大陆手机号，或带 + 号和国家或地区代码的号码，例如 +852 2123 4567。');
   });
 
   test('password: the current one is required and checked; the new one signs in', async ({ page, context, request, baseURL, problems }) => {

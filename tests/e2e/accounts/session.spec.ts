@@ -124,7 +124,12 @@ test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
     await expect(page.getByTestId('header-switch-account')).toBeVisible();
   });
 
-  test('two tabs: a sign-out in one signs the other out, which leaves its members-only page', async ({ page, context, request, baseURL }) => {
+  test('two tabs: a sign-out in one signs the others out and tells them so, in their language; a members-only page is left', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     test.slow();
     const member = await newMember(request, uniqueUsername('out'), 'sign-out-pass');
     await useSession(context, baseURL!, member.token);
@@ -132,8 +137,20 @@ test.describe('session in the browser (spec section 4)', { tag: '@db' }, () => {
     const second = await context.newPage();
     await second.goto('/user/profile/nickname');
     await expect(second.getByLabel('Nickname')).toHaveValue(member.userInfo.nickname!);
+    const third = await context.newPage();
+    await third.goto('/zh-CN/app/2048');
+    await expect(third.getByTestId('header-user-name')).toHaveText(member.userInfo.nickname!);
 
     await page.getByTestId('profile-sign-out').click();
+    // The other tabs did not sign out themselves: each says what happened, once; the tab that
+    // signed out says only that it did. Watched together: each toast closes by itself.
+    const name = member.userInfo.nickname!;
+    await Promise.all([
+      expect(page.getByTestId('toast')).toHaveText(['You have been signed out.']),
+      expect(second.getByTestId('toast')).toHaveText([`You signed out of ${name} in another tab. You are playing as a guest now.`]),
+      expect(third.getByTestId('toast')).toHaveText([`你已在另一个标签页中退出“${name}”，现在以游客身份继续游戏。`]),
+    ]);
+    await expect(third.getByTestId('header-sign-in')).toBeVisible();
     await expect(page).toHaveURL('/user');
     await expect(second).toHaveURL(/\/login\?redirect=%2Fuser%2Fprofile%2Fnickname$/);
     await expect(second.getByTestId('login-intro')).toHaveText('Sign in, or create an account, to open that page.');
@@ -182,6 +199,48 @@ test.describe('crawlers', { tag: '@db' }, () => {
     await page.waitForLoadState('networkidle');
     expect(calls('POST /guest/login/')).toBe(0);
     expect(await browserToken(context)).toBeNull();
+  });
+
+  test('a crawler’s page that is asked to create an account makes one: a guest first, then the member', async ({ page, context, request }) => {
+    test.slow();
+    const calls = countApiCalls(page);
+    await page.goto('/zh-CN/login?mode=create');
+    await expect(page.locator('html')).toHaveAttribute('data-crawler', '');
+    await page.waitForLoadState('networkidle');
+    expect(calls('POST /guest/login/')).toBe(0);
+    const form = page.getByTestId('create-account');
+    const username = uniqueUsername('crawled');
+    await form.getByLabel('用户名').fill(username);
+    await form.getByLabel('密码', { exact: true }).fill('a-long-river-of-stars');
+    await form.getByRole('button', { name: '创建账号' }).click();
+    await expect(page.getByTestId('toast')).toContainText('账号已创建');
+    const member = await settledUser(page, request);
+    expect(member.userInfo.isGuest).toBe(false);
+    expect(calls('POST /guest/login/')).toBe(1);
+    expect(await browserToken(context)).toBe(member.token);
+  });
+});
+
+// A studio's own automated test of its game on the portal: Chromium without a window says
+// "HeadlessChrome" and is no search crawler, so it plays like everyone, under the same limits (decision 117).
+test.describe('automated browsers', { tag: '@db' }, () => {
+  test.use({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36' });
+
+  test('get a guest account like any visitor, and can create an account', async ({ page, request }) => {
+    test.slow();
+    const calls = countApiCalls(page);
+    await page.goto('/login?mode=create');
+    await expect(page.locator('html')).not.toHaveAttribute('data-crawler');
+    const guest = await settledUser(page, request);
+    expect(guest.userInfo.isGuest).toBe(true);
+    expect(calls('POST /guest/login/')).toBe(1);
+    const form = page.getByTestId('create-account');
+    await form.getByLabel('Username').fill(uniqueUsername('headless'));
+    await form.getByLabel('Password', { exact: true }).fill('a-long-river-of-stars');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Account created');
+    const member = await settledUser(page, request, guest.token);
+    expect(member.userInfo).toMatchObject({ uid: guest.userInfo.uid, isGuest: false });
   });
 });
 

@@ -81,7 +81,7 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     await buy.click();
     const checkout = await checkoutOpened;
     await expect(checkout.getByTestId('sandbox-checkout')).toContainText('Gold card backs', { timeout: 20_000 });
-    // A card typed before the checkout is hydrated is lost when React takes the field over.
+    // The pay button answers once the checkout is hydrated.
     await hydrated(checkout);
     await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
     const closed = checkout.waitForEvent('close');

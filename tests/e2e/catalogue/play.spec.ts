@@ -67,7 +67,7 @@ test.describe('app page and play', { tag: '@db' }, () => {
     await expect(page).toHaveTitle('Play 2048 | Playport');
     const frame = page.getByTestId('game-frame');
     // On its own host below the games origin, keeping that origin (decision 089).
-    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock allow-storage-access-by-user-activation');
     await expect(frame).toHaveAttribute('src', `http://2048.games.localhost:${Number(new URL(page.url()).port) + 1}/index.html?locale=en`);
     await expect.poll(tracked, { timeout: FIRST_GAME_MS }).toContainEqual({ event: 'game-loaded', data: { name: '2048' } });
     await expect(page.getByTestId('game-loading')).toBeHidden({ timeout: FIRST_GAME_MS });

@@ -1,6 +1,8 @@
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
+import { insertDeveloperGame, insertReviewedBuild } from '../../../server/testing/developer-games.ts';
 import { gameId, paidOrder } from '../../support/orders.ts';
+import { openRunDatabase } from '../../support/run-database.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -30,13 +32,37 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     await page.getByRole('button', { name: orderId }).click();
     const detail = page.getByTestId('order-detail');
     await expect(detail.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
+    // First a part of it (decision 124): more than the order is refused at the field, then $0.50 goes back and the order stays paid.
     await detail.getByTestId('refund-open').click();
     const dialog = page.getByTestId('refund-dialog');
+    const amount = dialog.getByLabel('Amount to refund (USD)');
+    const price = await amount.inputValue();
+    expect(Number(price)).toBeGreaterThan(0.5);
+    await amount.fill('500');
+    await dialog.getByLabel('Reason').fill('Backs did not load for a day');
+    await dialog.getByTestId('reason-confirm').click();
+    await expect(dialog.getByText(`Enter an amount above 0 and at most ${price} USD.`)).toBeVisible();
+    await amount.fill('0.50');
+    await dialog.getByTestId('reason-confirm').click();
+    await expect(dialog).toBeHidden();
+    await expect(detail.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
+    await expect(detail.getByTestId('order-refunded')).toContainText('$0.50');
+    // The events in words (decision 126), each with its code.
+    await expect(detail.getByTestId('order-events').locator('[data-event="operator_partial_refund"]')).toContainText(
+      'Partial refund asked by an operator: Paid → Paid',
+    );
+    await expect(detail.getByTestId('order-events').locator('[data-event="partial_refund"]')).toContainText('Partly refunded (provider): Paid → Paid');
+
+    // Then the rest, whole.
+    await detail.getByTestId('refund-open').click();
+    await expect(amount).toHaveValue((Number(price) - 0.5).toFixed(2));
     await dialog.getByLabel('Reason').fill('Bought by mistake');
     await dialog.getByLabel('Reason').press('Enter');
     await expect(dialog).toBeHidden();
     await expect(detail.getByTestId('order-status')).toHaveAttribute('data-status', 'refunded');
-    await expect(detail.getByTestId('order-events')).toContainText('operator_refund');
+    // The sandbox's refund notification reaches the webhook before the operator's request is recorded.
+    await expect(detail.getByTestId('order-events').locator('[data-event="refund"]')).toContainText('Refunded (provider): Paid → Refunded');
+    await expect(detail.getByTestId('order-events').locator('[data-event="operator_refund"]')).toContainText('Refunded by an operator');
     expect((await call<{ status: string }>(request, 'GET', `/game/orders/${orderId}`, { token: buyer.token })).data.status).toBe('refunded');
 
     // The member, found by username; disabled with a reason: their session ends.
@@ -62,8 +88,11 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     // Other operators' journeys write to the same log meanwhile: find these two by what they name.
     const disable = page.locator('[data-testid="audit-entry"][data-action="member.disable"]', { hasText: 'Chargeback abuse' });
     await expect(disable).toHaveCount(1);
-    const refund = page.locator('[data-testid="audit-entry"][data-action="order.refund"]', { hasText: orderId });
-    await expect(refund).toContainText('Bought by mistake');
+    // Two refunds of the order: the part, with its amount, and the rest.
+    const refunds = page.locator('[data-testid="audit-entry"][data-action="order.refund"]', { hasText: orderId });
+    await expect(refunds).toHaveCount(2);
+    await expect(refunds.filter({ hasText: 'Bought by mistake' })).toHaveCount(1);
+    await expect(refunds.filter({ hasText: 'Backs did not load for a day' })).toContainText('50');
     const actions = await page.getByTestId('audit-entry').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
     const disableAt = actions.findIndex((text) => text.includes('Chargeback abuse'));
     const refundAt = actions.findIndex((text) => text.includes(orderId) && text.includes('Bought by mistake'));
@@ -77,6 +106,68 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     await expect(page.getByTestId('chart-sign-ups').locator('svg.recharts-surface').first()).toBeVisible();
     await expect(page.getByTestId('chart-sign-ups')).toContainText('各推广活动的注册数与会员数');
     await expect(page.getByTestId('acquisition-table').locator('tbody tr').first()).toBeVisible();
+  });
+
+  test('an operator tells a test order, made in a build preview, from a real one by its badge, in both languages', async ({ page, request, baseURL }) => {
+    test.slow();
+    const developerName = uniqueUsername('tester');
+    const developer = await newMember(request, developerName, PASSWORD);
+    // A developer's draft game with a build and an item on sale, as the Studio leaves them.
+    const database = await openRunDatabase();
+    const now = new Date().toISOString();
+    await database.db
+      .insertInto('developer_profiles')
+      .values({ user_id: developer.userInfo.uid, studio_name: 'Badge Works', contact_email: 'dev@badge.test', created_at: now, updated_at: now })
+      .execute();
+    const game = await insertDeveloperGame(database.db, developer.userInfo.uid, { thumbnail: '/games/snake/thumbnail.svg' });
+    await insertReviewedBuild(database.db, {
+      appId: game.id,
+      version: 1,
+      status: 'rejected',
+      uploadedBy: developer.userInfo.uid,
+      reviewedBy: developer.userInfo.uid,
+    });
+    await database.db
+      .insertInto('app_items')
+      .values({
+        app_id: game.id,
+        sku: 'badge-gold',
+        price_minor: 199,
+        currency: 'USD',
+        names: JSON.stringify({ en: 'Gold', 'zh-CN': '金币' }),
+        kind: 'consumable',
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await database.close();
+    const builds = await call<{ builds: { previewUrl: string }[] }>(request, 'GET', `/studio/games/${game.id}/builds`, { token: developer.token });
+    const label = new URL(builds.data.builds[0]!.previewUrl).searchParams.get('preview')!;
+    const testOrder = await paidOrder(request, developer.token, game.id, 'badge-gold', label);
+    const liveOrder = await paidOrder(request, developer.token, await gameId(request, 'solitaire'), 'solitaire-gold-backs');
+    const operator = await newMember(request, uniqueUsername('oper'), PASSWORD);
+    await grantOperator(operator.userInfo.uid);
+    await useSession(page.context(), baseURL!, operator.token);
+
+    await page.goto('/console/orders');
+    await hydrated(page);
+    await page.getByLabel('Search orders').fill(developerName);
+    await page.getByLabel('Search orders').press('Enter');
+    const rows = page.getByTestId('order-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: testOrder }).getByTestId('order-test')).toHaveText('Test');
+    await expect(rows.filter({ hasText: liveOrder }).getByTestId('order-test')).toHaveCount(0);
+    await page.getByRole('button', { name: testOrder }).click();
+    const detail = page.getByTestId('order-detail');
+    await expect(detail.getByTestId('order-test')).toHaveText('Test');
+    await expect(detail).toContainText('no real money');
+
+    await page.goto(`/zh-CN/console/orders?q=${developerName}&order=${testOrder}`);
+    await hydrated(page);
+    await expect(page.getByTestId('order-row').filter({ hasText: testOrder }).getByTestId('order-test')).toHaveText('测试');
+    await expect(page.getByTestId('order-detail').getByTestId('order-test')).toHaveText('测试');
+    await expect(page.getByTestId('order-row').filter({ hasText: liveOrder }).getByTestId('order-test')).toHaveCount(0);
   });
 
   test('on a phone, by keyboard alone, an operator looks a member up and reads how they sign in @mobile', async ({ page, request, baseURL }) => {

@@ -25,7 +25,7 @@ async function play(page: Page, slug: string, request: APIRequestContext, baseUR
   await useSession(page.context(), baseURL, (await newGuest(request)).token);
   await page.goto(`/play/${slug}`);
   const frame = page.getByTestId('game-frame');
-  await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock');
+  await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-pointer-lock allow-storage-access-by-user-activation');
   await expect(frame).toHaveAttribute('src', new RegExp(`^http://${slug}\\.games\\.localhost:\\d+/`));
   await expect(page.getByTestId('game-loading')).toBeHidden({ timeout: FIRST_GAME_MS });
   return hostedGameFrame(page, slug);

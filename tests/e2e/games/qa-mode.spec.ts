@@ -49,7 +49,7 @@ test.describe('the QA mode of the game SDK', () => {
       return sdk.version;
     });
     await expect(logLine(page, 'data.get', 'validation')).toHaveCount(1);
-    expect(version).toBe('1.1.0');
+    expect(version).toBe('1.2.0');
 
     // Cleared, then restarted: the game signs in again in a fresh frame.
     await page.getByTestId('qa-clear').click();
@@ -95,7 +95,7 @@ test.describe('the QA mode of the game SDK', () => {
     await buy.click();
     const checkout = await checkoutOpened;
     await expect(logLine(page, 'pay', 'pending')).toContainText('pay({"sku":"solitaire-gold-backs"})');
-    // A card typed before the checkout is hydrated is lost when React takes the field over.
+    // The pay button answers once the checkout is hydrated.
     await hydrated(checkout);
     await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
     const closed = checkout.waitForEvent('close');
@@ -117,7 +117,7 @@ test.describe('the QA mode of the game SDK', () => {
 
     const runtime = await request.get('/sdk/v1/playport.js');
     expect(runtime.status()).toBe(200);
-    expect(await runtime.text()).toContain("version: '1.1.0'");
+    expect(await runtime.text()).toContain("version: '1.2.0'");
     expect((await request.get('/sdk/v1/playport.d.ts')).status()).toBe(200);
     for (const path of ['/sdk/package.json', '/sdk/CHANGELOG.md', '/sdk/README.md']) expect((await request.get(path)).status(), path).toBe(404);
   });

@@ -31,9 +31,13 @@ test.describe('the installable app offline', () => {
     await expect(page.getByTestId('offline-page')).toBeVisible();
     await expect(page).toHaveTitle('你已离线 | Playport');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    // The page names My area as the way to the games played before, and links to it (decision 117).
+    await expect(page.getByRole('link', { name: '打开“我的”' })).toHaveAttribute('href', '/zh-CN/user');
+    await expect(page.getByRole('link', { name: '重试' })).toHaveAttribute('href', '/zh-CN');
 
     await page.goto('/category/puzzle');
     await expect(page).toHaveTitle('You are offline | Playport');
+    await expect(page.getByRole('link', { name: 'Open My area' })).toHaveAttribute('href', '/user');
     await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute('href', '/');
     await context.setOffline(false);
   });
@@ -56,6 +60,18 @@ test.describe('the installable app offline', () => {
         timeout: 20_000,
       })
       .toBe(true);
+    // And My area's list of recent games is kept after them (decision 117), once the play is recorded.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            for (const request of await (await caches.open('library')).keys())
+              if (new URL(request.url).pathname === '/serve/api/member/played/') return JSON.stringify(await (await caches.match(request))!.json());
+            return '';
+          }),
+        { timeout: 20_000 },
+      )
+      .toContain('2048');
 
     await page.goto('/zh-CN');
     await context.setOffline(true);
@@ -69,6 +85,16 @@ test.describe('the installable app offline', () => {
     await expect(page.getByTestId('game-frame')).toHaveAttribute('sandbox', 'allow-scripts allow-pointer-lock');
     await expect(page.getByTestId('game-frame')).toHaveAttribute('srcdoc', /<base href="http:\/\/localhost:\d+\/games\/2048\/index\.html\?locale=en">/);
     await expect(game.locator('html')).toHaveAttribute('lang', 'en');
+
+    // A page never visited: the offline page's link to My area leads to a copy kept when the game
+    // was played, which lists it, although My area was never opened on this device (decision 117).
+    await page.goto('/news');
+    await expect(page.getByTestId('offline-page')).toBeVisible();
+    await page.getByRole('link', { name: 'Open My area' }).click();
+    await expect(page).toHaveURL('/user');
+    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await expect(page.getByTestId('library-recently-played').getByRole('link', { name: /2048/ })).toBeVisible();
+    await expect(page.getByText('Your games could not be loaded.')).toHaveCount(0);
     await context.setOffline(false);
   });
 
@@ -129,6 +155,9 @@ test.describe('the installable app offline', () => {
     problems.allow('Failed to fetch');
     // A page's payload prefetch under way when the network goes fails (the worker has no copy of it).
     problems.allow(/\.data\?_routes=\S+ net::ERR_FAILED/);
+    // So does the home page's recently played row when the worker kept no copy of it (decision 117).
+    problems.allow(/\/serve\/api\/member\/played\/\S* net::ERR_FAILED/);
+    problems.allow(/net::ERR_FAILED @ \S+\/serve\/api\/member\/played\//);
     const member = await newMember(request, `offh${Date.now().toString(36)}`, 'Harbour-Lantern-Tricky-9');
     await useSession(context, baseURL!, member.token);
     await page.goto('/zh-CN');
@@ -164,8 +193,12 @@ test.describe('the installable app offline', () => {
       .poll(() => page.evaluate(async () => (await (await caches.open('pages')).keys()).map((r) => new URL(r.url).pathname)))
       .toContain('/user/profile');
 
+    // My area's game lists were kept with the game (decision 117): personal, they go too.
+    await expect.poll(() => page.evaluate(() => caches.has('library'))).toBe(true);
+
     await page.locator('main').getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.evaluate(() => caches.has('pages'))).toBe(false);
+    expect(await page.evaluate(() => caches.has('library'))).toBe(false);
     expect(await page.evaluate(async () => Boolean(await caches.match('/games/shared/game-shell.js')))).toBe(true);
   });
 

@@ -19,7 +19,7 @@ function game(page: Page) {
 }
 
 test.describe('the game bridge and purchases', { tag: '@db' }, () => {
-  test('a guest buying gold card backs in Solitaire secures the account, is declined, passes the bank challenge, gets the item once and finds the order', async ({
+  test('a guest buying gold card backs in Solitaire secures the account, is declined, buys again, passes the bank challenge, gets the item once and finds the order', async ({
     page,
     request,
   }) => {
@@ -48,16 +48,25 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
 
     // The sandbox checkout: a declined card, then the card that asks for the bank's code.
     await expect(checkout.getByTestId('sandbox-checkout')).toContainText('Gold card backs · Solitaire · $1.99');
-    // A card typed before the checkout is hydrated is lost when React takes the field over.
     await hydrated(checkout);
+    const declinedClosed = checkout.waitForEvent('close');
     await checkout.getByLabel('Card number').fill('4000 0000 0000 0002');
     await checkout.getByTestId('sandbox-pay').click();
-    await expect(checkout.getByTestId('form-alert')).toHaveText('Your card was declined. Try another card.');
-    await checkout.getByLabel('Card number').fill('4000 0000 0000 3220');
-    await checkout.getByTestId('sandbox-pay').click();
-    await checkout.getByLabel('Code').fill('1234');
-    const closed = checkout.waitForEvent('close');
-    await checkout.getByRole('button', { name: 'Confirm' }).click();
+    // The declined order is over: the play page closes its checkout and says so (decision 118).
+    await declinedClosed;
+    await expect(page.getByTestId('toast').filter({ hasText: 'The payment did not go through. Nothing was charged.' })).toBeVisible();
+    await expect(page.getByTestId('purchase-dialog')).toHaveCount(0);
+
+    // Another card, with a new purchase.
+    const secondOpened = page.waitForEvent('popup');
+    await buy.click();
+    const checkout2 = await secondOpened;
+    await hydrated(checkout2);
+    await checkout2.getByLabel('Card number').fill('4000 0000 0000 3220');
+    await checkout2.getByTestId('sandbox-pay').click();
+    await checkout2.getByLabel('Code').fill('1234');
+    const closed = checkout2.waitForEvent('close');
+    await checkout2.getByRole('button', { name: 'Confirm' }).click();
     // The window closes itself once paid, or the play page closes it as soon as its poll sees the
     // order paid, whichever comes first (so its "paid" view may never be seen here).
     await closed;
@@ -130,7 +139,6 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     const checkout = await checkoutOpened;
     await expect(checkout.getByTestId('sandbox-checkout')).toContainText('金色牌背 · 纸牌接龙 · ');
     await expect(checkout.getByTestId('sandbox-checkout')).not.toContainText('Solitaire');
-    // A card typed before the checkout is hydrated is lost when React takes the field over.
     await hydrated(checkout);
     await checkout.getByRole('textbox').first().fill('4242 4242 4242 4242');
     const closed = checkout.waitForEvent('close');

@@ -58,6 +58,7 @@ test.describe('desktop shell', () => {
       '/terms',
       '/privacy-policy',
       '/cookie-policy',
+      '/page/developers',
       'https://discord.com/invite/playport',
     ]);
     await expect(links.last()).toHaveAttribute('target', '_blank');

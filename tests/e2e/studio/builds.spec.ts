@@ -95,7 +95,7 @@ test.describe('a developer ships a build', () => {
     await preview.goto(previewUrl!);
     await expect(preview.getByTestId('qa-label')).toHaveText('QA mode');
     expect(await framedLabel(preview, 'http://b')).toBe('First build');
-    expect(preview.frames().some((frame) => frame.url().includes('.preview.games.localhost:'))).toBe(true);
+    expect(preview.frames().some((frame) => frame.url().includes('.previews.localhost:'))).toBe(true);
     await preview.close();
     // Not published: players find nothing yet.
     expect((await request.get(`/play/${game.slug}`)).status()).toBe(404);
@@ -110,7 +110,14 @@ test.describe('a developer ships a build', () => {
     const review = consolePage.getByTestId(`review-${game.slug}`);
     await expect(review).toContainText('Lantern Run, version 1');
     await expect(review).toContainText('Studio: Lantern Works');
+    // Approving publishes at once: it asks first (decision 124), and cancelling leaves the build waiting.
     await review.getByRole('button', { name: 'Approve and publish' }).click();
+    const approval = consolePage.getByRole('alertdialog');
+    await expect(approval).toContainText('Publish Lantern Run version 1?');
+    await approval.getByRole('button', { name: 'Cancel' }).click();
+    await expect(review).toBeVisible();
+    await review.getByRole('button', { name: 'Approve and publish' }).click();
+    await approval.getByRole('button', { name: 'Approve and publish' }).click();
     await expect(consolePage.getByText('Lantern Run version 1 is live.')).toBeVisible();
     await expect(review).toHaveCount(0);
 
@@ -136,13 +143,71 @@ test.describe('a developer ships a build', () => {
     await replay.goto(`/play/${game.slug}`);
     expect(await framedLabel(replay, `http://${game.slug}.games.localhost:`)).toBe('Second build');
 
+    // Any approved build can be made live (decision 122): back to version 1, after a confirmation…
     await studio.reload();
     await hydrated(studio);
-    await studio.getByTestId('rollback').click();
+    await expect(studio.getByTestId('build-2').getByTestId('make-live')).toHaveCount(0);
+    await studio.getByTestId('build-1').getByRole('button', { name: 'Roll back to version 1' }).click();
+    const dialog = studio.getByRole('alertdialog');
+    await expect(dialog).toContainText('Make version 1 live?');
+    await expect(dialog).toContainText('Players get version 1 instead of version 2 as soon as you confirm.');
+    await dialog.getByRole('button', { name: 'Make it live' }).click();
     await expect(studio.getByText('Version 1 is live again.')).toBeVisible();
     await expect(studio.getByTestId('build-1').getByText('Live')).toBeVisible();
     const afterRollback = await browser.newPage({ baseURL: baseURL! });
     await afterRollback.goto(`/play/${game.slug}`);
     expect(await framedLabel(afterRollback, `http://${game.slug}.games.localhost:`)).toBe('First build');
+
+    // …and forward again to version 2, in Chinese; cancelling changes nothing.
+    await studio.goto(`/zh-CN/studio/games/${game.id}/builds`);
+    await hydrated(studio);
+    const forward = studio.getByTestId('build-2').getByRole('button', { name: '让版本 2 上线' });
+    await forward.click();
+    await studio.getByRole('alertdialog').getByRole('button', { name: '取消' }).click();
+    await expect(studio.getByTestId('build-1').getByText('线上', { exact: true })).toBeVisible();
+    await forward.click();
+    await expect(studio.getByRole('alertdialog')).toContainText('确认后，玩家将立即玩到版本 2，而不是版本 1。');
+    await studio.getByRole('alertdialog').getByRole('button', { name: '上线', exact: true }).click();
+    await expect(studio.getByText('版本 2 已重新上线。')).toBeVisible();
+    const afterForward = await browser.newPage({ baseURL: baseURL! });
+    await afterForward.goto(`/play/${game.slug}`);
+    expect(await framedLabel(afterForward, `http://${game.slug}.games.localhost:`)).toBe('Second build');
+  });
+
+  test('a studio with its unfinished uploads at the limit is told which limit, and offered no resume @db', async ({ request, browser, baseURL }) => {
+    test.setTimeout(90_000);
+    const developer = await newMember(request, uniqueUsername('dev'), PASSWORD);
+    const database = await runDatabase();
+    const now = new Date().toISOString();
+    await database.db
+      .insertInto('developer_profiles')
+      .values({ user_id: developer.userInfo.uid, studio_name: 'Half Sent', contact_email: 'dev@half.test', created_at: now, updated_at: now })
+      .execute();
+    const game = await insertDeveloperGame(database.db, developer.userInfo.uid, { title: 'Half Sent' });
+    // Three uploads the studio left unfinished (decision 109: three at once by default).
+    await database.db
+      .insertInto('build_uploads')
+      .values(
+        [1, 2, 3].map((n) => ({
+          id: `${game.id}-${String(n).repeat(32)}`,
+          user_id: developer.userInfo.uid,
+          app_id: game.id,
+          bytes: 1000,
+          created_at: now,
+          touched_at: now,
+        })),
+      )
+      .execute();
+    await database.close();
+
+    const studio = await signedIn(browser, baseURL!, developer.token);
+    await studio.goto(`/studio/games/${game.id}/builds`);
+    await hydrated(studio);
+    await studio.getByLabel('Zip file').setInputFiles({ name: 'fourth.zip', mimeType: 'application/zip', buffer: await makeZip(sdkGameEntries('Fourth')) });
+    await studio.getByRole('button', { name: 'Upload' }).click();
+    const alert = studio.getByTestId('build-upload').getByRole('alert');
+    await expect(alert).toContainText('already has 3 unfinished uploads');
+    await expect(studio.getByRole('button', { name: 'Resume upload' })).toHaveCount(0);
+    await expect(studio.getByRole('button', { name: 'Upload' })).toBeEnabled();
   });
 });

@@ -19,6 +19,8 @@ test.describe('Studio keys (decision 102)', { tag: '@db' }, () => {
     request,
     baseURL,
   }) => {
+    // Three page states in two languages: about 30 s on a busy runner, past the default limit.
+    test.slow();
     const member = await newMember(request, uniqueUsername('keys'), 'studio-keys-journey-1');
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await useSession(context, baseURL!, member.token);

@@ -44,7 +44,7 @@ async function payInSandbox(page: Page, secureAs?: string): Promise<void> {
   }
   const checkout = await opened;
   await expect(checkout.getByTestId('sandbox-checkout')).toContainText('Lamp oil · Lamp Lighter · $1.99');
-  // A card typed before the checkout is hydrated is lost when React takes the field over.
+  // The pay button answers once the checkout is hydrated.
   await hydrated(checkout);
   await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
   const closed = checkout.waitForEvent('close');
@@ -192,6 +192,7 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
       await expect(review).toContainText('Lamp Lighter, version 1');
       await expect(review).toContainText('Studio: Lamplight Games');
       await review.getByRole('button', { name: 'Approve and publish' }).click();
+      await consolePage.getByRole('alertdialog').getByRole('button', { name: 'Approve and publish' }).click();
       await expect(consolePage.getByText('Lamp Lighter version 1 is live.')).toBeVisible();
 
       // A guest plays it and buys lamp oil in the sandbox checkout, securing the account on the way.

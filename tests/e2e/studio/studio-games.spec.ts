@@ -118,6 +118,26 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     await typeInto(page, board.getByLabel('Id'), 'best-run');
     await typeInto(page, board.getByLabel('Name in English'), 'Best run');
     await typeInto(page, board.getByLabel('Name in Chinese'), '最佳成绩');
+    // Which periods keep a best score, as the catalogue can say (decision 122): all time by default, this week too.
+    const periods = board.getByRole('group', { name: 'Best scores kept' });
+    await expect(periods.getByRole('checkbox', { name: 'All time' })).toBeChecked();
+    await periods.getByRole('checkbox', { name: 'Weekly (ISO weeks)' }).focus();
+    await page.keyboard.press('Space');
+
+    // An achievement with its icon, uploaded as the game's other images are.
+    await form.getByRole('button', { name: 'Add achievement' }).focus();
+    await page.keyboard.press('Enter');
+    const achievement = form.getByRole('group', { name: 'Achievement 1' });
+    await typeInto(page, achievement.getByLabel('Id'), 'first-light');
+    await typeInto(page, achievement.getByLabel('Name in English'), 'First light');
+    await typeInto(page, achievement.getByLabel('Name in Chinese'), '第一盏灯');
+    await typeInto(page, achievement.getByLabel('Description in English'), 'Carry a light home.');
+    await typeInto(page, achievement.getByLabel('Description in Chinese'), '把一盏灯带回家。');
+    const icon = await sharp({ create: { width: 128, height: 128, channels: 3, background: '#f4a261' } })
+      .png()
+      .toBuffer();
+    await achievement.getByLabel('Icon').setInputFiles({ name: 'first-light.png', mimeType: 'image/png', buffer: icon });
+    await expect(achievement.getByTestId('studio-image-achievement-0-icon')).toHaveAttribute('src', /^\/uploads\/catalogue\/[0-9a-f]{20}\.webp$/);
 
     await form.getByTestId('studio-game-save').focus();
     await page.keyboard.press('Enter');
@@ -145,7 +165,8 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
       categories: ['puzzle'],
       i18n: { en: { title: 'Harbour Lights Run', summary: 'Carry the light home.' }, 'zh-CN': { title: '港口灯火', summary: '把灯带回家。' } },
       items: [{ sku: 'lantern-oil', price: 199, kind: 'permanent', i18n: { en: { name: 'Lantern oil' }, 'zh-CN': { name: '灯油' } } }],
-      leaderboards: [{ id: 'best-run', i18n: { en: { name: 'Best run' }, 'zh-CN': { name: '最佳成绩' } } }],
+      leaderboards: [{ id: 'best-run', periods: ['weekly', 'all-time'], i18n: { en: { name: 'Best run' }, 'zh-CN': { name: '最佳成绩' } } }],
+      achievements: [{ id: 'first-light', icon: expect.stringMatching(/^\/uploads\/catalogue\/[0-9a-f]{20}\.webp$/) }],
     });
     expect((await call(request, 'GET', `/app/info/?slug=${slug}`)).status).toBe(404);
     for (const path of [`/app/${slug}`, `/play/${slug}`, `/qa/${slug}`]) expect((await request.get(path)).status(), path).toBe(404);
@@ -168,5 +189,8 @@ test.describe('the Studio (decision 096)', { tag: '@db' }, () => {
     await page.goto(`/zh-CN/studio/games/${gameId}`);
     await expect(page.getByRole('heading', { name: '游戏详情' })).toBeVisible();
     await expect(page.getByTestId('studio-game-form').getByRole('group', { name: '简体中文' }).getByLabel('标题')).toHaveValue('港口灯火');
+    const kept = page.getByTestId('studio-game-form').getByRole('group', { name: '保留最佳成绩的周期' });
+    await expect(kept.getByRole('checkbox', { name: '每周（ISO 周）' })).toBeChecked();
+    await expect(kept.getByRole('checkbox', { name: '每日' })).not.toBeChecked();
   });
 });
