@@ -16,6 +16,8 @@ let failed = 0;
 const failures: string[] = [];
 /** Browser tests that failed, then passed on their retry: each a defect to fix, named in the summary. */
 const retried: string[] = [];
+/** Every failed test by file and name: the summary's last lines are often all a CI log keeps. */
+const failedTests: string[] = [];
 
 function run(step: string, command: string, args: string[], env: Record<string, string | undefined> = {}): boolean {
   console.log(`\n── ${step}: ${command} ${args.join(' ')}`);
@@ -27,11 +29,26 @@ function run(step: string, command: string, args: string[], env: Record<string, 
   return ok;
 }
 
-function countVitest(file: string) {
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+}
+
+function countVitest(file: string, step: string) {
   if (!existsSync(file)) return;
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as VitestReport;
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const result of report.testResults) {
+    const path = result.name.replace(`${process.cwd()}/`, '');
+    const firstLine = (text: string | undefined) => text?.split('\n').find((line) => line.trim() !== '')?.slice(0, 300) ?? '';
+    for (const test of result.assertionResults)
+      if (test.status === 'failed') failedTests.push(`[${step}] ${path} › ${test.fullName}\n      ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed before its tests ran (an import error, a hook's timeout) has no failed test of its own.
+    if (result.message && !result.assertionResults.some((test) => test.status === 'failed'))
+      failedTests.push(`[${step}] ${path}\n      ${firstLine(result.message)}`);
+  }
 }
 
 interface PlaywrightSuite {
@@ -47,8 +64,10 @@ function countPlaywright(file: string, pass: string) {
   failed += report.stats.unexpected;
   const walk = (suite: PlaywrightSuite, path: string[]): void => {
     for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests)
+      for (const test of spec.tests) {
+        if (test.status === 'unexpected') failedTests.push(`[${pass}, ${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
         if (test.status === 'flaky') retried.push(`[${pass}, ${test.projectName}] ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
+      }
     }
     for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
   };
@@ -106,7 +125,7 @@ if (wanted('typecheck')) run('typecheck', 'npm', ['run', 'typecheck', '--silent'
 if (wanted('unit')) {
   const file = join(reports, 'unit.json');
   run('unit', 'npm', npx(['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
-  countVitest(file);
+  countVitest(file, 'unit');
 }
 
 // `db` runs the database tests on SQLite, then on PostgreSQL when DATABASE_URL names it;
@@ -116,7 +135,7 @@ if (wanted('db')) {
   run('db (SQLite)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${sqlite}`]), {
     DATABASE_URL: '',
   });
-  countVitest(sqlite);
+  countVitest(sqlite, 'db (SQLite)');
 }
 if (wanted('db') || wanted('db-postgres')) {
   if (postgresUrl) {
@@ -126,7 +145,7 @@ if (wanted('db') || wanted('db-postgres')) {
     run('db (PostgreSQL)', 'npm', npx(['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]), {
       DATABASE_URL: postgresUrl,
     });
-    countVitest(pgReport);
+    countVitest(pgReport, 'db (PostgreSQL)');
   } else {
     console.log('── db (PostgreSQL): skipped, DATABASE_URL is not postgres://…');
   }
@@ -148,7 +167,7 @@ if (wanted('faults') && !postgresUrl) {
   if (built()) {
     const file = join(reports, 'faults.json');
     run('faults', 'npm', npx(['vitest', 'run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
-    countVitest(file);
+    countVitest(file, 'faults');
   }
 }
 
@@ -159,6 +178,10 @@ if (wanted('bench') && !postgresUrl) {
 }
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
+if (failedTests.length > 0) {
+  console.log(`Failed tests: ${failedTests.length}`);
+  for (const name of failedTests) console.log(`  ${name}`);
+}
 if (retried.length > 0) {
   console.log(`Retried, then passed: ${retried.length} (each is a defect to fix; counted as passed):`);
   for (const name of retried) console.log(`  ${name}`);
