@@ -34,11 +34,16 @@ function run(step: string, command: string, args: string[], env: Record<string, 
   return ok;
 }
 
+/** A failure message's first non-empty line, cut to a length a summary can show. */
+const firstLine = (text: string | undefined) =>
+  text
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.slice(0, 300) ?? '';
+
 interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
   testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
 }
 
@@ -49,11 +54,6 @@ function countVitest(file: string, step: string) {
   failed += report.numFailedTests;
   for (const result of report.testResults) {
     const path = result.name.replace(`${process.cwd()}/`, '');
-    const firstLine = (text: string | undefined) =>
-      text
-        ?.split('\n')
-        .find((line) => line.trim() !== '')
-        ?.slice(0, 300) ?? '';
     for (const test of result.assertionResults)
       if (test.status === 'failed') failedTests.push(`[${step}] ${path} › ${test.fullName}\n      ${firstLine(test.failureMessages?.[0])}`);
       else if (test.status === 'skipped' || test.status === 'pending' || test.status === 'todo') skippedTests.push(`[${step}] ${path} › ${test.fullName}`);
