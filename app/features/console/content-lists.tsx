@@ -61,7 +61,7 @@ export function ConsoleArticleList() {
             <div className="min-w-48 flex-1">
               <p className="font-medium">{item.title}</p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                <span data-testid="article-column">{columns.get(item.column) ?? item.column}</span> ·{' '}
+                <span data-testid="article-list-column">{columns.get(item.column) ?? item.column}</span> ·{' '}
                 {item.scheduled
                   ? t('content.articles.scheduled', { time: new Date(item.publishedAt).toLocaleString(locale) })
                   : t('content.articles.publishedAt', { time: new Date(item.publishedAt).toLocaleString(locale) })}{' '}

@@ -81,7 +81,7 @@ test('in Chinese the Console lists games, articles, their columns and pages by t
   await page.getByRole('searchbox').fill('正式上线');
   const article = page.getByTestId('console-article').filter({ hasText: 'Playport 正式上线' });
   await expect(article).toHaveCount(1);
-  await expect(article.getByTestId('article-column')).toHaveText('新闻');
+  await expect(article.getByTestId('article-list-column')).toHaveText('新闻');
 
   await page.goto('/zh-CN/console/pages');
   await hydrated(page);
