@@ -9,7 +9,7 @@ import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { TextField } from '../accounts/form-field.tsx';
+import { TextField } from '../../ui/form-field.tsx';
 import { formatPrice } from '../payments/format-price.ts';
 import { cellClass, failureText, headClass, numberHeadClass, tableClass, tableFrame } from './console-format.ts';
 import { ScrollRegion } from '../../ui/scroll-region.tsx';

@@ -7,8 +7,8 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 import {
   FIELD_CLASS,
   Field,

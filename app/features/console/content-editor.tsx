@@ -7,7 +7,7 @@ import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { messageOf } from '../accounts/form-errors.ts';
+import { messageOf } from '../../ui/form-errors.ts';
 import { ArticleBody } from '../articles/article-body.tsx';
 
 export const FIELD_CLASS =

@@ -5,8 +5,8 @@ import type { SandboxCheckout } from '#common/api/game-store.schema.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { FormAlert, TextField } from '../accounts/form-field.tsx';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { FormAlert, TextField } from '../../ui/form-field.tsx';
 import { formatPrice } from './format-price.ts';
 
 /**
