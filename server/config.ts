@@ -91,6 +91,9 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable the configuration reads (the README's configuration table names each). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 export interface Config {
   env: Env['APP_ENV'];
   isProduction: boolean;
