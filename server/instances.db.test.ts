@@ -80,11 +80,14 @@ const gamePage = async (instance: Instance) => (await fetch(`${instance.base}/ap
 const runnable = Boolean(postgresUrl) && built && (await redisAnswers());
 
 // In CI's PostgreSQL pass Redis runs and the SQLite pass has built: a silent skip there would hide a broken set-up.
-describe.runIf(postgresUrl && process.env.CI === 'true' && !runnable)('two instances (set-up)', () => {
-  it('has a build and a Redis that answers', () => {
-    expect({ built, redis: redisUrl, answers: false }).toEqual({ built: true, redis: redisUrl, answers: true });
+// Registered only when it fails, so that the summary's list of skipped tests stays meaningful.
+if (postgresUrl && process.env.CI === 'true' && !runnable) {
+  describe('two instances (set-up)', () => {
+    it('has a build and a Redis that answers', () => {
+      expect({ built, redis: redisUrl, answers: false }).toEqual({ built: true, redis: redisUrl, answers: true });
+    });
   });
-});
+}
 
 describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => {
   let database: TestDatabase;

@@ -97,6 +97,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     await Promise.all([app.close(), gamesOrigin.close()]);
     await services.webhooks.stop();
     await services.contentChanges.close();
+    // Conversions already told to the browser's pixel are sent before the process ends.
+    await services.conversionsApi?.settled();
     await services.rateLimiter.close().catch(() => undefined);
     await database.close();
     process.exit(0);

@@ -8,7 +8,9 @@
   // On the games origin the portal fills in its own origin below; loaded from the portal itself
   // (or rebuilt offline by the play page, with the portal's address as its base), it is that origin.
   const served = '__PLAYPORT_PORTAL_ORIGIN__';
-  const portalOrigin = served.startsWith('http') ? served : new URL(document.currentScript?.src || document.baseURI).origin;
+  const portalOrigin = served.startsWith('http')
+    ? served
+    : new URL(/** @type {HTMLScriptElement | null} */ (document.currentScript)?.src || document.baseURI).origin;
   // pay and auth.prompt wait for the player: up to 30 minutes; an ad break a few.
   const TIMEOUTS = { default: 20_000, pay: 30 * 60_000, 'auth.prompt': 30 * 60_000, 'ad.break': 5 * 60_000 };
   // The events a game may listen to; on() refuses any other name.
@@ -20,7 +22,7 @@
   class PlayportError extends Error {
     constructor(code, message) {
       super(message);
-      this.name = 'PlayportError';
+      this.name = /** @type {const} */ ('PlayportError');
       /** 'not_framed', 'timeout', 'account_not_secured', 'already_owned', 'not_found', … (docs/game-sdk.md, "Errors") */
       this.code = code;
     }
@@ -31,11 +33,11 @@
     const message = event.data;
     if (!message || typeof message !== 'object') return;
     if (message.type === 'playport:response' && pending.has(message.id)) {
-      const call = pending.get(message.id);
+      const waiting = pending.get(message.id);
       pending.delete(message.id);
-      clearTimeout(call.timer);
-      if (message.ok) call.resolve(message.result);
-      else call.reject(new PlayportError(message.error?.code ?? 'failed', message.error?.message ?? 'The portal could not do that.'));
+      clearTimeout(waiting.timer);
+      if (message.ok) waiting.resolve(message.result);
+      else waiting.reject(new PlayportError(message.error?.code ?? 'failed', message.error?.message ?? 'The portal could not do that.'));
     } else if (message.type === 'playport:event' && typeof message.event === 'string') {
       for (const listener of listeners.get(message.event) ?? []) {
         try {
@@ -119,16 +121,17 @@
       return false;
     }
   };
+  // oxlint-disable-next-line unicorn/consistent-function-scoping -- the script's outer scope is the page's global one
   const indexedDBWorks = () =>
     new Promise((resolve) => {
       try {
         const request = indexedDB.open('playport.probe');
-        request.onsuccess = () => {
+        request.addEventListener('success', () => {
           request.result.close();
           indexedDB.deleteDatabase('playport.probe');
           resolve(true);
-        };
-        request.onerror = () => resolve(false);
+        });
+        request.addEventListener('error', () => resolve(false));
       } catch {
         resolve(false);
       }
@@ -136,7 +139,9 @@
   // The bridge keeps the game's localStorage in one key of the cloud save, below its 64 KB a value.
   const BRIDGE_KEY = 'playport.localStorage';
   const BRIDGE_LIMIT = 60 * 1024;
+  // oxlint-disable-next-line unicorn/consistent-function-scoping -- the script's outer scope is the page's global one
   const bridgeLimitError = () => new DOMException('The cloud save keeps at most 60 KB of localStorage for a game.', 'QuotaExceededError');
+  /** @type {Promise<{ flush: () => Promise<unknown> } | null> | null} */
   let bridge = null;
   function installBridge() {
     bridge ??= (async () => {
@@ -144,10 +149,11 @@
       const saved = await call('data.get', { key: BRIDGE_KEY }).then((answer) => answer.value);
       const items = new Map(saved && typeof saved === 'object' ? Object.entries(saved).filter((entry) => typeof entry[1] === 'string') : []);
       const encoded = () => JSON.stringify(Object.fromEntries(items));
+      /** @type {number | null} */
       let timer = null;
       let saving = Promise.resolve();
       const save = () => {
-        clearTimeout(timer);
+        if (timer !== null) clearTimeout(timer);
         timer = null;
         const value = JSON.parse(encoded());
         saving = saving.catch(() => undefined).then(() => call('data.set', { key: BRIDGE_KEY, value }));
@@ -155,7 +161,7 @@
       };
       // Writes are grouped: a burst of setItem calls is one request.
       const changed = () => {
-        clearTimeout(timer);
+        if (timer !== null) clearTimeout(timer);
         timer = setTimeout(() => save().catch((error) => console.warn('Playport: the cloud save did not keep localStorage:', error.code)), 500);
       };
       const storage = {
@@ -205,7 +211,11 @@
       const refused = { granted: false, localStorage: null, indexedDB: null };
       if (typeof document.requestStorageAccess !== 'function') return refused;
       try {
-        const handle = await document.requestStorageAccess({ localStorage: true, indexedDB: true });
+        // The form with storage types (Chrome 125) is newer than TypeScript's DOM types.
+        const withTypes = /** @type {{ requestStorageAccess(types: object): Promise<{ localStorage?: Storage, indexedDB?: IDBFactory } | undefined> }} */ (
+          /** @type {unknown} */ (document)
+        );
+        const handle = await withTypes.requestStorageAccess({ localStorage: true, indexedDB: true });
         return {
           granted: true,
           localStorage: handle?.localStorage ?? (localStorageWorks() ? (nativeLocalStorage?.call(window) ?? null) : null),

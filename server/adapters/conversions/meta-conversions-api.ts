@@ -6,6 +6,8 @@ export class MetaConversionsApi implements ConversionSender {
   readonly #endpoint: string;
   readonly #token: string;
   readonly #origin: string;
+  /** Sends still under way: a stopping server waits for them (each gives up after 5 s). */
+  readonly #inFlight = new Set<Promise<void>>();
   /** The server's logger, set when the app starts (failures are logged, never thrown). */
   log: Pick<FastifyBaseLogger, 'warn'> = { warn: () => undefined };
 
@@ -34,7 +36,7 @@ export class MetaConversionsApi implements ConversionSender {
   }
 
   send(event: ConversionEvent): void {
-    void fetch(this.#endpoint, {
+    const sent = fetch(this.#endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...this.body(event), access_token: this.#token }),
@@ -44,6 +46,13 @@ export class MetaConversionsApi implements ConversionSender {
         if (!response.ok) this.log.warn({ status: response.status, event: event.name }, 'conversions API refused an event');
         await response.body?.cancel();
       })
-      .catch((error: unknown) => this.log.warn({ err: error, event: event.name }, 'conversions API unreachable'));
+      .catch((error: unknown) => this.log.warn({ err: error, event: event.name }, 'conversions API unreachable'))
+      .finally(() => this.#inFlight.delete(sent));
+    this.#inFlight.add(sent);
+  }
+
+  /** Resolves once every event sent so far has been answered or given up on. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 }

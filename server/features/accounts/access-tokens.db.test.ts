@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '#server/lib/clock.ts';
+import { ManualClock } from '#server/testing/clocks.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
 import { AccessTokensRepository } from './access-tokens.repository.ts';
 import { AccessTokensService, TOKEN_IDLE_DAYS } from './access-tokens.service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-class ManualClock implements Clock {
-  time = Date.parse('2026-01-01T12:00:00.000Z');
-  now() {
-    return new Date(this.time);
-  }
-}
 
 describe('access tokens', () => {
   let database: TestDatabase;

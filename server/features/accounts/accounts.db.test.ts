@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MonotonicClock } from '#server/testing/clocks.ts';
 import { type CallOptions, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { ACCOUNT_LIMITS } from './accounts.service.ts';
 import { clientSubject } from '#server/lib/network.ts';
@@ -16,7 +17,8 @@ describe('accounts API', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await openTestApi();
+    // Every write is at least a millisecond after the last: "who was first" needs no sleep.
+    api = await openTestApi({}, { clock: new MonotonicClock() });
   });
   afterAll(() => api.close());
 
@@ -646,7 +648,6 @@ describe('accounts API', () => {
         (await call('POST', '/guest/device/', { token: attacker.token, body: deviceBody(print, 'the-attackers-device-id-00000000'), address: HOME })).json()
           .data,
       ).toEqual({ recorded: true });
-      await new Promise((resolve) => setTimeout(resolve, 5));
       const owner = await newGuest();
       expect(
         (await call('POST', '/guest/device/', { token: owner.token, body: deviceBody(print, 'the-owners-device-id-00000000000'), address: HOME })).json().data,
@@ -708,8 +709,7 @@ describe('accounts API', () => {
       const older = await newGuest();
       const victim = await newGuest();
       expect((await call('POST', '/guest/device/', { token: victim.token, body: deviceBody(shared), address: HOME })).json().data).toEqual({ recorded: true });
-      // The older guest copies the victim's fingerprint afterwards (a moment later: times are kept to the millisecond).
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The older guest copies the victim's fingerprint afterwards (the clock keeps writes a millisecond apart at least).
       expect((await call('POST', '/guest/device/', { token: older.token, body: deviceBody(shared), address: HOME })).json().data).toEqual({ recorded: true });
       const response = await call('POST', '/fingerprint/login/', { body: deviceBody(shared), address: HOME });
       expect(response.json().data.userInfo.uid).toBe(victim.userInfo.uid);

@@ -7,7 +7,6 @@ import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts'
 import { injectPaidNotification } from '#server/testing/xsolla-stand-in.ts';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const settle = () => new Promise((done) => setTimeout(done, 300));
 
 /** The Conversions API sender (decision 065): the pixel's rules, hashing and event ids, from the server. */
 describe('conversions API', () => {
@@ -111,7 +110,7 @@ describe('conversions API', () => {
       await registered('meta', 'declined', '10.8.0.3'),
       await registered('google', 'accepted', '10.8.0.4'),
     ];
-    await settle();
+    await api.services.conversionsApi!.settled();
     for (const { uid } of quiet)
       expect(standIn.received.flatMap((r) => r.body.data).filter((event) => event.user_data.external_id.includes(keyed(String(uid))))).toEqual([]);
   });
@@ -131,7 +130,7 @@ describe('conversions API', () => {
     expect(paid.statusCode).toBe(204);
     const eventId = keyed(`purchase:${order.id}`);
     // The webhook alone sends nothing: the purchase is counted when the game receives it.
-    await settle();
+    await api.services.conversionsApi!.settled();
     expect(eventsFor(eventId)).toEqual([]);
 
     for (let i = 0; i < 2; i++) {
@@ -143,7 +142,7 @@ describe('conversions API', () => {
       expect(delivered.statusCode, delivered.body).toBe(200);
     }
     await expect.poll(() => eventsFor(eventId).length).toBe(1);
-    await settle();
+    await api.services.conversionsApi!.settled();
     expect(eventsFor(eventId)).toHaveLength(1);
     expect(eventsFor(eventId)[0]).toMatchObject({
       event_name: 'Purchase',

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { ACTION_DEBOUNCE_MS } from '../../../app/ui/use-pending-action.ts';
 import { type Account, call } from '../../support/accounts.ts';
 import { browserToken } from '../browser-session.ts';
@@ -9,15 +9,20 @@ import { browserToken } from '../browser-session.ts';
  */
 export async function settledUser(page: Page, request: APIRequestContext, unlike?: string): Promise<Account> {
   const context = page.context();
-  for (let i = 0; i < 100; i++) {
-    const token = await browserToken(context);
-    if (token && token !== unlike) {
-      const { status, data } = await call<Account>(request, 'GET', '/member/info/', { token });
-      if (status === 200) return data;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('the page never settled on a session');
+  let account: Account | undefined;
+  await expect
+    .poll(
+      async () => {
+        const token = await browserToken(context);
+        if (!token || token === unlike) return false;
+        const { status, data } = await call<Account>(request, 'GET', '/member/info/', { token });
+        if (status === 200) account = data;
+        return status === 200;
+      },
+      { message: 'the page never settled on a session', timeout: 30_000 },
+    )
+    .toBe(true);
+  return account!;
 }
 
 /**

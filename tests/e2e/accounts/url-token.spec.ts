@@ -156,7 +156,7 @@ test.describe('tokens in links', { tag: '@db' }, () => {
 
     // The offer is used up: a reload asks nothing and keeps the member signed in.
     await page.reload();
-    await page.waitForTimeout(500);
+    await hydrated(page);
     await expect(dialog).toBeHidden();
     expect(await browserToken(context)).toBe(me.token);
 
@@ -192,7 +192,7 @@ test.describe('tokens in links', { tag: '@db' }, () => {
     const forged = `${mine.userInfo.uid}|${'Q'.repeat(48)}`;
     await page.goto(`/about?token=${encodeURIComponent(forged)}`);
     await expect(page).toHaveURL('/about');
-    await page.waitForTimeout(500);
+    await hydrated(page);
     expect(await browserToken(context)).toBe(mine.token);
     expect((await context.cookies()).find((c) => c.name === 'session_offer')).toBeUndefined();
   });

@@ -113,7 +113,7 @@ test.describe('search', { tag: '@db' }, () => {
     release.resolve();
     await expect(page).toHaveURL(/q=snak/);
     // The results for "snak" have landed; the key typed meanwhile is still there, and searched.
-    await page.waitForTimeout(600);
+    await expect(page.getByTestId('search-heading')).toContainText('snak');
     await expect(input).toHaveValue('snakq');
     await expect(page).toHaveURL('/search?q=snakq', { timeout: 15_000 });
     await input.pressSequentially('qq', { delay: 30 });

@@ -95,6 +95,7 @@ test.describe('games with an engine of their own', { tag: '@db' }, () => {
       });
     });
     await useSession(page.context(), baseURL!, (await newGuest(request)).token);
+    await page.clock.install();
     await page.goto('/play/lights-out');
     const frame = await hostedGameFrame(page, 'lights-out');
     await expect(page.getByTestId('game-loading')).toBeVisible();
@@ -103,7 +104,7 @@ test.describe('games with an engine of their own', { tag: '@db' }, () => {
     await expect(page.getByTestId('game-progress')).toHaveAttribute('value', '40');
     await expect(page.getByTestId('game-loading')).toContainText('40% loaded');
     // Past the grace a game without the SDK gets, a game that reports its loading still loads.
-    await page.waitForTimeout(READY_GRACE_MS + 500);
+    await page.clock.runFor(READY_GRACE_MS + 500);
     await expect(page.getByTestId('game-loading')).toContainText('40% loaded');
     // The module arrives, counted as it comes (its length is known: engine files are not compressed
     // on the way), and the game is ready.

@@ -165,11 +165,12 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     const username = uniqueUsername('saver');
     const member = await newMember(request, username, PASSWORD);
     await useSession(page.context(), baseURL!, member.token);
+    await page.clock.install();
     await page.goto('/play/2048');
     const body = game(page).locator('body');
     await expect(body).toHaveAttribute('data-cloud', 'loaded');
     // A player who pauses longer than the save's debounce: 'saved' must then still mean the newest move.
-    await page.waitForTimeout(1_200);
+    await page.clock.runFor(1_200);
     await page.getByTestId('game-frame').focus();
     for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
     await expect(body).toHaveAttribute('data-cloud', 'saved');

@@ -1,0 +1,29 @@
+// The browser journeys allowed to pass on their retry (tests/known-flakes.json): each names the
+// journey by its spec file and full title, and says what is known of why. Read by scripts/test.ts.
+import { readFileSync } from 'node:fs';
+
+export interface KnownFlake {
+  /** The spec file from the repository's root, as Playwright reports it. */
+  file: string;
+  /** The describe blocks' titles and the test's, joined by " › ". */
+  title: string;
+  /** What is known, and what is still open. */
+  reason: string;
+  seen: string;
+}
+
+export function readKnownFlakes(path = new URL('../../tests/known-flakes.json', import.meta.url)): KnownFlake[] {
+  const list = (JSON.parse(readFileSync(path, 'utf8')) as { flakes: KnownFlake[] }).flakes;
+  for (const flake of list) {
+    if (!flake.file || !flake.title || !flake.reason?.trim())
+      throw new Error(`tests/known-flakes.json: every entry needs a file, a title and a reason (${JSON.stringify(flake)})`);
+  }
+  return list;
+}
+
+let known: KnownFlake[] | undefined;
+
+/** The known flake for this journey, or undefined: a retry of any other journey fails the run. */
+export function knownFlakeOf(file: string, title: string, list: KnownFlake[] = (known ??= readKnownFlakes())): KnownFlake | undefined {
+  return list.find((flake) => flake.file === file && flake.title === title);
+}
