@@ -15,11 +15,11 @@ const FRAMEWORK =
  * one chunk too, for the same reason; features keep their own chunks. Kept out, as they would
  * otherwise load with every page: the API schemas and json-depth (they would bring zod), the widgets that load
  * on demand (decision 066) and the helpers of forms, prices, sizes, lists and scrolling tables that
- * only the Studio, the Console and forms use.
+ * only the Studio, the Console and forms use (the forms' fields and error handling in app/ui among them).
  */
 const SHELL = /[\\/](app[\\/](shell|ui|lib|i18n|middleware)|common)[\\/]/;
 const ON_DEMAND =
-  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|segment-choice|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker|phone-numbers|money|byte-sizes|json-depth|scroll-region|list-format|workspace-items)\.tsx?$/;
+  /[\\/](language-menu|user-menu-panel|user-drawer-panel|login-dialog|login-list|toaster|confirm-dialog|dialog|drawer|popover|dropdown-menu|alert-dialog|radio-cards|segmented|segment-choice|section-nav|[a-z-]+-form|[a-z-]+\.schema|[a-z-]+\.server|proof-of-work|device-fingerprint|offline-game|service-worker|phone-numbers|money|byte-sizes|json-depth|scroll-region|list-format|workspace-items|form-field|form-errors|use-pending-action|failure-message)\.tsx?$/;
 const isShellModule = (id: string) => SHELL.test(id) && !ON_DEMAND.test(id) && !/[\\/]common[\\/]api[\\/]/.test(id);
 
 export default defineConfig({

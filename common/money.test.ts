@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyExponent, majorUnitsText, toMajorUnits, toMinorUnits } from './money.ts';
+import { currencyExponent, formatMoney, majorUnitsText, moneyFormat, toMajorUnits, toMinorUnits } from './money.ts';
 
 const intl = (c: string) => new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits;
 
@@ -63,5 +63,30 @@ describe('money in minor units', () => {
     expect(toMinorUnits(Number.NaN, 'USD')).toBeNull();
     expect(toMinorUnits(1.2, 'JPY')).toBeNull();
     expect(toMinorUnits('1.999', 'USD')).toBeNull();
+  });
+});
+
+describe('formatMoney', () => {
+  it('writes minor units with the currency’s ISO 4217 decimals, in both locales', () => {
+    const cases: [number, string, string, string][] = [
+      [199, 'USD', '$1.99', 'US$1.99'],
+      [120, 'JPY', '¥120', 'JP¥120'],
+      [1250, 'KWD', 'KWD\u00a01.250', 'KWD\u00a01.250'],
+      // Intl alone writes Iraqi dinars without decimals; ISO 4217 gives them 3, as orders keep them.
+      [1250, 'IQD', 'IQD\u00a01.250', 'IQD\u00a01.250'],
+      [1, 'IQD', 'IQD\u00a00.001', 'IQD\u00a00.001'],
+      [1999, 'CNY', 'CN¥19.99', '¥19.99'],
+      [250, 'EUR', '€2.50', '€2.50'],
+      [12345, 'CLF', 'CLF\u00a01.2345', 'CLF\u00a01.2345'],
+    ];
+    for (const [minor, currency, en, zh] of cases) {
+      expect(formatMoney(minor, currency, 'en'), `${minor} ${currency} en`).toBe(en);
+      expect(formatMoney(minor, currency, 'zh-CN'), `${minor} ${currency} zh-CN`).toBe(zh);
+    }
+  });
+
+  it('formats major-unit amounts with the same decimals (charts keep major units)', () => {
+    expect(moneyFormat('IQD', 'en').format(1.25)).toBe('IQD\u00a01.250');
+    expect(moneyFormat('JPY', 'zh-CN').format(120)).toBe('JP¥120');
   });
 });

@@ -4,6 +4,7 @@
  * for a few currencies (IQD, LAK, LBP, MMK… are written without decimals but keep ISO's), so the
  * exponent comes from this table, never from Intl.
  */
+import { type Locale, localeDefinition } from './locales.ts';
 
 /** ISO 4217 currencies whose exponent is not 2 (list one, as published by the maintenance agency). */
 const EXPONENTS: Readonly<Record<string, number>> = {
@@ -63,4 +64,27 @@ export function toMinorUnits(amount: unknown, currency: string): number | null {
   const rounded = Math.round(minor);
   // 1.99 × 100 is 198.99999999999997: a float's error, not a third decimal.
   return Math.abs(minor - rounded) < 1e-6 ? rounded : null;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The formatter of major-unit amounts of a currency in a locale, with exactly the currency's
+ * ISO 4217 decimals: Intl's own (CLDR) would write IQD 1.250 as "IQD 1".
+ */
+export function moneyFormat(currency: string, locale: Locale): Intl.NumberFormat {
+  const language = localeDefinition(locale).language;
+  const key = `${language} ${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const digits = currencyExponent(currency);
+    format = new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/** An amount in minor units as the locale writes it ("$1.99", "¥120", "IQD 1.250"): the one money format of buyers, studios and operators. */
+export function formatMoney(minor: number, currency: string, locale: Locale): string {
+  return moneyFormat(currency, locale).format(toMajorUnits(minor, currency));
 }

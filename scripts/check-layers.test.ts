@@ -29,7 +29,14 @@ describe('layer rules', () => {
   it('keeps server modules out of the browser and app modules out of the server', () => {
     expect(rules('app/routes/home.tsx', "import { openDatabase } from '#server/db/client.ts';")).toHaveLength(1);
     expect(rules('app/features/articles/article-pages.server.ts', "import { openDatabase } from '#server/db/client.ts';")).toHaveLength(1);
-    expect(rules('app/features/accounts/page-session.ts', "import type { AccountsService } from '#server/features/accounts/accounts.service.ts';")).toEqual([]);
+    expect(
+      rules('app/features/accounts/page-session.ts', "import type { AccountsService } from '#server/features/accounts/accounts.service.ts';"),
+    ).toHaveLength(1);
+    expect(rules('app/features/studio/game-list.tsx', "import type { StudioGameSummary } from '#server/features/studio/studio.schema.ts';")).toHaveLength(1);
+    expect(
+      rules('app/features/articles/article-pages.server.ts', "import type { PageServices } from '../../../server/services/page-services.ts';"),
+    ).toHaveLength(1);
+    expect(rules('app/context.ts', "import { createServices } from '#server/services.ts';")).toHaveLength(1);
     expect(rules('server/app.ts', "import { appContext } from '#app/context.ts';")).toHaveLength(1);
     expect(rules('server/app.ts', "import type { AppLoadContext } from '#app/context.ts';")).toHaveLength(1);
     expect(rules('app/context.ts', "import type { AppLoadContext } from '#server/page-context.ts';")).toEqual([]);
@@ -132,10 +139,15 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
       'app/lib/planted-20.ts',
       "import { useSession } from '../features/accounts/use-session.ts';\nexport const x = useSession;\n",
     ],
+    [
+      'app → server, type only, outside app/context.ts',
+      'app/features/studio/planted-21.tsx',
+      "import type { StudioGame } from '#server/features/studio/studio.schema.ts';\nexport type X = StudioGame;\n",
+    ],
   ];
   const clean: Record<string, string> = {
     'common/clean-1.ts': "import { isLocale } from './locales.ts';\nexport const x = isLocale;\n",
-    'app/clean-2.ts': "import type { AppLoadContext } from '#server/page-context.ts';\nexport type { AppLoadContext };\n",
+    'app/context.ts': "import type { AppLoadContext } from '#server/page-context.ts';\nexport type { AppLoadContext };\n",
     'server/features/articles/clean-3.service.ts':
       "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
   };

@@ -25,7 +25,8 @@ import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
 import { securityHeaders, type SecurityHeadersOptions } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
-import { pageServices, type Services } from './services.ts';
+import type { Services } from './services.ts';
+import { pageServices } from './services/page-services.ts';
 
 export interface PortalOptions {
   config: Config;

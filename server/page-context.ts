@@ -4,7 +4,7 @@ import type { AdsConfig } from '#common/ads.ts';
 import type { Locale } from '#common/locales.ts';
 import type { SocialPlatform } from '#common/social-platforms.ts';
 import type { ClientFacts } from './lib/caller.ts';
-import type { PageServices } from './services.ts';
+import type { PageServices } from './services/page-services.ts';
 
 /** What the server gives every loader: services (never imported by route modules directly) and request facts. */
 export interface AppLoadContext {

@@ -3,20 +3,13 @@ import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
 import { GameSessionsService } from './features/tracking/game-sessions.service.ts';
 import { join, resolve } from 'node:path';
-import { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
-import { OAuthProvider } from './adapters/identity/oauth-providers.ts';
-import { CloudApiCodeSender } from './adapters/whatsapp/cloud-api-code-sender.ts';
-import { type CodeSender, DevelopmentInbox } from './adapters/whatsapp/code-sender.ts';
-import { type ContentChanges, LocalContentChanges } from './adapters/content-changes/content-changes.ts';
-import { RedisContentChanges } from './adapters/content-changes/redis-content-changes.ts';
+import type { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
+import type { ContentChanges } from './adapters/content-changes/content-changes.ts';
+import type { DevelopmentInbox } from './adapters/whatsapp/code-sender.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
-import type { PaymentProvider } from './adapters/payments/payment-provider.ts';
 import { SandboxPayments } from './adapters/payments/sandbox-payments.ts';
-import { XsollaApi } from './adapters/payments/xsolla-api.ts';
 import { XsollaNotifications } from './adapters/payments/xsolla-notifications.ts';
-import { XsollaPayments } from './adapters/payments/xsolla-payments.ts';
-import type { OAuthPlatform } from '#common/social-platforms.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { AccessTokensRepository } from './features/accounts/access-tokens.repository.ts';
@@ -98,7 +91,7 @@ import { StudioStatsService } from './features/studio/studio-stats.service.ts';
 import { StudioKeysRepository } from './features/studio/studio-keys.repository.ts';
 import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { createRateLimiter } from './lib/create-rate-limiter.ts';
+import { createOutsideSystems } from './services/outside-systems.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
@@ -175,49 +168,6 @@ export interface Services {
   redirectsImport: RedirectsRepository;
 }
 
-/**
- * What page loaders may call (app/context.ts): the services that decide, never the database handle,
- * the import writers or the limiter.
- */
-const PAGE_SERVICE_NAMES = [
-  'accounts',
-  'articles',
-  'catalogue',
-  'library',
-  'pages',
-  'redirects',
-  'social',
-  'payments',
-  'records',
-  'operators',
-  'developers',
-  'auditLog',
-  'studioGames',
-  'gameChanges',
-  'builds',
-  'consoleGames',
-  'consoleContent',
-  'studioStats',
-  'studioKeys',
-] as const;
-
-export type PageServices = Pick<Services, (typeof PAGE_SERVICE_NAMES)[number]>;
-
-export function pageServices(services: Services): PageServices {
-  return Object.fromEntries(PAGE_SERVICE_NAMES.map((name) => [name, services[name]])) as PageServices;
-}
-
-function paymentProvider(config: Config): PaymentProvider | null {
-  const payments = config.payments;
-  if (payments.provider === 'off') return null;
-  if (payments.provider === 'sandbox') return new SandboxPayments({ webhookUrl: payments.webhookUrl, secret: payments.webhookSecret });
-  return new XsollaPayments(new XsollaApi(payments), {
-    sandbox: payments.sandbox,
-    payStationUrl: payments.payStationUrl,
-    webhookSecret: payments.webhookSecret,
-  });
-}
-
 /** Tests only (FAULT_INJECTION): the process dies where a power cut would (no clean-up, no answer). */
 function crashNow(): void {
   process.kill(process.pid, 'SIGKILL');
@@ -230,17 +180,6 @@ function webhookFaults(fault: Config['faultInjection']): WebhookFaults {
   return {};
 }
 
-function contentChangesFor(config: Config): ContentChanges {
-  if (!config.redisUrl) return new LocalContentChanges();
-  return new RedisContentChanges(config.redisUrl, {
-    prefix: config.redisPrefix,
-    onError: (error) =>
-      console.error(
-        `Content changes could not be shared through Redis (${error instanceof Error ? error.message : String(error)}); other instances see them when their caches expire.`,
-      ),
-  });
-}
-
 export function createServices(database: DatabaseHandle, config: Config, clock: Clock = systemClock): Services {
   const { db } = database;
   const articles = new ArticlesService(new ArticlesRepository(db), clock);
@@ -248,16 +187,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pages = new PagesService(pagesRepository, clock);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
-  const uploads = new DiskStorage(resolve(config.uploadDir), '/uploads/');
-  const rateLimiter = createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db, clock });
-  const conversionsApi = config.pixel?.conversionsApi
-    ? new MetaConversionsApi({
-        pixelId: config.pixel.id,
-        url: config.pixel.conversionsApi.url,
-        token: config.pixel.conversionsApi.token,
-        publicOrigin: config.publicOrigin,
-      })
-    : null;
+  const { uploads, buildFiles, rateLimiter, contentChanges, paymentsProvider, whatsappInbox, whatsapp, identityProviders, conversionsApi } =
+    createOutsideSystems(database, config, clock);
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
@@ -277,11 +208,6 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     conversions,
     signInFailures,
   });
-  const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
-  const whatsapp: CodeSender | null = config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox;
-  const providers = Object.fromEntries(
-    Object.entries(config.social.oauth).map(([platform, provider]) => [platform, new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin)]),
-  );
   const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), {
     portalOrigin: config.publicOrigin,
@@ -292,9 +218,6 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const redirects = new RedirectsService(redirectsRepository, clock);
   const operators = new OperatorsService(new OperatorsRepository(db), clock);
   const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
-  const buildFiles = new DiskStorage(resolve(config.buildsDir), '/');
-  const contentChanges = contentChangesFor(config);
-  const paymentsProvider = paymentProvider(config);
   const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
   const gameSecrets = new GameSecretsService({ repository: new GameSecretsRepository(db), clock, appSecret: config.appSecret, previousSecrets });
   const builds = new BuildsService({
@@ -350,7 +273,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     guestMerge,
     limiter: rateLimiter,
     clock,
-    providers,
+    providers: identityProviders,
     whatsapp,
     secret: config.appSecret,
     newNickname: guestNickname,

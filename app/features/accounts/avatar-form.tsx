@@ -7,10 +7,10 @@ import { toast } from '../../shell/toast-store.ts';
 import { Avatar } from '../../ui/avatar.tsx';
 import { Button, buttonVariants } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { fieldErrorsOf, messageOf } from './form-errors.ts';
-import { FormAlert, LoadingOverlay } from './form-field.tsx';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay } from '../../ui/form-field.tsx';
 import { useProfile } from './profile-context.tsx';
-import { usePendingAction } from './use-pending-action.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /** The image types the server accepts; it checks the bytes, this only spares an upload that cannot work. */
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

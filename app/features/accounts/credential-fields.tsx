@@ -3,8 +3,8 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { PasswordSchema, UsernameSchema } from '#common/api/accounts.schema.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { schemaError } from './form-errors.ts';
-import { TextField } from './form-field.tsx';
+import { schemaError } from '../../ui/form-errors.ts';
+import { TextField } from '../../ui/form-field.tsx';
 
 /** The fields of a new sign-in: a username and a new password, as registration and the profile ask them. */
 

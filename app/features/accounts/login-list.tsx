@@ -7,12 +7,12 @@ import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
-import { messageOf, useFormErrors } from './form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
+import { messageOf, useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
 import { PasskeyLoginButton, usePasskeyAutofill } from '../passkeys/passkey-sign-in.tsx';
 import { SocialSignIn } from '../social/social-sign-in.tsx';
 import { session } from './session.ts';
-import { usePendingAction } from './use-pending-action.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { useSession } from './use-session.ts';
 
 export type LoginMode = 'sign-in' | 'create';

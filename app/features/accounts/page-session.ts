@@ -1,7 +1,7 @@
 import { createContext, type RouterContextProvider } from 'react-router';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
 import { TOKEN_COOKIE } from '#common/constants.ts';
-import type { AccountsService } from '#server/features/accounts/accounts.service.ts';
+import type { PageServices } from '../../context.ts';
 import { readCookie } from '../../lib/cookies.ts';
 
 /**
@@ -27,7 +27,7 @@ export const CRAWLER_ATTRIBUTE = 'data-crawler';
 export const pageSessionContext = createContext<() => Promise<PageSession>>();
 
 /** Resolves the token cookie of a Cookie header through the accounts service. */
-export async function lookUpPageSession(accounts: Pick<AccountsService, 'userInfoForToken'>, cookieHeader: string | null): Promise<PageSession> {
+export async function lookUpPageSession(accounts: Pick<PageServices['accounts'], 'userInfoForToken'>, cookieHeader: string | null): Promise<PageSession> {
   const token = readCookie(TOKEN_COOKIE, cookieHeader);
   if (!token) return { state: 'none', userInfo: null };
   const session = await accounts.userInfoForToken(token);

@@ -9,11 +9,11 @@ import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
-import { schemaError, useFormErrors } from './form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from './form-field.tsx';
+import { schemaError, useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
 import { useProfile } from './profile-context.tsx';
 import { session } from './session.ts';
-import { usePendingAction } from './use-pending-action.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 interface FieldSpec {
   field: 'nickname' | 'email' | 'phone';

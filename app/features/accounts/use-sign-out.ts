@@ -1,8 +1,8 @@
 import { useTranslation } from '../../i18n/translation.tsx';
 import { toast } from '../../shell/toast-store.ts';
-import { messageOf } from './failure-message.ts';
+import { messageOf } from '../../lib/failure-message.ts';
 import { session } from './session.ts';
-import { usePendingAction } from './use-pending-action.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /**
  * Signing out, wherever the button is: one action at a time, a toast either way, then `after`

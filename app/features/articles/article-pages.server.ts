@@ -3,7 +3,7 @@ import type { ArticleInfo, ArticleList } from '#common/api/articles.schema.ts';
 import { ARTICLE_PAGE_SIZE } from '#common/constants.ts';
 import { type Locale, localePath } from '#common/locales.ts';
 import { articleTarget, isValidArticlePath, isValidPostId } from '#common/route-rules.ts';
-import type { PageServices } from '#server/services.ts';
+import type { PageServices } from '../../context.ts';
 import { loaderT } from '../../i18n/loader-t.ts';
 import { dateLabels } from '../../lib/format-date.ts';
 import { invalidParameter, isNotFoundError, orPageNotFound, pageNotFound } from '../../lib/route-errors.ts';

@@ -2,15 +2,14 @@ import { type FormEvent, type ReactElement, useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AcquisitionReport } from '#common/api/console-ops.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { toMajorUnits } from '#common/money.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { TextField } from '../accounts/form-field.tsx';
-import { formatPrice } from '../payments/format-price.ts';
+import { TextField } from '../../ui/form-field.tsx';
+import { formatMoney, moneyFormat, toMajorUnits } from '#common/money.ts';
 import { cellClass, failureText, headClass, numberHeadClass, tableClass, tableFrame } from './console-format.ts';
 import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
@@ -136,7 +135,7 @@ export function AcquisitionCharts() {
                       <td className={cn(cellClass, 'text-right tabular-nums')}>
                         {formatList(
                           locale,
-                          Object.entries(row.revenue).map(([currency, minor]) => formatPrice(minor, currency, locale)),
+                          Object.entries(row.revenue).map(([currency, minor]) => formatMoney(minor, currency, locale)),
                         ) || '—'}
                       </td>
                     </tr>
@@ -188,7 +187,7 @@ function ChartTip({
 }) {
   const { t } = useTranslation('console');
   if (!active || !payload?.length) return null;
-  const number = new Intl.NumberFormat(locale, currency ? { style: 'currency', currency } : {});
+  const number = currency ? moneyFormat(currency, locale) : new Intl.NumberFormat(locale);
   return (
     <div className="rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-900 shadow-md dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
       <p className="mb-1 font-medium">{label}</p>

@@ -6,14 +6,12 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
-import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 import {
   FIELD_CLASS,
   Field,
-  LocaleTabs,
-  MarkdownEditor,
+  LocalisedTexts,
   PublishAtField,
   PublishButtons,
   PublishStatus,
@@ -173,10 +171,12 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
         </Field>
       </div>
 
-      <LocaleTabs current={tab} onSelect={setTab}>
-        {current ? (
-          <div className="space-y-4">
-            <div className="grid gap-4 sm:grid-cols-2">
+      <LocalisedTexts
+        tab={tab}
+        onSelect={setTab}
+        fields={
+          current ? (
+            <>
               <Field label={t('content.editor.title')} error={errors[`texts.${tab}.title`]}>
                 {(id) => (
                   <input
@@ -207,24 +207,16 @@ export function ArticleEditor({ articleId }: { articleId: number | null }) {
               <Field label={t('content.editor.tags')} error={errors[`texts.${tab}.tags`]}>
                 {(id) => <input id={id} lang={tab} value={current.tags} onChange={(e) => setText(tab, { tags: e.target.value })} className={FIELD_CLASS} />}
               </Field>
-            </div>
-            <MarkdownEditor value={current.markdown} onChange={(markdown) => setText(tab, { markdown })} locale={tab} />
-            {errors[`texts.${tab}.markdown`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`texts.${tab}.markdown`]}</p> : null}
-            {tab !== 'en' ? (
-              <Button variant="ghost" size="sm" onClick={() => setTexts((all) => ({ ...all, [tab]: null }))}>
-                {t('content.editor.removeChinese')}
-              </Button>
-            ) : null}
-          </div>
-        ) : (
-          <div className="space-y-3">
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('content.editor.noChineseText')}</p>
-            <Button variant="secondary" size="sm" onClick={() => setText(tab, {})} data-testid={`add-${tab}`}>
-              {t('content.editor.addChinese')}
-            </Button>
-          </div>
-        )}
-      </LocaleTabs>
+            </>
+          ) : null
+        }
+        markdown={current?.markdown ?? ''}
+        onMarkdown={(markdown) => setText(tab, { markdown })}
+        markdownError={errors[`texts.${tab}.markdown`]}
+        onRemove={() => setTexts((all) => ({ ...all, [tab]: null }))}
+        onAdd={() => setText(tab, {})}
+        addTestId={`add-${tab}`}
+      />
 
       <PublishButtons publishAt={publishAt} now={now} pending={pending !== null} onSave={save} testId="article" />
     </section>

@@ -9,7 +9,7 @@ import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { TextField } from '../accounts/form-field.tsx';
+import { TextField } from '../../ui/form-field.tsx';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
 import { ScrollRegion } from '../../ui/scroll-region.tsx';
 

@@ -9,8 +9,8 @@ import { api } from '../../lib/api-client.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { messageOf } from '../../ui/form-errors.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 type Shown = 'all' | 'published' | 'unpublished';
 const FIELD = 'h-10 rounded-lg border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900';

@@ -9,7 +9,7 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
-import { formatPrice } from '../payments/format-price.ts';
+import { formatMoney } from '#common/money.ts';
 import { cellClass, failureText, formatDateTime, headClass, tableClass, tableFrame } from './console-format.ts';
 import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { ConsoleSearch } from './console-search.tsx';
@@ -140,7 +140,7 @@ export function ConsoleOrders() {
                     {order.itemName}
                     <span className="block text-xs text-zinc-600 dark:text-zinc-400">{order.appTitle}</span>
                   </td>
-                  <td className={cn(cellClass, 'whitespace-nowrap tabular-nums')}>{formatPrice(order.amount, order.currency, locale)}</td>
+                  <td className={cn(cellClass, 'whitespace-nowrap tabular-nums')}>{formatMoney(order.amount, order.currency, locale)}</td>
                   <td className={cellClass}>
                     <span className="inline-flex flex-wrap items-center gap-1">
                       <StatusBadge status={order.status} />
@@ -231,7 +231,7 @@ function OrderDetail({ detail, onRefund }: { detail: ConsoleOrderDetail; onRefun
       <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         {detailRow(t('ops.orders.member'), `${order.member.username ?? '—'} · ${order.member.email ?? '—'} · #${order.member.id}`)}
         {detailRow(t('ops.orders.item'), t('ops.orders.itemOfGame', { item: order.itemName, sku: order.sku, game: order.appTitle }))}
-        {detailRow(t('ops.orders.amount'), formatPrice(order.amount, order.currency, locale))}
+        {detailRow(t('ops.orders.amount'), formatMoney(order.amount, order.currency, locale))}
         {detailRow(t('ops.orders.provider'), order.provider)}
         {detailRow(t('ops.orders.transaction'), <span className="font-mono">{order.providerReference ?? '—'}</span>)}
         {detailRow(t('ops.orders.providerOrder'), <span className="font-mono">{order.providerOrderId ?? '—'}</span>)}
@@ -242,7 +242,7 @@ function OrderDetail({ detail, onRefund }: { detail: ConsoleOrderDetail; onRefun
             t('ops.orders.refundedAmount'),
             <span data-testid="order-refunded">
               {t('ops.orders.refundedLine', {
-                amount: formatPrice(order.refunded, order.currency, locale),
+                amount: formatMoney(order.refunded, order.currency, locale),
                 at: order.refundedAt ? formatDateTime(order.refundedAt, locale) : '—',
               })}
             </span>,

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
-import { TextField } from '../accounts/form-field.tsx';
+import { TextField } from '../../ui/form-field.tsx';
 
 /** The search form of a Console list (orders, members): one search field and its button; `onSearch` gets the trimmed text. */
 export function ConsoleSearch({

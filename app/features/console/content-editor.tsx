@@ -7,7 +7,7 @@ import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { messageOf } from '../accounts/form-errors.ts';
+import { messageOf } from '../../ui/form-errors.ts';
 import { ArticleBody } from '../articles/article-body.tsx';
 
 export const FIELD_CLASS =
@@ -165,6 +165,58 @@ export function LocaleTabs({ current, onSelect, children }: { current: Locale; o
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** ISO time to the value of a datetime-local input, in the browser's time zone. */
+/**
+ * The texts of one language under the language tabs: the editor's own fields, the Markdown body
+ * and its error, and removing or adding the Chinese text (`fields` is null while the tab's
+ * language has no text).
+ */
+export function LocalisedTexts({
+  tab,
+  onSelect,
+  fields,
+  markdown,
+  onMarkdown,
+  markdownError,
+  onRemove,
+  onAdd,
+  addTestId,
+}: {
+  tab: Locale;
+  onSelect: (locale: Locale) => void;
+  fields: ReactNode | null;
+  markdown: string;
+  onMarkdown: (markdown: string) => void;
+  markdownError: string | undefined;
+  onRemove: () => void;
+  onAdd: () => void;
+  addTestId: string;
+}) {
+  const { t } = useTranslation('console');
+  return (
+    <LocaleTabs current={tab} onSelect={onSelect}>
+      {fields !== null ? (
+        <div className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-2">{fields}</div>
+          <MarkdownEditor value={markdown} onChange={onMarkdown} locale={tab} />
+          {markdownError ? <p className="text-sm text-red-700 dark:text-red-400">{markdownError}</p> : null}
+          {tab !== 'en' ? (
+            <Button variant="ghost" size="sm" onClick={onRemove}>
+              {t('content.editor.removeChinese')}
+            </Button>
+          ) : null}
+        </div>
+      ) : (
+        <div className="space-y-3">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('content.editor.noChineseText')}</p>
+          <Button variant="secondary" size="sm" onClick={onAdd} data-testid={addTestId}>
+            {t('content.editor.addChinese')}
+          </Button>
+        </div>
+      )}
+    </LocaleTabs>
+  );
+}
+
 export function toLocalInput(iso: string): string {
   const date = new Date(iso);
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;

@@ -9,7 +9,7 @@ import { formatList } from '../../i18n/list-format.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { buttonVariants } from '../../ui/button.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
+import { messageOf } from '../../ui/form-errors.ts';
 import { FIELD_CLASS } from './content-editor.tsx';
 
 const LIST = 'divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800';

@@ -6,21 +6,9 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
-import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
-import {
-  FIELD_CLASS,
-  Field,
-  LocaleTabs,
-  MarkdownEditor,
-  PublishAtField,
-  PublishButtons,
-  PublishStatus,
-  fromLocalInput,
-  toLocalInput,
-  useNow,
-} from './content-editor.tsx';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
+import { FIELD_CLASS, Field, LocalisedTexts, PublishAtField, PublishButtons, PublishStatus, fromLocalInput, toLocalInput, useNow } from './content-editor.tsx';
 
 interface Text {
   title: string;
@@ -109,10 +97,12 @@ export function PageEditor({ slug }: { slug: string | null }) {
         ) : null}
         <PublishAtField value={publishAt} onChange={setPublishAt} error={errors.publishedAt} testId="page-publish-at" />
       </div>
-      <LocaleTabs current={tab} onSelect={setTab}>
-        {current ? (
-          <div className="space-y-4">
-            <div className="grid gap-4 sm:grid-cols-2">
+      <LocalisedTexts
+        tab={tab}
+        onSelect={setTab}
+        fields={
+          current ? (
+            <>
               <Field label={t('content.editor.title')} error={errors[`texts.${tab}.title`]}>
                 {(id) => (
                   <input
@@ -130,24 +120,16 @@ export function PageEditor({ slug }: { slug: string | null }) {
                   <input id={id} lang={tab} value={current.description} onChange={(e) => setText({ description: e.target.value })} className={FIELD_CLASS} />
                 )}
               </Field>
-            </div>
-            <MarkdownEditor value={current.markdown} onChange={(markdown) => setText({ markdown })} locale={tab} />
-            {errors[`texts.${tab}.markdown`] ? <p className="text-sm text-red-700 dark:text-red-400">{errors[`texts.${tab}.markdown`]}</p> : null}
-            {tab !== 'en' ? (
-              <Button variant="ghost" size="sm" onClick={() => setTexts((all) => all && { ...all, [tab]: null })}>
-                {t('content.editor.removeChinese')}
-              </Button>
-            ) : null}
-          </div>
-        ) : (
-          <div className="space-y-3">
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('content.editor.noChineseText')}</p>
-            <Button variant="secondary" size="sm" onClick={() => setText({})} data-testid={`page-add-${tab}`}>
-              {t('content.editor.addChinese')}
-            </Button>
-          </div>
-        )}
-      </LocaleTabs>
+            </>
+          ) : null
+        }
+        markdown={current?.markdown ?? ''}
+        onMarkdown={(markdown) => setText({ markdown })}
+        markdownError={errors[`texts.${tab}.markdown`]}
+        onRemove={() => setTexts((all) => all && { ...all, [tab]: null })}
+        onAdd={() => setText({})}
+        addTestId={`page-add-${tab}`}
+      />
       <PublishButtons publishAt={publishAt} now={now} pending={pending !== null} onSave={save} testId="page" />
     </section>
   );

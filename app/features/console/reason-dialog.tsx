@@ -2,8 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { Button } from '../../ui/button.tsx';
 import { DialogPanel } from '../../ui/dialog.tsx';
-import { useFormErrors } from '../accounts/form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
+import { useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
 import { majorUnitsText, toMinorUnits } from '#common/money.ts';
 
 /**

@@ -7,7 +7,7 @@ import { formatDate } from '../../lib/format-date.ts';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
 import { useSession } from '../accounts/use-session.ts';
-import { formatPrice } from './format-price.ts';
+import { formatMoney } from '#common/money.ts';
 
 const STATUS_STYLE: Record<Order['status'], string> = {
   created: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
@@ -56,7 +56,7 @@ export function MyOrders({ locale }: { locale: Locale }) {
                       {order.appTitle} · {formatDate(order.createdAt, locale)}
                     </span>
                   </span>
-                  <span className="text-sm font-medium tabular-nums">{formatPrice(order.amount, order.currency, locale)}</span>
+                  <span className="text-sm font-medium tabular-nums">{formatMoney(order.amount, order.currency, locale)}</span>
                   <span className={cn('rounded-full px-2 py-0.5 text-xs font-medium', STATUS_STYLE[order.status])} data-testid="order-status">
                     {t(`orders.status.${order.status}`)}
                   </span>
@@ -81,7 +81,7 @@ export function MyOrders({ locale }: { locale: Locale }) {
                   <dt className="text-zinc-600 dark:text-zinc-400">{t('orders.game')}</dt>
                   <dd>{order.appTitle}</dd>
                   <dt className="text-zinc-600 dark:text-zinc-400">{t('orders.amount')}</dt>
-                  <dd>{formatPrice(order.amount, order.currency, locale)}</dd>
+                  <dd>{formatMoney(order.amount, order.currency, locale)}</dd>
                   <dt className="text-zinc-600 dark:text-zinc-400">{t('orders.date')}</dt>
                   <dd>{formatDate(order.createdAt, locale)}</dd>
                   {order.paidAt && (

@@ -5,9 +5,9 @@ import type { SandboxCheckout } from '#common/api/game-store.schema.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { FormAlert, TextField } from '../accounts/form-field.tsx';
-import { formatPrice } from './format-price.ts';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { FormAlert, TextField } from '../../ui/form-field.tsx';
+import { formatMoney } from '#common/money.ts';
 
 /**
  * The sandbox's checkout window (decision 064): a card form that takes the test cards, a bank
@@ -72,7 +72,7 @@ export function SandboxCheckoutPage({ token, checkout }: { token: string; checko
     event.preventDefault();
     void pay(code.trim());
   };
-  const price = formatPrice(checkout.amount, checkout.currency, locale);
+  const price = formatMoney(checkout.amount, checkout.currency, locale);
 
   return (
     <div className="mx-auto flex min-h-dvh max-w-sm flex-col justify-center gap-5 p-6" data-testid="sandbox-checkout">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { OAUTH_CHANNEL, isOAuthPlatform } from '#common/social-platforms.ts';
 import { sameOriginPath } from '#common/same-origin-path.ts';
 import { Button } from '../../ui/button.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
+import { messageOf } from '../../ui/form-errors.ts';
 import type { PopupPageData } from './oauth-pages.server.ts';
 import { type OAuthMessage, takeSameTabFlow } from './oauth-popup.ts';
 import { submitSocialAnswer } from './social-session.ts';

@@ -2,18 +2,20 @@ import { ImageUp, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import { PERIODS } from '#common/game-records.ts';
-import type { StudioGame } from '#server/features/studio/studio.schema.ts';
+import type { DataOf, OperationOf } from '../../lib/api-contract.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { formatList } from '../../i18n/list-format.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf, useFormErrors } from '../accounts/form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { fieldErrorsOf, messageOf, useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { FormSection, SelectField, TextAreaField } from './studio-fields.tsx';
 
+/** A game as the API answers it (GET /studio/games/{id}/); the form leaves its review to the review status. */
+type StudioGame = Omit<DataOf<OperationOf<'/studio/games/{id}/', 'GET'>>, 'review'> & { review: unknown };
 type Metadata = Omit<StudioGame, 'id' | 'slug' | 'published' | 'entryUrl' | 'updatedAt' | 'missing' | 'review'>;
 type Term = { slug: string; title: string };
 const LOCALES = ['en', 'zh-CN'] as const;

@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { localePath } from '#common/locales.ts';
-import type { StudioGameSummary } from '#server/features/studio/studio.schema.ts';
+import type { StudioGameSummary } from '#common/api/studio.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { formatDate } from '../../lib/format-date.ts';

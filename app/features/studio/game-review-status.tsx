@@ -7,7 +7,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { statsFormat } from './stats-format.ts';
 
 /** What a change touches, in words: the form's fields, and each item's new price or other change. */

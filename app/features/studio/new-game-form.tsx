@@ -6,9 +6,9 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { useFormErrors } from '../accounts/form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /** A new draft game: its address and its name; the details page follows. */
 export function NewGameForm() {

@@ -5,9 +5,9 @@ import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { DeveloperProfileBodySchema } from '#common/api/studio.schema.ts';
-import { schemaError, useFormErrors } from '../accounts/form-errors.ts';
-import { FormAlert, LoadingOverlay, TextField } from '../accounts/form-field.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { schemaError, useFormErrors } from '../../ui/form-errors.ts';
+import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /** Creates (no profile yet) or changes the member's studio profile; the server validates and answers per field. */
 export function ProfileForm({ profile }: { profile: { studioName: string; contactEmail: string } | null }) {

@@ -1,5 +1,5 @@
 import { type Locale, localeDefinition } from '#common/locales.ts';
-import { currencyExponent, toMajorUnits } from '#common/money.ts';
+import { formatMoney } from '#common/money.ts';
 
 /** How the statistics page writes its figures in the page's language (dates in UTC, as the days are). */
 export interface StatsFormat {
@@ -21,21 +21,11 @@ export function statsFormat(locale: Locale): StatsFormat {
   const days = new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const longDays = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
   const seconds = new Intl.NumberFormat(language, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 });
-  const money = new Map<string, Intl.NumberFormat>();
   return {
     number: (value) => numbers.format(value),
     day: (day) => days.format(new Date(`${day}T00:00:00Z`)),
     longDay: (day) => longDays.format(new Date(`${day}T00:00:00Z`)),
     seconds: (ms) => (ms === null ? '–' : seconds.format(ms / 1000)),
-    money: (minor, currency) => {
-      let format = money.get(currency);
-      if (!format) {
-        // The exponent is ISO 4217's, as orders keep it; Intl's own digits differ for a few currencies.
-        const digits = currencyExponent(currency);
-        format = new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-        money.set(currency, format);
-      }
-      return format.format(toMajorUnits(minor, currency));
-    },
+    money: (minor, currency) => formatMoney(minor, currency, locale),
   };
 }

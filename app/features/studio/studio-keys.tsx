@@ -11,9 +11,9 @@ import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { useCopy } from '../../shell/use-copy.ts';
 import { Button, buttonVariants } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { TextField } from '../accounts/form-field.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { TextField } from '../../ui/form-field.tsx';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /**
  * The Studio's API keys (decision 102): make one with a name (its whole value shown this once,

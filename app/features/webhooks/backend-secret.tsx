@@ -8,8 +8,8 @@ import { formatDate } from '../../lib/format-date.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { messageOf } from '../accounts/form-errors.ts';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { messageOf } from '../../ui/form-errors.ts';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 /**
  * The Studio's backend secret of one game (decision 110): when it was made, until when the one it

@@ -8,9 +8,9 @@ import { formatDate } from '../../lib/format-date.ts';
 import { confirm } from '../../shell/confirm-store.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { fieldErrorsOf, messageOf } from '../accounts/form-errors.ts';
-import { TextField } from '../accounts/form-field.tsx';
-import { usePendingAction } from '../accounts/use-pending-action.ts';
+import { fieldErrorsOf, messageOf } from '../../ui/form-errors.ts';
+import { TextField } from '../../ui/form-field.tsx';
+import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 const STATUS_CLASS: Record<WebhookDelivery['status'], string> = {
   pending: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',

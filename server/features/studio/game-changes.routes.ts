@@ -3,7 +3,7 @@ import { RejectBodySchema } from '#common/api/studio-builds.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import type { GameChangesService } from './game-changes.service.ts';
 import type { StudioGamesService } from './studio-games.service.ts';
-import { StudioGameParamsSchema } from './studio.schema.ts';
+import { StudioGameParamsSchema } from '#common/api/studio.schema.ts';
 
 const STUDIO = ['studio'];
 const CONSOLE = ['console: reviews'];

@@ -10,15 +10,8 @@ import type { StudioGameReview } from '#common/api/game-changes.schema.ts';
 import type { DeveloperProfile, DevelopersService } from './developers.service.ts';
 import type { GameChangesService } from './game-changes.service.ts';
 import type { StudioGamesRepository, StoredStudioGame, StudioGameWrite } from './studio-games.repository.ts';
-import {
-  STUDIO_IMAGE_FIELD,
-  STUDIO_IMAGE_MAX_BYTES,
-  type StudioGame,
-  type StudioGameCreate,
-  type StudioGameMetadata,
-  type StudioGameSchemas,
-  type StudioGameSummary,
-} from './studio.schema.ts';
+import { type StudioGame, type StudioGameCreate, type StudioGameMetadata, type StudioGameSchemas } from './studio.schema.ts';
+import { STUDIO_IMAGE_FIELD, STUDIO_IMAGE_MAX_BYTES, type StudioGameSummary } from '#common/api/studio.schema.ts';
 
 /** Uploaded images are re-encoded as WebP under a content-hash name: `catalogue/<hash>.webp`, as the import's copies are named. */
 const IMAGE_KEY = /^catalogue\/[0-9a-f]{20}\.webp$/;

@@ -8,7 +8,8 @@ import { MemberLibraryRepository } from '#server/features/catalogue/member-libra
 import { GameSessionsRepository } from '#server/features/tracking/game-sessions.repository.ts';
 import { insertDeveloperGame } from '#server/testing/developer-games.ts';
 import { StudioStatsRepository } from './studio-stats.repository.ts';
-import { csvField, StudioStatsService } from './studio-stats.service.ts';
+import { csvField } from '#server/lib/csv.ts';
+import { StudioStatsService } from './studio-stats.service.ts';
 
 const at = (iso: string) => ({ created_at: iso, updated_at: iso });
 /** Rows with PostgreSQL's bigint text as numbers. */

@@ -4,6 +4,7 @@ import { majorUnitsText } from '#common/money.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import type { Clock } from '#server/lib/clock.ts';
+import { csvText } from '#server/lib/csv.ts';
 import type { DevelopersService } from './developers.service.ts';
 import type { DayRange, SaleRow, StudioStatsRepository } from './studio-stats.repository.ts';
 
@@ -125,7 +126,7 @@ export class StudioStatsService {
         sale.refunds,
         majorUnitsText(sale.refundedMinor, sale.currency),
       ]);
-    return { filename: `game-${appId}-stats-${stats.from}-to-${stats.to}.csv`, body: rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n' };
+    return { filename: `game-${appId}-stats-${stats.from}-to-${stats.to}.csv`, body: csvText(rows) };
   }
 }
 
@@ -146,12 +147,6 @@ const CSV_HEADER = [
   'refunds',
   'refunded',
 ];
-
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled. */
-export function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 function itemName(names: string | null, locale: Locale, sku: string): string {
   if (!names) return sku;

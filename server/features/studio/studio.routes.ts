@@ -2,10 +2,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiRouter } from '#server/http/api-router.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
-import { DeveloperProfileBodySchema } from '#common/api/studio.schema.ts';
-import type { StudioGamesService } from './studio-games.service.ts';
 import {
   DeveloperProfileAnswerSchema,
+  DeveloperProfileBodySchema,
   DeveloperProfileSchema,
   STUDIO_IMAGE_FIELD,
   STUDIO_IMAGE_MAX_BYTES,
@@ -13,7 +12,8 @@ import {
   StudioGameParamsSchema,
   StudioImageSchema,
   StudioImageUploadSchema,
-} from './studio.schema.ts';
+} from '#common/api/studio.schema.ts';
+import type { StudioGamesService } from './studio-games.service.ts';
 
 const TAGS = ['studio'];
 const ROLES =

@@ -3,33 +3,6 @@ import { StudioGameReviewSchema } from '#common/api/game-changes.schema.ts';
 import { backendOriginOf } from '#server/lib/backend-origins.ts';
 import type { CatalogueEntrySchema } from '../catalogue/catalogue.service.ts';
 
-export const DeveloperProfileSchema = z.object({ studioName: z.string(), contactEmail: z.string(), createdAt: z.string() });
-
-export const DeveloperProfileAnswerSchema = z.object({ profile: DeveloperProfileSchema.nullable().describe('null until the member creates one.') });
-
-export const StudioGameParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(999_999_999) });
-
-/** The most a Studio image may weigh, as in the content import. */
-export const STUDIO_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const STUDIO_IMAGE_FIELD = 'image';
-
-export const StudioImageUploadSchema = z.object({
-  [STUDIO_IMAGE_FIELD]: z.string().describe('The file: PNG, JPEG, WebP, GIF or AVIF, recognised from its bytes, at most 5 MB, at most 10000 px a side.'),
-});
-
-export const StudioImageSchema = z.object({ url: z.string().describe('Its address, to put in thumbnail, cover, screenshots or an achievement icon.') });
-
-export const StudioGameSummarySchema = z.object({
-  id: z.number(),
-  slug: z.string(),
-  title: z.string(),
-  thumbnail: z.string().nullable(),
-  published: z.boolean(),
-  updatedAt: z.string(),
-});
-
-export const StudioGameListSchema = z.object({ games: z.array(StudioGameSummarySchema) });
-
 /**
  * The Studio's schemas are the content import's own fields (decision 096): what the two accept
  * cannot drift apart. They are built from the entry schema the catalogue passes in at start-up.
@@ -94,4 +67,3 @@ export type StudioGameSchemas = ReturnType<typeof studioGameSchemas>;
 export type StudioGameMetadata = z.output<StudioGameSchemas['metadata']>;
 export type StudioGameCreate = z.output<StudioGameSchemas['create']>;
 export type StudioGame = z.output<StudioGameSchemas['game']>;
-export type StudioGameSummary = z.output<typeof StudioGameSummarySchema>;

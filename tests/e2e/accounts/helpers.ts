@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { ACTION_DEBOUNCE_MS } from '../../../app/features/accounts/use-pending-action.ts';
+import { ACTION_DEBOUNCE_MS } from '../../../app/ui/use-pending-action.ts';
 import { type Account, call } from '../../support/accounts.ts';
 import { browserToken } from '../browser-session.ts';
 

@@ -1,9 +1,9 @@
 import type { Translate } from '#common/i18n/translator.ts';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../../i18n/translation.tsx';
+import { useTranslation } from '../i18n/translation.tsx';
 import type { z } from 'zod';
 import type { ValidationErrorData } from '#common/api/envelope.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../lib/api-client.ts';
 
 /** The first translated message per field of a 422 answer (`data.errors`), or an empty object. */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
@@ -17,7 +17,7 @@ export function fieldErrorsOf(error: unknown): Record<string, string> {
   return first;
 }
 
-import { messageOf } from './failure-message.ts';
+import { messageOf } from '../lib/failure-message.ts';
 
 export { messageOf };
 

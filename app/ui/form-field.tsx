@@ -1,8 +1,8 @@
 import { CircleAlert, LoaderCircle } from 'lucide-react';
 import { type ComponentProps, type ReactNode, useId } from 'react';
-import { useTranslation } from '../../i18n/translation.tsx';
-import { cn } from '../../ui/cn.ts';
-import { focusRing } from '../../ui/focus.ts';
+import { useTranslation } from '../i18n/translation.tsx';
+import { cn } from './cn.ts';
+import { focusRing } from './focus.ts';
 
 const inputClass = cn(
   'block h-11 w-full rounded-lg border border-zinc-300 bg-white px-3 text-base text-zinc-900 shadow-xs transition-colors sm:h-10 sm:text-sm',
@@ -72,7 +72,7 @@ export function FormAlert({ message }: { message: string | null }) {
 
 /** Covers a form while its action runs (spec section 4: a loading overlay while an action is pending). */
 export function LoadingOverlay({ show }: { show: boolean }) {
-  const { t } = useTranslation('accounts');
+  const { t } = useTranslation();
   if (!show) return null;
   return (
     <output
@@ -80,7 +80,7 @@ export function LoadingOverlay({ show }: { show: boolean }) {
       data-testid="loading-overlay"
     >
       <LoaderCircle className="size-6 animate-spin text-green-700 motion-reduce:animate-none dark:text-green-400" aria-hidden />
-      <span className="sr-only">{t('login.pending')}</span>
+      <span className="sr-only">{t('pleaseWait')}</span>
     </output>
   );
 }

@@ -1,0 +1,89 @@
+// The implementations of the outside systems' interfaces (server/adapters/) the configuration
+// chooses: files, counters, content changes, payments, sign-in providers and code senders, conversions.
+import { resolve } from 'node:path';
+import type { OAuthPlatform } from '#common/social-platforms.ts';
+import { MetaConversionsApi } from '../adapters/conversions/meta-conversions-api.ts';
+import { type ContentChanges, LocalContentChanges } from '../adapters/content-changes/content-changes.ts';
+import { RedisContentChanges } from '../adapters/content-changes/redis-content-changes.ts';
+import { OAuthProvider } from '../adapters/identity/oauth-providers.ts';
+import type { PaymentProvider } from '../adapters/payments/payment-provider.ts';
+import { SandboxPayments } from '../adapters/payments/sandbox-payments.ts';
+import { XsollaApi } from '../adapters/payments/xsolla-api.ts';
+import { XsollaPayments } from '../adapters/payments/xsolla-payments.ts';
+import { DiskStorage } from '../adapters/storage/disk-storage.ts';
+import { CloudApiCodeSender } from '../adapters/whatsapp/cloud-api-code-sender.ts';
+import { type CodeSender, DevelopmentInbox } from '../adapters/whatsapp/code-sender.ts';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { Clock } from '../lib/clock.ts';
+import { createRateLimiter } from '../lib/create-rate-limiter.ts';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+
+/** The outside systems of one process, built once from the configuration. */
+export interface OutsideSystems {
+  /** What members and imports upload (avatars, article media), served at /uploads/. */
+  uploads: DiskStorage;
+  /** Developers' builds: a folder of its own, never served on the portal (decision 097). */
+  buildFiles: DiskStorage;
+  rateLimiter: RateLimiter;
+  contentChanges: ContentChanges;
+  /** null with PAYMENTS_PROVIDER=off. */
+  paymentsProvider: PaymentProvider | null;
+  /** The development WhatsApp sender's inbox, when that sender is configured. */
+  whatsappInbox: DevelopmentInbox | null;
+  /** Where sign-in codes go: the Cloud API, the development inbox, or nowhere. */
+  whatsapp: CodeSender | null;
+  /** The configured OAuth providers of social sign-in. */
+  identityProviders: Partial<Record<OAuthPlatform, OAuthProvider>>;
+  /** The Conversions API sender when configured. */
+  conversionsApi: MetaConversionsApi | null;
+}
+
+export function createOutsideSystems(database: DatabaseHandle, config: Config, clock: Clock): OutsideSystems {
+  const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
+  return {
+    uploads: new DiskStorage(resolve(config.uploadDir), '/uploads/'),
+    buildFiles: new DiskStorage(resolve(config.buildsDir), '/'),
+    rateLimiter: createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db: database.db, clock }),
+    contentChanges: contentChangesFor(config),
+    paymentsProvider: paymentProvider(config),
+    whatsappInbox,
+    whatsapp: config.social.whatsapp.sender === 'cloud' ? new CloudApiCodeSender(config.social.whatsapp) : whatsappInbox,
+    identityProviders: Object.fromEntries(
+      Object.entries(config.social.oauth).map(([platform, provider]) => [
+        platform,
+        new OAuthProvider(platform as OAuthPlatform, provider, config.publicOrigin),
+      ]),
+    ),
+    conversionsApi: config.pixel?.conversionsApi
+      ? new MetaConversionsApi({
+          pixelId: config.pixel.id,
+          url: config.pixel.conversionsApi.url,
+          token: config.pixel.conversionsApi.token,
+          publicOrigin: config.publicOrigin,
+        })
+      : null,
+  };
+}
+
+function paymentProvider(config: Config): PaymentProvider | null {
+  const payments = config.payments;
+  if (payments.provider === 'off') return null;
+  if (payments.provider === 'sandbox') return new SandboxPayments({ webhookUrl: payments.webhookUrl, secret: payments.webhookSecret });
+  return new XsollaPayments(new XsollaApi(payments), {
+    sandbox: payments.sandbox,
+    payStationUrl: payments.payStationUrl,
+    webhookSecret: payments.webhookSecret,
+  });
+}
+
+function contentChangesFor(config: Config): ContentChanges {
+  if (!config.redisUrl) return new LocalContentChanges();
+  return new RedisContentChanges(config.redisUrl, {
+    prefix: config.redisPrefix,
+    onError: (error) =>
+      console.error(
+        `Content changes could not be shared through Redis (${error instanceof Error ? error.message : String(error)}); other instances see them when their caches expire.`,
+      ),
+  });
+}
