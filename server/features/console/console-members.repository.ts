@@ -1,5 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface MemberRow {
   id: number;
@@ -75,8 +76,9 @@ export class ConsoleMembersRepository {
    * Disables (a time) or enables (null) an account, with `record` in the same transaction. Disabling
    * deletes every token of the account at once. False when it was in that state already.
    */
-  async setDisabled(userId: number, disabledAt: string | null, record: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
-    return this.#db.transaction().execute(async (trx) => {
+  async setDisabled(userId: number, disabledAt: string | null, record: (unit: UnitOfWork) => Promise<void>): Promise<boolean> {
+    return inUnitOfWork(this.#db, async (unit) => {
+      const trx = executorOf(this.#db, unit);
       const result = await trx
         .updateTable('users')
         .set({ disabled_at: disabledAt })
@@ -85,7 +87,7 @@ export class ConsoleMembersRepository {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       if (disabledAt !== null) await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
-      await record(trx);
+      await record(unit);
       return true;
     });
   }
