@@ -72,8 +72,7 @@ const MOVES_TO_MAKE: Record<string, string[]> = {
   pages: ['console'],
   // Sign-in by identity providers and WhatsApp codes.
   auth_challenges: ['social'],
-  users: ['console', 'passkeys', 'social'],
-  access_tokens: ['console'],
+  users: ['social'],
 };
 
 /** Tables of this database only: on PostgreSQL other schemas (parallel runs) are left out; Kysely's own are not ours. */

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
-import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface MemberRow {
   id: number;
@@ -70,26 +69,6 @@ export class ConsoleMembersRepository {
       social,
       sessions: Number(sessions.n),
     };
-  }
-
-  /**
-   * Disables (a time) or enables (null) an account, with `record` in the same transaction. Disabling
-   * deletes every token of the account at once. False when it was in that state already.
-   */
-  async setDisabled(userId: number, disabledAt: string | null, record: (unit: UnitOfWork) => Promise<void>): Promise<boolean> {
-    return inUnitOfWork(this.#db, async (unit) => {
-      const trx = executorOf(this.#db, unit);
-      const result = await trx
-        .updateTable('users')
-        .set({ disabled_at: disabledAt })
-        .where('id', '=', userId)
-        .where('disabled_at', disabledAt === null ? 'is not' : 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      if (disabledAt !== null) await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
-      await record(unit);
-      return true;
-    });
   }
 
   /** Usernames of operators, for the audit log. */
