@@ -66,10 +66,6 @@ const MOVES_TO_MAKE: Record<string, string[]> = {
   app_search: ['studio'],
   app_tags: ['studio'],
   app_translations: ['studio'],
-  // The Console's editors of articles and pages.
-  articles: ['console'],
-  article_translations: ['console'],
-  pages: ['console'],
   // Sign-in by identity providers and WhatsApp codes.
   auth_challenges: ['social'],
   users: ['social'],

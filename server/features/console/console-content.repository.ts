@@ -18,15 +18,6 @@ export interface ConsoleArticleRow {
   updated_at: string;
 }
 
-export interface ArticleWrite {
-  columnId: number;
-  slug: string;
-  cover: string | null;
-  author: string | null;
-  publishedAt: string;
-  texts: Array<Omit<ArticleTextRow, 'article_id'>>;
-}
-
 /** Articles and static pages as the Console reads and writes them, scheduled ones included (decision 099). */
 export class ConsoleContentRepository {
   readonly #db: Kysely<Database>;
@@ -90,45 +81,6 @@ export class ConsoleContentRepository {
     return { article, texts };
   }
 
-  /** The next free article id: imported articles bring their own ids, new ones follow the highest. */
-  async nextArticleId(unit: UnitOfWork): Promise<number> {
-    const db = executorOf(this.#db, unit);
-    const row = await db
-      .selectFrom('articles')
-      .select((eb) => eb.fn.max('id').as('max'))
-      .executeTakeFirst();
-    return Number(row?.max ?? 0) + 1;
-  }
-
-  /** Writes an article and replaces its translations; marks it as the Console's. */
-  async writeArticle(id: number, article: ArticleWrite, now: string, unit: UnitOfWork, create: boolean): Promise<void> {
-    const db = executorOf(this.#db, unit);
-    const fields = {
-      column_id: article.columnId,
-      slug: article.slug,
-      cover: article.cover,
-      author: article.author,
-      published_at: article.publishedAt,
-      source: 'console' as const,
-    };
-    if (create)
-      await db
-        .insertInto('articles')
-        .values({ id, ...fields, created_at: now, updated_at: now })
-        .execute();
-    else
-      await db
-        .updateTable('articles')
-        .set({ ...fields, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-    await db.deleteFrom('article_translations').where('article_id', '=', id).execute();
-    await db
-      .insertInto('article_translations')
-      .values(article.texts.map((t) => ({ ...t, article_id: id })))
-      .execute();
-  }
-
   async listPages(): Promise<PageTextRow[]> {
     return this.#db.selectFrom('pages').selectAll().orderBy('slug').orderBy('locale').execute();
   }
@@ -136,15 +88,5 @@ export class ConsoleContentRepository {
   async findPage(slug: string, unit?: UnitOfWork): Promise<PageTextRow[]> {
     const db = executorOf(this.#db, unit);
     return db.selectFrom('pages').selectAll().where('slug', '=', slug).orderBy('locale').execute();
-  }
-
-  /** Replaces a page's texts in every locale with the Console's. */
-  async writePage(slug: string, texts: Array<Omit<PageTextRow, 'slug' | 'source'>>, unit: UnitOfWork): Promise<void> {
-    const db = executorOf(this.#db, unit);
-    await db.deleteFrom('pages').where('slug', '=', slug).execute();
-    await db
-      .insertInto('pages')
-      .values(texts.map((t) => ({ ...t, slug, source: 'console' as const })))
-      .execute();
   }
 }
