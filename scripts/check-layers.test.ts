@@ -50,6 +50,8 @@ describe('layer rules', () => {
     expect(rules('server/db/migrations/0099-planted.ts', "import { sql } from 'kysely';")).toEqual([]);
     expect(rules('server/testing/planted.ts', "import type { Kysely } from 'kysely';")).toEqual([]);
     expect(rules('server/features/payments/payments.service.ts', "import type { UnitOfWork } from '#server/db/unit-of-work.ts';")).toEqual([]);
+    expect(rules('server/features/studio/studio-stats.repository.ts', "import { X } from '#server/db/migrations/0025-game-stats-rollup.ts';")).toHaveLength(1);
+    expect(rules('server/db/migrate.ts', "import { saveTotals } from './migrations/0010-save-totals.ts';")).toEqual([]);
   });
 
   it('keeps HTTP out of services, repositories and server/lib; routes may use it', () => {
@@ -159,6 +161,11 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
       'SQL template in a service',
       'server/features/catalogue/planted-24.service.ts',
       'declare const sql: (s: TemplateStringsArray) => string;\nexport const q = sql`select 1`;\n',
+    ],
+    [
+      'a repository imports from a migration',
+      'server/features/studio/planted-26.repository.ts',
+      "import { GAMEPLAY_BUCKET_MS } from '#server/db/migrations/0025-game-stats-rollup.ts';\nexport const x = GAMEPLAY_BUCKET_MS;\n",
     ],
     [
       'a service opens a unit of work',

@@ -122,6 +122,9 @@ export function checkFile(file: string, source: string): Violation[] {
     if (isRepository(file) && /\.service\.ts$/.test(to)) {
       add('a repository fetches and never calls a service, not even for a type: the service calls the repository and decides');
     }
+    if (to.startsWith('server/db/migrations/') && !file.startsWith('server/db/') && !isTest(file)) {
+      add('a migration is a frozen record of a change: code keeps its rules in the feature that owns them (a migration may hold a frozen copy)');
+    }
     if (to === 'server/db/unit-of-work.ts' && !typeOnly && !mayQuery(file)) {
       add('only repositories open or read a unit of work (decision 127): above them, import only its type and pass it on');
     }
