@@ -119,7 +119,7 @@ export function checkFile(file: string, source: string): Violation[] {
     if (/^app\/(ui|lib|i18n)\//.test(file) && /^app\/(features|shell|routes)\//.test(to)) {
       add('app/ui, app/lib and app/i18n are shared infrastructure and never import features, the shell or routes');
     }
-    if (isRepository(file) && /\.service\.ts$/.test(to)) {
+    if (isRepository(file) && to.endsWith('.service.ts')) {
       add('a repository fetches and never calls a service, not even for a type: the service calls the repository and decides');
     }
     if (to.startsWith('server/db/migrations/') && !file.startsWith('server/db/') && !isTest(file)) {
@@ -138,7 +138,7 @@ export function checkFile(file: string, source: string): Violation[] {
       });
     }
   }
-  if (/\.service\.ts$/.test(file) && !isTest(file)) {
+  if (file.endsWith('.service.ts') && !isTest(file)) {
     for (const line of sqlTemplateLines(file, source)) {
       found.push({ file, specifier: `sql (line ${line})`, rule: 'a service writes no SQL: the query belongs in a repository (decision 127)' });
     }
@@ -146,7 +146,7 @@ export function checkFile(file: string, source: string): Violation[] {
   return found;
 }
 
-const isRepository = (path: string) => /\.repository\.ts$/.test(path);
+const isRepository = (path: string) => path.endsWith('.repository.ts');
 
 /**
  * Files that may hold a Kysely handle or write SQL: repositories, server/db (the client, the

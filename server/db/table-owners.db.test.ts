@@ -17,11 +17,14 @@ function productFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
     const path = `${folder}/${entry}`;
     if (statSync(path).isDirectory()) return path === 'server/testing' || path === 'server/db/migrations' ? [] : productFiles(path);
-    return /\.ts$/.test(entry) && !/\.test\.ts$/.test(entry) ? [path] : [];
+    return entry.endsWith('.ts') && !entry.endsWith('.test.ts') ? [path] : [];
   });
 }
 
 const WRITE = /\b(?:insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'([a-z_]+)|\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/g;
+
+/** The feature a product file belongs to; `server/lib` for itself; null for `server/db`. */
+const unitOf = (file: string) => /^server\/features\/([^/]+)\//.exec(file)?.[1] ?? (file.startsWith('server/lib/') ? 'server/lib' : null);
 
 /**
  * Which feature writes which table, read from the source: Kysely's insert, update, delete and
@@ -29,7 +32,6 @@ const WRITE = /\b(?:insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s
  * in `server/db` (the save totals, the items of a game) for each feature that imports it.
  */
 export function writersOf(files: string[], read: (file: string) => string = (file) => readFileSync(file, 'utf8')): Map<string, Set<string>> {
-  const unitOf = (file: string) => /^server\/features\/([^/]+)\//.exec(file)?.[1] ?? (file.startsWith('server/lib/') ? 'server/lib' : null);
   const writers = new Map<string, Set<string>>();
   for (const file of files) {
     const tables = new Set([...read(file).matchAll(WRITE)].map((m) => (m[1] ?? m[2])!));
