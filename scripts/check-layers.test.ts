@@ -47,6 +47,20 @@ describe('layer rules', () => {
     expect(rules('app/ui/button.tsx', "import { Logo } from '../shell/logo.tsx';")).toHaveLength(1);
   });
 
+  it('keeps Kysely and SQL in repositories, server/db and test support; a repository calls no service', () => {
+    expect(rules('server/features/payments/payments.service.ts', "import type { Kysely } from 'kysely';")).toHaveLength(1);
+    expect(rules('server/features/webhooks/webhooks.routes.ts', "import { sql } from 'kysely';")).toHaveLength(1);
+    expect(rules('server/features/payments/payments.service.ts', 'const q = sql`select 1`;\nconst r = sql.raw("x");')).toHaveLength(2);
+    expect(rules('server/features/payments/payments.repository.ts', "import type { AccountsService } from '../accounts/accounts.service.ts';")).toHaveLength(1);
+    expect(rules('server/features/payments/payments.service.ts', "import { executorOf } from '#server/db/unit-of-work.ts';")).toHaveLength(1);
+    expect(rules('server/features/payments/payments.repository.ts', "import { sql } from 'kysely';\nconst q = sql`select 1`;")).toEqual([]);
+    expect(rules('server/db/migrations/0099-planted.ts', "import { sql } from 'kysely';")).toEqual([]);
+    expect(rules('server/testing/planted.ts', "import type { Kysely } from 'kysely';")).toEqual([]);
+    expect(rules('server/features/payments/payments.service.ts', "import type { UnitOfWork } from '#server/db/unit-of-work.ts';")).toEqual([]);
+    expect(rules('server/features/studio/studio-stats.repository.ts', "import { X } from '#server/db/migrations/0025-game-stats-rollup.ts';")).toHaveLength(1);
+    expect(rules('server/db/migrate.ts', "import { saveTotals } from './migrations/0010-save-totals.ts';")).toEqual([]);
+  });
+
   it('keeps HTTP out of services, repositories and server/lib; routes may use it', () => {
     expect(rules('server/features/catalogue/catalogue.service.ts', "import { AppError } from '#server/http/errors.ts';")).toHaveLength(1);
     expect(rules('server/features/accounts/access-tokens.service.ts', "import type { ApiRouter } from '#server/http/api-router.ts';")).toHaveLength(1);
@@ -141,8 +155,34 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
     ],
     [
       'app → server, type only, outside app/context.ts',
-      'app/features/studio/planted-21.tsx',
+      'app/features/studio/planted-27.tsx',
       "import type { StudioGame } from '#server/features/studio/studio.schema.ts';\nexport type X = StudioGame;\n",
+    ],
+    [
+      'Kysely in a service, type only',
+      'server/features/payments/planted-21.service.ts',
+      "import type { Kysely } from 'kysely';\nexport type X = Kysely<object>;\n",
+    ],
+    ["Kysely's sql in server infrastructure", 'server/lib/planted-22.ts', "import { sql } from 'kysely';\nexport const x = sql;\n"],
+    [
+      'repository → service, type only',
+      'server/features/payments/planted-23.repository.ts',
+      "import type { PaymentsService } from './payments.service.ts';\nexport type X = PaymentsService;\n",
+    ],
+    [
+      'SQL template in a service',
+      'server/features/catalogue/planted-24.service.ts',
+      'declare const sql: (s: TemplateStringsArray) => string;\nexport const q = sql`select 1`;\n',
+    ],
+    [
+      'a repository imports from a migration',
+      'server/features/studio/planted-26.repository.ts',
+      "import { GAMEPLAY_BUCKET_MS } from '#server/db/migrations/0025-game-stats-rollup.ts';\nexport const x = GAMEPLAY_BUCKET_MS;\n",
+    ],
+    [
+      'a service opens a unit of work',
+      'server/features/studio/planted-25.service.ts',
+      "import { inUnitOfWork } from '#server/db/unit-of-work.ts';\nexport const x = inUnitOfWork;\n",
     ],
   ];
   const clean: Record<string, string> = {
@@ -150,6 +190,8 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
     'app/context.ts': "import type { AppLoadContext } from '#server/page-context.ts';\nexport type { AppLoadContext };\n",
     'server/features/articles/clean-3.service.ts':
       "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
+    'server/features/payments/clean-4.repository.ts': "import { sql, type Kysely } from 'kysely';\nexport const x = sql;\nexport type X = Kysely<object>;\n",
+    'server/features/payments/clean-5.service.ts': "import type { UnitOfWork } from '#server/db/unit-of-work.ts';\nexport type X = UnitOfWork;\n",
   };
 
   // One oxlint process over all of them: seconds on a busy machine.

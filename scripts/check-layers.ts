@@ -84,7 +84,8 @@ const isTest = (path: string) => /\.(test|db\.test|spec)\.tsx?$/.test(path) || p
 /** The layer rules one file's imports break. `source` is the file's text. */
 export function checkFile(file: string, source: string): Violation[] {
   const found: Violation[] = [];
-  for (const { specifier, typeOnly } of importsOf(file, source)) {
+  const imports = importsOf(file, source);
+  for (const { specifier, typeOnly } of imports) {
     const to = target(file, specifier);
     if (!to) continue;
     const add = (rule: string) => found.push({ file, specifier, rule });
@@ -121,8 +122,62 @@ export function checkFile(file: string, source: string): Violation[] {
     if (/^app\/(ui|lib|i18n)\//.test(file) && /^app\/(features|shell|routes)\//.test(to)) {
       add('app/ui, app/lib and app/i18n are shared infrastructure and never import features, the shell or routes');
     }
+    if (isRepository(file) && to.endsWith('.service.ts')) {
+      add('a repository fetches and never calls a service, not even for a type: the service calls the repository and decides');
+    }
+    if (to.startsWith('server/db/migrations/') && !file.startsWith('server/db/') && !isTest(file)) {
+      add('a migration is a frozen record of a change: code keeps its rules in the feature that owns them (a migration may hold a frozen copy)');
+    }
+    if (to === 'server/db/unit-of-work.ts' && !typeOnly && !mayQuery(file)) {
+      add('only repositories open or read a unit of work (decision 127): above them, import only its type and pass it on');
+    }
+  }
+  for (const { specifier } of imports) {
+    if (/^kysely(\/|$)/.test(specifier) && !mayQuery(file)) {
+      found.push({
+        file,
+        specifier,
+        rule: 'Kysely (and its sql) is imported only by repositories, server/db and test support (decision 127): services pass a UnitOfWork',
+      });
+    }
+  }
+  if (file.endsWith('.service.ts') && !isTest(file)) {
+    for (const line of sqlTemplateLines(file, source)) {
+      found.push({ file, specifier: `sql (line ${line})`, rule: 'a service writes no SQL: the query belongs in a repository (decision 127)' });
+    }
   }
   return found;
+}
+
+const isRepository = (path: string) => path.endsWith('.repository.ts');
+
+/**
+ * Files that may hold a Kysely handle or write SQL: repositories, server/db (the client, the
+ * migrations, the unit of work) and test support. `server/lib/create-rate-limiter.ts` builds the
+ * rate limiter's database store and is being replaced by an adapter; it is allowed until then.
+ */
+const mayQuery = (path: string) => isRepository(path) || path.startsWith('server/db/') || isTest(path) || path === 'server/lib/create-rate-limiter.ts';
+
+/** The lines of a source with a `sql` tagged template or a `sql.raw()`/`sql.ref()`-style call. */
+function sqlTemplateLines(file: string, source: string): number[] {
+  const program = parse(source, { sourceType: 'module', plugins: file.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: true }).program;
+  const lines: number[] = [];
+  const isSql = (node: AstNode | undefined) =>
+    node?.type === 'Identifier' ? node.name === 'sql' : node?.type === 'MemberExpression' && node.object?.type === 'Identifier' && node.object.name === 'sql';
+  const visit = (node: AstNode): void => {
+    if (
+      (node.type === 'TaggedTemplateExpression' && isSql(node.tag)) ||
+      (node.type === 'CallExpression' && node.callee?.type === 'MemberExpression' && isSql(node.callee))
+    )
+      lines.push(node.loc?.start.line ?? 0);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+      if (Array.isArray(value)) for (const child of value) if (isNode(child)) visit(child);
+      if (isNode(value)) visit(value);
+    }
+  };
+  visit(program as unknown as AstNode);
+  return lines;
 }
 
 /** The TypeScript files under `folder` of `root`, as paths relative to `root`. */

@@ -333,6 +333,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
     consoleContent: new ConsoleContentService({
       repository: new ConsoleContentRepository(db),
+      articles,
+      pages,
       operators,
       auditLog,
       changes: contentChanges,

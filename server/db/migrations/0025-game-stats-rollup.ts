@@ -13,7 +13,10 @@ import { createTriggers, dropTriggers, type Trigger } from './helpers.ts';
  * PostgreSQL; the existing sessions are counted in by `rebuildGameStats`.
  */
 
-/** Times to gameplay are counted in buckets this wide (the Studio's medians are to 100 ms). */
+/**
+ * Times to gameplay are counted in buckets this wide (the Studio's medians are to 100 ms). A frozen
+ * copy of the Studio's rule (server/features/studio/game-stats-rules.ts): a migration never changes.
+ */
 export const GAMEPLAY_BUCKET_MS = 100;
 
 const dayUpsert = (app: string, day: string, plays: string, playMs: string, players: string, lastPlayers: string, set: string) =>

@@ -17,6 +17,7 @@ import {
   type UserInfo,
 } from '#common/api/accounts.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -310,6 +311,28 @@ export class AccountsService {
     if (!caller) return { revoked: false };
     await this.#tokens.revoke(caller.tokenId);
     return { revoked: true };
+  }
+
+  /** The account's passkey handle: `handle` unless another request set one first (decision 005's user handle). */
+  ensurePasskeyHandle(userId: number, handle: string): Promise<string> {
+    return this.#users.ensureWebauthnHandle(userId, handle);
+  }
+
+  /** Makes a guest a member in the caller's unit of work: a way to sign in was added (the same uid, nothing lost). */
+  async markSecured(userId: number, now: string, unit: UnitOfWork): Promise<void> {
+    await this.#users.update(userId, { is_guest: 0, updated_at: now }, unit);
+  }
+
+  /**
+   * Disables (a time) or enables (null) an account, with `record` (the operator's audit entry) in
+   * the same transaction; disabling ends every session at once. False when it was in that state already.
+   */
+  setDisabled(userId: number, disabledAt: string | null, record: (unit: UnitOfWork) => Promise<void>): Promise<boolean> {
+    return this.#users.transaction(async (unit) => {
+      if (!(await this.#users.setDisabled(userId, disabledAt, unit))) return false;
+      await record(unit);
+      return true;
+    });
   }
 
   async userInfo(userId: number): Promise<UserInfo> {

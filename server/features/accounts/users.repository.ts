@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database, UserRow, UserUpdate } from '#server/db/schema.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 /**
  * A guest that holds nothing private or of its own (decisions 052, 054 and 081): no password,
@@ -45,6 +46,25 @@ export class UsersRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
     this.#db = db;
+  }
+
+  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
+  }
+
+  /** Disables (a time) or enables (null) an account; disabling deletes every token of it. False when it was in that state already. */
+  async setDisabled(userId: number, disabledAt: string | null, unit: UnitOfWork): Promise<boolean> {
+    const trx = executorOf(this.#db, unit);
+    const result = await trx
+      .updateTable('users')
+      .set({ disabled_at: disabledAt })
+      .where('id', '=', userId)
+      .where('disabled_at', disabledAt === null ? 'is not' : 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (disabledAt !== null) await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+    return true;
   }
 
   async insertGuest(row: { nickname: string; device: DeviceHashes | null; network: string; campaign: string | null; now: string }): Promise<number> {
@@ -191,8 +211,15 @@ export class UsersRepository {
     return rows.map((r) => r.platform);
   }
 
-  async update(id: number, fields: UserUpdate): Promise<void> {
-    await this.#db.updateTable('users').set(fields).where('id', '=', id).execute();
+  async update(id: number, fields: UserUpdate, unit?: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).updateTable('users').set(fields).where('id', '=', id).execute();
+  }
+
+  /** Sets the account's passkey handle unless one is set already (two tabs at once); answers the one that stands. */
+  async ensureWebauthnHandle(userId: number, handle: string): Promise<string> {
+    await this.#db.updateTable('users').set({ webauthn_user_id: handle }).where('id', '=', userId).where('webauthn_user_id', 'is', null).execute();
+    const row = await this.#db.selectFrom('users').select('webauthn_user_id').where('id', '=', userId).executeTakeFirst();
+    return row!.webauthn_user_id!;
   }
 
   /**

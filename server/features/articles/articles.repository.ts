@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
-import type { Database } from '#server/db/schema.ts';
+import type { ArticleTranslationsTable, Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 import { keysetPage } from '#server/db/keyset.ts';
 import type { Cursor } from '#server/lib/cursor.ts';
 
@@ -35,6 +36,16 @@ export interface ArticleRow extends ArticleSummaryRow {
   text_locale: string;
 }
 
+/** An article as the Console's editor writes it (decision 099). */
+export interface ArticleWrite {
+  columnId: number;
+  slug: string;
+  cover: string | null;
+  author: string | null;
+  publishedAt: string;
+  texts: Array<Omit<Selectable<ArticleTranslationsTable>, 'article_id'>>;
+}
+
 /**
  * Reads columns and articles. Texts are in the requested locale, falling back to English; every
  * article read takes `now` and leaves out articles published after it (scheduled ones).
@@ -43,6 +54,45 @@ export class ArticlesRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
     this.#db = db;
+  }
+
+  /** The next free article id: imported articles bring their own ids, new ones follow the highest. */
+  async nextArticleId(unit: UnitOfWork): Promise<number> {
+    const db = executorOf(this.#db, unit);
+    const row = await db
+      .selectFrom('articles')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  /** Writes an article and replaces its translations; marks it as the Console's. */
+  async writeArticle(id: number, article: ArticleWrite, now: string, unit: UnitOfWork, create: boolean): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    const fields = {
+      column_id: article.columnId,
+      slug: article.slug,
+      cover: article.cover,
+      author: article.author,
+      published_at: article.publishedAt,
+      source: 'console' as const,
+    };
+    if (create)
+      await db
+        .insertInto('articles')
+        .values({ id, ...fields, created_at: now, updated_at: now })
+        .execute();
+    else
+      await db
+        .updateTable('articles')
+        .set({ ...fields, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    await db.deleteFrom('article_translations').where('article_id', '=', id).execute();
+    await db
+      .insertInto('article_translations')
+      .values(article.texts.map((t) => ({ ...t, article_id: id })))
+      .execute();
   }
 
   /** Every column with its texts: there are few, and the service builds the tree from them. */

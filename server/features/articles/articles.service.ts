@@ -10,10 +10,11 @@ import {
 } from '#common/api/articles.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
 import { DERIVED_DATA_TTL_MS, TimedCache } from '#server/lib/timed-cache.ts';
-import type { ArticleSummaryRow, ArticlesRepository, ColumnRow } from './articles.repository.ts';
+import type { ArticleSummaryRow, ArticlesRepository, ArticleWrite, ColumnRow } from './articles.repository.ts';
 
 /** How many recent articles related ones are picked from. */
 const RELATED_POOL = 100;
@@ -103,6 +104,16 @@ export class ArticlesService {
   invalidate(): void {
     this.#trees.clear();
     this.#related.clear();
+  }
+
+  /** The next free article id, in the Console's unit of work: imported articles bring their own ids, new ones follow the highest. */
+  nextArticleId(unit: UnitOfWork): Promise<number> {
+    return this.#repository.nextArticleId(unit);
+  }
+
+  /** Writes an article the Console edits (decision 099), in its unit of work with the audit entry. */
+  writeFromConsole(id: number, article: ArticleWrite, now: string, unit: UnitOfWork, create: boolean): Promise<void> {
+    return this.#repository.writeArticle(id, article, now, unit, create);
   }
 
   /** A column or sub-column by slug. */

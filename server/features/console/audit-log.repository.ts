@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditLogTable, Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type AuditLogRow = Selectable<AuditLogTable>;
 
@@ -11,7 +12,8 @@ export class AuditLogRepository {
   }
 
   /** Appends one entry; pass a transaction so the entry commits with the action it records. */
-  async append(entry: Omit<AuditLogRow, 'id'>, db: Kysely<Database> = this.#db): Promise<void> {
+  async append(entry: Omit<AuditLogRow, 'id'>, unit?: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
     await db.insertInto('audit_log').values(entry).execute();
   }
 

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '#server/db/schema.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AuditLogRepository, AuditLogRow } from './audit-log.repository.ts';
 
@@ -30,7 +29,7 @@ export class AuditLogService {
    */
   async record(
     entry: { operatorUserId: number; action: string; target: { type: string; id: string | number }; detail?: Record<string, unknown> },
-    transaction?: Kysely<Database>,
+    transaction?: UnitOfWork,
   ): Promise<void> {
     await this.#repository.append(
       {

@@ -1,6 +1,7 @@
 import type { Locale } from '#common/locales.ts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ArticleTranslationsTable, Database, PagesTable } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 export type ArticleTextRow = Selectable<ArticleTranslationsTable>;
@@ -17,15 +18,6 @@ export interface ConsoleArticleRow {
   updated_at: string;
 }
 
-export interface ArticleWrite {
-  columnId: number;
-  slug: string;
-  cover: string | null;
-  author: string | null;
-  publishedAt: string;
-  texts: Array<Omit<ArticleTextRow, 'article_id'>>;
-}
-
 /** Articles and static pages as the Console reads and writes them, scheduled ones included (decision 099). */
 export class ConsoleContentRepository {
   readonly #db: Kysely<Database>;
@@ -37,12 +29,12 @@ export class ConsoleContentRepository {
    * Runs `work` in one transaction. Two new articles saved at once may take the same next id (on
    * PostgreSQL): the one that loses runs again once, reading the id anew.
    */
-  async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
     try {
-      return await this.#db.transaction().execute(work);
+      return await inUnitOfWork(this.#db, work);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      return this.#db.transaction().execute(work);
+      return inUnitOfWork(this.#db, work);
     }
   }
 
@@ -76,7 +68,8 @@ export class ConsoleContentRepository {
     return query.orderBy('a.published_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
   }
 
-  async findArticle(id: number, db: Kysely<Database> = this.#db): Promise<{ article: ConsoleArticleRow; texts: ArticleTextRow[] } | undefined> {
+  async findArticle(id: number, unit?: UnitOfWork): Promise<{ article: ConsoleArticleRow; texts: ArticleTextRow[] } | undefined> {
+    const db = executorOf(this.#db, unit);
     const article = await db
       .selectFrom('articles as a')
       .innerJoin('article_columns as c', 'c.id', 'a.column_id')
@@ -88,57 +81,12 @@ export class ConsoleContentRepository {
     return { article, texts };
   }
 
-  /** The next free article id: imported articles bring their own ids, new ones follow the highest. */
-  async nextArticleId(db: Kysely<Database>): Promise<number> {
-    const row = await db
-      .selectFrom('articles')
-      .select((eb) => eb.fn.max('id').as('max'))
-      .executeTakeFirst();
-    return Number(row?.max ?? 0) + 1;
-  }
-
-  /** Writes an article and replaces its translations; marks it as the Console's. */
-  async writeArticle(id: number, article: ArticleWrite, now: string, db: Kysely<Database>, create: boolean): Promise<void> {
-    const fields = {
-      column_id: article.columnId,
-      slug: article.slug,
-      cover: article.cover,
-      author: article.author,
-      published_at: article.publishedAt,
-      source: 'console' as const,
-    };
-    if (create)
-      await db
-        .insertInto('articles')
-        .values({ id, ...fields, created_at: now, updated_at: now })
-        .execute();
-    else
-      await db
-        .updateTable('articles')
-        .set({ ...fields, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-    await db.deleteFrom('article_translations').where('article_id', '=', id).execute();
-    await db
-      .insertInto('article_translations')
-      .values(article.texts.map((t) => ({ ...t, article_id: id })))
-      .execute();
-  }
-
   async listPages(): Promise<PageTextRow[]> {
     return this.#db.selectFrom('pages').selectAll().orderBy('slug').orderBy('locale').execute();
   }
 
-  async findPage(slug: string, db: Kysely<Database> = this.#db): Promise<PageTextRow[]> {
+  async findPage(slug: string, unit?: UnitOfWork): Promise<PageTextRow[]> {
+    const db = executorOf(this.#db, unit);
     return db.selectFrom('pages').selectAll().where('slug', '=', slug).orderBy('locale').execute();
-  }
-
-  /** Replaces a page's texts in every locale with the Console's. */
-  async writePage(slug: string, texts: Array<Omit<PageTextRow, 'slug' | 'source'>>, db: Kysely<Database>): Promise<void> {
-    await db.deleteFrom('pages').where('slug', '=', slug).execute();
-    await db
-      .insertInto('pages')
-      .values(texts.map((t) => ({ ...t, slug, source: 'console' as const })))
-      .execute();
   }
 }

@@ -16,6 +16,8 @@ import { readingMinutes, renderMarkdown } from '#server/content/markdown.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { ArticlesService } from '../articles/articles.service.ts';
+import type { PagesService } from '../pages/pages.service.ts';
 import type { AuditLogService } from './audit-log.service.ts';
 import type { ArticleTextRow, ConsoleContentRepository, PageTextRow } from './console-content.repository.ts';
 import type { OperatorsService } from './operators.service.ts';
@@ -52,6 +54,8 @@ const LIST_LIMIT = 200;
  */
 export class ConsoleContentService {
   readonly #repository: ConsoleContentRepository;
+  readonly #articles: Pick<ArticlesService, 'nextArticleId' | 'writeFromConsole'>;
+  readonly #pages: Pick<PagesService, 'writeFromConsole'>;
   readonly #operators: OperatorsService;
   readonly #auditLog: AuditLogService;
   readonly #changes: ContentChanges;
@@ -59,6 +63,9 @@ export class ConsoleContentService {
   readonly #clock: Clock;
   constructor(options: {
     repository: ConsoleContentRepository;
+    /** The articles and pages features write what the Console edits, in its transaction. */
+    articles: Pick<ArticlesService, 'nextArticleId' | 'writeFromConsole'>;
+    pages: Pick<PagesService, 'writeFromConsole'>;
     operators: OperatorsService;
     auditLog: AuditLogService;
     changes: ContentChanges;
@@ -66,6 +73,8 @@ export class ConsoleContentService {
     clock: Clock;
   }) {
     this.#repository = options.repository;
+    this.#articles = options.articles;
+    this.#pages = options.pages;
     this.#operators = options.operators;
     this.#auditLog = options.auditLog;
     this.#changes = options.changes;
@@ -149,8 +158,8 @@ export class ConsoleContentService {
     const savedId = await this.#repository.transaction(async (trx) => {
       const existing = id === null ? undefined : await this.#repository.findArticle(id, trx);
       if (id !== null && !existing) throw new AppError('not_found', { messageKey: 'console:content.errors.articleNotFound' });
-      const articleId = id ?? (await this.#repository.nextArticleId(trx));
-      await this.#repository.writeArticle(
+      const articleId = id ?? (await this.#articles.nextArticleId(trx));
+      await this.#articles.writeFromConsole(
         articleId,
         { columnId: column.id, slug: input.slug, cover: input.cover, author: input.texts.en.author, publishedAt: input.publishedAt, texts },
         now,
@@ -243,7 +252,7 @@ export class ConsoleContentService {
             ]
           : [],
       );
-      await this.#repository.writePage(slug, texts, trx);
+      await this.#pages.writeFromConsole(slug, texts, trx);
       await this.#auditLog.record(
         {
           operatorUserId: operator,

@@ -1,6 +1,7 @@
 import type { Locale } from '#common/locales.ts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface ConsoleGameRow {
   id: number;
@@ -26,8 +27,8 @@ export class ConsoleGamesRepository {
   }
 
   /** Runs `work` in one transaction: a change and its audit entry commit together. */
-  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.#db.transaction().execute(work);
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
   }
 
   /** Games by their title in `locale` (English where it has none), as the operator's Console reads them (decision 126). */
@@ -54,7 +55,8 @@ export class ConsoleGamesRepository {
     return query.orderBy('title').orderBy('a.id').limit(limit).execute();
   }
 
-  async find(id: number, db: Kysely<Database> = this.#db): Promise<ConsoleGameRow | undefined> {
+  async find(id: number, unit?: UnitOfWork): Promise<ConsoleGameRow | undefined> {
+    const db = executorOf(this.#db, unit);
     return this.#select(db).where('a.id', '=', id).executeTakeFirst();
   }
 
@@ -79,11 +81,8 @@ export class ConsoleGamesRepository {
       );
   }
 
-  async update(
-    id: number,
-    fields: { published?: number; featured?: number; listing_source: 'console'; updated_at: string },
-    db: Kysely<Database>,
-  ): Promise<void> {
+  async update(id: number, fields: { published?: number; featured?: number; listing_source: 'console'; updated_at: string }, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
     await db.updateTable('apps').set(fields).where('id', '=', id).execute();
   }
 }

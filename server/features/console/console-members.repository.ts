@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 
 export interface MemberRow {
@@ -69,25 +69,6 @@ export class ConsoleMembersRepository {
       social,
       sessions: Number(sessions.n),
     };
-  }
-
-  /**
-   * Disables (a time) or enables (null) an account, with `record` in the same transaction. Disabling
-   * deletes every token of the account at once. False when it was in that state already.
-   */
-  async setDisabled(userId: number, disabledAt: string | null, record: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
-    return this.#db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('users')
-        .set({ disabled_at: disabledAt })
-        .where('id', '=', userId)
-        .where('disabled_at', disabledAt === null ? 'is not' : 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      if (disabledAt !== null) await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
-      await record(trx);
-      return true;
-    });
   }
 
   /** Usernames of operators, for the audit log. */

@@ -27,7 +27,7 @@ export interface ConsoleOpsDependencies {
   operators: Pick<OperatorsService, 'requireOperator'>;
   auditLog: Pick<AuditLogService, 'record' | 'page'>;
   payments: Pick<PaymentsService, 'searchForOperator' | 'orderForOperator' | 'refundForOperator'>;
-  accounts: Pick<AccountsService, 'clearSignInLimits' | 'signInLocked'>;
+  accounts: Pick<AccountsService, 'clearSignInLimits' | 'signInLocked' | 'setDisabled'>;
   social: Pick<SocialService, 'clearPhoneLimits'>;
   signInFailures: Pick<SignInFailuresService, 'recent'>;
   acquisition: AcquisitionService;
@@ -121,7 +121,7 @@ export class ConsoleOpsService {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
     if (operatorUserId === userId) throw new AppError('conflict', { messageKey: 'console:ops.errors.disableSelf' });
     await this.#member(userId);
-    await this.#deps.members.setDisabled(userId, isoNow(this.#deps.clock), (trx) =>
+    await this.#deps.accounts.setDisabled(userId, isoNow(this.#deps.clock), (trx) =>
       this.#deps.auditLog.record({ operatorUserId, action: 'member.disable', target: { type: 'member', id: userId }, detail: { reason } }, trx),
     );
     return this.#detail(await this.#member(userId));
@@ -130,7 +130,7 @@ export class ConsoleOpsService {
   async enable(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
     await this.#member(userId);
-    await this.#deps.members.setDisabled(userId, null, (trx) =>
+    await this.#deps.accounts.setDisabled(userId, null, (trx) =>
       this.#deps.auditLog.record({ operatorUserId, action: 'member.enable', target: { type: 'member', id: userId }, detail: { reason } }, trx),
     );
     return this.#detail(await this.#member(userId));

@@ -1,8 +1,12 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { Database, PagesTable } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type PageRow = Selectable<PagesTable>;
+/** A page's texts in one locale, as the Console writes them. */
+export type PageTexts = Omit<Selectable<PagesTable>, 'slug' | 'source'>;
+
 /** A page as the import writes it. */
 export type ImportedPageRow = Omit<Insertable<PagesTable>, 'body_markdown' | 'source' | 'published_at'>;
 
@@ -11,6 +15,16 @@ export class PagesRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
     this.#db = db;
+  }
+
+  /** Replaces a page's texts in every locale with the Console's. */
+  async writePage(slug: string, texts: PageTexts[], unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('pages').where('slug', '=', slug).execute();
+    await db
+      .insertInto('pages')
+      .values(texts.map((t) => ({ ...t, slug, source: 'console' as const })))
+      .execute();
   }
 
   /** The page in `locale`, else its English version; a page scheduled after `now` is not there yet. */

@@ -1,8 +1,9 @@
 import { FIXED_PAGE_SLUGS, type PageInfo, pagePath } from '#common/api/pages.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import type { PagesRepository } from './pages.repository.ts';
+import type { PageTexts, PagesRepository } from './pages.repository.ts';
 
 /** Static pages: the requested locale, falling back to English; a scheduled page from its time on (decision 099). */
 export class PagesService {
@@ -11,6 +12,11 @@ export class PagesService {
   constructor(repository: PagesRepository, clock: Clock) {
     this.#repository = repository;
     this.#clock = clock;
+  }
+
+  /** Replaces a page's texts with the Console's (decision 099), in its unit of work with the audit entry. */
+  writeFromConsole(slug: string, texts: PageTexts[], unit: UnitOfWork): Promise<void> {
+    return this.#repository.writePage(slug, texts, unit);
   }
 
   /** The page, or AppError not_found when no locale has it. */

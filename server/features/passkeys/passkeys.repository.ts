@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebauthnCredentialsTable } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type CredentialRow = Selectable<WebauthnCredentialsTable>;
 
@@ -35,12 +36,6 @@ export class PasskeysRepository {
     return row?.webauthn_user_id ?? null;
   }
 
-  /** Sets the handle unless one is set already (two tabs at once); answers the one that stands. */
-  async ensureUserHandle(userId: number, handle: string): Promise<string> {
-    await this.#db.updateTable('users').set({ webauthn_user_id: handle }).where('id', '=', userId).where('webauthn_user_id', 'is', null).execute();
-    return (await this.userHandle(userId))!;
-  }
-
   async userIdByHandle(handle: string): Promise<number | undefined> {
     const row = await this.#db.selectFrom('users').select('id').where('webauthn_user_id', '=', handle).executeTakeFirst();
     return row?.id;
@@ -54,35 +49,34 @@ export class PasskeysRepository {
     return this.#db.selectFrom('webauthn_credentials').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
   }
 
-  /**
-   * Stores a passkey and, in the same transaction, makes a guest a member: a passkey is a way to
-   * sign in, so the account is no longer anonymous (same uid, nothing lost). False when the
-   * credential is registered already (to anyone).
-   */
-  async addCredential(userId: number, credential: NewCredential, now: string): Promise<CredentialRow | null> {
-    return this.#db.transaction().execute(async (trx) => {
-      const taken = await trx.selectFrom('webauthn_credentials').select('id').where('credential_id', '=', credential.credentialId).executeTakeFirst();
-      if (taken) return null;
-      const row = await trx
-        .insertInto('webauthn_credentials')
-        .values({
-          user_id: userId,
-          credential_id: credential.credentialId,
-          public_key: credential.publicKey,
-          counter: credential.counter,
-          transports: JSON.stringify(credential.transports),
-          device_type: credential.deviceType,
-          backed_up: credential.backedUp ? 1 : 0,
-          aaguid: credential.aaguid,
-          name: credential.name,
-          created_at: now,
-          last_used_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('users').set({ is_guest: 0, updated_at: now }).where('id', '=', userId).execute();
-      return row;
-    });
+  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
+  }
+
+  /** Stores a passkey; null when the credential is registered already (to anyone). */
+  async addCredential(userId: number, credential: NewCredential, now: string, unit: UnitOfWork): Promise<CredentialRow | null> {
+    const trx = executorOf(this.#db, unit);
+    const taken = await trx.selectFrom('webauthn_credentials').select('id').where('credential_id', '=', credential.credentialId).executeTakeFirst();
+    if (taken) return null;
+    const row = await trx
+      .insertInto('webauthn_credentials')
+      .values({
+        user_id: userId,
+        credential_id: credential.credentialId,
+        public_key: credential.publicKey,
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports),
+        device_type: credential.deviceType,
+        backed_up: credential.backedUp ? 1 : 0,
+        aaguid: credential.aaguid,
+        name: credential.name,
+        created_at: now,
+        last_used_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return row;
   }
 
   /** Records a sign-in: the new signature counter and the time. */

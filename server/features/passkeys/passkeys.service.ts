@@ -37,7 +37,7 @@ export const PASSKEY_LIMITS = {
 
 export interface PasskeysDependencies {
   repository: PasskeysRepository;
-  accounts: Pick<AccountsService, 'userInfo'>;
+  accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
   /** The guest merge of every sign-in that reaches an existing account. */
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
@@ -57,7 +57,7 @@ export interface PasskeysDependencies {
  */
 export class PasskeysService {
   readonly #repository: PasskeysRepository;
-  readonly #accounts: Pick<AccountsService, 'userInfo'>;
+  readonly #accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured'>;
   readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
   readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #limiter: RateLimiter;
@@ -82,7 +82,7 @@ export class PasskeysService {
   async registrationOptions(caller: Caller, client: ClientFacts): Promise<CeremonyOptions> {
     assertAllowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
     const user = await this.#accounts.userInfo(caller.userId);
-    const handle = (await this.#repository.userHandle(caller.userId)) ?? (await this.#repository.ensureUserHandle(caller.userId, newUserHandle()));
+    const handle = (await this.#repository.userHandle(caller.userId)) ?? (await this.#accounts.ensurePasskeyHandle(caller.userId, newUserHandle()));
     const existing = await this.#repository.listForUser(caller.userId);
     const label = user.nickname ?? `ID:${user.uid}`;
     const options = await generateRegistrationOptions({
@@ -122,20 +122,22 @@ export class PasskeysService {
     const now = isoNow(this.#clock);
     // A guest's first passkey makes it a member (a registration).
     const wasGuest = this.#conversions !== null && (await this.#accounts.userInfo(caller.userId)).isGuest;
-    const row = await this.#repository.addCredential(
-      caller.userId,
-      {
-        credentialId: info.credential.id,
-        publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
-        counter: info.credential.counter,
-        transports: body.response.transports ?? info.credential.transports ?? [],
-        deviceType: info.credentialDeviceType,
-        backedUp: info.credentialBackedUp,
-        aaguid: info.aaguid,
-        name: passkeyName(info.aaguid, client.userAgent),
-      },
-      now,
-    );
+    const credential = {
+      credentialId: info.credential.id,
+      publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
+      counter: info.credential.counter,
+      transports: body.response.transports ?? info.credential.transports ?? [],
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+      aaguid: info.aaguid,
+      name: passkeyName(info.aaguid, client.userAgent),
+    };
+    // A passkey is a way to sign in: a guest becomes a member in the same transaction (the same uid, nothing lost).
+    const row = await this.#repository.transaction(async (unit) => {
+      const added = await this.#repository.addCredential(caller.userId, credential, now, unit);
+      if (added) await this.#accounts.markSecured(caller.userId, now, unit);
+      return added;
+    });
     if (!row) throw new AppError('passkey_already_registered', { messageKey: 'passkeys:errors.alreadyRegistered' });
     const { token } = await this.#tokens.rotate(caller.userId, tokenName('passkey', client));
     if (wasGuest) this.#conversions?.registration(caller.userId, client);

@@ -1,10 +1,32 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, ItemKind, OrdersTable, OrderStatus } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { Mode } from '#server/lib/preview-access.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
+
+/** The columns of an order the buyer's request decides; the rest start empty. */
+export type NewOrder = Omit<
+  OrderRow,
+  | 'id'
+  | 'updated_at'
+  | 'paid_at'
+  | 'delivered_at'
+  | 'provider_order_id'
+  | 'provider_transaction_id'
+  | 'credited_at'
+  | 'refund_requested_at'
+  | 'refunded_minor'
+  | 'refunded_at'
+  | 'preview'
+> & { preview?: number };
+
+/** The columns an order change writes. */
+export type OrderUpdate = Partial<
+  Pick<OrderRow, 'status' | 'updated_at' | 'paid_at' | 'provider_transaction_id' | 'credited_at' | 'refunded_minor' | 'refunded_at'>
+>;
 
 export interface ItemRow {
   id: number;
@@ -18,17 +40,6 @@ export interface ItemRow {
 
 const ITEM_COLUMNS = ['id', 'app_id', 'sku', 'price_minor', 'currency', 'names', 'kind'] as const;
 
-/** What a consume did (decision 091). `replayed`: the key was used for this same consumption before. */
-export type ConsumeOutcome = { outcome: 'consumed' | 'replayed'; remaining: number } | { outcome: 'not_enough'; held: number } | { outcome: 'key_reused' };
-
-class NotEnough extends Error {
-  readonly held: number;
-  constructor(held: number) {
-    super('not enough items');
-    this.held = held;
-  }
-}
-
 /** An order with the names the member's area shows. */
 export interface OrderView extends OrderRow {
   app_title: string;
@@ -39,29 +50,6 @@ export interface OrderView extends OrderRow {
 export interface MemberNames {
   username: string | null;
   email: string | null;
-}
-
-/** A state change to record: the event, and the status it leads to from the order's current one. */
-export interface OrderChange {
-  type: string;
-  /** Two notifications with the same key are the same one: the second changes nothing. */
-  eventKey: string;
-  next: (current: OrderStatus) => OrderStatus;
-  payload: unknown;
-  transactionId?: string | null;
-  /** What a refund gives back (decision 124): `amount` in minor units, null for the rest of the order; the reason given. */
-  refund?: { amount: number | null; reason: string | null } | null;
-}
-
-/** A refund an applied change made: the minor units it gave back, why, when, and the consumables it took back. */
-export interface AppliedRefund {
-  amount: number;
-  reason: string | null;
-  at: string;
-  /** 1 when a full refund of a consumable took its unit back from the inventory, 0 when the player had used it. */
-  itemsTakenBack: number;
-  /** The order stays paid: part of its amount was given back. */
-  partial: boolean;
 }
 
 /** `orders.preview` and `item_consumptions.preview` of a mode (decision 111). */
@@ -118,72 +106,62 @@ export class PaymentsRepository {
       .execute();
   }
 
+  /** Runs `work` in one transaction: every repository call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
+  }
+
+  /** The consumption a user's idempotency key made, if any (decision 091). */
+  consumption(userId: number, key: string): Promise<{ item_id: number; quantity: number; remaining: number; preview: number } | undefined> {
+    return this.#db
+      .selectFrom('item_consumptions')
+      .select(['item_id', 'quantity', 'remaining', 'preview'])
+      .where('user_id', '=', userId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+  }
+
   /**
-   * Uses up `quantity` of an item once per (user, key): the key is claimed by inserting it (a
-   * second request with it at once waits on the unique index on PostgreSQL, SQLite writes one at a
-   * time) and the inventory is lowered only where it holds enough, in the same transaction. A key
-   * seen before answers what it did then, or `key_reused` when it named another item or quantity.
-   * `inTransaction` runs in the consumption's transaction (the game's webhook is queued there).
+   * Claims the user's idempotency key for a consumption by inserting it: a second request with it
+   * at once waits on the unique index on PostgreSQL (SQLite writes one at a time) and then fails.
    */
-  async consume(
-    userId: number,
-    itemId: number,
-    quantity: number,
-    key: string,
-    mode: Mode,
-    now: string,
-    inTransaction?: (trx: Kysely<Database>, consumption: { id: number; remaining: number }) => Promise<void>,
-  ): Promise<ConsumeOutcome> {
-    const previous = async (): Promise<ConsumeOutcome | undefined> => {
-      const row = await this.#db
-        .selectFrom('item_consumptions')
-        .select(['item_id', 'quantity', 'remaining', 'preview'])
-        .where('user_id', '=', userId)
-        .where('idempotency_key', '=', key)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      return row.item_id === itemId && row.quantity === quantity && row.preview === previewFlag(mode)
-        ? { outcome: 'replayed', remaining: row.remaining }
-        : { outcome: 'key_reused' };
-    };
-    const seen = await previous();
-    if (seen) return seen;
-    try {
-      return await this.#db.transaction().execute(async (trx) => {
-        const claim = await trx
-          .insertInto('item_consumptions')
-          .values({ user_id: userId, item_id: itemId, idempotency_key: key, quantity, remaining: 0, created_at: now, preview: previewFlag(mode) })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const column = mode === 'test' ? 'preview_quantity' : 'quantity';
-        const lowered = await trx
-          .updateTable('inventory')
-          .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - ${quantity}`, updated_at: now })
-          .where('user_id', '=', userId)
-          .where('item_id', '=', itemId)
-          .where(column, '>=', quantity)
-          .returning(`${column} as quantity`)
-          .executeTakeFirst();
-        if (!lowered) {
-          const held = await trx
-            .selectFrom('inventory')
-            .select(`${column} as quantity`)
-            .where('user_id', '=', userId)
-            .where('item_id', '=', itemId)
-            .executeTakeFirst();
-          // Rolls the claim back: the key may be used again once the player holds enough.
-          throw new NotEnough(held?.quantity ?? 0);
-        }
-        await trx.updateTable('item_consumptions').set({ remaining: lowered.quantity }).where('id', '=', claim.id).execute();
-        await inTransaction?.(trx, { id: claim.id, remaining: lowered.quantity });
-        return { outcome: 'consumed' as const, remaining: lowered.quantity };
-      });
-    } catch (error) {
-      if (error instanceof NotEnough) return { outcome: 'not_enough', held: error.held };
-      const raced = await previous();
-      if (raced) return raced;
-      throw error;
-    }
+  async claimConsumption(userId: number, itemId: number, quantity: number, key: string, mode: Mode, now: string, unit: UnitOfWork): Promise<number> {
+    const claim = await executorOf(this.#db, unit)
+      .insertInto('item_consumptions')
+      .values({ user_id: userId, item_id: itemId, idempotency_key: key, quantity, remaining: 0, created_at: now, preview: previewFlag(mode) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return claim.id;
+  }
+
+  /** Lowers the user's inventory of an item in a mode by `quantity` only where it holds enough: what is left, or undefined. */
+  async lowerInventory(userId: number, itemId: number, quantity: number, mode: Mode, now: string, unit?: UnitOfWork): Promise<number | undefined> {
+    const column = mode === 'test' ? 'preview_quantity' : 'quantity';
+    const lowered = await executorOf(this.#db, unit)
+      .updateTable('inventory')
+      .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - ${quantity}`, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .where(column, '>=', quantity)
+      .returning(`${column} as quantity`)
+      .executeTakeFirst();
+    return lowered?.quantity;
+  }
+
+  /** How many of an item the user holds in a mode. */
+  async held(userId: number, itemId: number, mode: Mode, unit?: UnitOfWork): Promise<number> {
+    const column = mode === 'test' ? 'preview_quantity' : 'quantity';
+    const row = await executorOf(this.#db, unit)
+      .selectFrom('inventory')
+      .select(`${column} as quantity`)
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    return row?.quantity ?? 0;
+  }
+
+  async setConsumptionRemaining(consumptionId: number, remaining: number, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).updateTable('item_consumptions').set({ remaining }).where('id', '=', consumptionId).execute();
   }
 
   /** Whether the user has a paid order of the item in the mode, other than `exceptOrderId`. */
@@ -229,84 +207,59 @@ export class PaymentsRepository {
     return new Set(rows.map((r) => r.sku));
   }
 
-  /**
-   * A new order, or the one this user's idempotency key made already (a retried request). The
-   * unique (user, key) index decides between two requests at once.
-   */
-  async createOrder(
-    order: Omit<
-      OrderRow,
-      | 'id'
-      | 'updated_at'
-      | 'paid_at'
-      | 'delivered_at'
-      | 'provider_order_id'
-      | 'provider_transaction_id'
-      | 'credited_at'
-      | 'refund_requested_at'
-      | 'refunded_minor'
-      | 'refunded_at'
-      | 'preview'
-    > & { preview?: number },
-    options: { permanent?: boolean } = {},
-  ): Promise<OrderRow | 'already_owned'> {
-    const existing = () =>
-      this.#db.selectFrom('orders').selectAll().where('user_id', '=', order.user_id).where('idempotency_key', '=', order.idempotency_key).executeTakeFirst();
-    const found = await existing();
-    if (found) return found;
-    try {
-      return await this.#db.transaction().execute(async (trx) => {
-        if (options.permanent) {
-          // A permanent item is bought once: the buyer's row is locked (PostgreSQL; SQLite writes one
-          // at a time), so two tabs cannot both make an order. One already paid refuses; one still
-          // open is answered to the other tab too, so only one checkout can be paid (decision 091).
-          const lock = trx.selectFrom('users').select('id').where('id', '=', order.user_id);
-          await (this.#kind === 'postgres' ? lock.forUpdate() : lock).executeTakeFirst();
-          const held = await trx
-            .selectFrom('orders')
-            .selectAll()
-            .where('user_id', '=', order.user_id)
-            .where('item_id', '=', order.item_id)
-            .where('status', 'in', ['paid', 'created', 'pending'])
-            // A test order and a live one never answer for each other (decision 111).
-            .where('preview', '=', order.preview ?? 0)
-            .orderBy('id', 'desc')
-            .execute();
-          if (held.some((o) => o.status === 'paid')) return 'already_owned' as const;
-          if (held[0]) return held[0];
-        }
-        const row = await trx
-          .insertInto('orders')
-          .values({
-            ...order,
-            updated_at: order.created_at,
-            paid_at: null,
-            delivered_at: null,
-            provider_order_id: null,
-            provider_transaction_id: null,
-            credited_at: null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('order_events')
-          .values({
-            order_id: row.id,
-            type: 'created',
-            event_key: 'created',
-            from_status: null,
-            to_status: row.status,
-            payload: null,
-            created_at: order.created_at,
-          })
-          .execute();
-        return row;
-      });
-    } catch (error) {
-      const raced = await existing();
-      if (raced) return raced;
-      throw error;
-    }
+  /** The order this user's idempotency key made, if any. */
+  orderByKey(userId: number, key: string): Promise<OrderRow | undefined> {
+    return this.#db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('idempotency_key', '=', key).executeTakeFirst();
+  }
+
+  /** Locks the buyer's row until the unit of work ends (PostgreSQL; SQLite writes one at a time). */
+  async lockBuyer(userId: number, unit: UnitOfWork): Promise<void> {
+    const lock = executorOf(this.#db, unit).selectFrom('users').select('id').where('id', '=', userId);
+    await (this.#kind === 'postgres' ? lock.forUpdate() : lock).executeTakeFirst();
+  }
+
+  /** The user's paid or still open orders of an item in a mode (decision 111), the newest first. */
+  heldOrders(userId: number, itemId: number, preview: number, unit: UnitOfWork): Promise<OrderRow[]> {
+    return executorOf(this.#db, unit)
+      .selectFrom('orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .where('status', 'in', ['paid', 'created', 'pending'])
+      .where('preview', '=', preview)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** A new order with its `created` event; the unique (user, key) index refuses a second one with the same key. */
+  async insertOrder(order: NewOrder, unit: UnitOfWork): Promise<OrderRow> {
+    const db = executorOf(this.#db, unit);
+    const row = await db
+      .insertInto('orders')
+      .values({
+        ...order,
+        updated_at: order.created_at,
+        paid_at: null,
+        delivered_at: null,
+        provider_order_id: null,
+        provider_transaction_id: null,
+        credited_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('order_events')
+      .values({
+        order_id: row.id,
+        type: 'created',
+        event_key: 'created',
+        from_status: null,
+        to_status: row.status,
+        payload: null,
+        created_at: order.created_at,
+      })
+      .execute();
+    return row;
   }
 
   findOrder(publicId: string): Promise<OrderRow | undefined> {
@@ -358,65 +311,76 @@ export class PaymentsRepository {
     });
   }
 
-  /**
-   * Records a state change once: the event row and the new status in one transaction, the
-   * order's row locked meanwhile (PostgreSQL; SQLite writes one at a time). A change whose key is
-   * recorded already changes nothing and answers `duplicate`. `inTransaction` runs inside the
-   * transaction after the change (the game's webhook is queued there, decision 100);
-   * `beforeCommit` runs last (the crash tests stop the process there).
-   */
-  async applyChange(
-    orderId: number,
-    change: OrderChange,
-    now: string,
-    beforeCommit?: () => void,
-    inTransaction?: (trx: Kysely<Database>, change: { eventId: number; from: OrderStatus; order: OrderRow; refund: AppliedRefund | null }) => Promise<void>,
-  ): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
-    return this.#db.transaction().execute(async (trx) => {
-      const query = trx.selectFrom('orders').selectAll().where('id', '=', orderId);
-      const order = await (this.#kind === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
-      const seen = await trx
-        .selectFrom('order_events')
-        .select('id')
-        .where('order_id', '=', orderId)
-        .where('event_key', '=', change.eventKey)
-        .executeTakeFirst();
-      if (seen) return { outcome: 'duplicate' as const, order };
-      const status = change.next(order.status);
-      // A paid consumable is added to the inventory once, whatever notifications follow (decision 091).
-      const credit = status === 'paid' && order.credited_at === null && (await isConsumable(trx, order.item_id));
-      if (credit) await addToInventory(trx, order.user_id, order.item_id, order.app_id, 1, order.preview === 1 ? 'test' : 'live', now);
-      const refund = await refundOf(trx, order, status, change.refund ?? null, now);
-      const event = await trx
-        .insertInto('order_events')
-        .values({
-          order_id: orderId,
-          type: change.type,
-          event_key: change.eventKey,
-          from_status: order.status,
-          to_status: status,
-          payload: JSON.stringify(change.payload),
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const updated = await trx
-        .updateTable('orders')
-        .set({
-          status,
-          updated_at: now,
-          ...(status === 'paid' && !order.paid_at ? { paid_at: now } : {}),
-          ...(change.transactionId && !order.provider_transaction_id ? { provider_transaction_id: change.transactionId } : {}),
-          ...(credit ? { credited_at: now } : {}),
-          ...(refund ? { refunded_minor: order.refunded_minor + refund.amount, refunded_at: now } : {}),
-        })
-        .where('id', '=', orderId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await inTransaction?.(trx, { eventId: event.id, from: order.status, order: updated, refund });
-      beforeCommit?.();
-      return { outcome: 'applied' as const, order: updated };
-    });
+  /** An order, its row locked until the unit of work ends (PostgreSQL; SQLite writes one at a time). */
+  lockOrder(orderId: number, unit: UnitOfWork): Promise<OrderRow> {
+    const query = executorOf(this.#db, unit).selectFrom('orders').selectAll().where('id', '=', orderId);
+    return (this.#kind === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  }
+
+  /** Whether an event with this key is recorded for the order. */
+  async eventRecorded(orderId: number, eventKey: string, unit: UnitOfWork): Promise<boolean> {
+    const seen = await executorOf(this.#db, unit)
+      .selectFrom('order_events')
+      .select('id')
+      .where('order_id', '=', orderId)
+      .where('event_key', '=', eventKey)
+      .executeTakeFirst();
+    return seen !== undefined;
+  }
+
+  async itemKind(itemId: number, unit: UnitOfWork): Promise<ItemKind | undefined> {
+    return (await executorOf(this.#db, unit).selectFrom('app_items').select('kind').where('id', '=', itemId).executeTakeFirst())?.kind;
+  }
+
+  /** Adds to a user's inventory of an item in a mode (a paid order); the guest merge has its own sum. */
+  async addToInventory(userId: number, itemId: number, appId: number, quantity: number, mode: Mode, now: string, unit: UnitOfWork): Promise<void> {
+    const column = mode === 'test' ? 'preview_quantity' : 'quantity';
+    await executorOf(this.#db, unit)
+      .insertInto('inventory')
+      .values({ user_id: userId, item_id: itemId, app_id: appId, quantity: 0, preview_quantity: 0, [column]: quantity, updated_at: now })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'item_id']).doUpdateSet({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} + ${quantity}`, updated_at: now }),
+      )
+      .execute();
+  }
+
+  /** Takes one unit of an item back from a user's inventory in a mode if one is held: 1 when it did, else 0. */
+  async takeBackOne(userId: number, itemId: number, mode: Mode, now: string, unit: UnitOfWork): Promise<number> {
+    const column = mode === 'test' ? 'preview_quantity' : 'quantity';
+    const taken = await executorOf(this.#db, unit)
+      .updateTable('inventory')
+      .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - 1`, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .where(column, '>=', 1)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows);
+  }
+
+  /** Appends an order's event; its id. */
+  async recordEvent(
+    event: { orderId: number; type: string; eventKey: string; from: OrderStatus | null; to: OrderStatus; payload: string | null; now: string },
+    unit: UnitOfWork,
+  ): Promise<number> {
+    const row = await executorOf(this.#db, unit)
+      .insertInto('order_events')
+      .values({
+        order_id: event.orderId,
+        type: event.type,
+        event_key: event.eventKey,
+        from_status: event.from,
+        to_status: event.to,
+        payload: event.payload,
+        created_at: event.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Writes an order's changed columns; the order as it now is. */
+  updateOrder(orderId: number, changes: OrderUpdate, unit: UnitOfWork): Promise<OrderRow> {
+    return executorOf(this.#db, unit).updateTable('orders').set(changes).where('id', '=', orderId).returningAll().executeTakeFirstOrThrow();
   }
 
   /** Marks a paid order delivered to the game; true only for the one call that did it. */
@@ -540,63 +504,4 @@ export class PaymentsRepository {
   async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
     return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
   }
-}
-
-async function isConsumable(trx: Transaction<Database>, itemId: number): Promise<boolean> {
-  const item = await trx.selectFrom('app_items').select('kind').where('id', '=', itemId).executeTakeFirst();
-  return item?.kind === 'consumable';
-}
-
-/** Adds to a user's inventory of an item in a mode (a paid order); the guest merge has its own sum. */
-/**
- * The refund a change makes (decision 124): a paid order becoming refunded gives back what partial
- * refunds left, and a consumable's unit is taken back if the player still holds one (a used one
- * cannot be; the game's webhook says which). A partial refund of a paid order gives back the
- * stated amount, never more than is left, and takes nothing back. Anything else refunds nothing.
- */
-async function refundOf(
-  trx: Transaction<Database>,
-  order: OrderRow,
-  status: OrderStatus,
-  stated: { amount: number | null; reason: string | null } | null,
-  now: string,
-): Promise<AppliedRefund | null> {
-  const left = order.amount_minor - order.refunded_minor;
-  if (order.status === 'paid' && status === 'refunded') {
-    let itemsTakenBack = 0;
-    if (order.credited_at !== null) {
-      const column = order.preview === 1 ? 'preview_quantity' : 'quantity';
-      const taken = await trx
-        .updateTable('inventory')
-        .set({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} - 1`, updated_at: now })
-        .where('user_id', '=', order.user_id)
-        .where('item_id', '=', order.item_id)
-        .where(column, '>=', 1)
-        .executeTakeFirst();
-      itemsTakenBack = Number(taken.numUpdatedRows);
-    }
-    return { amount: left, reason: stated?.reason ?? null, at: now, itemsTakenBack, partial: false };
-  }
-  if (order.status === 'paid' && status === 'paid' && stated?.amount != null && stated.amount > 0 && left > 0)
-    return { amount: Math.min(stated.amount, left), reason: stated.reason, at: now, itemsTakenBack: 0, partial: true };
-  return null;
-}
-
-async function addToInventory(
-  trx: Transaction<Database>,
-  userId: number,
-  itemId: number,
-  appId: number,
-  quantity: number,
-  mode: Mode,
-  now: string,
-): Promise<void> {
-  const column = mode === 'test' ? 'preview_quantity' : 'quantity';
-  await trx
-    .insertInto('inventory')
-    .values({ user_id: userId, item_id: itemId, app_id: appId, quantity: 0, preview_quantity: 0, [column]: quantity, updated_at: now })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'item_id']).doUpdateSet({ [column]: sql<number>`${sql.ref(`inventory.${column}`)} + ${quantity}`, updated_at: now }),
-    )
-    .execute();
 }

@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Checkout, Consume, Delivery, Inventory, Item, Order, OrderList, SandboxCheckout, SandboxPay } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { majorUnitsText, toMinorUnits } from '#common/money.ts';
-import type { Kysely } from 'kysely';
 import type { ConsoleOrder, ConsoleOrderDetail, ConsoleOrderList } from '#common/api/console-ops.schema.ts';
-import type { Database, OrderStatus } from '#server/db/schema.ts';
+import type { OrderStatus } from '#server/db/schema.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import {
   type NotificationRefusal,
   type OrderChange,
@@ -22,7 +22,7 @@ import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { callMode, type Mode, type PreviewCheck } from '#server/lib/preview-access.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
-import type { AppliedRefund, MemberNames, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
+import type { MemberNames, NewOrder, OrderRow, OrderView, PaymentsRepository } from './payments.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 
@@ -68,6 +68,49 @@ const NEXT_STATUS: Record<OrderEffect, (current: OrderStatus) => OrderStatus> = 
   cancelled,
   declined,
 };
+
+/** A state change to record: the event, and the status it leads to from the order's current one. */
+interface RecordedChange {
+  type: string;
+  /** Two notifications with the same key are the same one: the second changes nothing. */
+  eventKey: string;
+  next: (current: OrderStatus) => OrderStatus;
+  payload: unknown;
+  transactionId?: string | null;
+  /** What a refund gives back (decision 124): `amount` in minor units, null for the rest of the order; the reason given. */
+  refund?: { amount: number | null; reason: string | null } | null;
+}
+
+/** A refund an applied change made: the minor units it gave back, why, when, and the consumables it took back. */
+interface AppliedRefund {
+  amount: number;
+  reason: string | null;
+  at: string;
+  /** 1 when a full refund of a consumable took its unit back from the inventory, 0 when the player had used it. */
+  itemsTakenBack: number;
+  /** The order stays paid: part of its amount was given back. */
+  partial: boolean;
+}
+
+/** A change as it was applied: its event, the status it left, the order as it now is, and the refund it made. */
+interface AppliedChange {
+  eventId: number;
+  from: OrderStatus;
+  order: OrderRow;
+  refund: AppliedRefund | null;
+}
+
+/** What a consume did (decision 091). `replayed`: the key was used for this same consumption before. */
+type ConsumeOutcome = { outcome: 'consumed' | 'replayed'; remaining: number } | { outcome: 'not_enough'; held: number } | { outcome: 'key_reused' };
+
+/** Rolls a consumption's transaction back when too few are held. */
+class NotEnough extends Error {
+  readonly held: number;
+  constructor(held: number) {
+    super('not enough items');
+    this.held = held;
+  }
+}
 
 /**
  * Orders of in-game items and their payment (decision 064). Prices are the server's; every state
@@ -192,27 +235,18 @@ export class PaymentsService {
     const item = await this.#repository.findItem(appId, input.sku, true);
     if (!item || item.kind !== 'consumable') throw new AppError('not_found', { messageKey: 'payments:errors.consumableNotFound', values: { sku: input.sku } });
     const webhooks = this.#webhooks;
-    const done = await this.#repository.consume(
-      caller.userId,
-      item.id,
-      input.quantity,
-      input.idempotencyKey,
-      mode,
-      isoNow(this.#clock),
-      webhooks
-        ? (trx, consumption) =>
-            webhooks.itemsConsumed(trx, {
-              id: consumption.id,
-              appId,
-              userId: caller.userId,
-              sku: item.sku,
-              quantity: input.quantity,
-              remaining: consumption.remaining,
-              idempotencyKey: input.idempotencyKey,
-              livemode: mode === 'live',
-            })
-        : undefined,
-    );
+    const done = await this.#consumeOnce(caller.userId, item.id, input.quantity, input.idempotencyKey, mode, isoNow(this.#clock), async (unit, consumption) => {
+      await webhooks?.itemsConsumed(unit, {
+        id: consumption.id,
+        appId,
+        userId: caller.userId,
+        sku: item.sku,
+        quantity: input.quantity,
+        remaining: consumption.remaining,
+        idempotencyKey: input.idempotencyKey,
+        livemode: mode === 'live',
+      });
+    });
     switch (done.outcome) {
       case 'key_reused':
         throw new AppError('idempotency_key_reused', { messageKey: 'payments:errors.consumeKeyReused' });
@@ -225,6 +259,126 @@ export class PaymentsService {
       default:
         return { sku: item.sku, consumed: input.quantity, remaining: done.remaining };
     }
+  }
+
+  /**
+   * Uses up `quantity` of an item once per (user, key): the key is claimed and the inventory lowered
+   * only where it holds enough, in one transaction (the claim waits on the unique index on
+   * PostgreSQL, SQLite writes one at a time). A key seen before answers what it did then, or
+   * `key_reused` when it named another item or quantity. `inTransaction` runs in the consumption's
+   * transaction (the game's webhook is queued there).
+   */
+  async #consumeOnce(
+    userId: number,
+    itemId: number,
+    quantity: number,
+    key: string,
+    mode: Mode,
+    now: string,
+    inTransaction: (unit: UnitOfWork, consumption: { id: number; remaining: number }) => Promise<void>,
+  ): Promise<ConsumeOutcome> {
+    const previous = async (): Promise<ConsumeOutcome | undefined> => {
+      const row = await this.#repository.consumption(userId, key);
+      if (!row) return undefined;
+      return row.item_id === itemId && row.quantity === quantity && row.preview === (mode === 'test' ? 1 : 0)
+        ? { outcome: 'replayed', remaining: row.remaining }
+        : { outcome: 'key_reused' };
+    };
+    const seen = await previous();
+    if (seen) return seen;
+    try {
+      return await this.#repository.transaction(async (unit) => {
+        const id = await this.#repository.claimConsumption(userId, itemId, quantity, key, mode, now, unit);
+        const remaining = await this.#repository.lowerInventory(userId, itemId, quantity, mode, now, unit);
+        // Rolls the claim back: the key may be used again once the player holds enough.
+        if (remaining === undefined) throw new NotEnough(await this.#repository.held(userId, itemId, mode, unit));
+        await this.#repository.setConsumptionRemaining(id, remaining, unit);
+        await inTransaction(unit, { id, remaining });
+        return { outcome: 'consumed' as const, remaining };
+      });
+    } catch (error) {
+      if (error instanceof NotEnough) return { outcome: 'not_enough', held: error.held };
+      const raced = await previous();
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  /**
+   * A new order, or the one this user's idempotency key made already (a retried request). The
+   * unique (user, key) index decides between two requests at once. A permanent item is bought
+   * once: the buyer's row is locked, so two tabs cannot both make an order. One already paid
+   * refuses; one still open is answered to the other tab too, so only one checkout can be paid
+   * (decision 091).
+   */
+  async #createOnce(order: NewOrder, options: { permanent: boolean }): Promise<OrderRow | 'already_owned'> {
+    const existing = () => this.#repository.orderByKey(order.user_id, order.idempotency_key);
+    const found = await existing();
+    if (found) return found;
+    try {
+      return await this.#repository.transaction(async (unit) => {
+        if (options.permanent) {
+          await this.#repository.lockBuyer(order.user_id, unit);
+          // A test order and a live one never answer for each other (decision 111).
+          const held = await this.#repository.heldOrders(order.user_id, order.item_id, order.preview ?? 0, unit);
+          if (held.some((o) => o.status === 'paid')) return 'already_owned' as const;
+          if (held[0]) return held[0];
+        }
+        return this.#repository.insertOrder(order, unit);
+      });
+    } catch (error) {
+      const raced = await existing();
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  /**
+   * Records a state change once: the event row and the new status in one transaction, the
+   * order's row locked meanwhile. A change whose key is recorded already changes nothing and
+   * answers `duplicate`. A paid consumable is added to the inventory once, whatever notifications
+   * follow (decision 091). `inTransaction` runs inside the transaction after the change (the
+   * game's webhook is queued there, decision 100); `beforeCommit` runs last (the crash tests stop
+   * the process there).
+   */
+  async #recordChange(
+    orderId: number,
+    change: RecordedChange,
+    now: string,
+    beforeCommit?: () => void,
+    inTransaction?: (unit: UnitOfWork, done: AppliedChange) => Promise<void>,
+  ): Promise<{ outcome: 'applied' | 'duplicate'; order: OrderRow }> {
+    return this.#repository.transaction(async (unit) => {
+      const order = await this.#repository.lockOrder(orderId, unit);
+      if (await this.#repository.eventRecorded(orderId, change.eventKey, unit)) return { outcome: 'duplicate' as const, order };
+      const status = change.next(order.status);
+      const mode: Mode = order.preview === 1 ? 'test' : 'live';
+      const credit = status === 'paid' && order.credited_at === null && (await this.#repository.itemKind(order.item_id, unit)) === 'consumable';
+      if (credit) await this.#repository.addToInventory(order.user_id, order.item_id, order.app_id, 1, mode, now, unit);
+      const refund = refundOf(order, status, change.refund ?? null, now);
+      // A full refund of a credited consumable takes its unit back if the player still holds one (a used one cannot be).
+      if (refund && !refund.partial && order.credited_at !== null)
+        refund.itemsTakenBack = await this.#repository.takeBackOne(order.user_id, order.item_id, mode, now, unit);
+      const eventId = await this.#repository.recordEvent(
+        { orderId, type: change.type, eventKey: change.eventKey, from: order.status, to: status, payload: JSON.stringify(change.payload), now },
+        unit,
+      );
+      const updated = await this.#repository.updateOrder(
+        orderId,
+        {
+          status,
+          updated_at: now,
+          ...(status === 'paid' && !order.paid_at ? { paid_at: now } : {}),
+          ...(change.transactionId && !order.provider_transaction_id ? { provider_transaction_id: change.transactionId } : {}),
+          ...(credit ? { credited_at: now } : {}),
+          ...(refund ? { refunded_minor: order.refunded_minor + refund.amount, refunded_at: now } : {}),
+        },
+        unit,
+      );
+      await inTransaction?.(unit, { eventId, from: order.status, order: updated, refund });
+      beforeCommit?.();
+      return { outcome: 'applied' as const, order: updated };
+    });
   }
 
   /**
@@ -249,7 +403,7 @@ export class PaymentsService {
     const item = await this.#repository.findItem(appId, input.sku);
     if (!item) throw new AppError('not_found', { messageKey: 'payments:errors.itemNotFound', values: { sku: input.sku } });
     const now = isoNow(this.#clock);
-    const order = await this.#repository.createOrder(
+    const order = await this.#createOnce(
       {
         public_id: newOrderId(),
         user_id: caller.userId,
@@ -387,7 +541,7 @@ export class PaymentsService {
     const refund = change.refund
       ? { amount: change.refund.amount === null ? null : toMinorUnits(change.refund.amount, order.currency), reason: change.refund.reason }
       : null;
-    await this.#repository.applyChange(
+    await this.#recordChange(
       order.id,
       {
         type: change.type,
@@ -399,7 +553,7 @@ export class PaymentsService {
       },
       isoNow(this.#clock),
       this.#faults.beforeCommit,
-      (trx, done) => this.#queueWebhook(trx, done),
+      (unit, done) => this.#queueWebhook(unit, done),
     );
     this.#faults.afterCommit?.();
     return null;
@@ -432,7 +586,7 @@ export class PaymentsService {
   async refundForOperator(
     orderId: string,
     reason: string,
-    record: (trx: Kysely<Database>) => Promise<void>,
+    record: (unit: UnitOfWork) => Promise<void>,
     locale: Locale,
     amount?: number,
   ): Promise<{ refundedNow: boolean } & ConsoleOrderDetail> {
@@ -459,33 +613,33 @@ export class PaymentsService {
     }
     if (partial) {
       // The operator's request is an event of its own (audited with it); the amount counts with the provider's notification.
-      await this.#repository.applyChange(
+      await this.#recordChange(
         order.id,
         { type: 'operator_partial_refund', eventKey: `operator-partial-refund:${randomUUID()}`, next: (current) => current, payload: { reason, amount } },
         isoNow(this.#clock),
         undefined,
-        (trx) => record(trx),
+        (unit) => record(unit),
       );
       await this.#repository.releaseRefund(order.id);
       return answer(true);
     }
-    await this.#repository.applyChange(
+    await this.#recordChange(
       order.id,
       { type: 'operator_refund', eventKey: 'operator-refund', next: NEXT_STATUS.refunded, payload: { reason }, refund: { amount: null, reason } },
       isoNow(this.#clock),
       undefined,
       // The audit entry and the game's refunded webhook commit with the refund.
-      async (trx, done) => {
-        await record(trx);
-        await this.#queueWebhook(trx, done);
+      async (unit, done) => {
+        await record(unit);
+        await this.#queueWebhook(unit, done);
       },
     );
     return answer(true);
   }
 
   /** Queues the game's webhook for an order change (decision 100), inside the change's transaction. */
-  async #queueWebhook(trx: Kysely<Database>, done: { eventId: number; from: OrderStatus; order: OrderRow; refund: AppliedRefund | null }): Promise<void> {
-    await this.#webhooks?.orderChanged(trx, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order, refund: done.refund });
+  async #queueWebhook(unit: UnitOfWork, done: AppliedChange): Promise<void> {
+    await this.#webhooks?.orderChanged(unit, { sourceKey: `order-event:${done.eventId}`, from: done.from, order: done.order, refund: done.refund });
   }
 
   /** The sandbox checkout page's order (by its checkout token). */
@@ -513,7 +667,7 @@ export class PaymentsService {
         next: (s: OrderStatus) => (s === 'paid' ? s : 'failed'),
         payload: { card: card.slice(-4) },
       };
-      await this.#repository.applyChange(order.id, change, isoNow(this.#clock));
+      await this.#recordChange(order.id, change, isoNow(this.#clock));
     }
     return { outcome, orderId: order.public_id };
   }
@@ -542,6 +696,20 @@ export class PaymentsService {
   async #view(publicId: string, locale: Locale): Promise<Order> {
     return toOrder((await this.#repository.findView(publicId, locale))!, locale);
   }
+}
+
+/**
+ * The refund a change makes (decision 124): a paid order becoming refunded gives back what partial
+ * refunds left (the unit taken back is counted by the caller); a partial refund of a paid order
+ * gives back the stated amount, never more than is left, and takes nothing back. Anything else
+ * refunds nothing.
+ */
+function refundOf(order: OrderRow, status: OrderStatus, stated: { amount: number | null; reason: string | null } | null, now: string): AppliedRefund | null {
+  const left = order.amount_minor - order.refunded_minor;
+  if (order.status === 'paid' && status === 'refunded') return { amount: left, reason: stated?.reason ?? null, at: now, itemsTakenBack: 0, partial: false };
+  if (order.status === 'paid' && status === 'paid' && stated?.amount != null && stated.amount > 0 && left > 0)
+    return { amount: Math.min(stated.amount, left), reason: stated.reason, at: now, itemsTakenBack: 0, partial: true };
+  return null;
 }
 
 /** An order as the provider sees it. */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, GameBuildsTable } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type GameBuildRow = Selectable<GameBuildsTable>;
 
@@ -19,8 +20,9 @@ export class BuildsRepository {
     this.#db = db;
   }
 
-  get db(): Kysely<Database> {
-    return this.#db;
+  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
   }
 
   /** Adds a build with the game's next version number; the unique (game, version) pair settles a race. */
@@ -44,7 +46,8 @@ export class BuildsRepository {
     await this.#db.deleteFrom('game_builds').where('id', '=', id).execute();
   }
 
-  async find(id: number, db: Kysely<Database> = this.#db): Promise<GameBuildRow | undefined> {
+  async find(id: number, unit?: UnitOfWork): Promise<GameBuildRow | undefined> {
+    const db = executorOf(this.#db, unit);
     return db.selectFrom('game_builds').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -66,8 +69,9 @@ export class BuildsRepository {
 
   async game(
     appId: number,
-    db: Kysely<Database> = this.#db,
+    unit?: UnitOfWork,
   ): Promise<{ id: number; slug: string; live_build_id: number | null; published: number; thumbnail: string } | undefined> {
+    const db = executorOf(this.#db, unit);
     return db.selectFrom('apps').select(['id', 'slug', 'live_build_id', 'published', 'thumbnail']).where('id', '=', appId).executeTakeFirst();
   }
 
@@ -97,12 +101,14 @@ export class BuildsRepository {
       .execute();
   }
 
-  async update(id: number, fields: Partial<Omit<GameBuildRow, 'id' | 'app_id' | 'version'>>, db: Kysely<Database> = this.#db): Promise<void> {
+  async update(id: number, fields: Partial<Omit<GameBuildRow, 'id' | 'app_id' | 'version'>>, unit?: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
     await db.updateTable('game_builds').set(fields).where('id', '=', id).execute();
   }
 
   /** Makes a build the game's live one and publishes the game, its entry on its own host. */
-  async makeLive(appId: number, build: GameBuildRow, slug: string, now: string, db: Kysely<Database>): Promise<void> {
+  async makeLive(appId: number, build: GameBuildRow, slug: string, now: string, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
     await db
       .updateTable('apps')
       .set({ live_build_id: build.id, published: 1, entry_url: `/games/${slug}/${build.entry_path}`, updated_at: now })
@@ -111,13 +117,15 @@ export class BuildsRepository {
   }
 
   /** Removes a game's leaderboard scores and achievement unlocks (before its first release: preview tests). */
-  async clearRecords(appId: number, db: Kysely<Database>): Promise<void> {
+  async clearRecords(appId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
     await db.deleteFrom('leaderboard_scores').where('app_id', '=', appId).execute();
     await db.deleteFrom('achievement_unlocks').where('app_id', '=', appId).execute();
   }
 
   /** The approved build before `version`, the one a rollback goes back to. */
-  async previousApproved(appId: number, version: number, db: Kysely<Database> = this.#db): Promise<GameBuildRow | undefined> {
+  async previousApproved(appId: number, version: number, unit?: UnitOfWork): Promise<GameBuildRow | undefined> {
+    const db = executorOf(this.#db, unit);
     return db
       .selectFrom('game_builds')
       .selectAll()

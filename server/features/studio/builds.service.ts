@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { GameConfig } from '#common/api/catalogue.schema.ts';
 import { byteSizeText } from '#common/byte-sizes.ts';
 import type { Locale } from '#common/locales.ts';
-import type { Database } from '#server/db/schema.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
@@ -222,8 +221,7 @@ export class BuildsService {
   async approve(caller: Caller | null, buildId: number): Promise<Build> {
     const operator = await this.#operators.requireOperator(caller);
     const now = isoNow(this.#clock);
-    const db = this.#repository.db;
-    await db.transaction().execute(async (trx) => {
+    await this.#repository.transaction(async (trx) => {
       const build = await this.#repository.find(buildId, trx);
       if (!build) throw new AppError('not_found');
       if (build.status !== 'submitted') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notInReview' });
@@ -251,7 +249,7 @@ export class BuildsService {
   async reject(caller: Caller | null, buildId: number, reason: string): Promise<Build> {
     const operator = await this.#operators.requireOperator(caller);
     const now = isoNow(this.#clock);
-    await this.#repository.db.transaction().execute(async (trx) => {
+    await this.#repository.transaction(async (trx) => {
       const build = await this.#repository.find(buildId, trx);
       if (!build) throw new AppError('not_found');
       if (build.status !== 'submitted') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notInReview' });
@@ -309,10 +307,10 @@ export class BuildsService {
     appId: number,
     operator: number | null,
     reason: string,
-    choose: (live: GameBuildRow | undefined, trx: Kysely<Database>) => Promise<GameBuildRow>,
+    choose: (live: GameBuildRow | undefined, trx: UnitOfWork) => Promise<GameBuildRow>,
   ): Promise<Build> {
     const now = isoNow(this.#clock);
-    const target = await this.#repository.db.transaction().execute(async (trx) => {
+    const target = await this.#repository.transaction(async (trx) => {
       const game = await this.#repository.game(appId, trx);
       if (!game) throw new AppError('not_found');
       const live = game.live_build_id === null ? undefined : await this.#repository.find(game.live_build_id, trx);

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, GameChangesTable, ItemPriceChangesTable } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type GameChangeRow = Selectable<GameChangesTable>;
 export type PriceChangeRow = Selectable<ItemPriceChangesTable>;
@@ -20,30 +21,35 @@ export class GameChangesRepository {
     this.#kind = kind;
   }
 
-  get db(): Kysely<Database> {
-    return this.#db;
+  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
   }
 
   /**
    * Holds the game's row until the transaction ends (PostgreSQL; SQLite writes one transaction at
    * a time), so a save and a review of one game follow each other and never interleave.
    */
-  async lockGame(appId: number, trx: Kysely<Database>): Promise<boolean> {
+  async lockGame(appId: number, unit: UnitOfWork): Promise<boolean> {
+    const trx = executorOf(this.#db, unit);
     const query = trx.selectFrom('apps').select('id').where('id', '=', appId);
     return (await (this.#kind === 'postgres' ? query.forUpdate() : query).executeTakeFirst()) !== undefined;
   }
 
   /** The user whose studio owns the game. */
-  async developerOf(appId: number, db: Kysely<Database> = this.#db): Promise<number | null> {
+  async developerOf(appId: number, unit?: UnitOfWork): Promise<number | null> {
+    const db = executorOf(this.#db, unit);
     const row = await db.selectFrom('apps').select('developer_user_id').where('id', '=', appId).executeTakeFirst();
     return row?.developer_user_id ?? null;
   }
 
-  async find(id: number, db: Kysely<Database> = this.#db): Promise<GameChangeRow | undefined> {
+  async find(id: number, unit?: UnitOfWork): Promise<GameChangeRow | undefined> {
+    const db = executorOf(this.#db, unit);
     return db.selectFrom('game_changes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async pending(appId: number, db: Kysely<Database> = this.#db): Promise<GameChangeRow | undefined> {
+  async pending(appId: number, unit?: UnitOfWork): Promise<GameChangeRow | undefined> {
+    const db = executorOf(this.#db, unit);
     return db.selectFrom('game_changes').selectAll().where('app_id', '=', appId).where('status', '=', 'pending').executeTakeFirst();
   }
 
@@ -53,7 +59,8 @@ export class GameChangesRepository {
   }
 
   /** Ends the game's pending change with `status`; false when none was pending. */
-  async closePending(appId: number, status: 'withdrawn' | 'superseded', now: string, db: Kysely<Database> = this.#db): Promise<boolean> {
+  async closePending(appId: number, status: 'withdrawn' | 'superseded', now: string, unit?: UnitOfWork): Promise<boolean> {
+    const db = executorOf(this.#db, unit);
     const done = await db
       .updateTable('game_changes')
       .set({ status, reviewed_at: now })
@@ -66,8 +73,9 @@ export class GameChangesRepository {
   /** Adds the game's pending change, under the game's lock (the partial unique index is the last guard against a second one). */
   async insertPending(
     row: { app_id: number; metadata: string; changes: string; submitted_by: number; created_at: string },
-    trx: Kysely<Database>,
+    unit: UnitOfWork,
   ): Promise<GameChangeRow> {
+    const trx = executorOf(this.#db, unit);
     return trx
       .insertInto('game_changes')
       .values({ ...row, status: 'pending', reviewed_by: null, reviewed_at: null, reason: null })
@@ -79,8 +87,9 @@ export class GameChangesRepository {
   async review(
     id: number,
     outcome: { status: 'approved' | 'rejected'; reviewedBy: number; reason: string | null; now: string },
-    trx: Kysely<Database>,
+    unit: UnitOfWork,
   ): Promise<boolean> {
+    const trx = executorOf(this.#db, unit);
     const done = await trx
       .updateTable('game_changes')
       .set({ status: outcome.status, reviewed_by: outcome.reviewedBy, reviewed_at: outcome.now, reason: outcome.reason })
@@ -116,7 +125,8 @@ export class GameChangesRepository {
     return Number(row.n);
   }
 
-  async recordPriceChanges(rows: Omit<PriceChangeRow, 'id'>[], trx: Kysely<Database>): Promise<void> {
+  async recordPriceChanges(rows: Omit<PriceChangeRow, 'id'>[], unit: UnitOfWork): Promise<void> {
+    const trx = executorOf(this.#db, unit);
     if (rows.length > 0) await trx.insertInto('item_price_changes').values(rows).execute();
   }
 

@@ -54,7 +54,7 @@ export class GameChangesService {
    */
   async submit(userId: number, appId: number, metadata: StudioGameMetadata): Promise<GameChangeRow | null> {
     const now = isoNow(this.#o.clock);
-    return this.#o.repository.db.transaction().execute(async (trx) => {
+    return this.#o.repository.transaction(async (trx) => {
       if (!(await this.#o.repository.lockGame(appId, trx))) throw new AppError('not_found');
       const live = (await this.#o.games.read(appId, trx))!;
       await this.#o.repository.closePending(appId, 'superseded', now, trx);
@@ -136,7 +136,7 @@ export class GameChangesService {
   async approve(caller: Caller | null, changeId: number): Promise<{ id: number; appId: number; status: 'approved' }> {
     const operator = await this.#o.operators.requireOperator(caller);
     const now = isoNow(this.#o.clock);
-    const reviewed = await this.#o.repository.db.transaction().execute(async (trx) => {
+    const reviewed = await this.#o.repository.transaction(async (trx) => {
       const change = await this.#reviewable(changeId, operator, trx);
       if (!(await this.#o.repository.review(change.id, { status: 'approved', reviewedBy: operator, reason: null, now }, trx)))
         throw new AppError('conflict', { messageKey: 'studio:changes.errors.notPending' });
@@ -195,7 +195,7 @@ export class GameChangesService {
   async reject(caller: Caller | null, changeId: number, reason: string): Promise<{ id: number; appId: number; status: 'rejected' }> {
     const operator = await this.#o.operators.requireOperator(caller);
     const now = isoNow(this.#o.clock);
-    const reviewed = await this.#o.repository.db.transaction().execute(async (trx) => {
+    const reviewed = await this.#o.repository.transaction(async (trx) => {
       const change = await this.#reviewable(changeId, operator, trx);
       if (!(await this.#o.repository.review(change.id, { status: 'rejected', reviewedBy: operator, reason, now }, trx)))
         throw new AppError('conflict', { messageKey: 'studio:changes.errors.notPending' });

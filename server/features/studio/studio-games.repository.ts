@@ -2,6 +2,7 @@ import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-record
 import type { Kysely } from 'kysely';
 import { replaceAppItems } from '#server/db/app-items.ts';
 import type { Database, ItemKind } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 type Texts = { title: string; summary: string; description: string; instructions: string | null };
 
@@ -110,11 +111,13 @@ export class StudioGamesRepository {
     });
   }
 
-  get db(): Kysely<Database> {
-    return this.#db;
+  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
   }
 
-  async read(appId: number, db: Kysely<Database> = this.#db): Promise<StoredStudioGame | undefined> {
+  async read(appId: number, unit?: UnitOfWork): Promise<StoredStudioGame | undefined> {
+    const db = executorOf(this.#db, unit);
     const app = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
     if (!app) return undefined;
     const [texts, categories, tags, items] = await Promise.all([
@@ -160,11 +163,12 @@ export class StudioGamesRepository {
 
   /** Replaces the game's metadata in one transaction, the search index rows of the game included. */
   async save(appId: number, input: StudioGameWrite, now: string): Promise<void> {
-    await this.#db.transaction().execute((trx) => this.apply(trx, appId, input, now));
+    await inUnitOfWork(this.#db, (unit) => this.apply(unit, appId, input, now));
   }
 
   /** Replaces the game's metadata inside the caller's transaction (an approved change applies this way, decision 112). */
-  async apply(trx: Kysely<Database>, appId: number, input: StudioGameWrite, now: string): Promise<void> {
+  async apply(unit: UnitOfWork, appId: number, input: StudioGameWrite, now: string): Promise<void> {
+    const trx = executorOf(this.#db, unit);
     await trx
       .updateTable('apps')
       .set({

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { GAMEPLAY_BUCKET_MS } from '#server/db/migrations/0025-game-stats-rollup.ts';
+import { GAMEPLAY_BUCKET_MS } from './game-stats-rules.ts';
 import type { Database } from '#server/db/schema.ts';
 
 /** A range of UTC days, both included, and the instants that bound it (ISO text sorts as time). */

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-webhook.ts';
+import { inUnitOfWork } from '#server/db/unit-of-work.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
@@ -296,7 +297,7 @@ describe('game webhooks', () => {
       const run = randomBytes(4).toString('hex');
       const { db } = api.services.database;
       for (let i = 0; i < 40; i += 1)
-        await db.transaction().execute((trx) =>
+        await inUnitOfWork(db, (trx) =>
           api.services.webhooks.itemsConsumed(trx, {
             id: 1_000_000 + i,
             appId,

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable } from 'kysely';
 import type { DatabaseKind } from '#server/db/client.ts';
 import type { Database, GameWebhooksTable, WebhookDeliveriesTable } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type GameWebhookRow = Selectable<GameWebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -14,8 +15,8 @@ export class WebhooksRepository {
     this.#kind = kind;
   }
 
-  webhook(appId: number, db: Kysely<Database> = this.#db): Promise<GameWebhookRow | undefined> {
-    return db.selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).executeTakeFirst();
+  webhook(appId: number, unit?: UnitOfWork): Promise<GameWebhookRow | undefined> {
+    return executorOf(this.#db, unit).selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).executeTakeFirst();
   }
 
   /** Sets the URL (null removes it). Generation 0: no secret derived from APP_SECRET (decision 110). */
@@ -43,9 +44,9 @@ export class WebhooksRepository {
       /** Queued already claimed by a worker (sent at once by the caller). */
       lease?: { worker: string; until: string } | undefined;
     },
-    db: Kysely<Database> = this.#db,
+    unit?: UnitOfWork,
   ): Promise<DeliveryRow | undefined> {
-    return db
+    return executorOf(this.#db, unit)
       .insertInto('webhook_deliveries')
       .values({
         app_id: delivery.appId,

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '#server/db/schema.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -157,7 +156,7 @@ export class WebhooksService {
    * in the transaction of that change. `sourceKey` names the change (one delivery per change).
    */
   async orderChanged(
-    trx: Kysely<Database>,
+    unit: UnitOfWork,
     change: {
       sourceKey: string;
       from: string;
@@ -176,7 +175,7 @@ export class WebhooksService {
             ? 'order.partially_refunded'
             : null;
     if (!type) return;
-    await this.#enqueue(trx, order.app_id, type, change.sourceKey, order.preview === 0, {
+    await this.#enqueue(unit, order.app_id, type, change.sourceKey, order.preview === 0, {
       order: {
         id: order.public_id,
         status: order.status,
@@ -203,7 +202,7 @@ export class WebhooksService {
 
   /** Queues `items.consumed` for a consumption (items.consume), in its transaction. */
   async itemsConsumed(
-    trx: Kysely<Database>,
+    unit: UnitOfWork,
     consumption: {
       id: number;
       appId: number;
@@ -216,7 +215,7 @@ export class WebhooksService {
       livemode: boolean;
     },
   ): Promise<void> {
-    await this.#enqueue(trx, consumption.appId, 'items.consumed', `consumption:${consumption.id}`, consumption.livemode, {
+    await this.#enqueue(unit, consumption.appId, 'items.consumed', `consumption:${consumption.id}`, consumption.livemode, {
       consumption: {
         player: consumption.userId,
         sku: consumption.sku,
@@ -304,7 +303,7 @@ export class WebhooksService {
   }
 
   async #enqueue<T extends WebhookEventType>(
-    trx: Kysely<Database> | undefined,
+    unit: UnitOfWork | undefined,
     appId: number,
     type: T,
     sourceKey: string,
@@ -312,13 +311,13 @@ export class WebhooksService {
     data: WebhookEventData<T>,
     lease?: { worker: string; until: string },
   ) {
-    const webhook = await this.#repository.webhook(appId, trx);
+    const webhook = await this.#repository.webhook(appId, unit);
     if (!webhook?.url) return undefined;
     const now = isoNow(this.#clock);
     const eventId = `evt_${randomBytes(12).toString('base64url')}`;
     // `livemode` (decision 111): false for what a build preview's test orders and test holdings did, and for the Studio's test event.
     const payload = webhookEventBody(type, { id: eventId, createdAt: now, livemode, appId, data });
-    return this.#repository.enqueue({ appId, eventId, eventType: type, sourceKey, payload, now, lease }, trx);
+    return this.#repository.enqueue({ appId, eventId, eventType: type, sourceKey, payload, now, lease }, unit);
   }
 
   #claim(now: Date): Promise<DeliveryRow[]> {
