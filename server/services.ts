@@ -98,8 +98,8 @@ import { StudioStatsService } from './features/studio/studio-stats.service.ts';
 import { StudioKeysRepository } from './features/studio/studio-keys.repository.ts';
 import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { createRateLimiter } from './lib/create-rate-limiter.ts';
-import type { RateLimiter } from './lib/rate-limiter.ts';
+import { createRateLimiter } from './adapters/rate-limits/create-rate-limiter.ts';
+import type { RateLimiter } from './adapters/rate-limits/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
 export interface Services {
