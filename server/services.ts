@@ -75,7 +75,7 @@ import { DevelopersRepository } from './features/studio/developers.repository.ts
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { GameSecretsRepository } from './features/game-secrets/game-secrets.repository.ts';
 import { GameSecretsService } from './features/game-secrets/game-secrets.service.ts';
-import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
+import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';

@@ -4,7 +4,7 @@ import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-record
 import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
 import { AppError, type FieldMessage, fieldError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { StudioGameReview } from '#common/api/game-changes.schema.ts';
 import type { DeveloperProfile, DevelopersService } from './developers.service.ts';

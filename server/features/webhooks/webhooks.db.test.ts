@@ -9,7 +9,7 @@ import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts'
 import { idempotencyKey as key, partialRefundOf, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { HttpWebhookSender } from './webhook-sender.ts';
+import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.ts';
 import { GIVE_UP_AFTER_SECONDS } from './webhooks.service.ts';
 
 interface Received {

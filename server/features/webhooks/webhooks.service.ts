@@ -6,8 +6,9 @@ import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
 import { type WebhookEventData, type WebhookEventType, webhookEventBody, webhookHeaders } from './webhook-events.schema.ts';
-import type { WebhookAnswer, WebhookSender } from './webhook-sender.ts';
-import { resolvesPublicly, type WebhookUrlProblem, webhookUrlProblem } from './webhook-url.ts';
+import type { WebhookAnswer, WebhookSender } from '../../adapters/webhooks/webhook-sender.ts';
+import { resolvesPublicly } from '../../adapters/webhooks/public-address.ts';
+import { type WebhookUrlProblem, webhookUrlProblem } from './webhook-url.ts';
 import type { DeliveryRow, WebhooksRepository } from './webhooks.repository.ts';
 
 /** The first retry waits this long; each next one twice as long as the one before. */
