@@ -329,6 +329,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
     secrets: gameSecrets,
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
+    developers,
   });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
