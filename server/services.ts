@@ -132,7 +132,7 @@ export interface Services {
   /** Unfinished build uploads: per-studio limits and their expiry (decision 109). */
   buildUploads: BuildUploadsService;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
-  buildFiles: DiskStorage;
+  buildFiles: FileStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
   consoleOps: ConsoleOpsService;
   /** Operators unpublish and feature games (decision 099). */
@@ -401,7 +401,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     buildUploads: new BuildUploadsService({
       repository: new BuildUploadsRepository(db),
       clock,
-      incomingDir: join(resolve(config.buildsDir), '.incoming'),
+      // Not served: the public prefix is never used.
+      incoming: new DiskStorage(join(resolve(config.buildsDir), '.incoming'), '/'),
       limits: {
         openPerStudio: config.buildUploads.openPerStudio,
         bytesPerStudioPerDay: config.buildUploads.mbPerStudioPerDay * 1024 * 1024,
