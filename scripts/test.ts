@@ -35,6 +35,13 @@ interface VitestReport {
   testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
 }
 
+/** The first non-empty line of a failure's message, cut at 300 characters. */
+const firstLine = (text: string | undefined) =>
+  text
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.slice(0, 300) ?? '';
+
 function countVitest(file: string, step: string) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8')) as VitestReport;
@@ -42,7 +49,6 @@ function countVitest(file: string, step: string) {
   failed += report.numFailedTests;
   for (const result of report.testResults) {
     const path = result.name.replace(`${process.cwd()}/`, '');
-    const firstLine = (text: string | undefined) => text?.split('\n').find((line) => line.trim() !== '')?.slice(0, 300) ?? '';
     for (const test of result.assertionResults)
       if (test.status === 'failed') failedTests.push(`[${step}] ${path} › ${test.fullName}\n      ${firstLine(test.failureMessages?.[0])}`);
     // A file that failed before its tests ran (an import error, a hook's timeout) has no failed test of its own.
