@@ -66,7 +66,7 @@ services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
-  builds: { dir: config.buildsDir, previewHost: (host) => services.builds.previewHost(host) },
+  builds: { files: services.buildFiles, previewHost: (host) => services.builds.previewHost(host) },
 });
 const stopCleanups = scheduleCleanups(
   [

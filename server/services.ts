@@ -68,7 +68,7 @@ import { DevelopersRepository } from './features/studio/developers.repository.ts
 import { DevelopersService } from './features/studio/developers.service.ts';
 import { GameSecretsRepository } from './features/game-secrets/game-secrets.repository.ts';
 import { GameSecretsService } from './features/game-secrets/game-secrets.service.ts';
-import { HttpWebhookSender } from './features/webhooks/webhook-sender.ts';
+import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -92,7 +92,7 @@ import { StudioKeysRepository } from './features/studio/studio-keys.repository.t
 import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createOutsideSystems } from './services/outside-systems.ts';
-import type { RateLimiter } from './lib/rate-limiter.ts';
+import type { RateLimiter } from './adapters/rate-limits/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
 export interface Services {
@@ -125,7 +125,7 @@ export interface Services {
   /** Unfinished build uploads: per-studio limits and their expiry (decision 109). */
   buildUploads: BuildUploadsService;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
-  buildFiles: DiskStorage;
+  buildFiles: FileStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
   consoleOps: ConsoleOpsService;
   /** Operators unpublish and feature games (decision 099). */
@@ -252,6 +252,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     clock,
     secrets: gameSecrets,
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
+    developers,
   });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
@@ -323,7 +324,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     buildUploads: new BuildUploadsService({
       repository: new BuildUploadsRepository(db),
       clock,
-      incomingDir: join(resolve(config.buildsDir), '.incoming'),
+      // Not served: the public prefix is never used.
+      incoming: new DiskStorage(join(resolve(config.buildsDir), '.incoming'), '/'),
       limits: {
         openPerStudio: config.buildUploads.openPerStudio,
         bytesPerStudioPerDay: config.buildUploads.mbPerStudioPerDay * 1024 * 1024,

@@ -890,6 +890,11 @@ export interface components {
        * @enum {string}
        */
       error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
+      /**
+       * @description Where a feature names the refusal more precisely than `error` (decision 131): present only then, and always with the same `error`
+       * @enum {string}
+       */
+      reason?: "build_invalid" | "build_not_submittable" | "build_needs_thumbnail" | "build_not_in_review" | "build_not_approved" | "build_nothing_to_roll_back_to" | "studio_members_only" | "studio_keys_limit" | "change_nothing_pending" | "change_not_pending" | "change_own" | "webhook_url_refused" | "webhook_url_missing" | "console_disable_self" | "console_target_pair" | "console_member_not_found" | "console_game_not_found" | "console_article_not_found" | "console_page_not_found" | "console_page_exists" | "console_column_not_found" | "console_not_an_image";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;

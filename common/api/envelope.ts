@@ -1,12 +1,14 @@
-import type { ErrorCode } from './error-codes.ts';
+import type { ErrorCode, RefusalReason } from './error-codes.ts';
 
 /**
  * The JSON envelope of every /serve/api response. `code` is the HTTP status (the spec's field);
- * a refusal adds `error`, what went wrong in the domain's terms (decision 085).
+ * a refusal adds `error`, what went wrong in the domain's terms (decision 085), and where a
+ * feature names the case more precisely, `reason` (decision 131).
  */
 export interface ApiEnvelope<T = unknown> {
   code: number;
   error?: ErrorCode;
+  reason?: RefusalReason;
   message: string;
   data: T;
 }

@@ -53,3 +53,44 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
+
+/**
+ * Refusals a feature names more precisely than its code (decision 131): the envelope's `reason`
+ * beside the code it refines. Each reason belongs to one code, which keeps the status and the
+ * `error` value clients already read; a client that needs to tell, say, build refusals apart
+ * reads `reason`.
+ */
+export const REFUSAL_REASONS = {
+  // The Studio's builds and their review.
+  build_invalid: 'validation',
+  build_not_submittable: 'conflict',
+  build_needs_thumbnail: 'conflict',
+  build_not_in_review: 'conflict',
+  build_not_approved: 'conflict',
+  build_nothing_to_roll_back_to: 'conflict',
+  // The Studio's games, keys and their changes in review.
+  studio_members_only: 'forbidden',
+  studio_keys_limit: 'conflict',
+  change_nothing_pending: 'conflict',
+  change_not_pending: 'conflict',
+  change_own: 'forbidden',
+  // Games' webhooks.
+  webhook_url_refused: 'validation',
+  webhook_url_missing: 'conflict',
+  // The Console.
+  console_disable_self: 'conflict',
+  console_target_pair: 'validation',
+  console_member_not_found: 'not_found',
+  console_game_not_found: 'not_found',
+  console_article_not_found: 'not_found',
+  console_page_not_found: 'not_found',
+  console_page_exists: 'validation',
+  console_column_not_found: 'validation',
+  console_not_an_image: 'validation',
+} as const satisfies Record<string, ErrorCode>;
+
+export type RefusalReason = keyof typeof REFUSAL_REASONS;
+
+export function isRefusalReason(value: unknown): value is RefusalReason {
+  return typeof value === 'string' && Object.hasOwn(REFUSAL_REASONS, value);
+}

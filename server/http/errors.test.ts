@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '#common/api/error-codes.ts';
-import { AppError, MESSAGE_KEY } from '../lib/app-error.ts';
+import { ERROR_CODES, REFUSAL_REASONS, type RefusalReason } from '#common/api/error-codes.ts';
+import { AppError, MESSAGE_KEY, refusal } from '../lib/app-error.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './errors.ts';
 
 describe('error codes at the edge', () => {
@@ -36,5 +36,26 @@ describe('error codes at the edge', () => {
     expect(codeForStatus(415)).toBe('unsupported_media_type');
     expect(codeForStatus(418)).toBe('bad_request');
     expect(codeForStatus(502)).toBe('internal');
+  });
+
+  it('adds a feature’s reason beside the code it refines, with that code’s status and the message clients always had', () => {
+    for (const reason of Object.keys(REFUSAL_REASONS) as RefusalReason[]) {
+      const error = refusal(reason);
+      expect(error.code, reason).toBe(REFUSAL_REASONS[reason]);
+      expect(error.message, reason).toMatch(/^[a-z]+:\S+$/);
+      expect(errorEnvelope(error, 'en'), reason).toMatchObject({ code: statusOf(REFUSAL_REASONS[reason]), error: REFUSAL_REASONS[reason], reason });
+    }
+    const thumbnail = errorEnvelope(refusal('build_needs_thumbnail'), 'en');
+    expect(thumbnail).toEqual({ code: 409, error: 'conflict', reason: 'build_needs_thumbnail', message: expect.any(String), data: null });
+    expect(thumbnail.message).toBe(errorEnvelope(new AppError('conflict', { messageKey: 'studio:builds.errors.needsThumbnail' }), 'en').message);
+    const url = errorEnvelope(refusal('webhook_url_refused', { fields: { url: ['studio:webhooks.errors.scheme'] }, data: { reason: 'scheme' } }), 'en');
+    expect(url).toMatchObject({
+      code: 422,
+      error: 'validation',
+      reason: 'webhook_url_refused',
+      data: { reason: 'scheme', errors: { url: [expect.any(String)] } },
+    });
+    // A refusal without a reason keeps the envelope it had: no `reason` field.
+    expect(errorEnvelope(new AppError('conflict'), 'en')).not.toHaveProperty('reason');
   });
 });

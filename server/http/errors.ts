@@ -78,7 +78,8 @@ export function errorEnvelope(error: AppError, locale: Locale): ApiEnvelope<unkn
         ),
       }
     : (error.options.data ?? null);
-  return { code: statusOf(error.code), error: error.code, message: t(key, error.options.values ?? {}) as string, data };
+  const reason = error.reason ? { reason: error.reason } : {};
+  return { code: statusOf(error.code), error: error.code, ...reason, message: t(key, error.options.values ?? {}) as string, data };
 }
 
 /** Maps a status to the closest code, for errors raised by Fastify itself (body parser, limits). */

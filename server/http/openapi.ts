@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '#common/api/error-codes.ts';
+import { ERROR_CODES, REFUSAL_REASONS } from '#common/api/error-codes.ts';
 import { LOCALES } from '#common/locales.ts';
 import type { RegisteredRoute } from './api-router.ts';
 
@@ -172,6 +172,11 @@ export function buildOpenApiDocument(
           properties: {
             code: { type: 'integer', description: 'The HTTP status' },
             error: { type: 'string', enum: [...ERROR_CODES], description: "What went wrong in the domain's terms (decision 085); one status each" },
+            reason: {
+              type: 'string',
+              enum: Object.keys(REFUSAL_REASONS),
+              description: 'Where a feature names the refusal more precisely than `error` (decision 131): present only then, and always with the same `error`',
+            },
             message: { type: 'string' },
             data: { description: 'null, or details such as { errors: { field: [message] } }' },
           },

@@ -1,8 +1,8 @@
 // Domain errors: what services throw, independent of the transport that reports them.
 
-import type { ErrorCode } from '#common/api/error-codes.ts';
+import { type ErrorCode, REFUSAL_REASONS, type RefusalReason } from '#common/api/error-codes.ts';
 
-export type { ErrorCode };
+export type { ErrorCode, RefusalReason };
 
 /** The message of each code unless the error names another. */
 export const MESSAGE_KEY: Record<ErrorCode, string> = {
@@ -56,6 +56,8 @@ export interface AppErrorOptions {
   fields?: Record<string, FieldMessage[]>;
   /** Extra response headers (Retry-After). */
   headers?: Record<string, string>;
+  /** The feature's name for this refusal (decision 131); set by `refusal()`. */
+  reason?: RefusalReason;
   cause?: unknown;
 }
 
@@ -67,11 +69,47 @@ export class AppError extends Error {
   override name = 'AppError';
   readonly code: ErrorCode;
   readonly options: AppErrorOptions;
+  readonly reason: RefusalReason | null;
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.messageKey ?? MESSAGE_KEY[code], { cause: options.cause });
     this.code = code;
     this.options = options;
+    this.reason = options.reason ?? null;
   }
+}
+
+/** The message of each refusal reason unless the error names another (the texts clients always had). */
+const REASON_MESSAGE_KEY: Record<RefusalReason, string> = {
+  build_invalid: 'studio:builds.problems.summary',
+  build_not_submittable: 'studio:builds.errors.notSubmittable',
+  build_needs_thumbnail: 'studio:builds.errors.needsThumbnail',
+  build_not_in_review: 'studio:builds.errors.notInReview',
+  build_not_approved: 'studio:builds.errors.notApproved',
+  build_nothing_to_roll_back_to: 'studio:builds.errors.nothingToRollBackTo',
+  studio_members_only: 'studio:games.errors.membersOnly',
+  studio_keys_limit: 'studio:keys.errors.tooMany',
+  change_nothing_pending: 'studio:changes.errors.nothingPending',
+  change_not_pending: 'studio:changes.errors.notPending',
+  change_own: 'studio:changes.errors.ownChange',
+  webhook_url_refused: MESSAGE_KEY.validation,
+  webhook_url_missing: 'studio:webhooks.errors.noUrl',
+  console_disable_self: 'console:ops.errors.disableSelf',
+  console_target_pair: MESSAGE_KEY.validation,
+  console_member_not_found: 'console:ops.errors.memberNotFound',
+  console_game_not_found: 'console:content.errors.gameNotFound',
+  console_article_not_found: 'console:content.errors.articleNotFound',
+  console_page_not_found: 'console:content.errors.pageNotFound',
+  console_page_exists: MESSAGE_KEY.validation,
+  console_column_not_found: MESSAGE_KEY.validation,
+  console_not_an_image: MESSAGE_KEY.validation,
+};
+
+/**
+ * A feature's refusal by its reason (decision 131): the code it refines (and so the status) comes
+ * from the one table in common/api/error-codes.ts, the message from the reason's unless given.
+ */
+export function refusal(reason: RefusalReason, options: Omit<AppErrorOptions, 'reason'> = {}): AppError {
+  return new AppError(REFUSAL_REASONS[reason], { ...options, reason, messageKey: options.messageKey ?? REASON_MESSAGE_KEY[reason] });
 }
 
 /** A 422 naming the fields at fault; the messages are translation keys. */

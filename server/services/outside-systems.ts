@@ -16,8 +16,8 @@ import { type CodeSender, DevelopmentInbox } from '../adapters/whatsapp/code-sen
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
-import { createRateLimiter } from '../lib/create-rate-limiter.ts';
-import type { RateLimiter } from '../lib/rate-limiter.ts';
+import { createRateLimiter } from '../adapters/rate-limits/create-rate-limiter.ts';
+import type { RateLimiter } from '../adapters/rate-limits/rate-limiter.ts';
 
 /** The outside systems of one process, built once from the configuration. */
 export interface OutsideSystems {

@@ -104,4 +104,17 @@ describe('OAuth providers', () => {
     const away = new OAuthProvider('google', { clientId: 'c', clientSecret: 's', apple: null, issuerUrl: 'http://127.0.0.1:1' }, ORIGIN);
     await expect(away.authorizationUrl('s', away.newSecrets('n'))).rejects.toThrow(ProviderRefusal);
   });
+
+  it('refuses an issuer whose discovery document names another issuer', async () => {
+    // The same stand-in reached under another name: its document names 127.0.0.1, not localhost.
+    const elsewhere = providers.issuers.google.replace('127.0.0.1', 'localhost');
+    const config = { clientId: STAND_IN_CLIENT.clientId, clientSecret: STAND_IN_CLIENT.clientSecret, apple: null, issuerUrl: elsewhere };
+    const mismatched = new OAuthProvider('google', config, ORIGIN);
+    const refused = await mismatched.authorizationUrl('s', mismatched.newSecrets('n')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProviderRefusal);
+    expect(String((refused as ProviderRefusal).cause)).toContain('names another issuer');
+    // Under the name it gives itself, the same stand-in is accepted.
+    const matched = new OAuthProvider('google', { ...config, issuerUrl: providers.issuers.google }, ORIGIN);
+    await expect(matched.authorizationUrl('s', matched.newSecrets('n'))).resolves.toContain('/authorize?');
+  });
 });

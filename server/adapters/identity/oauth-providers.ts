@@ -1,5 +1,6 @@
 import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client, OAuth2RequestError, OAuth2Tokens } from 'arctic';
 import { createRemoteJWKSet, importPKCS8, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import type { OAuthProviderConfig } from '#server/config.ts';
 import { type FlowSecrets, type IdentityProvider, type ProviderProfile, ProviderRefusal } from './identity-provider.ts';
@@ -32,6 +33,24 @@ interface ProviderSpec {
 }
 
 const FACEBOOK_GRAPH = 'https://graph.facebook.com/v21.0';
+
+// The providers' answers, parsed (never cast). An account id must be there; a name or an email
+// in another shape than a non-empty string is read as absent, as before.
+const optionalText = z.unknown().optional().transform(text);
+const DiscordUser = z.object({ id: z.string(), username: optionalText, global_name: optionalText, email: optionalText, verified: z.unknown().optional() });
+const FacebookUser = z.object({ id: z.string(), name: optionalText, email: optionalText });
+const XUser = z.object({ data: z.object({ id: z.string(), name: optionalText, username: optionalText }) });
+const TokenAnswer = z.looseObject({ access_token: z.string() });
+const TokenError = z.object({ error: z.string() });
+const IdTokenClaims = z.object({ sub: z.string(), name: optionalText, email: optionalText, email_verified: z.unknown().optional() });
+const AppleUser = z.object({ name: z.object({ firstName: optionalText, lastName: optionalText }).optional().catch(undefined) });
+const DiscoveryDocument = z.object({
+  issuer: z.string().min(1),
+  authorization_endpoint: z.string().min(1),
+  token_endpoint: z.string().min(1),
+  userinfo_endpoint: z.string().optional(),
+  jwks_uri: z.string().optional(),
+});
 
 /** Each provider's documented endpoints and ways (decision 063). */
 const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
@@ -78,9 +97,8 @@ const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
       issuers: [],
     },
     profileOf: (body) => {
-      const user = body as { id?: unknown; username?: unknown; global_name?: unknown; email?: unknown; verified?: unknown };
-      if (typeof user.id !== 'string') return null;
-      return { id: user.id, name: text(user.global_name) ?? text(user.username), email: user.verified === true ? text(user.email) : null };
+      const user = DiscordUser.safeParse(body).data;
+      return user ? { id: user.id, name: user.global_name ?? user.username, email: user.verified === true ? user.email : null } : null;
     },
   },
   facebook: {
@@ -97,8 +115,8 @@ const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
       issuers: [],
     },
     profileOf: (body) => {
-      const user = body as { id?: unknown; name?: unknown; email?: unknown };
-      return typeof user.id === 'string' ? { id: user.id, name: text(user.name), email: text(user.email) } : null;
+      const user = FacebookUser.safeParse(body).data;
+      return user ? { id: user.id, name: user.name, email: user.email } : null;
     },
   },
   x: {
@@ -115,8 +133,8 @@ const PROVIDERS: Record<OAuthPlatform, ProviderSpec> = {
       issuers: [],
     },
     profileOf: (body) => {
-      const user = (body as { data?: { id?: unknown; name?: unknown; username?: unknown } }).data;
-      return user && typeof user.id === 'string' ? { id: user.id, name: text(user.name) ?? text(user.username), email: null } : null;
+      const user = XUser.safeParse(body).data?.data;
+      return user ? { id: user.id, name: user.name ?? user.username, email: null } : null;
     },
   },
 };
@@ -217,11 +235,12 @@ export class OAuthProvider implements IdentityProvider {
       body,
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
-    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-    if (!response.ok || !json || typeof json.access_token !== 'string') {
-      throw new ProviderRefusal(`${this.platform} token endpoint answered ${response.status} ${typeof json?.error === 'string' ? json.error : ''}`.trim());
+    const json: unknown = await response.json().catch(() => null);
+    const tokens = TokenAnswer.safeParse(json);
+    if (!response.ok || !tokens.success) {
+      throw new ProviderRefusal(`${this.platform} token endpoint answered ${response.status} ${TokenError.safeParse(json).data?.error ?? ''}`.trim());
     }
-    return new OAuth2Tokens(json);
+    return new OAuth2Tokens(tokens.data);
   }
 
   async #verifiedIdToken(endpoints: Endpoints, tokens: OAuth2Tokens, nonce: string): Promise<ProviderProfile> {
@@ -242,9 +261,11 @@ export class OAuthProvider implements IdentityProvider {
       throw new ProviderRefusal(`${this.platform} ID token refused: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     });
     if (payload.nonce !== nonce) throw new ProviderRefusal(`${this.platform} ID token has another nonce`);
-    const claims = payload as { sub: string; name?: unknown; email?: unknown; email_verified?: unknown };
+    const parsed = IdTokenClaims.safeParse(payload);
+    if (!parsed.success) throw new ProviderRefusal(`${this.platform} ID token has no subject`);
+    const claims = parsed.data;
     const verified = claims.email_verified === true || claims.email_verified === 'true';
-    return { id: claims.sub, name: text(claims.name), email: verified ? text(claims.email) : null };
+    return { id: claims.sub, name: claims.name, email: verified ? claims.email : null };
   }
 
   /** The provider's endpoints, or those of the issuer configured in its place (read once from its discovery document). */
@@ -261,14 +282,12 @@ export class OAuthProvider implements IdentityProvider {
 async function discover(issuerUrl: string, spec: ProviderSpec): Promise<Endpoints> {
   const response = await fetch(`${issuerUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-  const doc = (await response.json()) as {
-    issuer?: string;
-    authorization_endpoint?: string;
-    token_endpoint?: string;
-    userinfo_endpoint?: string;
-    jwks_uri?: string;
-  };
-  if (!doc.issuer || !doc.authorization_endpoint || !doc.token_endpoint) throw new Error('discovery document lacks issuer or endpoints');
+  const parsed = DiscoveryDocument.safeParse(await response.json());
+  if (!parsed.success) throw new Error('discovery document lacks issuer or endpoints');
+  const doc = parsed.data;
+  // OpenID Connect Discovery 1.0, section 4.3: the document must name the issuer it was read from,
+  // or a document served elsewhere could name endpoints and keys of its choosing. Trailing slashes aside.
+  if (doc.issuer.replace(/\/+$/, '') !== issuerUrl.replace(/\/+$/, '')) throw new Error(`discovery document names another issuer, ${doc.issuer}`);
   return {
     authorization: doc.authorization_endpoint,
     token: doc.token_endpoint,
@@ -298,8 +317,8 @@ export async function appleClientSecret(clientId: string, apple: NonNullable<OAu
 function appleUserName(user: string | undefined): string | null {
   if (!user) return null;
   try {
-    const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };
-    const name = [text(parsed.name?.firstName), text(parsed.name?.lastName)].filter(Boolean).join(' ');
+    const parsed = AppleUser.safeParse(JSON.parse(user)).data;
+    const name = [parsed?.name?.firstName, parsed?.name?.lastName].filter(Boolean).join(' ');
     return name || null;
   } catch {
     return null;

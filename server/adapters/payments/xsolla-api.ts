@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PaymentProviderFailure } from './payment-provider.ts';
 
 /**
@@ -23,6 +24,10 @@ export interface PaymentTokenRequest {
 }
 
 const XSOLLA_TIMEOUT_MS = 15_000;
+
+/** Xsolla's answers, parsed: the payment token (and its order id), or an error's message. */
+const TokenAnswer = z.object({ token: z.string(), order_id: z.union([z.string(), z.number()]).optional().catch(undefined) });
+const ErrorAnswer = z.object({ errorMessage: z.unknown().optional() });
 
 export class XsollaApi {
   readonly #apiUrl: string;
@@ -60,11 +65,13 @@ export class XsollaApi {
     }).catch((cause: unknown) => {
       throw new PaymentProviderFailure('Xsolla unreachable', { cause });
     });
-    const body = (await response.json().catch(() => null)) as { token?: unknown; order_id?: unknown; errorCode?: unknown; errorMessage?: unknown } | null;
-    if (!response.ok || typeof body?.token !== 'string') {
-      throw new PaymentProviderFailure(`Xsolla answered ${response.status}${body?.errorMessage ? `: ${String(body.errorMessage)}` : ''}`);
+    const json: unknown = await response.json().catch(() => null);
+    const body = TokenAnswer.safeParse(json);
+    if (!response.ok || !body.success) {
+      const message = ErrorAnswer.safeParse(json).data?.errorMessage;
+      throw new PaymentProviderFailure(`Xsolla answered ${response.status}${message ? `: ${String(message)}` : ''}`);
     }
-    return { token: body.token, orderId: String(body.order_id ?? '') };
+    return { token: body.data.token, orderId: String(body.data.order_id ?? '') };
   }
 
   /** Asks Xsolla to refund a payment, whole or (`partialAmount`, in major units) in part; resolves once Xsolla accepted the request. */
@@ -85,8 +92,8 @@ export class XsollaApi {
       throw new PaymentProviderFailure('Xsolla unreachable', { cause });
     });
     if (!response.ok) {
-      const answer = (await response.json().catch(() => null)) as { errorMessage?: unknown } | null;
-      throw new PaymentProviderFailure(`Xsolla refused the refund: ${response.status}${answer?.errorMessage ? ` ${String(answer.errorMessage)}` : ''}`);
+      const message = ErrorAnswer.safeParse(await response.json().catch(() => null)).data?.errorMessage;
+      throw new PaymentProviderFailure(`Xsolla refused the refund: ${response.status}${message ? ` ${String(message)}` : ''}`);
     }
     await response.body?.cancel();
   }

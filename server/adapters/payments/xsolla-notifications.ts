@@ -32,16 +32,22 @@ function hasValidSignature(authorization: string | undefined, rawBody: string, s
   return match !== null && safeEqual(match[1]!.toLowerCase(), webhookSignature(rawBody, secret));
 }
 
+/** A field read by the functions below, which check its type themselves. */
+const field = z.unknown().optional();
+/** A part of the notification; one in another shape (a string, a list) reads as absent. */
+const part = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape).optional().catch(undefined);
+
 /** The notification fields this portal reads; anything else is kept in the event's payload. */
-interface Notification {
-  notification_type?: unknown;
-  user?: { id?: unknown; external_id?: unknown };
-  transaction?: { id?: unknown; external_id?: unknown };
-  order?: { id?: unknown; amount?: unknown; currency?: unknown; status?: unknown };
-  purchase?: { total?: { amount?: unknown; currency?: unknown } };
-  refund_details?: { amount?: unknown; reason?: unknown };
-  custom_parameters?: { order_id?: unknown };
-}
+const NotificationSchema = z.looseObject({
+  notification_type: field,
+  user: part({ id: field, external_id: field }),
+  transaction: part({ id: field, external_id: field }),
+  order: part({ id: field, amount: field, currency: field, status: field }),
+  purchase: part({ total: part({ amount: field, currency: field }) }),
+  refund_details: part({ amount: field, reason: field }),
+  custom_parameters: part({ order_id: field }),
+});
+type Notification = z.infer<typeof NotificationSchema>;
 
 type NotificationKind = 'payment' | 'order_paid' | 'refund' | 'partial_refund' | 'order_canceled' | 'ps_declined' | 'afs_reject';
 const ORDER_NOTIFICATIONS = new Set<string>(['payment', 'order_paid', 'refund', 'partial_refund', 'order_canceled', 'ps_declined', 'afs_reject']);
@@ -126,13 +132,15 @@ const refused = (reason: NotificationRefusal['reason'], message: string): Provid
 export function readXsollaNotification(rawBody: string, authorization: string | undefined, secret: string | null): ProviderNotification {
   if (!secret || !hasValidSignature(authorization, rawBody, secret)) return refused('signature', 'Invalid signature');
   if (!jsonTextDepthWithin(rawBody, MAX_JSON_DEPTH)) return refused('malformed', 'The body is nested too deeply');
-  let notification: Notification;
+  let body: unknown;
   try {
-    notification = JSON.parse(rawBody) as Notification;
+    body = JSON.parse(rawBody);
   } catch {
     return refused('malformed', 'The body is not JSON');
   }
-  if (typeof notification !== 'object' || notification === null) return refused('malformed', 'The body is not an object');
+  if (typeof body !== 'object' || body === null) return refused('malformed', 'The body is not an object');
+  // A list is an object too, with none of the fields: read as a notification of no known type.
+  const notification: Notification = NotificationSchema.safeParse(body).data ?? {};
   const type = String(notification.notification_type ?? '');
   if (type === 'user_validation') return { kind: 'user-check', userId: userIdOf(notification) };
   if (!ORDER_NOTIFICATIONS.has(type)) return { kind: 'ignored' };
@@ -149,7 +157,7 @@ export function readXsollaNotification(rawBody: string, authorization: string | 
       eventKey: eventKeyOf(kind, notification, rawBody),
       transactionId: transactionIdOf(notification),
       refund: refundOf(kind, notification),
-      payload: notification,
+      payload: body,
     },
   };
 }

@@ -60,4 +60,23 @@ describe('DiskStorage', () => {
     await expect(games.delete('secret.txt')).rejects.toThrow(/read-only/);
     expect((await games.read('secret.txt'))?.toString()).toBe('outside');
   });
+
+  it('streams an object, lists the keys under a folder, and names its folder on this machine', async () => {
+    await storage.put('12/3/index.html', Buffer.from('<p>game</p>'));
+    await storage.put('12/3/Build/game.wasm', Buffer.from('wasm'));
+    await storage.put('13/1/index.html', Buffer.from('other'));
+    const stream = await storage.getStream('12/3/index.html');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('<p>game</p>');
+    expect(await storage.getStream('12/3/missing.html')).toBeNull();
+    expect((await storage.list('12/')).sort()).toEqual(['12/3/Build/game.wasm', '12/3/index.html']);
+    expect((await storage.list('12')).sort()).toEqual(['12/3/Build/game.wasm', '12/3/index.html']);
+    expect((await storage.list('')).length).toBe(3);
+    expect(await storage.list('99/')).toEqual([]);
+    expect(storage.localFolder('12/3/')).toBe(join(root, 'uploads', '12', '3'));
+    // A prefix that would leave the folder is refused, as a key is.
+    await expect(storage.list('../')).rejects.toThrow(/not a storage prefix/);
+    expect(() => storage.localFolder('..')).toThrow(/not a storage prefix/);
+  });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import { type FileStorage, isStorageKey, type StoredObject } from './file-storage.ts';
 
 /**
@@ -43,9 +45,37 @@ export class DiskStorage implements FileStorage {
     return info?.isFile() ? { size: info.size, modifiedMs: info.mtimeMs } : null;
   }
 
+  async getStream(key: string): Promise<Readable | null> {
+    if (!(await this.stat(key))) return null;
+    return createReadStream(this.#file(key));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const names = await readdir(this.#folder(prefix), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
+      throw error;
+    });
+    // Files only, by key: folders and names that are not keys (a temporary file being written) are left out.
+    const base = prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
+    const keys = names.map((name) => base + name.split(sep).join('/')).filter((key) => isStorageKey(key) && !key.endsWith('.tmp'));
+    const files = await Promise.all(keys.map(async (key) => ((await this.stat(key)) ? key : null)));
+    return files.filter((key) => key !== null);
+  }
+
+  localFolder(prefix: string): string {
+    return this.#folder(prefix);
+  }
+
   async delete(key: string): Promise<void> {
     if (this.#readOnly) throw new Error(`storage at ${this.publicPrefix} is read-only`);
     await rm(this.#file(key), { force: true });
+  }
+
+  /** The folder of a prefix ("" or a key's folder with or without its slash); nothing outside the root. */
+  #folder(prefix: string): string {
+    const path = prefix.replace(/\/$/, '');
+    if (path !== '' && !isStorageKey(path)) throw new Error(`not a storage prefix: ${JSON.stringify(prefix)}`);
+    return path === '' ? this.#root : join(this.#root, path);
   }
 
   /** The file of a key; a key that could leave the folder is refused here as well. */

@@ -1,5 +1,8 @@
+import type { Readable } from 'node:stream';
+
 /**
- * Files the portal keeps and serves: avatars, article media, and (read-only) the games' own images.
+ * Files the portal keeps and serves: avatars, article media, game builds' files, unfinished build
+ * uploads, and (read-only) the games' own images.
  * Keys are relative paths ("avatars/12/abc-64.webp"); each is served at `publicPrefix + key`.
  * Local disk today (`DiskStorage`, a folder every instance shares); an object store later
  * implements the same interface, its public prefix then being the bucket's or CDN's address.
@@ -13,8 +16,17 @@ export interface FileStorage {
   read(key: string): Promise<Buffer | null>;
   /** The object's size and last change (for cache keys), or null when there is none. */
   stat(key: string): Promise<StoredObject | null>;
+  /** The object's bytes as a stream, or null when there is none (a large build file is not read whole). */
+  getStream(key: string): Promise<Readable | null>;
   /** Removes the object; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
+  /** The keys under a folder prefix ("12/" or "" for all), in no particular order; none is an empty list. */
+  list(prefix: string): Promise<string[]>;
+  /**
+   * The folder on this machine that holds the keys under `prefix`, when the storage is one (a
+   * static file server can then serve them with ranges and precompressed copies); null otherwise.
+   */
+  localFolder(prefix: string): string | null;
 }
 
 export interface StoredObject {

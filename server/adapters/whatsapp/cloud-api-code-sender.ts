@@ -1,7 +1,16 @@
+import { z } from 'zod';
 import type { WhatsAppConfig } from '#server/config.ts';
 import { type CodeSender, CodeSendFailure } from './code-sender.ts';
 
 const SEND_TIMEOUT_MS = 10_000;
+
+/** The Cloud API's error answer, parsed: its code and message where they are there. */
+const ErrorAnswer = z.object({
+  error: z
+    .object({ message: z.string().optional().catch(undefined), code: z.number().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+});
 
 /**
  * The WhatsApp Cloud API: POST {api}/{phone-number-id}/messages with an authentication template
@@ -37,8 +46,8 @@ export class CloudApiCodeSender implements CodeSender {
       throw new CodeSendFailure('WhatsApp Cloud API unreachable', { cause });
     });
     if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { error?: { message?: string; code?: number } } | null;
-      throw new CodeSendFailure(`WhatsApp Cloud API answered ${response.status}${body?.error ? `: ${body.error.code ?? ''} ${body.error.message ?? ''}` : ''}`);
+      const error = ErrorAnswer.safeParse(await response.json().catch(() => null)).data?.error;
+      throw new CodeSendFailure(`WhatsApp Cloud API answered ${response.status}${error ? `: ${error.code ?? ''} ${error.message ?? ''}` : ''}`);
     }
   }
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '#common/proof-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { systemClock } from '#server/lib/clock.ts';
-import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/lib/rate-limiter.ts';
+import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
 import { AccessTokensRepository } from './access-tokens.repository.ts';
 import { AccessTokensService } from './access-tokens.service.ts';

@@ -22,7 +22,7 @@ import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts'
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
-import { assertAllowed, type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateLimitState, type RateRule, rateLimitError } from '#server/adapters/rate-limits/rate-limiter.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import type { GuestMergeService } from './guest-merge.service.ts';

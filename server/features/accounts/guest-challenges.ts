@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { GuestChallenge } from '#common/api/accounts.schema.ts';
 import { solves } from '#common/proof-of-work.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import type { RateLimiter, RateRule } from '#server/lib/rate-limiter.ts';
+import type { RateLimiter, RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 
 /**
  * About 2^15 SHA-256 hashes: measured at ~25 ms (median) on one desktop core in Node and

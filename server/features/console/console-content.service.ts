@@ -13,7 +13,7 @@ import { pagePath } from '#common/api/pages.schema.ts';
 import type { ContentChanges } from '#server/adapters/content-changes/content-changes.ts';
 import { measureImage } from '#server/content/image-size.ts';
 import { readingMinutes, renderMarkdown } from '#server/content/markdown.ts';
-import { AppError, fieldError } from '#server/lib/app-error.ts';
+import { refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { ArticlesService } from '../articles/articles.service.ts';
@@ -97,7 +97,7 @@ export class ConsoleContentService {
   async uploadImage(caller: Caller | null, file: { name: string; bytes: Buffer }): Promise<{ url: string; width: number; height: number }> {
     const operator = await this.#operators.requireOperator(caller);
     const size = await measureImage(file.bytes, file.name);
-    if (typeof size === 'string') throw fieldError({ file: ['console:content.errors.notAnImage'] });
+    if (typeof size === 'string') throw refusal('console_not_an_image', { fields: { file: ['console:content.errors.notAnImage'] } });
     const extension = /\.[A-Za-z0-9]+$/.exec(file.name)?.[0] ?? '';
     const stem = file.name.slice(0, file.name.length - extension.length).slice(0, 40);
     const url = await this.#media.save(`${stem}-${size.width}x${size.height}${extension}`, file.bytes);
@@ -139,7 +139,7 @@ export class ConsoleContentService {
     const operator = await this.#operators.requireOperator(caller);
     const columns = await this.#repository.columns();
     const column = columns.find((c) => c.slug === input.column);
-    if (!column) throw fieldError({ column: ['console:content.errors.columnNotFound'] });
+    if (!column) throw refusal('console_column_not_found', { fields: { column: ['console:content.errors.columnNotFound'] } });
     const now = isoNow(this.#clock);
     const texts: Array<Omit<ArticleTextRow, 'article_id'>> = [];
     for (const [locale, text] of Object.entries(input.texts)) {
@@ -157,7 +157,7 @@ export class ConsoleContentService {
     }
     const savedId = await this.#repository.transaction(async (trx) => {
       const existing = id === null ? undefined : await this.#repository.findArticle(id, trx);
-      if (id !== null && !existing) throw new AppError('not_found', { messageKey: 'console:content.errors.articleNotFound' });
+      if (id !== null && !existing) throw refusal('console_article_not_found');
       const articleId = id ?? (await this.#articles.nextArticleId(trx));
       await this.#articles.writeFromConsole(
         articleId,
@@ -231,12 +231,12 @@ export class ConsoleContentService {
   async #writePage(caller: Caller | null, slug: string, input: ConsolePageInput, create: boolean): Promise<ConsolePage> {
     const operator = await this.#operators.requireOperator(caller);
     // `new` is the address of the Console's own form for a new page.
-    if (create && slug === 'new') throw fieldError({ slug: ['console:content.errors.pageExists'] });
+    if (create && slug === 'new') throw refusal('console_page_exists', { fields: { slug: ['console:content.errors.pageExists'] } });
     const now = isoNow(this.#clock);
     await this.#repository.transaction(async (trx) => {
       const existing = await this.#repository.findPage(slug, trx);
-      if (create && existing.length > 0) throw fieldError({ slug: ['console:content.errors.pageExists'] });
-      if (!create && existing.length === 0) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
+      if (create && existing.length > 0) throw refusal('console_page_exists', { fields: { slug: ['console:content.errors.pageExists'] } });
+      if (!create && existing.length === 0) throw refusal('console_page_not_found');
       const texts = Object.entries(input.texts).flatMap(([locale, text]) =>
         text
           ? [
@@ -274,7 +274,7 @@ export class ConsoleContentService {
 
   async #articleOrThrow(id: number): Promise<ConsoleArticle> {
     const found = await this.#repository.findArticle(id);
-    if (!found) throw new AppError('not_found', { messageKey: 'console:content.errors.articleNotFound' });
+    if (!found) throw refusal('console_article_not_found');
     const columns = await this.#repository.columns();
     const column = columns.find((c) => c.slug === found.article.column_slug)!;
     const parent = column.parent_id === null ? null : columns.find((c) => c.id === column.parent_id);
@@ -300,7 +300,7 @@ export class ConsoleContentService {
   async #pageOrThrow(slug: string): Promise<ConsolePage> {
     const rows = await this.#repository.findPage(slug);
     const english = rows.find((r) => r.locale === 'en');
-    if (!english) throw new AppError('not_found', { messageKey: 'console:content.errors.pageNotFound' });
+    if (!english) throw refusal('console_page_not_found');
     return {
       slug,
       source: english.source,

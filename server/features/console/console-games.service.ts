@@ -1,7 +1,7 @@
 import type { Locale } from '#common/locales.ts';
 import type { ConsoleGame, ConsoleGameListQuery } from '#common/api/console-content.schema.ts';
 import type { ContentChanges } from '#server/adapters/content-changes/content-changes.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AuditLogService } from './audit-log.service.ts';
@@ -47,7 +47,7 @@ export class ConsoleGamesService {
     const operator = await this.#operators.requireOperator(caller);
     const game = await this.#repository.transaction(async (trx) => {
       const before = await this.#repository.find(id, trx);
-      if (!before) throw new AppError('not_found', { messageKey: 'console:content.errors.gameNotFound' });
+      if (!before) throw refusal('console_game_not_found');
       const now = isoNow(this.#clock);
       const fields: { published?: number; featured?: number } = {};
       if (change.published !== undefined && Boolean(before.published) !== change.published) fields.published = change.published ? 1 : 0;

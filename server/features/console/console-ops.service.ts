@@ -9,7 +9,7 @@ import type {
   RefundResult,
 } from '#common/api/console-ops.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
@@ -119,7 +119,7 @@ export class ConsoleOpsService {
   /** Disables the account: every session ends at once and every sign-in is refused until it is enabled. */
   async disable(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
-    if (operatorUserId === userId) throw new AppError('conflict', { messageKey: 'console:ops.errors.disableSelf' });
+    if (operatorUserId === userId) throw refusal('console_disable_self');
     await this.#member(userId);
     await this.#deps.accounts.setDisabled(userId, isoNow(this.#deps.clock), (trx) =>
       this.#deps.auditLog.record({ operatorUserId, action: 'member.disable', target: { type: 'member', id: userId }, detail: { reason } }, trx),
@@ -148,7 +148,7 @@ export class ConsoleOpsService {
   ): Promise<AuditPage> {
     await this.#deps.operators.requireOperator(caller);
     if ((query.target_type === undefined) !== (query.target_id === undefined))
-      throw new AppError('validation', { fields: { target_id: ['console:ops.errors.targetPair'] } });
+      throw refusal('console_target_pair', { fields: { target_id: ['console:ops.errors.targetPair'] } });
     const page = await this.#deps.auditLog.page({
       limit: 50,
       ...(query.before !== undefined ? { beforeId: query.before } : {}),
@@ -166,7 +166,7 @@ export class ConsoleOpsService {
 
   async #member(userId: number): Promise<MemberRow> {
     const member = await this.#deps.members.member(userId);
-    if (!member) throw new AppError('not_found', { messageKey: 'console:ops.errors.memberNotFound' });
+    if (!member) throw refusal('console_member_not_found');
     return member;
   }
 

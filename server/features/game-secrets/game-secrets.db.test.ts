@@ -103,7 +103,7 @@ describe('game secrets across rotations', () => {
       // The backend's signed calls with the secret it holds.
       expect(accepted((await backendCall(rotated, appId, backendSecret, Math.floor(Date.now() / 1000), 'after')).statusCode)).toBe(true);
       // Webhooks signed so that the receiver's secret verifies them, with the guide's code.
-      const sent = await rotated.services.webhooks.sendTest(appId);
+      const sent = await rotated.services.webhooks.sendTest({ userId: owner.userInfo.uid, tokenId: 0 }, appId);
       expect(sent).toMatchObject({ status: 'delivered', lastStatusCode: 200 });
       const last = receiver.received.at(-1)!;
       expect(verifyWebhook(webhookSecret, last.signature, last.body)).toBe(true);
@@ -120,7 +120,7 @@ describe('game secrets across rotations', () => {
     try {
       expect(await later.services.gameSecrets.prepare()).toMatchObject({ resealed: 0, keyInUse: 'current' });
       expect(accepted((await backendCall(later, appId, backendSecret, Math.floor(Date.now() / 1000), 'later')).statusCode)).toBe(true);
-      await later.services.webhooks.sendTest(appId);
+      await later.services.webhooks.sendTest({ userId: owner.userInfo.uid, tokenId: 0 }, appId);
       const last = receiver.received.at(-1)!;
       expect(verifyWebhook(webhookSecret, last.signature, last.body)).toBe(true);
       // The database holds them sealed, not in clear.
@@ -147,7 +147,7 @@ describe('game secrets across rotations', () => {
     try {
       expect(await upgraded.services.gameSecrets.prepare()).toMatchObject({ adopted: 2 });
       expect(accepted((await backendCall(upgraded, beta, oldBackendSecret, Math.floor(Date.now() / 1000), 'derived')).statusCode)).toBe(true);
-      await upgraded.services.webhooks.sendTest(beta);
+      await upgraded.services.webhooks.sendTest({ userId: owner.userInfo.uid, tokenId: 0 }, beta);
       const last = receiver.received.at(-1)!;
       expect(verifyWebhook(oldWebhookSecret, last.signature, last.body)).toBe(true);
       // Stored once: a second start-up adopts nothing more.

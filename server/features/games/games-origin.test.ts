@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
+import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import { loadConfig } from '#server/config.ts';
 import type { HostedGame } from '#server/features/catalogue/catalogue.service.ts';
 import { buildGamesOrigin, gameContentSecurityPolicy, HOSTED_GAME_SANDBOX } from './games-origin.ts';
@@ -309,5 +311,55 @@ describe('the games origin and cookies (decision 108)', () => {
     const answer = await send('plain.games.localhost:3001', {});
     expect(answer.status).toBe(200);
     expect(answer.headers['clear-site-data']).toBeUndefined();
+  });
+});
+
+describe("the games origin and a build's files in storage", () => {
+  it('streams a build from storage that is not a local folder (an object store) with the same types and caching, and nothing outside the build', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'playport-games-stored-'));
+    const disk = new DiskStorage(root, '/');
+    await disk.put('4/9/index.html', Buffer.from('<!doctype html><title>Stored</title>'));
+    await disk.put('4/9/Build/game.0123abcd89.wasm', WASM);
+    await disk.put('4/8/secret.txt', Buffer.from('another build'));
+    // The disk's objects, offered as an object store offers them: no folder to hand to a static server.
+    const objects: FileStorage = {
+      publicPrefix: '/',
+      put: (key, bytes) => disk.put(key, bytes),
+      read: (key) => disk.read(key),
+      stat: (key) => disk.stat(key),
+      getStream: (key) => disk.getStream(key),
+      delete: (key) => disk.delete(key),
+      list: (prefix) => disk.list(prefix),
+      localFolder: () => null,
+    };
+    const app = await buildGamesOrigin({
+      config,
+      catalogue: { hostedGame: async () => null },
+      builds: {
+        files: objects,
+        previewHost: async (host) => (host === 'p1.previews.localhost' ? { appId: 4, buildId: 9, slug: 'stored', backendOrigins: [] } : null),
+      },
+      logger: false,
+    });
+    try {
+      const get = (url: string) => app.inject({ method: 'GET', url, headers: { host: 'p1.previews.localhost:3001' } });
+      const page = await get('/');
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('Stored');
+      expect(page.headers['content-security-policy']).toContain('sandbox');
+      const wasm = await get('/Build/game.0123abcd89.wasm');
+      expect([wasm.statusCode, wasm.headers['content-type'], wasm.headers['cache-control']]).toEqual([
+        200,
+        'application/wasm',
+        'public, max-age=31536000, immutable',
+      ]);
+      expect([...wasm.rawPayload]).toEqual([...WASM]);
+      expect((await get('/missing.js')).statusCode).toBe(404);
+      expect((await get('/../8/secret.txt')).statusCode).toBe(404);
+      expect((await get('/%2e%2e/8/secret.txt')).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { HOSTED_GAME_SANDBOX } from '#common/constants.ts';
 import type { Config } from '#server/config.ts';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
+import { type FileStorage, isStorageKey } from '#server/adapters/storage/file-storage.ts';
 import { cleanBackendOrigins } from '#server/lib/backend-origins.ts';
 import type { CatalogueService, HostedGame } from '#server/features/catalogue/catalogue.service.ts';
 
@@ -85,6 +87,21 @@ const TYPE_OF_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The content types of a build's files streamed from an object store (a local folder's are the static server's). */
+const TYPE_OF_STORED_FILE: Record<string, string> = {
+  ...TYPE_OF_EXTENSION,
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.xml': 'application/xml; charset=utf-8',
+};
+
 /** Files compressed as they are sent: text. An address without an extension is a folder's index.html. */
 const COMPRESSED_AS_SENT = new Set(['', '.html', '.htm', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml']);
 
@@ -115,6 +132,29 @@ async function sendInside(reply: FastifyReply, path: string, root: string) {
   return reply.sendFile(file, root);
 }
 
+/** The headers of a game's file by its name: the type of a precompressed copy, and how long it may be cached. */
+function fileHeaders(reply: FastifyReply, path: string): void {
+  const suffix = extname(path).toLowerCase();
+  const encoding = ENCODING_OF_SUFFIX[suffix];
+  if (encoding) {
+    // Asked for by its compressed name, as engines' loaders do: the browser decodes it.
+    reply.header('Content-Encoding', encoding);
+    reply.header('Content-Type', TYPE_OF_EXTENSION[extname(path.slice(0, -suffix.length)).toLowerCase()] ?? 'application/octet-stream');
+  }
+  reply.header('Cache-Control', HASHED_NAME.test(path) ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=300, must-revalidate');
+}
+
+/** A build's file from storage that is not a folder here (an object store): streamed whole, with the same headers. */
+async function sendStored(reply: FastifyReply, path: string, storage: FileStorage, prefix: string) {
+  const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+  const key = prefix + file;
+  const stream = isStorageKey(key) ? await storage.getStream(key) : null;
+  if (!stream) return reply.callNotFound();
+  reply.type(TYPE_OF_STORED_FILE[extname(file).toLowerCase()] ?? 'application/octet-stream');
+  fileHeaders(reply, file);
+  return reply.send(stream);
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The hosted game whose host this request came to. */
@@ -128,10 +168,13 @@ export interface GamesOriginOptions {
   /** Folder holding each game's files as <slug>/… and the house scripts under shared/. */
   gamesDir?: string;
   /**
-   * Developers' builds (decision 097): the folder of the builds' storage (`<app id>/<build id>/…`),
-   * and the preview hosts (`<signed label>.<previews host>`, decision 108), each serving one build of any status.
+   * Developers' builds (decision 097): the builds' storage (`<app id>/<build id>/…`, `files`, or
+   * `dir`, a folder read as such), and the preview hosts (`<signed label>.<previews host>`, decision
+   * 108), each serving one build of any status.
    */
-  builds?: { dir: string; previewHost(hostname: string): Promise<{ appId: number; buildId: number; slug: string; backendOrigins: string[] } | null> };
+  builds?: { previewHost(hostname: string): Promise<{ appId: number; buildId: number; slug: string; backendOrigins: string[] } | null> } & (
+    { files: FileStorage } | { dir: string }
+  );
   sdkDir?: string;
   /** false for none; a stream to write the log lines to (tests); else standard output at LOG_LEVEL. */
   logger?: false | { stream: { write(line: string): void } };
@@ -201,16 +244,7 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
     preCompressed: true,
     dotfiles: 'deny',
     index: ['index.html'],
-    setHeaders(reply: FastifyReply, path: string) {
-      const suffix = extname(path).toLowerCase();
-      const encoding = ENCODING_OF_SUFFIX[suffix];
-      if (encoding) {
-        // Asked for by its compressed name, as engines' loaders do: the browser decodes it.
-        reply.header('Content-Encoding', encoding);
-        reply.header('Content-Type', TYPE_OF_EXTENSION[extname(path.slice(0, -suffix.length)).toLowerCase()] ?? 'application/octet-stream');
-      }
-      reply.header('Cache-Control', HASHED_NAME.test(path) ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=300, must-revalidate');
-    },
+    setHeaders: fileHeaders,
   });
 
   const sdkSource = new Map<string, string>();
@@ -235,13 +269,17 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
   });
   // The house scripts and styles the demo games share.
   app.get<{ Params: { '*': string } }>('/shared/*', async (request, reply) => sendInside(reply, request.params['*'], resolve(gamesDir, 'shared')));
-  const buildsDir = options.builds ? resolve(options.builds.dir) : null;
+  const buildFiles = !options.builds ? null : 'files' in options.builds ? options.builds.files : new DiskStorage(options.builds.dir, '/', { readOnly: true });
   app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
     const game = request.hostedGame!;
     // A developer's game is served from its build's stored files only, never from the games folder.
     if (game.build) {
-      if (!buildsDir) return reply.callNotFound();
-      return sendInside(reply, request.params['*'], resolve(buildsDir, String(game.build.appId), String(game.build.buildId)));
+      if (!buildFiles) return reply.callNotFound();
+      const prefix = `${game.build.appId}/${game.build.buildId}/`;
+      // A folder on this machine is served as the games folder is (ranges, precompressed copies); an object store is streamed.
+      const folder = buildFiles.localFolder(prefix);
+      if (folder !== null) return sendInside(reply, request.params['*'], folder);
+      return sendStored(reply, request.params['*'], buildFiles, prefix);
     }
     return sendInside(reply, request.params['*'], resolve(gamesDir, game.slug));
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
-import { DatabaseRateLimiter } from '#server/lib/rate-limits.repository.ts';
+import { DatabaseRateLimiter } from '#server/adapters/rate-limits/rate-limits.repository.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { recordFromBackend } from '../../../docs/examples/record-from-backend.ts';

@@ -15,7 +15,7 @@ import type { Locale } from '#common/locales.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { TimedCache } from '#server/lib/timed-cache.ts';
 import { SIGNATURE_TOLERANCE_SECONDS, signatureProblem } from '#server/lib/backend-signatures.ts';
 import { callMode, type Mode, type PreviewCheck } from '#server/lib/preview-access.ts';

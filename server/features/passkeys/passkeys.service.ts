@@ -14,7 +14,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject } from '#server/lib/network.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { GuestMergeService } from '../accounts/guest-merge.service.ts';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { BuildUploadsRepository } from './build-uploads.repository.ts';
@@ -28,13 +27,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class BuildUploadsService {
   readonly #repository: BuildUploadsRepository;
   readonly #clock: Clock;
-  readonly #incoming: string;
+  readonly #incoming: FileStorage;
   readonly limits: UploadLimits;
 
-  constructor(options: { repository: BuildUploadsRepository; clock: Clock; incomingDir: string; limits: UploadLimits }) {
+  /** `incoming`: the unfinished uploads' files (the upload server's folder), each upload a file and its `.json` info file. */
+  constructor(options: { repository: BuildUploadsRepository; clock: Clock; incoming: FileStorage; limits: UploadLimits }) {
     this.#repository = options.repository;
     this.#clock = options.clock;
-    this.#incoming = options.incomingDir;
+    this.#incoming = options.incoming;
     this.limits = options.limits;
   }
 
@@ -103,10 +103,7 @@ export class BuildUploadsService {
       await this.#removeFiles(id);
       removed += 1;
     }
-    const names = await readdir(this.#incoming).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return [] as string[];
-      throw error;
-    });
+    const names = await this.#incoming.list('');
     const ids = [...new Set(names.map((name) => UPLOAD_NAME.exec(name)?.[1]).filter((id) => id !== undefined))];
     const open = await this.#repository.openAmong(ids);
     for (const id of ids) {
@@ -119,18 +116,11 @@ export class BuildUploadsService {
 
   /** The latest change of an upload's file or info file (ms), or -Infinity when neither is there. */
   async #lastWriteMs(id: string): Promise<number> {
-    const times = await Promise.all(
-      [id, `${id}.json`].map((name) =>
-        stat(join(this.#incoming, name)).then(
-          (found) => found.mtimeMs,
-          () => -Infinity,
-        ),
-      ),
-    );
+    const times = await Promise.all([id, `${id}.json`].map(async (name) => (await this.#incoming.stat(name))?.modifiedMs ?? -Infinity));
     return Math.max(...times);
   }
 
   async #removeFiles(id: string): Promise<void> {
-    await Promise.all([rm(join(this.#incoming, id), { force: true }), rm(join(this.#incoming, `${id}.json`), { force: true })]);
+    await Promise.all([this.#incoming.delete(id), this.#incoming.delete(`${id}.json`)]);
   }
 }

@@ -7,7 +7,7 @@ import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
 import { translator } from '#server/i18n.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { type BuildLimits, type BuildProblem, inspectBuildArchive, maxArchiveBytes, readBuildFiles } from './build-archive.ts';
@@ -172,8 +172,7 @@ export class BuildsService {
   /** Every problem at once, each naming its file, its rule and the value, sizes as people read them (decision 125). */
   #problems(problems: BuildProblem[], locale: Locale): AppError {
     const t = translator(locale);
-    return new AppError('validation', {
-      messageKey: 'studio:builds.problems.summary',
+    return refusal('build_invalid', {
       values: { count: problems.length },
       data: {
         problems: problems.map((problem) => ({
@@ -197,10 +196,10 @@ export class BuildsService {
     await this.#developers.requireDeveloperOf(caller, appId);
     const build = await this.#repository.find(buildId);
     if (!build || build.app_id !== appId) throw new AppError('not_found');
-    if (build.status !== 'uploaded' && build.status !== 'rejected') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notSubmittable' });
+    if (build.status !== 'uploaded' && build.status !== 'rejected') throw refusal('build_not_submittable');
     const game = await this.#repository.game(appId);
     // An approved build publishes the game at once: its tile needs a picture before anyone reviews it.
-    if (!game?.thumbnail) throw new AppError('conflict', { messageKey: 'studio:builds.errors.needsThumbnail' });
+    if (!game?.thumbnail) throw refusal('build_needs_thumbnail');
     await this.#repository.update(build.id, { status: 'submitted', submitted_at: isoNow(this.#clock), reason: null });
     return this.#toBuild((await this.#repository.find(build.id))!, game?.live_build_id ?? null, game?.slug ?? '');
   }
@@ -224,7 +223,7 @@ export class BuildsService {
     await this.#repository.transaction(async (trx) => {
       const build = await this.#repository.find(buildId, trx);
       if (!build) throw new AppError('not_found');
-      if (build.status !== 'submitted') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notInReview' });
+      if (build.status !== 'submitted') throw refusal('build_not_in_review');
       const game = (await this.#repository.game(build.app_id, trx))!;
       await this.#repository.update(build.id, { status: 'approved', reviewed_by: operator, reviewed_at: now, reason: null }, trx);
       await this.#repository.makeLive(build.app_id, build, game.slug, now, trx);
@@ -252,7 +251,7 @@ export class BuildsService {
     await this.#repository.transaction(async (trx) => {
       const build = await this.#repository.find(buildId, trx);
       if (!build) throw new AppError('not_found');
-      if (build.status !== 'submitted') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notInReview' });
+      if (build.status !== 'submitted') throw refusal('build_not_in_review');
       await this.#repository.update(build.id, { status: 'rejected', reviewed_by: operator, reviewed_at: now, reason }, trx);
       await this.#auditLog.record(
         {
@@ -289,7 +288,7 @@ export class BuildsService {
     return this.#switchLive(appId, null, '', async (_live, trx) => {
       const chosen = await this.#repository.find(buildId, trx);
       if (!chosen || chosen.app_id !== appId) throw new AppError('not_found');
-      if (chosen.status !== 'approved') throw new AppError('conflict', { messageKey: 'studio:builds.errors.notApproved', values: { version: chosen.version } });
+      if (chosen.status !== 'approved') throw refusal('build_not_approved', { values: { version: chosen.version } });
       return chosen;
     });
   }
@@ -297,7 +296,7 @@ export class BuildsService {
   async #rollback(appId: number, operator: number | null, reason = ''): Promise<Build> {
     return this.#switchLive(appId, operator, reason, async (live, trx) => {
       const previous = live ? await this.#repository.previousApproved(appId, live.version, trx) : undefined;
-      if (!live || !previous) throw new AppError('conflict', { messageKey: 'studio:builds.errors.nothingToRollBackTo' });
+      if (!live || !previous) throw refusal('build_nothing_to_roll_back_to');
       return previous;
     });
   }

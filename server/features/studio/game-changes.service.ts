@@ -9,7 +9,7 @@ import {
 } from '#common/api/game-changes.schema.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { DevelopersService } from './developers.service.ts';
@@ -90,8 +90,7 @@ export class GameChangesService {
   /** The developer takes back the pending change: the live game stays as it is. */
   async withdraw(caller: Caller | null, appId: number): Promise<void> {
     await this.#o.developers.requireDeveloperOf(caller, appId);
-    if (!(await this.#o.repository.closePending(appId, 'withdrawn', isoNow(this.#o.clock))))
-      throw new AppError('conflict', { messageKey: 'studio:changes.errors.nothingPending' });
+    if (!(await this.#o.repository.closePending(appId, 'withdrawn', isoNow(this.#o.clock)))) throw refusal('change_nothing_pending');
   }
 
   /** The developer's history of the game's prices, newest first. */
@@ -139,7 +138,7 @@ export class GameChangesService {
     const reviewed = await this.#o.repository.transaction(async (trx) => {
       const change = await this.#reviewable(changeId, operator, trx);
       if (!(await this.#o.repository.review(change.id, { status: 'approved', reviewedBy: operator, reason: null, now }, trx)))
-        throw new AppError('conflict', { messageKey: 'studio:changes.errors.notPending' });
+        throw refusal('change_not_pending');
       const live = (await this.#o.games.read(change.app_id, trx))!;
       const metadata = JSON.parse(change.metadata) as StudioGameMetadata;
       await this.#o.games.apply(trx, change.app_id, { ...metadata, searchTokens: this.#o.searchTokens }, now);
@@ -197,8 +196,7 @@ export class GameChangesService {
     const now = isoNow(this.#o.clock);
     const reviewed = await this.#o.repository.transaction(async (trx) => {
       const change = await this.#reviewable(changeId, operator, trx);
-      if (!(await this.#o.repository.review(change.id, { status: 'rejected', reviewedBy: operator, reason, now }, trx)))
-        throw new AppError('conflict', { messageKey: 'studio:changes.errors.notPending' });
+      if (!(await this.#o.repository.review(change.id, { status: 'rejected', reviewedBy: operator, reason, now }, trx))) throw refusal('change_not_pending');
       await this.#o.auditLog.record(
         {
           operatorUserId: operator,
@@ -219,9 +217,9 @@ export class GameChangesService {
     if (!found) throw new AppError('not_found');
     await this.#o.repository.lockGame(found.app_id, trx);
     const change = (await this.#o.repository.find(changeId, trx))!;
-    if (change.status !== 'pending') throw new AppError('conflict', { messageKey: 'studio:changes.errors.notPending' });
+    if (change.status !== 'pending') throw refusal('change_not_pending');
     const developer = await this.#o.repository.developerOf(change.app_id, trx);
-    if (change.submitted_by === operator || developer === operator) throw new AppError('forbidden', { messageKey: 'studio:changes.errors.ownChange' });
+    if (change.submitted_by === operator || developer === operator) throw refusal('change_own');
     return change;
   }
 }

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
-import { AppError, type FieldMessage, fieldError } from '#server/lib/app-error.ts';
+import { AppError, type FieldMessage, fieldError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { StudioGameReview } from '#common/api/game-changes.schema.ts';
 import type { DeveloperProfile, DevelopersService } from './developers.service.ts';
@@ -216,7 +216,7 @@ export class StudioGamesService {
 
   async #requireMember(caller: Caller | null): Promise<number> {
     if (!caller) throw new AppError('unauthenticated');
-    if (!(await this.#o.repository.isMember(caller.userId))) throw new AppError('forbidden', { messageKey: 'studio:games.errors.membersOnly' });
+    if (!(await this.#o.repository.isMember(caller.userId))) throw refusal('studio_members_only');
     return caller.userId;
   }
 

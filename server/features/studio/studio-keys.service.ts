@@ -1,5 +1,5 @@
 import { STUDIO_KEYS_MAX, type StudioKey } from '#common/api/studio-keys.schema.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, safeEqual, sha256Hex } from '#server/lib/random.ts';
@@ -46,7 +46,7 @@ export class StudioKeysService {
     // Counted after the insert, up to this key: of two creations at once past the cap, neither stays.
     if ((await this.#repository.countUpTo(userId, id)) > STUDIO_KEYS_MAX) {
       await this.#repository.delete(userId, id);
-      throw new AppError('conflict', { messageKey: 'studio:keys.errors.tooMany', values: { max: STUDIO_KEYS_MAX } });
+      throw refusal('studio_keys_limit', { values: { max: STUDIO_KEYS_MAX } });
     }
     return { ...toKey({ id, name, created_at: createdAt, last_used_at: null }), key: `pk_${id}_${secret}` };
   }

@@ -2,7 +2,7 @@ import { type GameDayStats, type GameSession, type GameSessionReport, PLAY_MS_GR
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/lib/rate-limiter.ts';
+import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import type { GameSessionRow, GameSessionsRepository } from './game-sessions.repository.ts';
 
 /** Limits of the play statistics (decision 093): the play page reports every 20 s and when it is hidden. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, webhookUrlProblem } from './webhook-url.ts';
+import { isPublicAddress } from '../../adapters/webhooks/public-address.ts';
+import { webhookUrlProblem } from './webhook-url.ts';
 
 // Where a webhook may go (decisions 100 and 110): https to public unicast addresses; loopback and private ones only in development.
 describe('webhook URL rule', () => {

@@ -10,7 +10,7 @@ import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts'
 import { idempotencyKey as key, partialRefundOf, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
-import { HttpWebhookSender } from './webhook-sender.ts';
+import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.ts';
 import { GIVE_UP_AFTER_SECONDS } from './webhooks.service.ts';
 
 interface Received {
@@ -230,6 +230,8 @@ describe('game webhooks', () => {
   it("prunes finished deliveries older than the retention in the worker, keeping each game's log and every pending one", async () => {
     const { db } = api.services.database;
     const gamma = (await db.selectFrom('apps').select('id').where('slug', '=', 'gamma').executeTakeFirstOrThrow()).id;
+    await db.updateTable('apps').set({ developer_user_id: owner.userInfo.uid }).where('id', '=', gamma).execute();
+    const ownerCaller = { userId: owner.userInfo.uid, tokenId: 0 };
     const now = new Date();
     const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000).toISOString();
     let n = 0;
@@ -269,14 +271,14 @@ describe('game webhooks', () => {
       (await db.selectFrom('webhook_deliveries').select('id').where('app_id', '=', app).orderBy('id').execute()).map((r) => r.id);
     const before = await idsOf(gamma);
     const alphaBefore = await idsOf(appId);
-    const logBefore = (await api.services.webhooks.settings(gamma)).deliveries.map((d) => d.id);
+    const logBefore = (await api.services.webhooks.settings(ownerCaller, gamma)).deliveries.map((d) => d.id);
     expect(logBefore).toHaveLength(50);
 
     await api.services.webhooks.work(now);
     const after = await idsOf(gamma);
     // Kept: the 2 pending ones and the newest 50 (the Studio's log); gone: the 18 older finished ones.
     expect(after).toEqual([...before.slice(0, 2), ...before.slice(-50)]);
-    expect((await api.services.webhooks.settings(gamma)).deliveries.map((d) => d.id)).toEqual(logBefore);
+    expect((await api.services.webhooks.settings(ownerCaller, gamma)).deliveries.map((d) => d.id)).toEqual(logBefore);
     // Another game's recent deliveries stay.
     expect(await idsOf(appId)).toEqual(expect.arrayContaining(alphaBefore));
     await db.deleteFrom('webhook_deliveries').where('app_id', '=', gamma).execute();
@@ -411,7 +413,9 @@ describe('game webhooks', () => {
         'https://[::ffff:192.168.0.1]/hook',
         'http://127.0.0.1:9/hook',
       ]) {
-        await expect(production.services.webhooks.setUrl(appId, url), url).rejects.toMatchObject({ code: 'validation' });
+        await expect(production.services.webhooks.setUrl({ userId: owner.userInfo.uid, tokenId: 0 }, appId, url), url).rejects.toMatchObject({
+          code: 'validation',
+        });
       }
     } finally {
       await production.close();
@@ -457,7 +461,7 @@ describe('game webhooks', () => {
       return eventId;
     };
     const logged = async (instance: { services: TestApi['services'] }, eventId: string) =>
-      (await instance.services.webhooks.settings(gamma)).deliveries.find((d) => d.eventId === eventId)!;
+      (await instance.services.webhooks.settings({ userId: owner.userInfo.uid, tokenId: 0 }, gamma)).deliveries.find((d) => d.eventId === eventId)!;
     const port = new URL(receiver.url).port;
     try {
       for (const [url, reason] of [
@@ -525,6 +529,32 @@ describe('game webhooks', () => {
     expect((await api.call('GET', `/studio/games/${otherAppId}/webhook`, { token: otherDeveloper.token })).statusCode).toBe(200);
     expect((await api.call('GET', `/studio/games/${otherAppId}/webhook`, { token: owner.token })).statusCode).toBe(404);
     expect((await api.call('GET', `/studio/games/999999/webhook`, { token: owner.token })).statusCode).toBe(404);
+  });
+
+  it('checks in the service itself that the caller is the game’s developer: another studio’s member is refused and nothing changes', async () => {
+    const other = await newMember();
+    await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Elsewhere', contactEmail: 'e@elsewhere.test' });
+    const stranger = { userId: other.userInfo.uid, tokenId: 0 };
+    const { db } = api.services.database;
+    const before = async () => [
+      await db.selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).execute(),
+      await db.selectFrom('game_credentials').selectAll().where('app_id', '=', appId).execute(),
+      (await db.selectFrom('webhook_deliveries').select('id').execute()).length,
+    ];
+    const unchanged = await before();
+    const webhooks = api.services.webhooks;
+    for (const [name, call] of [
+      ['settings', () => webhooks.settings(stranger, appId)],
+      ['setUrl', () => webhooks.setUrl(stranger, appId, 'https://elsewhere.test/hook')],
+      ['rotateSecret', () => webhooks.rotateSecret(stranger, appId)],
+      ['sendTest', () => webhooks.sendTest(stranger, appId)],
+    ] as const) {
+      await expect(call(), name).rejects.toMatchObject({ code: 'not_found' });
+    }
+    await expect(webhooks.settings(null, appId)).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(await before()).toEqual(unchanged);
+    // The developer of the game is let through.
+    expect((await webhooks.settings({ userId: owner.userInfo.uid, tokenId: 0 }, appId)).url).not.toBeNull();
   });
 
   describe("the game backend's signed calls", () => {

@@ -52,8 +52,7 @@ export async function webhooksRoutes(
       response: WebhookSettingsSchema,
     },
     async ({ caller, params }) => {
-      await developers.requireDeveloperOf(caller, params.app_id);
-      return webhooks.settings(params.app_id);
+      return webhooks.settings(caller, params.app_id);
     },
   );
 
@@ -70,8 +69,7 @@ export async function webhooksRoutes(
       response: WebhookUrlSchema,
     },
     async ({ caller, params, body }) => {
-      await developers.requireDeveloperOf(caller, params.app_id);
-      return webhooks.setUrl(params.app_id, body.url);
+      return webhooks.setUrl(caller, params.app_id, body.url);
     },
   );
 
@@ -87,8 +85,7 @@ export async function webhooksRoutes(
       response: WebhookSecretSchema,
     },
     async ({ caller, params }) => {
-      await developers.requireDeveloperOf(caller, params.app_id);
-      return webhooks.rotateSecret(params.app_id);
+      return webhooks.rotateSecret(caller, params.app_id);
     },
   );
 
@@ -139,8 +136,7 @@ export async function webhooksRoutes(
       response: WebhookDeliverySchema,
     },
     async ({ caller, params }) => {
-      await developers.requireDeveloperOf(caller, params.app_id);
-      return webhooks.sendTest(params.app_id);
+      return webhooks.sendTest(caller, params.app_id);
     },
   );
 

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import type { Caller } from '#server/lib/caller.ts';
 import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
+import type { DevelopersService } from '../studio/developers.service.ts';
 import { type WebhookEventData, type WebhookEventType, webhookEventBody, webhookHeaders } from './webhook-events.schema.ts';
-import type { WebhookAnswer, WebhookSender } from './webhook-sender.ts';
-import { resolvesPublicly, type WebhookUrlProblem, webhookUrlProblem } from './webhook-url.ts';
+import type { WebhookAnswer, WebhookSender } from '../../adapters/webhooks/webhook-sender.ts';
+import { resolvesPublicly } from '../../adapters/webhooks/public-address.ts';
+import { type WebhookUrlProblem, webhookUrlProblem } from './webhook-url.ts';
 import type { DeliveryRow, WebhooksRepository } from './webhooks.repository.ts';
 
 /** The first retry waits this long; each next one twice as long as the one before. */
@@ -97,6 +100,7 @@ export class WebhooksService {
   readonly #clock: Clock;
   readonly #secrets: Pick<GameSecretsService, 'verifying' | 'status' | 'rotate' | 'ensure'>;
   readonly #allowPrivate: boolean;
+  readonly #developers: Pick<DevelopersService, 'requireDeveloperOf'>;
   readonly #worker = `w_${randomBytes(9).toString('base64url')}`;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
@@ -108,16 +112,20 @@ export class WebhooksService {
     clock: Clock;
     secrets: Pick<GameSecretsService, 'verifying' | 'status' | 'rotate' | 'ensure'>;
     allowPrivateTargets: boolean;
+    /** Who may see and change a game's webhook: its developer only (decision 095). */
+    developers: Pick<DevelopersService, 'requireDeveloperOf'>;
   }) {
     this.#repository = deps.repository;
     this.#sender = deps.sender;
     this.#clock = deps.clock;
     this.#secrets = deps.secrets;
     this.#allowPrivate = deps.allowPrivateTargets;
+    this.#developers = deps.developers;
   }
 
-  /** A game's webhook URL and its latest deliveries. */
-  async settings(appId: number): Promise<WebhookSettings> {
+  /** A game's webhook URL and its latest deliveries, for its developer (404 to anyone else). */
+  async settings(caller: Caller | null, appId: number): Promise<WebhookSettings> {
+    await this.#developers.requireDeveloperOf(caller, appId);
     const [webhook, rows, secret] = await Promise.all([
       this.#repository.webhook(appId),
       this.#repository.deliveries(appId, LOG_LENGTH),
@@ -134,9 +142,10 @@ export class WebhooksService {
 
   /**
    * Sets where a game's webhooks go (null: nowhere; events are then not queued). The first time,
-   * the answer carries the new secret, shown this once.
+   * the answer carries the new secret, shown this once. The game's developer only.
    */
-  async setUrl(appId: number, url: string | null): Promise<{ url: string | null; secret: string | null }> {
+  async setUrl(caller: Caller | null, appId: number, url: string | null): Promise<{ url: string | null; secret: string | null }> {
+    await this.#developers.requireDeveloperOf(caller, appId);
     if (url !== null) await this.#checkUrl(url);
     const row = await this.#repository.saveUrl(appId, url, isoNow(this.#clock));
     const secret = url === null ? null : await this.#secrets.ensure(appId, 'webhook');
@@ -147,7 +156,8 @@ export class WebhooksService {
    * A new webhook secret, shown this once. Until `previousExpiresAt` webhooks carry the replaced
    * secret's signature too (decision 110), so the backend can move to the new one without a gap.
    */
-  async rotateSecret(appId: number): Promise<{ secret: string; previousExpiresAt: string | null }> {
+  async rotateSecret(caller: Caller | null, appId: number): Promise<{ secret: string; previousExpiresAt: string | null }> {
+    await this.#developers.requireDeveloperOf(caller, appId);
     return this.#secrets.rotate(appId, 'webhook');
   }
 
@@ -226,10 +236,11 @@ export class WebhooksService {
     });
   }
 
-  /** Queues a `test` event and sends it at once; answers the delivery as logged after the attempt. */
-  async sendTest(appId: number): Promise<WebhookDelivery> {
+  /** Queues a `test` event and sends it at once; answers the delivery as logged after the attempt. The game's developer only. */
+  async sendTest(caller: Caller | null, appId: number): Promise<WebhookDelivery> {
+    await this.#developers.requireDeveloperOf(caller, appId);
     const webhook = await this.#repository.webhook(appId);
-    if (!webhook?.url) throw new AppError('conflict', { messageKey: 'studio:webhooks.errors.noUrl' });
+    if (!webhook?.url) throw refusal('webhook_url_missing');
     const now = this.#clock.now();
     // Queued already claimed by this worker, so the attempt is this call's and no other worker's.
     const lease = { worker: this.#worker, until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString() };
@@ -243,7 +254,7 @@ export class WebhooksService {
       { message: 'A test event from the Studio.' },
       lease,
     );
-    if (!delivery) throw new AppError('conflict', { messageKey: 'studio:webhooks.errors.noUrl' });
+    if (!delivery) throw refusal('webhook_url_missing');
     await this.#attempt(delivery, now);
     return toDelivery((await this.#repository.delivery(delivery.id))!);
   }
@@ -361,7 +372,7 @@ export class WebhooksService {
 
 /** A refused webhook URL: 422 with the reason, and the field's message in the caller's language. */
 function refuseUrl(reason: string): AppError {
-  return new AppError('validation', { fields: { url: [`studio:webhooks.errors.${reason}`] }, data: { reason } });
+  return refusal('webhook_url_refused', { fields: { url: [`studio:webhooks.errors.${reason}`] }, data: { reason } });
 }
 
 function toDelivery(row: DeliveryRow): WebhookDelivery {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/client.ts';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import type { Clock } from './clock.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { type RateLimiter, type RateRule, rateLimitError } from './rate-limiter.ts';
-import { AppError } from './app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { FALLBACK_HOLD_MS, FallbackRateLimiter } from './fallback-rate-limiter.ts';
 import { DatabaseRateLimiter } from './rate-limits.repository.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { FallbackRateLimiter } from './fallback-rate-limiter.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { DatabaseRateLimiter } from './rate-limits.repository.ts';

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { peekState, type RateLimiter, type RateLimitState, type RateRule, rateKey, rateState } from './rate-limiter.ts';
 
 /** Expired rows are deleted at most this often per instance, so the table stays small. */

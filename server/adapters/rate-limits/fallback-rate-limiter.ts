@@ -1,5 +1,5 @@
-import { AppError } from './app-error.ts';
-import type { Clock } from './clock.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter, RateLimitState, RateRule } from './rate-limiter.ts';
 
 /** After Redis failed, counters stay in the database this long before Redis is tried again. */

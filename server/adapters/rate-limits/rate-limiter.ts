@@ -1,4 +1,4 @@
-import { AppError } from './app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 
 /** A fixed-window limit: at most `limit` events per `windowSeconds` for one subject. */
 export interface RateRule {

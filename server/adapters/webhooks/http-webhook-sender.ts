@@ -1,25 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPublicAddress, REFUSED_ADDRESS } from './webhook-url.ts';
-
-/** How many bytes of an answer's body the delivery log keeps. */
-export const KEPT_RESPONSE_BYTES = 512;
-
-export interface WebhookAnswer {
-  /** The HTTP status, or null when no answer came (refused address, connection error, timeout). */
-  statusCode: number | null;
-  /** The first bytes of the body, as text. */
-  body: string | null;
-  error: string | null;
-  /** Set when the address was refused (not public): nothing was sent, and retrying cannot help. */
-  refused?: boolean;
-}
-
-/** Sends one webhook: what the game's backend answered. */
-export interface WebhookSender {
-  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAnswer>;
-}
+import { guardedLookup, isPublicAddress, REFUSED_ADDRESS } from './public-address.ts';
+import { KEPT_RESPONSE_BYTES, type WebhookAnswer, type WebhookSender } from './webhook-sender.ts';
 
 /**
  * Posts with node:http(s): the host's addresses checked at connection time (decisions 100 and
