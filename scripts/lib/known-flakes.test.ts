@@ -11,7 +11,7 @@ describe('the known flakes', () => {
     }
   });
 
-  it('excuse a retry only of the journey named, by file and whole title', () => {
+  it('know a retry only of the journey named, by file and whole title', () => {
     const list = [{ file: 'a/b.spec.ts', title: 'group › a test', reason: 'a reason that is still open', seen: '2026-11-28' }];
     expect(knownFlakeOf('a/b.spec.ts', 'group › a test', list)).toBe(list[0]);
     expect(knownFlakeOf('a/b.spec.ts', 'group › another test', list)).toBeUndefined();

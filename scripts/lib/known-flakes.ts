@@ -1,4 +1,4 @@
-// The browser journeys allowed to pass on their retry (tests/known-flakes.json): each names the
+// The browser journeys known to pass only on their retry (tests/known-flakes.json): each names the
 // journey by its spec file and full title, and says what is known of why. Read by scripts/test.ts.
 import { readFileSync } from 'node:fs';
 
@@ -23,7 +23,7 @@ export function readKnownFlakes(path = new URL('../../tests/known-flakes.json', 
 
 let known: KnownFlake[] | undefined;
 
-/** The known flake for this journey, or undefined: a retry of any other journey fails the run. */
+/** The known flake for this journey, or undefined: the summary then names its retry as new. */
 export function knownFlakeOf(file: string, title: string, list: KnownFlake[] = (known ??= readKnownFlakes())): KnownFlake | undefined {
   return list.find((flake) => flake.file === file && flake.title === title);
 }
