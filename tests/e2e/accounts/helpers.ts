@@ -19,7 +19,7 @@ export async function settledUser(page: Page, request: APIRequestContext, unlike
         if (status === 200) account = data;
         return status === 200;
       },
-      { message: 'the page never settled on a session', timeout: 30_000 },
+      { message: 'the page never settled on a session', timeout: 30_000, intervals: [100] },
     )
     .toBe(true);
   return account!;
