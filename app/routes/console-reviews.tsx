@@ -2,7 +2,7 @@ import { Check, ExternalLink, X } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { QueuedGameChange } from '#common/api/game-changes.schema.ts';
-import { type Build, type QueuedBuild, REJECT_REASON_MAX, RejectBodySchema } from '#common/api/studio-builds.schema.ts';
+import { type QueuedBuild, REJECT_REASON_MAX, RejectBodySchema } from '#common/api/studio-builds.schema.ts';
 import { appContext } from '../context.ts';
 import { schemaError, useFormErrors } from '../ui/form-errors.ts';
 import { FormAlert } from '../ui/form-field.tsx';
@@ -38,40 +38,51 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 1);
 }
 
+/**
+ * Approves one item of the review queue (after a confirmation) or rejects it with a reason; a
+ * refused rejection is thrown back to its form, any other outcome goes to `onDone`.
+ */
+function useReviewDecision(options: {
+  approval: { title: string; message: string; confirmButton: string };
+  /** The item's path in the Console API, without the action. */
+  path: string;
+  done: (action: 'approve' | 'reject') => string;
+  onDone: (text: string, error: boolean) => void;
+}) {
+  const { t } = useTranslation('console');
+  const [busy, setBusy] = useState(false);
+  async function decide(action: 'approve' | 'reject', reason = '') {
+    if (action === 'approve' && !(await confirm({ ...options.approval, cancelButton: t('reviews.cancel'), type: 'warning', color: 'warning' }))) return;
+    setBusy(true);
+    try {
+      await api.request('POST', `${options.path}/${action}`, action === 'reject' ? { body: { reason } } : {});
+      options.onDone(options.done(action), false);
+    } catch (error) {
+      if (action === 'reject') throw error;
+      options.onDone(error instanceof ApiError ? error.message : String(error), true);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, decide };
+}
+
 /** One live game's change: what it changes, the live and proposed values, approve or reject with a reason. */
 function ChangeReview({ change, onDone }: { change: QueuedGameChange; onDone: (text: string, error: boolean) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
   const { t: studioT } = useTranslation('studio');
-  const [busy, setBusy] = useState(false);
-
-  /** Approves (after a confirmation) or rejects; a refused rejection is thrown back to its form. */
-  async function decide(action: 'approve' | 'reject', reason = '') {
-    // Approving changes what players get at once, like a refund: it is confirmed first.
-    if (
-      action === 'approve' &&
-      !(await confirm({
-        title: t('reviews.changes.confirmTitle', { title: change.title }),
-        message: t('reviews.changes.confirmBody'),
-        confirmButton: t('reviews.changes.approve'),
-        cancelButton: t('reviews.cancel'),
-        type: 'warning',
-        color: 'warning',
-      }))
-    )
-      return;
-    setBusy(true);
-    try {
-      await api.request('POST', `/console/game-changes/${change.id}/${action}`, action === 'reject' ? { body: { reason } } : {});
-      onDone(t(action === 'approve' ? 'reviews.changes.approved' : 'reviews.changes.rejected', { title: change.title }), false);
-    } catch (error) {
-      if (action === 'reject') throw error;
-      onDone(error instanceof ApiError ? error.message : String(error), true);
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  // Approving changes what players get at once, like a refund: it is confirmed first.
+  const { busy, decide } = useReviewDecision({
+    approval: {
+      title: t('reviews.changes.confirmTitle', { title: change.title }),
+      message: t('reviews.changes.confirmBody'),
+      confirmButton: t('reviews.changes.approve'),
+    },
+    path: `/console/game-changes/${change.id}`,
+    done: (action) => t(action === 'approve' ? 'reviews.changes.approved' : 'reviews.changes.rejected', { title: change.title }),
+    onDone,
+  });
   return (
     <li className="space-y-3 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`change-${change.slug}`}>
       <div className="space-y-1">
@@ -120,35 +131,17 @@ function ChangeReview({ change, onDone }: { change: QueuedGameChange; onDone: (t
 function Review({ build, onDone }: { build: QueuedBuild; onDone: (text: string, error: boolean) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [busy, setBusy] = useState(false);
-
-  /** Approves (after a confirmation) or rejects; a refused rejection is thrown back to its form. */
-  async function decide(action: 'approve' | 'reject', reason = '') {
-    // Approving publishes the build to every player at once: it is confirmed first.
-    if (
-      action === 'approve' &&
-      !(await confirm({
-        title: t('reviews.confirmTitle', { title: build.title, version: build.version }),
-        message: t('reviews.confirmBody', { title: build.title, version: build.version }),
-        confirmButton: t('reviews.approve'),
-        cancelButton: t('reviews.cancel'),
-        type: 'warning',
-        color: 'warning',
-      }))
-    )
-      return;
-    setBusy(true);
-    try {
-      await api.request<Build>('POST', `/console/builds/${build.id}/${action}`, action === 'reject' ? { body: { reason } } : {});
-      onDone(t(action === 'approve' ? 'reviews.approved' : 'reviews.rejected', { title: build.title, version: build.version }), false);
-    } catch (error) {
-      if (action === 'reject') throw error;
-      onDone(error instanceof ApiError ? error.message : String(error), true);
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  // Approving publishes the build to every player at once: it is confirmed first.
+  const { busy, decide } = useReviewDecision({
+    approval: {
+      title: t('reviews.confirmTitle', { title: build.title, version: build.version }),
+      message: t('reviews.confirmBody', { title: build.title, version: build.version }),
+      confirmButton: t('reviews.approve'),
+    },
+    path: `/console/builds/${build.id}`,
+    done: (action) => t(action === 'approve' ? 'reviews.approved' : 'reviews.rejected', { title: build.title, version: build.version }),
+    onDone,
+  });
   return (
     <li className="space-y-3 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`review-${build.slug}`}>
       <div className="space-y-1">
