@@ -15,6 +15,7 @@ import { PageSettle } from './shell/page-settle.tsx';
 import { ViewportPrefetch } from './shell/viewport-prefetch.tsx';
 import { BuildUpdates } from './shell/build-updates.tsx';
 import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
+import { ACCOUNT_HINT_SCRIPT } from './features/accounts/account-hint.ts';
 import { DefaultShell } from './shell/default-shell.tsx';
 import { ErrorPage, errorStatus } from './shell/error-page.tsx';
 import { ConfirmDialogOnDemand, ToasterOnDemand } from './shell/on-demand.tsx';
@@ -89,8 +90,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={THEME_COLOR.light} media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content={THEME_COLOR.dark} media="(prefers-color-scheme: dark)" />
-        {/* Before anything paints: the stored colour mode (no flash of the wrong theme). */}
-        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
+        {/* Before anything paints: the stored colour mode (no flash of the wrong theme), and whether the
+            browser's account is a member's (the header and side menu take their places at once). The
+            scripts are in the server's HTML only: hydration keeps what is there, and the browser's
+            first load does not carry their text. */}
+        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? COLOR_MODE_SCRIPT : '' }} />
+        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? ACCOUNT_HINT_SCRIPT : '' }} />
         <Meta />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="shortcut icon" href="/favicon.ico" />

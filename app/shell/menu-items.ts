@@ -64,15 +64,18 @@ export function sideMenuGroups(session: Session): MenuGroup[] {
       ],
     },
   ];
-  if (session.isMember) {
-    const items: MenuItem[] = [
-      { id: 'avatar', to: '/user/profile/avatar', labelKey: 'sideMenu.avatar', icon: UserRound },
-      { id: 'nickname', to: '/user/profile/nickname', labelKey: 'sideMenu.nickname', icon: PenLine },
-      { id: 'social', to: '/user/profile/social', labelKey: 'sideMenu.social', icon: Link2 },
-    ];
-    if (session.userInfo?.webauthn) items.push({ id: 'passkey', to: '/user/profile/passkey', labelKey: 'sideMenu.passkey', icon: KeyRound });
-    groups.push({ id: 'profile', titleKey: 'sideMenu.profile', items });
-  }
+  if (session.isMember) groups.push(profileMenuGroup(Boolean(session.userInfo?.webauthn)));
   groups.push({ id: 'settings', titleKey: null, items: [{ ...SETTINGS, labelKey: 'sideMenu.settings' }] });
   return groups;
+}
+
+/** The side menu's profile group of a member; its passkey entry only for a member with a passkey. */
+export function profileMenuGroup(hasPasskey: boolean): MenuGroup {
+  const items: MenuItem[] = [
+    { id: 'avatar', to: '/user/profile/avatar', labelKey: 'sideMenu.avatar', icon: UserRound },
+    { id: 'nickname', to: '/user/profile/nickname', labelKey: 'sideMenu.nickname', icon: PenLine },
+    { id: 'social', to: '/user/profile/social', labelKey: 'sideMenu.social', icon: Link2 },
+  ];
+  if (hasPasskey) items.push({ id: 'passkey', to: '/user/profile/passkey', labelKey: 'sideMenu.passkey', icon: KeyRound });
+  return { id: 'profile', titleKey: 'sideMenu.profile', items };
 }

@@ -8,14 +8,25 @@ import type { MenuItem } from './menu-items.ts';
 import { usePrefetch } from './use-prefetch.ts';
 
 /** A vertical list of menu links; the current page is marked. */
-export function MenuList({ items, testId, onNavigate }: { items: readonly MenuItem[]; testId?: string; onNavigate?: () => void }) {
+export function MenuList({
+  items,
+  testId,
+  onNavigate,
+  itemClassName,
+}: {
+  items: readonly MenuItem[];
+  testId?: string;
+  onNavigate?: () => void;
+  /** Classes of an entry's list item (the side menu's reserved profile group shows its passkey entry by the account hint). */
+  itemClassName?: (item: MenuItem) => string | undefined;
+}) {
   const { t } = useTranslation('shell');
   const locale = useLocale();
   const prefetch = usePrefetch();
   return (
     <ul className="flex flex-col gap-0.5" data-testid={testId}>
       {items.map((item) => (
-        <li key={item.id}>
+        <li key={item.id} className={itemClassName?.(item)}>
           <NavLink
             to={localePath(locale, item.to)}
             end={item.end ?? true}

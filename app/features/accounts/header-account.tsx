@@ -17,18 +17,36 @@ import { useSignOut } from './use-sign-out.ts';
  * with the login list.
  */
 export function HeaderAccount() {
+  const { isSignedIn, isMember, userInfo } = useSession();
+  // Before the page knows its account, all three are there and the account hint (account-hint.ts)
+  // shows one, so a returning member's header does not change once the account is known. Each
+  // keeps its place in the tree: a sign-in dialog opened meanwhile stays open.
+  const known = isSignedIn ? (isMember ? (userInfo!.social_providers.length > 0 || userInfo!.webauthn ? 'signout' : 'switch') : 'signin') : null;
+  return (
+    <>
+      <span className={known ? 'contents' : 'contents [[data-account]_&]:hidden'}>{(!known || known === 'signin') && <SignInButton />}</span>
+      <span className={known ? 'contents' : 'hidden [[data-account=member]_&]:contents'}>{(!known || known === 'switch') && <SwitchAccountButton />}</span>
+      <span className={known ? 'contents' : 'hidden [[data-account~=signout]_&]:contents'}>{(!known || known === 'signout') && <SignOutButton />}</span>
+    </>
+  );
+}
+
+function SignInButton() {
   const { t } = useTranslation('accounts');
-  const { isMember, userInfo } = useSession();
-  if (isMember && userInfo && (userInfo.social_providers.length > 0 || userInfo.webauthn)) return <SignOutButton />;
-  return isMember ? (
-    <LoginDialog title={t('header.switchTitle')} testId="header-switch-account">
-      <Repeat aria-hidden />
-      <span className="sr-only sm:not-sr-only">{t('header.switchAccount')}</span>
-    </LoginDialog>
-  ) : (
+  return (
     <LoginDialog title={t('header.signInTitle')} testId="header-sign-in" primary>
       <LogIn aria-hidden />
       <span className="sr-only sm:not-sr-only">{t('header.signIn')}</span>
+    </LoginDialog>
+  );
+}
+
+function SwitchAccountButton() {
+  const { t } = useTranslation('accounts');
+  return (
+    <LoginDialog title={t('header.switchTitle')} testId="header-switch-account">
+      <Repeat aria-hidden />
+      <span className="sr-only sm:not-sr-only">{t('header.switchAccount')}</span>
     </LoginDialog>
   );
 }

@@ -7,6 +7,7 @@ import { readCookie, writeBrowserCookie } from '../../lib/cookies.ts';
 import { onIdle, yieldToPage } from '../../lib/idle.ts';
 import { track } from '../../lib/track.ts';
 import { secureCookiesFor } from '../../middleware/campaign-tags.ts';
+import { KNOWN_USER_KEY, showAccountHint } from './account-hint.ts';
 import { deviceFingerprint, FINGERPRINT_WAIT_MS } from './device-fingerprint.ts';
 import { deviceId } from './device-id.ts';
 import { type SessionChannel, type SessionEnvironment, type SessionMessage, SessionStore } from './session-store.ts';
@@ -48,9 +49,6 @@ function storeFlag(key: string): void {
   }
 }
 
-/** localStorage key of the last user info seen, with the id of the token it belongs to. */
-const KNOWN_USER_KEY = 'playport:user';
-
 /** The id part of a token (`{id}|{random}`): enough to tell tokens apart, and no secret. */
 const tokenId = (token: string) => token.split('|')[0] ?? '';
 
@@ -64,6 +62,7 @@ const knownUserInfo: SessionEnvironment['knownUserInfo'] = {
     }
   },
   write(token, userInfo) {
+    showAccountHint(token ? userInfo : null);
     try {
       if (token && userInfo) localStorage.setItem(KNOWN_USER_KEY, JSON.stringify({ tokenId: tokenId(token), userInfo }));
       else localStorage.removeItem(KNOWN_USER_KEY);

@@ -102,12 +102,14 @@ test.describe("a build's preview (decision 119)", () => {
     const link = await previewLinkOfStudio(page, 'en', game.id);
     const payloads: string[] = [];
     const plays: string[] = [];
+    // From the moment the preview's document replaces the Studio's: the Studio's own prefetches,
+    // sent while it was still the page, are not the preview's.
+    await page.goto(link.href, { waitUntil: 'commit' });
     page.on('request', (sent) => {
       const url = new URL(sent.url());
       if (url.pathname.endsWith('.data')) payloads.push(url.pathname);
       if (url.pathname.startsWith('/serve/api/member/played')) plays.push(`${sent.method()} ${url.pathname}`);
     });
-    await page.goto(link.href);
     await expect(page.getByTestId('qa-label')).toHaveText('QA mode');
     await buildStarted(page);
     // The time a link in view takes to be prefetched (a second in view, then an idle moment).
