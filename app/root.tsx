@@ -15,7 +15,7 @@ import { PageSettle } from './shell/page-settle.tsx';
 import { ViewportPrefetch } from './shell/viewport-prefetch.tsx';
 import { BuildUpdates } from './shell/build-updates.tsx';
 import { COLOR_MODE_SCRIPT, THEME_COLOR } from './shell/color-mode.ts';
-import { ACCOUNT_HINT_SCRIPT } from './features/accounts/account-hint.ts';
+import { accountHintScript } from './features/accounts/account-hint.ts';
 import { DefaultShell } from './shell/default-shell.tsx';
 import { ErrorPage, errorStatus } from './shell/error-page.tsx';
 import { ConfirmDialogOnDemand, ToasterOnDemand } from './shell/on-demand.tsx';
@@ -95,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             scripts are in the server's HTML only: hydration keeps what is there, and the browser's
             first load does not carry their text. */}
         <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? COLOR_MODE_SCRIPT : '' }} />
-        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? ACCOUNT_HINT_SCRIPT : '' }} />
+        <script nonce={data?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? accountHintScript() : '' }} />
         <Meta />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="shortcut icon" href="/favicon.ico" />

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_HINT_ATTRIBUTE, ACCOUNT_HINT_SCRIPT, accountHintOf, KNOWN_USER_KEY } from './account-hint.ts';
+import { ACCOUNT_HINT_ATTRIBUTE, accountHintOf, accountHintScript, KNOWN_USER_KEY } from './account-hint.ts';
 
 /** Runs the head script against a cookie and a kept user info; returns the hint it set, or null. */
 function hintSetBy(cookie: string, kept: unknown): string | null {
   const attributes = new Map<string, string>();
   const document = { cookie, documentElement: { setAttribute: (name: string, value: string) => attributes.set(name, value) } };
   const localStorage = { getItem: (key: string) => (key === KNOWN_USER_KEY && kept !== undefined ? JSON.stringify(kept) : null) };
-  new Function('document', 'localStorage', ACCOUNT_HINT_SCRIPT)(document, localStorage);
+  new Function('document', 'localStorage', accountHintScript())(document, localStorage);
   return attributes.get(ACCOUNT_HINT_ATTRIBUTE) ?? null;
 }
 

@@ -14,18 +14,17 @@ export const ACCOUNT_HINT_ATTRIBUTE = 'data-account';
 /** localStorage key of the last user info seen, with the id of the token it belongs to (session.ts keeps it). */
 export const KNOWN_USER_KEY = 'playport:user';
 
-/** The hint's words for an account's user info; empty for a guest or no account. */
+type HintedUserInfo = Pick<UserInfo, 'isGuest' | 'webauthn' | 'social_providers'>;
+
+/** The hint's words for an account's user info; empty for a guest or no account. Self-contained: the head script carries its source. */
 export function accountHintOf(userInfo: HintedUserInfo | null): string {
   if (!userInfo || userInfo.isGuest) return '';
   if (userInfo.webauthn) return 'member signout passkey';
   return userInfo.social_providers.length > 0 ? 'member signout' : 'member';
 }
 
-type HintedUserInfo = Pick<UserInfo, 'isGuest' | 'webauthn' | 'social_providers'>;
-
-/** Sets the hint on this page's `<html>` (after a sign-in, a sign-out, a passkey added). */
+/** Sets the hint on this page's `<html>` (after a sign-in, a sign-out, a passkey added); the browser's session store calls it. */
 export function showAccountHint(userInfo: HintedUserInfo | null): void {
-  if (typeof document === 'undefined') return;
   const hint = accountHintOf(userInfo);
   if (hint) document.documentElement.setAttribute(ACCOUNT_HINT_ATTRIBUTE, hint);
   else document.documentElement.removeAttribute(ACCOUNT_HINT_ATTRIBUTE);
@@ -33,6 +32,8 @@ export function showAccountHint(userInfo: HintedUserInfo | null): void {
 
 /**
  * Runs in `<head>` before the body is parsed: reads the user info kept for the token cookie's id
- * and sets the hint. A kept user info of another token sets none.
+ * and sets the hint, by `accountHintOf` itself (its source is written into the script). A kept
+ * user info of another token sets none. A function: the browser's bundle, which never calls it, leaves it out.
  */
-export const ACCOUNT_HINT_SCRIPT = `(function(){try{var k=JSON.parse(localStorage.getItem(${JSON.stringify(KNOWN_USER_KEY)})||'null'),m=document.cookie.match(/(?:^|; )${TOKEN_COOKIE}=([^;]*)/),u=k&&k.userInfo;if(!u||!m||decodeURIComponent(m[1]).split('|')[0]!==k.tokenId||u.isGuest)return;document.documentElement.setAttribute(${JSON.stringify(ACCOUNT_HINT_ATTRIBUTE)},u.webauthn?'member signout passkey':u.social_providers&&u.social_providers.length?'member signout':'member')}catch(e){}})()`;
+export const accountHintScript = (): string =>
+  `(function(){try{var k=JSON.parse(localStorage.getItem(${JSON.stringify(KNOWN_USER_KEY)})||'null'),m=document.cookie.match(/(?:^|; )${TOKEN_COOKIE}=([^;]*)/),u=k&&k.userInfo;if(!u||!m||decodeURIComponent(m[1]).split('|')[0]!==k.tokenId)return;var h=(${accountHintOf.toString()})(u);if(h)document.documentElement.setAttribute(${JSON.stringify(ACCOUNT_HINT_ATTRIBUTE)},h)}catch(e){}})()`;
