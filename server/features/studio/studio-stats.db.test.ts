@@ -408,9 +408,16 @@ describe('studio statistics', () => {
           });
           keys.push(key);
         } else if (choice < 9) {
-          await sessions.update(keys[next(keys.length)]!, { loadingMs: 10, toGameplayMs: next(2) === 0 ? null : next(5000), playMs: next(90_000) }, '2026-05-05T00:00:00.000Z');
+          await sessions.update(
+            keys[next(keys.length)]!,
+            { loadingMs: 10, toGameplayMs: next(2) === 0 ? null : next(5000), playMs: next(90_000) },
+            '2026-05-05T00:00:00.000Z',
+          );
         } else if (accounts.length > 1) {
-          await db().deleteFrom('users').where('id', '=', accounts.splice(next(accounts.length), 1)[0]!).execute();
+          await db()
+            .deleteFrom('users')
+            .where('id', '=', accounts.splice(next(accounts.length), 1)[0]!)
+            .execute();
         }
       }
       await expectRollupExact();
