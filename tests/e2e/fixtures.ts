@@ -63,3 +63,13 @@ export async function hostedGameFrame(page: import('@playwright/test').Page, slu
   await frame.waitForLoadState();
   return frame;
 }
+
+/**
+ * Waits until a click on a game's frame reaches the game: while a portal dialog is open, and
+ * during its closing animation, its modal layer turns pointer events off on the page and a click
+ * on the frame lands nowhere, though Playwright's checks see the frame's button as clickable.
+ */
+export async function portalTakesClicks(page: import('@playwright/test').Page): Promise<void> {
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).pointerEvents)).not.toBe('none');
+}

@@ -3,7 +3,7 @@ import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { call, newGuest, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
-import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
+import { expect as baseExpect, hostedGameFrame, portalTakesClicks, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // Issue 26's "done means": the developer's journey works end to end from the docs alone. The
@@ -36,6 +36,7 @@ function start(game: FrameLocator, id: string): () => Promise<Answer> {
   const output = game.locator(`#out-${id}`);
   // The press is known by its number: the answer of an earlier press may still be on the page.
   const pressed = output.getAttribute('data-call').then(async (before) => {
+    await portalTakesClicks(game.owner().page());
     await game.locator(`#call-${id}`).click();
     return Number(before ?? 0) + 1;
   });

@@ -3,7 +3,7 @@ import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { gameId } from '../../support/orders.ts';
 import { recordTracking, useSession } from '../browser-session.ts';
 import { afterDebounce, settledUser } from '../accounts/helpers.ts';
-import { expect as baseExpect, hostedGameFrame, test } from '../fixtures.ts';
+import { expect as baseExpect, hostedGameFrame, portalTakesClicks, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
 
 // A purchase is a round trip through the checkout window, the webhook and the page's poll.
@@ -58,6 +58,7 @@ test.describe('the game bridge and purchases', { tag: '@db' }, () => {
     await expect(page.getByTestId('purchase-dialog')).toHaveCount(0);
 
     // Another card, with a new purchase.
+    await portalTakesClicks(page);
     const secondOpened = page.waitForEvent('popup');
     await buy.click();
     const checkout2 = await secondOpened;
