@@ -20,7 +20,7 @@ import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
 import { guestNickname } from './features/accounts/guest-nicknames.ts';
 import { GuestChallenges } from './features/accounts/guest-challenges.ts';
 import { GuestMergeRepository } from './features/accounts/guest-merge.repository.ts';
-import { GuestMergeService } from './features/accounts/guest-merge.service.ts';
+import { type GuestMergeStep, GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
 import { SignInFailuresRepository } from './features/accounts/sign-in-failures.repository.ts';
@@ -192,7 +192,9 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
-  const guestMerge = new GuestMergeService(new GuestMergeRepository(db));
+  // The features whose tables the merge writes need accounts, which needs the merge: their steps join once they are built.
+  const guestMergeSteps: GuestMergeStep[] = [];
+  const guestMerge = new GuestMergeService(new GuestMergeRepository(db), guestMergeSteps);
   const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
   const accounts = new AccountsService({
     users: new UsersRepository(db),
@@ -226,6 +228,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     developers,
     operators,
     auditLog,
+    // Built below: the records check previews with the builds; a release reaches them when it runs.
+    records: { clearGame: (appId, unit) => records.clearGame(appId, unit) },
     clock,
     appSecret: config.appSecret,
     previousSecrets,
@@ -281,6 +285,24 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     conversions,
     signInFailures,
   });
+  const games = new GamesService({
+    repository: new GamesRepository(db),
+    tokens: new GameTokens(config.appSecret, config.publicOrigin, previousSecrets),
+    accounts,
+    clock,
+    preview: builds,
+  });
+  const records = new RecordsService({
+    repository: new RecordsRepository(db),
+    limiter: rateLimiter,
+    clock,
+    secrets: gameSecrets,
+    preview: builds,
+    players: payments,
+  });
+  const library = new MemberLibraryService(new MemberLibraryRepository(db), clock);
+  // In the order the merge takes the member's rows (decision 137): plays and favourites, saves, orders and holdings, scores and achievements.
+  guestMergeSteps.push(library, games, payments, records);
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -297,13 +319,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     conversionsApi,
     advertisingIds,
     whatsappInbox,
-    games: new GamesService({
-      repository: new GamesRepository(db),
-      tokens: new GameTokens(config.appSecret, config.publicOrigin, previousSecrets),
-      accounts,
-      clock,
-      preview: builds,
-    }),
+    games,
     studioGames: new StudioGamesService({
       repository: studioGamesRepository,
       developers,
@@ -345,14 +361,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     }),
     studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     studioKeys: new StudioKeysService(new StudioKeysRepository(db), developers, clock),
-    records: new RecordsService({
-      repository: new RecordsRepository(db),
-      limiter: rateLimiter,
-      clock,
-      secrets: gameSecrets,
-      preview: builds,
-      players: payments,
-    }),
+    records,
     gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
     webhooks,
     gameSecrets,
@@ -384,7 +393,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     contentChanges,
     catalogue,
     catalogueImport: new CatalogueImportRepository(db, clock),
-    library: new MemberLibraryService(new MemberLibraryRepository(db), clock),
+    library,
     articles,
     articlesImport: {
       repository: new ArticlesImportRepository(db, clock),

@@ -3,8 +3,8 @@ import type { Database } from './schema.ts';
 
 /*
  * The per-member-and-game total of cloud-save bytes (migration 0009, decision 082), shared by the
- * two writers of saves: the games repository (a save, a delete) and the accounts' guest merge (a guest's
- * saves merged into a member). Both call these inside their own transaction.
+ * writers of saves in the games repository: a save, a delete and the guest merge (a guest's saves
+ * merged into a member, decision 137). Each calls these inside its own transaction.
  */
 
 /**

@@ -51,16 +51,6 @@ export function writersOf(files: string[], read: (file: string) => string = (fil
  * when any other appears.
  */
 const MOVES_TO_MAKE: Record<string, string[]> = {
-  // The guest merge moves a guest's plays, favourites, saves, orders, holdings and records to the member in one transaction.
-  achievement_unlocks: ['accounts', 'studio'],
-  favourites: ['accounts'],
-  game_save_totals: ['accounts'],
-  game_saves: ['accounts'],
-  inventory: ['accounts'],
-  item_consumptions: ['accounts'],
-  leaderboard_scores: ['accounts', 'studio'],
-  orders: ['accounts'],
-  played_games: ['accounts'],
   // The Studio saves a game's metadata, items and live build; the Console its listing.
   apps: ['console', 'studio'],
   app_categories: ['studio'],

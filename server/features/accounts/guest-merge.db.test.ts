@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { insertUser, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { GuestMergeRepository } from './guest-merge.repository.ts';
+import type { GuestMergeService } from './guest-merge.service.ts';
 
 /*
  * The merge rule itself (decision 063), on rows written with chosen times; each way of signing in
@@ -9,12 +8,12 @@ import { GuestMergeRepository } from './guest-merge.repository.ts';
  */
 describe('guest merge', () => {
   let api: TestApi;
-  let merges: GuestMergeRepository;
+  let merges: GuestMergeService;
   const db = () => api.services.database.db;
 
   beforeAll(async () => {
     api = await openTestApi();
-    merges = new GuestMergeRepository(db());
+    merges = api.services.guestMerge;
   });
   afterAll(() => api.close());
 
@@ -97,7 +96,7 @@ describe('guest merge', () => {
     const clashing = await order(guest, item, 'same-key');
     const plain = await order(guest, item, 'other-key');
 
-    expect(await merges.mergeGuestInto(guest, account, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: true, droppedSaves: 0 });
+    expect(await merges.mergeGuestInto(guest, account)).toEqual({ merged: true, droppedSaves: 0 });
 
     expect(
       await db()
@@ -156,7 +155,7 @@ describe('guest merge', () => {
       .values({ user_id: guest, item_id: hint!.id, idempotency_key: 'guest-used-one', quantity: 1, remaining: 3, created_at: now })
       .execute();
 
-    const results = await Promise.all([guest, guest, another, guest].map((id) => merges.mergeGuestInto(id, account, SAVES_PER_APP_MAX_BYTES)));
+    const results = await Promise.all([guest, guest, another, guest].map((id) => merges.mergeGuestInto(id, account)));
     expect(results.filter((r) => r.merged)).toHaveLength(2);
     const held = await db().selectFrom('inventory').select(['item_id', 'quantity']).where('user_id', '=', account).orderBy('item_id').execute();
     expect(held).toEqual([
@@ -172,9 +171,9 @@ describe('guest merge', () => {
     const account = await member();
     const other = await member();
     await play(other, 1, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
-    expect(await merges.mergeGuestInto(other, account, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: false, droppedSaves: 0 });
+    expect(await merges.mergeGuestInto(other, account)).toEqual({ merged: false, droppedSaves: 0 });
     const guest = await insertUser(api.services);
-    expect(await merges.mergeGuestInto(guest, guest, SAVES_PER_APP_MAX_BYTES)).toEqual({ merged: false, droppedSaves: 0 });
+    expect(await merges.mergeGuestInto(guest, guest)).toEqual({ merged: false, droppedSaves: 0 });
     expect(await db().selectFrom('users').select('id').where('id', 'in', [other, guest]).execute()).toHaveLength(2);
     expect(await db().selectFrom('played_games').select('user_id').where('user_id', '=', account).execute()).toEqual([]);
   });
@@ -190,9 +189,7 @@ describe('guest merge', () => {
     await save(guest, 'slot', '"guest"', '2026-01-02T00:00:00.000Z');
     await save(another, 'slot', '"another"', '2026-01-01T00:00:00.000Z');
 
-    const results = await Promise.all(
-      [...Array.from({ length: 4 }, () => guest), another].map((id) => merges.mergeGuestInto(id, account, SAVES_PER_APP_MAX_BYTES)),
-    );
+    const results = await Promise.all([...Array.from({ length: 4 }, () => guest), another].map((id) => merges.mergeGuestInto(id, account)));
     expect(results.filter((r) => r.merged)).toHaveLength(2);
 
     expect(await db().selectFrom('played_games').select(['app_id', 'play_count']).where('user_id', '=', account).orderBy('app_id').execute()).toEqual([

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Locale } from '#common/locales.ts';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 import { keysetPage } from '#server/db/keyset.ts';
 import type { Cursor } from '#server/lib/cursor.ts';
 import { type AppSummaryRow, appSummaries } from './catalogue.repository.ts';
@@ -78,5 +79,37 @@ export class MemberLibraryRepository {
     return keysetPage(q, { sort: 'f.created_at', id: 'a.id', direction: 'desc' }, after)
       .limit(limit + 1)
       .execute();
+  }
+
+  /**
+   * A guest's plays and favourites, moved to a member in the guest merge's unit of work (decision
+   * 137). Plays add up, the earlier first play and the later last play stand; a favourite both have
+   * stays once. Rows are taken in app order, so merges of two guests into one member lock the
+   * member's rows in the same order and cannot deadlock each other on PostgreSQL.
+   */
+  async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    const plays = await db.selectFrom('played_games').selectAll().where('user_id', '=', guestId).orderBy('app_id').execute();
+    for (const play of plays) {
+      await db
+        .insertInto('played_games')
+        .values({ ...play, user_id: memberId })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'app_id']).doUpdateSet({
+            play_count: sql`played_games.play_count + ${play.play_count}`,
+            first_played_at: sql`CASE WHEN played_games.first_played_at < ${play.first_played_at} THEN played_games.first_played_at ELSE ${play.first_played_at} END`,
+            last_played_at: sql`CASE WHEN played_games.last_played_at > ${play.last_played_at} THEN played_games.last_played_at ELSE ${play.last_played_at} END`,
+          }),
+        )
+        .execute();
+    }
+    const favourites = await db.selectFrom('favourites').selectAll().where('user_id', '=', guestId).orderBy('app_id').execute();
+    for (const favourite of favourites) {
+      await db
+        .insertInto('favourites')
+        .values({ ...favourite, user_id: memberId })
+        .onConflict((oc) => oc.columns(['user_id', 'app_id']).doNothing())
+        .execute();
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { FavouriteList, FavouriteState, MemberListQuery, Played, PlayedList } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { decodeCursor, pageWithCursor } from '#server/lib/cursor.ts';
@@ -53,6 +54,11 @@ export class MemberLibraryService {
     const rows = await this.#repository.listFavourites(userId, locale, query.limit, textCursor(query.cursor, locale));
     const { page, nextCursor } = pageWithCursor(rows, query.limit, (row) => ({ v: row.favourited_at, id: row.id }));
     return { items: page.map((row) => ({ ...toSummary(row), favouritedAt: row.favourited_at })), nextCursor };
+  }
+
+  /** The guest merge's step for plays and favourites (decision 137): the guest's join the member's in the merge's unit of work. */
+  moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    return this.#repository.moveGuestRows(guestId, memberId, unit);
   }
 }
 

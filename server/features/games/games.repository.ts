@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { lockSaveTotal, setSaveTotal } from '#server/db/save-totals.ts';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface SaveRow {
   key: string;
@@ -71,5 +72,52 @@ export class GamesRepository {
   async appPublished(appId: number): Promise<boolean | undefined> {
     const row = await this.#db.selectFrom('apps').select('published').where('id', '=', appId).executeTakeFirst();
     return row === undefined ? undefined : row.published === 1;
+  }
+
+  /**
+   * A guest's saves, moved to a member in the guest merge's unit of work (decision 137). Per game,
+   * the guest's saves newest first: the member's value of a key stays unless the guest's is newer,
+   * and a save that would take the game past `maxSaveBytes` is left out (decision 082); like every
+   * writer of saves it first takes the game's total row. Games are taken in app order, so merges of
+   * two guests into one member lock its rows in the same order (no deadlock on PostgreSQL).
+   * Answers how many saves were left out.
+   */
+  async moveGuestSaves(guestId: number, memberId: number, maxSaveBytes: number, unit: UnitOfWork): Promise<number> {
+    const db = executorOf(this.#db, unit);
+    const saves = await db
+      .selectFrom('game_saves')
+      .selectAll()
+      .where('user_id', '=', guestId)
+      .orderBy('app_id')
+      .orderBy('updated_at', 'desc')
+      .orderBy('key')
+      .execute();
+    let dropped = 0;
+    for (const appId of new Set(saves.map((s) => s.app_id))) {
+      let total = await lockSaveTotal(db, memberId, appId);
+      for (const save of saves.filter((s) => s.app_id === appId)) {
+        const own = await db
+          .selectFrom('game_saves')
+          .select(['size', 'updated_at'])
+          .where('user_id', '=', memberId)
+          .where('app_id', '=', appId)
+          .where('key', '=', save.key)
+          .executeTakeFirst();
+        if (own && own.updated_at >= save.updated_at) continue;
+        const next = total - (own?.size ?? 0) + save.size;
+        if (next > maxSaveBytes) {
+          dropped += 1;
+          continue;
+        }
+        await db
+          .insertInto('game_saves')
+          .values({ ...save, user_id: memberId })
+          .onConflict((oc) => oc.columns(['user_id', 'app_id', 'key']).doUpdateSet({ value: save.value, size: save.size, updated_at: save.updated_at }))
+          .execute();
+        total = next;
+      }
+      await setSaveTotal(db, memberId, appId, total);
+    }
+    return dropped;
   }
 }

@@ -1,4 +1,5 @@
 import { type GameLogin, type Save, SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -76,6 +77,14 @@ export class GamesService {
     await this.#requireApp(caller, appId, preview);
     await this.#repository.deleteSave(caller.userId, appId, key);
     return { key, value: null, updatedAt: null };
+  }
+
+  /**
+   * The guest merge's step for cloud saves (decision 137): the guest's saves join the member's in
+   * the merge's unit of work, within the member's quota a game. Answers how many were left out.
+   */
+  async moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<{ droppedSaves: number }> {
+    return { droppedSaves: await this.#repository.moveGuestSaves(guestId, memberId, SAVES_PER_APP_MAX_BYTES, unit) };
   }
 
   /** A published app, or an unpublished one reached through its preview by its developer or a QA test member; else 404. */

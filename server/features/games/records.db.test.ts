@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
-import { SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import { DatabaseRateLimiter } from '#server/adapters/rate-limits/rate-limits.repository.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
@@ -350,9 +348,7 @@ describe('leaderboards and achievements', () => {
     await service.submit(as(guest), alpha, 'fastest', 3000);
     await service.submit(as(guest), beta, 'moves', 40); // a game the member never played
 
-    expect(
-      await new GuestMergeRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES),
-    ).toMatchObject({
+    expect(await api.services.guestMerge.mergeGuestInto(guest.userInfo.uid, member.userInfo.uid)).toMatchObject({
       merged: true,
     });
     const scores = await api.services.database.db

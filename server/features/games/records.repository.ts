@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface ScoreRow {
   user_id: number;
@@ -190,6 +191,73 @@ export class RecordsRepository {
       .returning('signature')
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** Removes a game's leaderboard scores and achievement unlocks (before its first release: preview tests). */
+  async clearGame(appId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('leaderboard_scores').where('app_id', '=', appId).execute();
+    await db.deleteFrom('achievement_unlocks').where('app_id', '=', appId).execute();
+  }
+
+  /**
+   * A guest's scores and unlocks, moved to a member in the guest merge's unit of work (decisions
+   * 092 and 137): per board and period the better of the two stands (the board's order as the game
+   * declares it; a board no longer declared keeps the member's); achievements join, each with the
+   * earlier unlock time. Rows are taken in app order, so merges of two guests into one member lock
+   * its rows in the same order (no deadlock on PostgreSQL).
+   */
+  async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    const scores = await db
+      .selectFrom('leaderboard_scores')
+      .selectAll()
+      .where('user_id', '=', guestId)
+      .orderBy('app_id')
+      .orderBy('board')
+      .orderBy('period')
+      .execute();
+    if (scores.length > 0) {
+      const apps = await db
+        .selectFrom('apps')
+        .select(['id', 'leaderboards'])
+        .where('id', 'in', [...new Set(scores.map((s) => s.app_id))])
+        .execute();
+      const orders = new Map(
+        apps.flatMap((app) => (JSON.parse(app.leaderboards) as { id: string; order: Order }[]).map((b) => [`${app.id}:${b.id}`, b.order])),
+      );
+      for (const score of scores) {
+        const order = orders.get(`${score.app_id}:${score.board}`);
+        const better = order === 'asc' ? sql<boolean>`excluded.score < leaderboard_scores.score` : sql<boolean>`excluded.score > leaderboard_scores.score`;
+        // The same score set earlier ranks first, so it keeps the earlier time.
+        const earlier = sql<boolean>`(excluded.score = leaderboard_scores.score AND excluded.achieved_at < leaderboard_scores.achieved_at)`;
+        await db
+          .insertInto('leaderboard_scores')
+          .values({ ...score, user_id: memberId })
+          .onConflict((oc) =>
+            order === undefined
+              ? oc.columns(['app_id', 'board', 'period', 'user_id']).doNothing()
+              : oc
+                  .columns(['app_id', 'board', 'period', 'user_id'])
+                  .doUpdateSet({ score: sql<number>`excluded.score`, achieved_at: sql<string>`excluded.achieved_at` })
+                  .where(sql<boolean>`${better} OR ${earlier}`),
+          )
+          .execute();
+      }
+    }
+    const unlocks = await db.selectFrom('achievement_unlocks').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('achievement').execute();
+    for (const unlock of unlocks) {
+      await db
+        .insertInto('achievement_unlocks')
+        .values({ ...unlock, user_id: memberId })
+        .onConflict((oc) =>
+          oc
+            .columns(['app_id', 'achievement', 'user_id'])
+            .doUpdateSet({ unlocked_at: sql<string>`excluded.unlocked_at` })
+            .where(sql<boolean>`excluded.unlocked_at < achievement_unlocks.unlocked_at`),
+        )
+        .execute();
+    }
   }
 
   #scores(appId: number, board: string, period: string) {

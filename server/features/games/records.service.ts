@@ -12,6 +12,7 @@ import {
   type Unlock,
 } from '#common/api/game-records.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -167,6 +168,16 @@ export class RecordsService {
       }
       return { boards, achievements: app.achievements.map((a) => ({ ...achievementInfo(a, locale), players: counts.get(a.id) ?? 0 })) };
     });
+  }
+
+  /** The guest merge's step for scores and achievements (decision 137): the guest's join the member's in the merge's unit of work. */
+  moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    return this.#repository.moveGuestRows(guestId, memberId, unit);
+  }
+
+  /** Empties a game's leaderboards and achievements in the caller's unit of work: its first release drops what previews recorded. */
+  clearGame(appId: number, unit: UnitOfWork): Promise<void> {
+    return this.#repository.clearGame(appId, unit);
   }
 
   /** My area: the player's unlocked achievements, per game. */

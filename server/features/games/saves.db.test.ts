@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
-import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
@@ -85,7 +84,7 @@ describe('cloud saves', () => {
     expect((await put(guest.token, 'small', '"fits"')).statusCode).toBe(200);
     expect((await put(guest.token, 'shared', '"guest, newer"')).statusCode).toBe(200);
 
-    expect(await new GuestMergeRepository(api.services.database.db).mergeGuestInto(guest.userInfo.uid, member.userInfo.uid, SAVES_PER_APP_MAX_BYTES)).toEqual({
+    expect(await api.services.guestMerge.mergeGuestInto(guest.userInfo.uid, member.userInfo.uid)).toEqual({
       merged: true,
       droppedSaves: 3,
     });

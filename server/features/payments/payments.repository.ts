@@ -501,6 +501,56 @@ export class PaymentsRepository {
     return ordered !== undefined;
   }
 
+  /**
+   * A guest's orders, holdings and consumptions, moved to a member in the guest merge's unit of
+   * work (decision 137). Orders are never deleted (decision 064) and their rows would block the
+   * guest's deletion, so they move; buying needs a member account, so a guest holds none today and
+   * the move keeps the merge whole should that change. A key the member already used gets the
+   * order's id appended: keys only recognise a retried checkout request. A consumable both hold:
+   * the quantities add up (decision 091), items taken in app order so merges of two guests into one
+   * member lock its rows in the same order (no deadlock on PostgreSQL). The guest's consumptions
+   * stay answerable by their keys (a game retrying a consume after the sign-in takes nothing
+   * twice); a key the member used already keeps the member's.
+   */
+  async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db
+      .updateTable('orders')
+      .set({ user_id: memberId, idempotency_key: sql<string>`orders.idempotency_key || ':' || CAST(orders.id AS TEXT)` })
+      .where('user_id', '=', guestId)
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('orders as own').select('own.id').where('own.user_id', '=', memberId).whereRef('own.idempotency_key', '=', 'orders.idempotency_key')),
+      )
+      .execute();
+    await db.updateTable('orders').set({ user_id: memberId }).where('user_id', '=', guestId).execute();
+    const held = await db.selectFrom('inventory').selectAll().where('user_id', '=', guestId).orderBy('app_id').orderBy('item_id').execute();
+    for (const row of held) {
+      await db
+        .insertInto('inventory')
+        .values({ ...row, user_id: memberId })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'item_id']).doUpdateSet({
+            quantity: sql<number>`inventory.quantity + ${row.quantity}`,
+            updated_at: sql<string>`CASE WHEN inventory.updated_at > ${row.updated_at} THEN inventory.updated_at ELSE ${row.updated_at} END`,
+          }),
+        )
+        .execute();
+    }
+    await db
+      .deleteFrom('item_consumptions')
+      .where('user_id', '=', guestId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('item_consumptions as own')
+            .select('own.id')
+            .where('own.user_id', '=', memberId)
+            .whereRef('own.idempotency_key', '=', 'item_consumptions.idempotency_key'),
+        ),
+      )
+      .execute();
+    await db.updateTable('item_consumptions').set({ user_id: memberId }).where('user_id', '=', guestId).execute();
+  }
+
   async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
     return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
   }

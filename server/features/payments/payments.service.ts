@@ -440,6 +440,11 @@ export class PaymentsService {
     return call.mode;
   }
 
+  /** The guest merge's step for orders, consumables held and used (decision 137): the guest's join the member's in the merge's unit of work. */
+  moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
+    return this.#repository.moveGuestRows(guestId, memberId, unit);
+  }
+
   /** Whether the user is a player of the live game: a play of it recorded, or a live order of it (decision 111). */
   isPlayerOf(userId: number, appId: number): Promise<boolean> {
     return this.#repository.isPlayerOf(userId, appId);

@@ -116,13 +116,6 @@ export class BuildsRepository {
       .execute();
   }
 
-  /** Removes a game's leaderboard scores and achievement unlocks (before its first release: preview tests). */
-  async clearRecords(appId: number, unit: UnitOfWork): Promise<void> {
-    const db = executorOf(this.#db, unit);
-    await db.deleteFrom('leaderboard_scores').where('app_id', '=', appId).execute();
-    await db.deleteFrom('achievement_unlocks').where('app_id', '=', appId).execute();
-  }
-
   /** The approved build before `version`, the one a rollback goes back to. */
   async previousApproved(appId: number, version: number, unit?: UnitOfWork): Promise<GameBuildRow | undefined> {
     const db = executorOf(this.#db, unit);

@@ -6,6 +6,7 @@ import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
+import type { RecordsService } from '#server/features/games/records.service.ts';
 import { translator } from '#server/i18n.ts';
 import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
@@ -62,6 +63,7 @@ export class BuildsService {
   readonly #developers: DevelopersService;
   readonly #operators: OperatorsService;
   readonly #auditLog: AuditLogService;
+  readonly #records: Pick<RecordsService, 'clearGame'>;
   readonly #clock: Clock;
   readonly #secret: string;
   readonly #previousSecrets: readonly string[];
@@ -81,6 +83,8 @@ export class BuildsService {
     developers: DevelopersService;
     operators: OperatorsService;
     auditLog: AuditLogService;
+    /** The games feature's leaderboards and achievements, emptied at a game's first release. */
+    records: Pick<RecordsService, 'clearGame'>;
     clock: Clock;
     appSecret: string;
     /** APP_SECRET_PREVIOUS: preview links made before a rotation of APP_SECRET keep working (decision 110). */
@@ -96,6 +100,7 @@ export class BuildsService {
     this.#developers = options.developers;
     this.#operators = options.operators;
     this.#auditLog = options.auditLog;
+    this.#records = options.records;
     this.#clock = options.clock;
     this.#secret = options.appSecret;
     this.#previousSecrets = options.previousSecrets ?? [];
@@ -229,7 +234,7 @@ export class BuildsService {
       await this.#repository.makeLive(build.app_id, build, game.slug, now, trx);
       // The game's first release starts with empty leaderboards and achievements: what its
       // developer and QA test members recorded in previews was testing.
-      if (game.live_build_id === null) await this.#repository.clearRecords(build.app_id, trx);
+      if (game.live_build_id === null) await this.#records.clearGame(build.app_id, trx);
       await this.#auditLog.record(
         {
           operatorUserId: operator,

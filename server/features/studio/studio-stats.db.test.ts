@@ -3,7 +3,6 @@ import type { OrderStatus } from '#server/db/schema.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 import { rebuildGameStats } from '#server/db/migrations/0025-game-stats-rollup.ts';
-import { GuestMergeRepository } from '#server/features/accounts/guest-merge.repository.ts';
 import { MemberLibraryRepository } from '#server/features/catalogue/member-library.repository.ts';
 import { GameSessionsRepository } from '#server/features/tracking/game-sessions.repository.ts';
 import { insertDeveloperGame } from '#server/testing/developer-games.ts';
@@ -336,7 +335,7 @@ describe('studio statistics', () => {
     expect(todayRow.plays).toBeGreaterThanOrEqual(3);
 
     // The guest signs in to the member: its account goes, its sessions stay the game's without a player.
-    expect((await new GuestMergeRepository(db()).mergeGuestInto(guest, member, 1_000_000)).merged).toBe(true);
+    expect((await api.services.guestMerge.mergeGuestInto(guest, member)).merged).toBe(true);
     await db().deleteFrom('users').where('id', '=', gone).execute();
     await expectRollupExact();
     const after = await stats.stats(caller, gameId, 7, 'en');
@@ -452,7 +451,7 @@ describe('studio statistics', () => {
     // The guest played this game before the member played anything: the merge moves that earlier first play over.
     await played(guest, gameId, '2026-04-01T09:00:00.000Z');
     await played(guest, thirdId, '2026-04-05T09:00:00.000Z');
-    expect((await new GuestMergeRepository(db()).mergeGuestInto(guest, member, 1_000_000)).merged).toBe(true);
+    expect((await api.services.guestMerge.mergeGuestInto(guest, member)).merged).toBe(true);
     await expectFirstGamesExact();
     expect(plain([await db().selectFrom('users').select(['first_app_id', 'first_played_at']).where('id', '=', member).executeTakeFirstOrThrow()])).toEqual([
       { first_app_id: gameId, first_played_at: '2026-04-01T09:00:00.000Z' },
