@@ -1,5 +1,5 @@
 // The API alone in its own process, on an existing database, for tests that kill a server
-// mid-request (server/features/payments/payments-crash.db.test.ts). Configured by the environment.
+// mid-request or drive it as a studio's tools do; started by `startApiProcess` (api-process-start.ts).
 import Fastify from 'fastify';
 import { registerApiStandalone } from '../api.ts';
 import { loadConfig } from '../config.ts';

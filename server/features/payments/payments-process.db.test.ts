@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApiProcess } from '#server/testing/api-process-start.ts';
 import { freePort } from '#server/testing/free-port.ts';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
 import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
@@ -34,19 +33,10 @@ async function memberWithOrder(api: TestApi, address: string) {
   return { member, order };
 }
 
-/** The API alone in its own process on the test database, until it prints that it listens. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../testing/api-process.ts')], {
-    env: { ...process.env, APP_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), GAMES_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
-  await new Promise<void>((ready, fail) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/serve/api/payment/xsolla/webhook/`, exited };
+/** The API alone in its own process on the test database, and its Xsolla webhook's address. */
+async function startServer(env: Record<string, string>): Promise<ApiProcess & { url: string }> {
+  const server = await startApiProcess(env);
+  return { ...server, url: `${server.origin}/serve/api/payment/xsolla/webhook/` };
 }
 
 const paymentOf = (order: { id: string }, uid: number) => ({
@@ -83,8 +73,7 @@ describe('payments across processes', { timeout: 60_000 }, () => {
         const retry = await sendNotification(restarted.url, SECRET, paymentOf(order, member.userInfo.uid));
         expect(retry.status).toBe(204);
       } finally {
-        restarted.child.kill('SIGTERM');
-        await restarted.exited;
+        await restarted.stop();
       }
       expect(await status()).toBe('paid');
       const row = await api.services.database.db.selectFrom('orders').select('id').where('public_id', '=', order.id).executeTakeFirstOrThrow();

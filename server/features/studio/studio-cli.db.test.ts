@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '#server/testing/free-port.ts';
+import { type ApiProcess, startApiProcess } from '#server/testing/api-process-start.ts';
 import { insertDeveloperGame, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
@@ -41,8 +41,7 @@ function folderOf(name: string, entries: ZipEntry[]): string {
 // more on a busy one.
 describe('npm run studio -- push (decision 102)', { timeout: 90_000 }, () => {
   let api: TestApi;
-  let server: ChildProcess;
-  let exited: Promise<unknown>;
+  let server: ApiProcess | undefined;
   let url: string;
   const players = testPlayers(() => api, 103);
   let owner: TestPlayer;
@@ -76,21 +75,11 @@ describe('npm run studio -- push (decision 102)', { timeout: 90_000 }, () => {
     const made = await api.call('POST', '/studio/keys/', { token: owner.token, body: { name: 'CI' } });
     key = made.json().data.key;
 
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [join(ROOT, 'server/testing/api-process.ts')], {
-      env: { ...process.env, ...api.database.env, APP_ENV: 'test', LOG_LEVEL: 'silent', PORT: String(port), GAMES_PORT: '0', BUILDS_DIR: buildsDir },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    exited = new Promise((done) => server.once('exit', done));
-    await new Promise<void>((ready, fail) => {
-      server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
-      server.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-    });
+    server = await startApiProcess({ ...api.database.env, BUILDS_DIR: buildsDir });
+    url = server.origin;
   });
   afterAll(async () => {
-    server?.kill('SIGTERM');
-    await exited;
+    await server?.stop();
     await api?.close();
     await rm(scratch, { recursive: true, force: true });
   });
