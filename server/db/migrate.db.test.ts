@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { migrateDownAll, migrateToLatest } from './migrate.ts';
 import { saveTotals } from './migrations/0010-save-totals.ts';
+import { socialChallenges } from './migrations/0033-social-challenges.ts';
 
 /** Tables of this database only: on PostgreSQL other schemas (parallel runs) are left out. */
 async function ownTables(database: Awaited<ReturnType<typeof openTestDatabase>>): Promise<string[]> {
@@ -94,5 +95,36 @@ describe('migrations', () => {
       [a.id, 350],
       [b.id, 7],
     ]);
+  });
+
+  it('move the social flows and codes under way into their own table, and leave the passkey challenges', async () => {
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 600_000).toISOString();
+    await socialChallenges().down(database.db as unknown as Kysely<unknown>);
+    const row = (id: string, purpose: string) => ({
+      id,
+      purpose,
+      challenge: `c-${id}`,
+      user_id: null,
+      payload: '{"platform":"google"}',
+      expires_at: later,
+      created_at: now,
+    });
+    await database.db
+      .insertInto('auth_challenges')
+      .values([row('oauth-flow:moved', 'oauth-flow'), row('whatsapp-code:+15550001', 'whatsapp-code'), row('passkey-stays', 'registration')])
+      .execute();
+    await socialChallenges().up(database.db as unknown as Kysely<unknown>);
+    const social = await database.db.selectFrom('social_challenges').select(['id', 'purpose', 'challenge', 'payload']).orderBy('id').execute();
+    expect(social).toEqual([
+      { id: 'oauth-flow:moved', purpose: 'oauth-flow', challenge: 'c-oauth-flow:moved', payload: '{"platform":"google"}' },
+      { id: 'whatsapp-code:+15550001', purpose: 'whatsapp-code', challenge: 'c-whatsapp-code:+15550001', payload: '{"platform":"google"}' },
+    ]);
+    const left = await database.db
+      .selectFrom('auth_challenges')
+      .select('id')
+      .where('id', 'in', ['oauth-flow:moved', 'whatsapp-code:+15550001', 'passkey-stays'])
+      .execute();
+    expect(left).toEqual([{ id: 'passkey-stays' }]);
   });
 });

@@ -251,6 +251,18 @@ export interface AuthChallengesTable {
   created_at: Time;
 }
 
+/** The social feature's one-time challenges (migration 0033): identity-provider flows and WhatsApp codes. */
+export interface SocialChallengesTable {
+  id: string;
+  purpose: string;
+  challenge: string;
+  payload: string | null;
+  /** Guesses taken (WhatsApp codes): counted before each is checked. */
+  attempts: Generated<number>;
+  expires_at: Time;
+  created_at: Time;
+}
+
 /** Fixed-window counters for rate limits when no Redis is configured. */
 export interface RateLimitsTable {
   key: string;
@@ -652,6 +664,7 @@ export interface Database {
   social_accounts: SocialAccountsTable;
   webauthn_credentials: WebauthnCredentialsTable;
   auth_challenges: AuthChallengesTable;
+  social_challenges: SocialChallengesTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

@@ -58,9 +58,6 @@ const MOVES_TO_MAKE: Record<string, string[]> = {
   app_search: ['studio'],
   app_tags: ['studio'],
   app_translations: ['studio'],
-  // Sign-in by identity providers and WhatsApp codes.
-  auth_challenges: ['social'],
-  users: ['social'],
 };
 
 /** Tables of this database only: on PostgreSQL other schemas (parallel runs) are left out; Kysely's own are not ours. */

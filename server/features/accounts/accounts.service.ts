@@ -323,6 +323,16 @@ export class AccountsService {
     await this.#users.update(userId, { is_guest: 0, updated_at: now }, unit);
   }
 
+  /** Makes a guest a member in the caller's unit of work, named `nickname` when one is given; a member stays as it is. */
+  async secureGuest(userId: number, nickname: string | null, now: string, unit: UnitOfWork): Promise<void> {
+    await this.#users.secureGuest(userId, nickname, now, unit);
+  }
+
+  /** A new member account in the caller's unit of work (a social sign-in binds its provider account in the same one). */
+  createMember(fields: { nickname: string; campaign: string | null; now: string }, unit: UnitOfWork): Promise<number> {
+    return this.#users.insertMember(fields, unit);
+  }
+
   /**
    * Disables (a time) or enables (null) an account, with `record` (the operator's audit entry) in
    * the same transaction; disabling ends every session at once. False when it was in that state already.

@@ -215,6 +215,26 @@ export class UsersRepository {
     await executorOf(this.#db, unit).updateTable('users').set(fields).where('id', '=', id).execute();
   }
 
+  /** A guest made a member in `unit`, with `nickname` when one is given; a member is left as it is. */
+  async secureGuest(id: number, nickname: string | null, now: string, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit)
+      .updateTable('users')
+      .set({ is_guest: 0, updated_at: now, ...(nickname ? { nickname } : {}) })
+      .where('id', '=', id)
+      .where('is_guest', '=', 1)
+      .execute();
+  }
+
+  /** A new member account, signed in by another feature's way (a provider account bound in the same unit). */
+  async insertMember(row: { nickname: string; campaign: string | null; now: string }, unit: UnitOfWork): Promise<number> {
+    const inserted = await executorOf(this.#db, unit)
+      .insertInto('users')
+      .values({ nickname: row.nickname, is_guest: 0, campaign: row.campaign, created_at: row.now, updated_at: row.now, last_seen_at: row.now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
   /** Sets the account's passkey handle unless one is set already (two tabs at once); answers the one that stands. */
   async ensureWebauthnHandle(userId: number, handle: string): Promise<string> {
     await this.#db.updateTable('users').set({ webauthn_user_id: handle }).where('id', '=', userId).where('webauthn_user_id', 'is', null).execute();

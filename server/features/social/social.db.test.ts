@@ -330,7 +330,7 @@ describe('social sign-in API', () => {
       // The stored code is a keyed hash, not the digits.
       await sendCode(phone);
       const row = await api.services.database.db
-        .selectFrom('auth_challenges')
+        .selectFrom('social_challenges')
         .select('challenge')
         .where('id', '=', `whatsapp-code:${phone}`)
         .executeTakeFirstOrThrow();
@@ -387,7 +387,7 @@ describe('social sign-in API', () => {
       // Five guesses were counted, and the code went with the fifth: the right one no longer works.
       expect((await guess(right, '10.2.2.99')).statusCode).toBe(400);
       expect(
-        await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
+        await api.services.database.db.selectFrom('social_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
       ).toBeUndefined();
     });
 
@@ -421,7 +421,7 @@ describe('social sign-in API', () => {
       expect(response.statusCode).toBe(503);
       expect(response.json().message).toBe('The code could not be sent through WhatsApp. Please try again in a moment.');
       expect(
-        await api.services.database.db.selectFrom('auth_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
+        await api.services.database.db.selectFrom('social_challenges').select('id').where('id', '=', `whatsapp-code:${number}`).executeTakeFirst(),
       ).toBeUndefined();
     });
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 /** A pop-up flow between the authorization request and the code exchange (decision 063). */
 export interface OAuthFlowRow {
@@ -34,7 +35,7 @@ export interface SocialAccountRow {
 const FLOW = 'oauth-flow';
 const PHONE_CODE = 'whatsapp-code';
 
-/** Social accounts, the pop-up flows and phone codes (both in the shared one-time challenge table). */
+/** Social accounts, the pop-up flows and phone codes (both in the feature's one-time challenge table). */
 export class SocialRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
@@ -44,12 +45,11 @@ export class SocialRepository {
   async saveFlow(flow: OAuthFlowRow, now: string): Promise<void> {
     const { stateHash, expiresAt, ...payload } = flow;
     await this.#db
-      .insertInto('auth_challenges')
+      .insertInto('social_challenges')
       .values({
         id: `${FLOW}:${stateHash}`,
         purpose: FLOW,
         challenge: stateHash,
-        user_id: null,
         payload: JSON.stringify(payload),
         expires_at: expiresAt,
         created_at: now,
@@ -59,22 +59,22 @@ export class SocialRepository {
 
   /** The flow a state names, left in place (the callback page only reads which page to answer). */
   async peekFlow(stateHash: string): Promise<OAuthFlowRow | undefined> {
-    const row = await this.#db.selectFrom('auth_challenges').selectAll().where('id', '=', `${FLOW}:${stateHash}`).executeTakeFirst();
+    const row = await this.#db.selectFrom('social_challenges').selectAll().where('id', '=', `${FLOW}:${stateHash}`).executeTakeFirst();
     return row ? flowOf(row) : undefined;
   }
 
   /** Takes a flow out (single use: a second taker, or a replayed code, gets nothing). */
   async takeFlow(stateHash: string): Promise<OAuthFlowRow | undefined> {
-    const row = await this.#db.deleteFrom('auth_challenges').where('id', '=', `${FLOW}:${stateHash}`).returningAll().executeTakeFirst();
+    const row = await this.#db.deleteFrom('social_challenges').where('id', '=', `${FLOW}:${stateHash}`).returningAll().executeTakeFirst();
     return row ? flowOf(row) : undefined;
   }
 
   /** Stores a number's new code in place of any earlier one. */
   async savePhoneCode(code: PhoneCodeRow, now: string): Promise<void> {
     const id = `${PHONE_CODE}:${code.phone}`;
-    const values = { purpose: PHONE_CODE, challenge: code.codeHash, user_id: null, payload: null, attempts: 0, expires_at: code.expiresAt, created_at: now };
+    const values = { purpose: PHONE_CODE, challenge: code.codeHash, payload: null, attempts: 0, expires_at: code.expiresAt, created_at: now };
     await this.#db
-      .insertInto('auth_challenges')
+      .insertInto('social_challenges')
       .values({ id, ...values })
       .onConflict((oc) => oc.column('id').doUpdateSet(values))
       .execute();
@@ -88,7 +88,7 @@ export class SocialRepository {
    */
   async takePhoneCodeAttempt(phone: string, maxAttempts: number, now: string): Promise<(PhoneCodeRow & { attempts: number }) | undefined> {
     const row = await this.#db
-      .updateTable('auth_challenges')
+      .updateTable('social_challenges')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', `${PHONE_CODE}:${phone}`)
       .where('attempts', '<', maxAttempts)
@@ -100,14 +100,18 @@ export class SocialRepository {
 
   /** Takes the code out if it is still the one checked: two requests with the right code cannot both use it. */
   async takePhoneCode(phone: string, codeHash: string): Promise<boolean> {
-    const result = await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).where('challenge', '=', codeHash).executeTakeFirst();
+    const result = await this.#db
+      .deleteFrom('social_challenges')
+      .where('id', '=', `${PHONE_CODE}:${phone}`)
+      .where('challenge', '=', codeHash)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 
   /** Deletes a code that has had its last guess (not a newer code that replaced it meanwhile). */
   async deleteSpentPhoneCode(phone: string, codeHash: string, maxAttempts: number): Promise<void> {
     await this.#db
-      .deleteFrom('auth_challenges')
+      .deleteFrom('social_challenges')
       .where('id', '=', `${PHONE_CODE}:${phone}`)
       .where('challenge', '=', codeHash)
       .where('attempts', '>=', maxAttempts)
@@ -115,12 +119,12 @@ export class SocialRepository {
   }
 
   async deletePhoneCode(phone: string): Promise<void> {
-    await this.#db.deleteFrom('auth_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).execute();
+    await this.#db.deleteFrom('social_challenges').where('id', '=', `${PHONE_CODE}:${phone}`).execute();
   }
 
   /** Deletes flows and codes that expired unused; answers how many. */
   async deleteExpired(now: string): Promise<number> {
-    const result = await this.#db.deleteFrom('auth_challenges').where('expires_at', '<', now).where('purpose', 'in', [FLOW, PHONE_CODE]).executeTakeFirst();
+    const result = await this.#db.deleteFrom('social_challenges').where('expires_at', '<', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
@@ -133,47 +137,33 @@ export class SocialRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * Binds a provider account to a user and, in the same transaction, makes a guest a member (same
-   * uid, nothing lost) with the provider's name when the guest has only the generated one. Answers
-   * `taken` when the provider account or the user's slot for this platform is taken meanwhile
-   * (the unique constraints decide, so two instances cannot both bind it).
-   */
-  async bind(
-    userId: number,
-    account: { platform: string; providerUserId: string; displayName: string | null; email: string | null; nickname: string | null },
-    now: string,
-  ): Promise<'bound' | 'taken'> {
-    try {
-      await this.#db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('social_accounts')
-          .values({
-            user_id: userId,
-            platform: account.platform,
-            provider_user_id: account.providerUserId,
-            display_name: account.displayName,
-            email: account.email,
-            created_at: now,
-          })
-          .execute();
-        const user = await trx.selectFrom('users').select(['is_guest']).where('id', '=', userId).executeTakeFirstOrThrow();
-        if (user.is_guest === 1) {
-          await trx
-            .updateTable('users')
-            .set({ is_guest: 0, updated_at: now, ...(account.nickname ? { nickname: account.nickname } : {}) })
-            .where('id', '=', userId)
-            .execute();
-        }
-      });
-      return 'bound';
-    } catch (error) {
-      if (await this.#isBindConflict(userId, account.platform, account.providerUserId)) return 'taken';
-      throw error;
-    }
+  /** Runs `work` in one transaction: a binding commits with the account change made beside it, or neither does. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
   }
 
-  async #isBindConflict(userId: number, platform: string, providerUserId: string): Promise<boolean> {
+  /** Binds a provider account to a user in `unit`; the unique constraints refuse a taken one (see `isBindConflict`). */
+  async insertBinding(
+    userId: number,
+    account: { platform: string; providerUserId: string; displayName: string | null; email: string | null },
+    now: string,
+    unit: UnitOfWork,
+  ): Promise<void> {
+    await executorOf(this.#db, unit)
+      .insertInto('social_accounts')
+      .values({
+        user_id: userId,
+        platform: account.platform,
+        provider_user_id: account.providerUserId,
+        display_name: account.displayName,
+        email: account.email,
+        created_at: now,
+      })
+      .execute();
+  }
+
+  /** Whether the provider account, or the user's slot for this platform, is bound already: what a refused binding met. */
+  async isBindConflict(userId: number, platform: string, providerUserId: string): Promise<boolean> {
     const row = await this.#db
       .selectFrom('social_accounts')
       .select('id')
@@ -181,39 +171,6 @@ export class SocialRepository {
       .where((eb) => eb.or([eb('provider_user_id', '=', providerUserId), eb('user_id', '=', userId)]))
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** A new member account made by a social sign-in, with the provider account bound. */
-  async insertMember(
-    account: { platform: string; providerUserId: string; displayName: string | null; email: string | null },
-    nickname: string,
-    now: string,
-    campaign: string | null = null,
-  ): Promise<number | 'taken'> {
-    try {
-      return await this.#db.transaction().execute(async (trx) => {
-        const user = await trx
-          .insertInto('users')
-          .values({ nickname, is_guest: 0, campaign, created_at: now, updated_at: now, last_seen_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('social_accounts')
-          .values({
-            user_id: user.id,
-            platform: account.platform,
-            provider_user_id: account.providerUserId,
-            display_name: account.displayName,
-            email: account.email,
-            created_at: now,
-          })
-          .execute();
-        return user.id;
-      });
-    } catch (error) {
-      if (await this.findAccount(account.platform, account.providerUserId)) return 'taken';
-      throw error;
-    }
   }
 
   /** The platform's binding of a user, removed unless it is the account's last way to sign in; answers what happened. */

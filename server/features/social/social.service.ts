@@ -36,7 +36,7 @@ export const SOCIAL_LIMITS = {
 
 export interface SocialDependencies {
   repository: SocialRepository;
-  accounts: Pick<AccountsService, 'userInfo'>;
+  accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
   /** The guest merge of every sign-in that reaches an existing account. */
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
@@ -71,7 +71,7 @@ export interface FlowStart {
  */
 export class SocialService {
   readonly #repository: SocialRepository;
-  readonly #accounts: Pick<AccountsService, 'userInfo'>;
+  readonly #accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember'>;
   readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
   readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   readonly #limiter: RateLimiter;
@@ -173,14 +173,14 @@ export class SocialService {
     }
     const nickname = nicknameOf(profile);
     if (caller && (await this.#repository.isGuest(caller.userId))) {
-      const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nickname), now);
+      const bound = await this.#bind(caller.userId, bindingOf(platform, profile, nickname), now);
       if (bound === 'bound') {
         this.#conversions?.registration(caller.userId, client);
         return this.#session(caller.userId, 'rotate', platform, client);
       }
     }
     const campaign = client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null;
-    const created = await this.#repository.insertMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now, campaign);
+    const created = await this.#createMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now, campaign);
     // Taken meanwhile by a sign-in from another tab: that account is the one.
     const userId = created === 'taken' ? (await this.#repository.findAccount(platform, profile.id))!.user_id : created;
     return this.#session(userId, 'issue', platform, client);
@@ -197,7 +197,7 @@ export class SocialService {
     if (existing && existing.user_id !== caller.userId)
       throw new AppError('social_account_taken', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
     if (!existing) {
-      const bound = await this.#repository.bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
+      const bound = await this.#bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
       if (bound === 'taken') {
         const now = await this.#repository.findAccount(platform, profile.id);
         throw new AppError('social_account_taken', {
@@ -207,6 +207,39 @@ export class SocialService {
       }
     }
     return this.#session(caller.userId, 'rotate', platform, client);
+  }
+
+  /**
+   * Binds a provider account to a user and, in the same unit of work, makes a guest a member (same
+   * uid, nothing lost) with the provider's name when the guest has only the generated one. Answers
+   * `taken` when the provider account or the user's slot for this platform is taken meanwhile
+   * (the unique constraints decide, so two instances cannot both bind it).
+   */
+  async #bind(userId: number, account: Binding, now: string): Promise<'bound' | 'taken'> {
+    try {
+      await this.#repository.transaction(async (unit) => {
+        await this.#repository.insertBinding(userId, account, now, unit);
+        await this.#accounts.secureGuest(userId, account.nickname, now, unit);
+      });
+      return 'bound';
+    } catch (error) {
+      if (await this.#repository.isBindConflict(userId, account.platform, account.providerUserId)) return 'taken';
+      throw error;
+    }
+  }
+
+  /** A new member account made by a social sign-in, with the provider account bound; `taken` when another tab bound it first. */
+  async #createMember(account: Binding, nickname: string, now: string, campaign: string | null): Promise<number | 'taken'> {
+    try {
+      return await this.#repository.transaction(async (unit) => {
+        const userId = await this.#accounts.createMember({ nickname, campaign, now }, unit);
+        await this.#repository.insertBinding(userId, account, now, unit);
+        return userId;
+      });
+    } catch (error) {
+      if (await this.#repository.findAccount(account.platform, account.providerUserId)) return 'taken';
+      throw error;
+    }
   }
 
   /** Removes the caller's binding of a platform, unless it is the account's last way to sign in. */
@@ -332,7 +365,16 @@ function nicknameOf(profile: ProviderProfile): string | null {
   return parsed.success && parsed.data ? parsed.data : null;
 }
 
-function bindingOf(platform: SocialPlatform, profile: ProviderProfile, nickname: string | null) {
+/** A provider account as a binding records it, with the name a guest takes from it. */
+interface Binding {
+  platform: string;
+  providerUserId: string;
+  displayName: string | null;
+  email: string | null;
+  nickname: string | null;
+}
+
+function bindingOf(platform: SocialPlatform, profile: ProviderProfile, nickname: string | null): Binding {
   return { platform, providerUserId: profile.id, displayName: profile.name, email: profile.email, nickname };
 }
 
