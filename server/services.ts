@@ -72,6 +72,8 @@ import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
+import { GameListingsRepository } from './features/catalogue/game-listings.repository.ts';
+import { GameListingsService } from './features/catalogue/game-listings.service.ts';
 import { StudioGamesService } from './features/studio/studio-games.service.ts';
 import { GameChangesRepository } from './features/studio/game-changes.repository.ts';
 import { GameChangesService } from './features/studio/game-changes.service.ts';
@@ -222,6 +224,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
   const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
   const gameSecrets = new GameSecretsService({ repository: new GameSecretsRepository(db), clock, appSecret: config.appSecret, previousSecrets });
+  const listings = new GameListingsService(new GameListingsRepository(db));
   const builds = new BuildsService({
     repository: new BuildsRepository(db),
     storage: buildFiles,
@@ -229,6 +232,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     operators,
     auditLog,
     // Built below: the records check previews with the builds; a release reaches them when it runs.
+    listings,
     records: { clearGame: (appId, unit) => records.clearGame(appId, unit) },
     clock,
     appSecret: config.appSecret,
@@ -241,6 +245,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   });
   const studioGamesRepository = new StudioGamesRepository(db);
   const gameChanges = new GameChangesService({
+    listings,
     repository: new GameChangesRepository(db, database.kind),
     games: studioGamesRepository,
     developers,
@@ -321,6 +326,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     whatsappInbox,
     games,
     studioGames: new StudioGamesService({
+      listings,
       repository: studioGamesRepository,
       developers,
       uploads,
@@ -348,7 +354,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
         expiryMs: config.buildUploads.expiryHours * 60 * 60 * 1000,
       },
     }),
-    consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), operators, auditLog, changes: contentChanges, clock }),
+    consoleGames: new ConsoleGamesService({ repository: new ConsoleGamesRepository(db), listings, operators, auditLog, changes: contentChanges, clock }),
     consoleContent: new ConsoleContentService({
       repository: new ConsoleContentRepository(db),
       articles,

@@ -1,6 +1,6 @@
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
 import type { Kysely, Transaction } from 'kysely';
-import { replaceAppItems } from '#server/db/app-items.ts';
+import { replaceAppItems } from './app-items.repository.ts';
 import type { Database, ItemKind } from '#server/db/schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { searchTokens } from './catalogue-search.ts';

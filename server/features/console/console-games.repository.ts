@@ -80,9 +80,4 @@ export class ConsoleGamesRepository {
           .as('rollback_version'),
       );
   }
-
-  async update(id: number, fields: { published?: number; featured?: number; listing_source: 'console'; updated_at: string }, unit: UnitOfWork): Promise<void> {
-    const db = executorOf(this.#db, unit);
-    await db.updateTable('apps').set(fields).where('id', '=', id).execute();
-  }
 }

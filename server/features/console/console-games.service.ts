@@ -5,6 +5,7 @@ import { refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AuditLogService } from './audit-log.service.ts';
+import type { GameListingsService } from '../catalogue/game-listings.service.ts';
 import type { ConsoleGameRow, ConsoleGamesRepository } from './console-games.repository.ts';
 import type { OperatorsService } from './operators.service.ts';
 
@@ -15,12 +16,22 @@ import type { OperatorsService } from './operators.service.ts';
  */
 export class ConsoleGamesService {
   readonly #repository: ConsoleGamesRepository;
+  readonly #listings: Pick<GameListingsService, 'updateListing'>;
   readonly #operators: OperatorsService;
   readonly #auditLog: AuditLogService;
   readonly #changes: ContentChanges;
   readonly #clock: Clock;
-  constructor(options: { repository: ConsoleGamesRepository; operators: OperatorsService; auditLog: AuditLogService; changes: ContentChanges; clock: Clock }) {
+  constructor(options: {
+    repository: ConsoleGamesRepository;
+    /** The catalogue's listing of a game, which an operator's change writes. */
+    listings: Pick<GameListingsService, 'updateListing'>;
+    operators: OperatorsService;
+    auditLog: AuditLogService;
+    changes: ContentChanges;
+    clock: Clock;
+  }) {
     this.#repository = options.repository;
+    this.#listings = options.listings;
     this.#operators = options.operators;
     this.#auditLog = options.auditLog;
     this.#changes = options.changes;
@@ -54,7 +65,7 @@ export class ConsoleGamesService {
       if (change.featured !== undefined && Boolean(before.featured) !== change.featured) fields.featured = change.featured ? 1 : 0;
       if (Object.keys(fields).length === 0) return before;
       // Marked as the Console's: the content import keeps both flags as the operator set them (decision 099).
-      await this.#repository.update(id, { ...fields, listing_source: 'console', updated_at: now }, trx);
+      await this.#listings.updateListing(id, { ...fields, listing_source: 'console', updated_at: now }, trx);
       if (fields.published !== undefined) {
         await this.#auditLog.record(
           {

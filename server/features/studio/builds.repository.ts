@@ -106,16 +106,6 @@ export class BuildsRepository {
     await db.updateTable('game_builds').set(fields).where('id', '=', id).execute();
   }
 
-  /** Makes a build the game's live one and publishes the game, its entry on its own host. */
-  async makeLive(appId: number, build: GameBuildRow, slug: string, now: string, unit: UnitOfWork): Promise<void> {
-    const db = executorOf(this.#db, unit);
-    await db
-      .updateTable('apps')
-      .set({ live_build_id: build.id, published: 1, entry_url: `/games/${slug}/${build.entry_path}`, updated_at: now })
-      .where('id', '=', appId)
-      .execute();
-  }
-
   /** The approved build before `version`, the one a rollback goes back to. */
   async previousApproved(appId: number, version: number, unit?: UnitOfWork): Promise<GameBuildRow | undefined> {
     const db = executorOf(this.#db, unit);

@@ -7,6 +7,7 @@ import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import type { AuditLogService } from '#server/features/console/audit-log.service.ts';
 import type { OperatorsService } from '#server/features/console/operators.service.ts';
 import type { RecordsService } from '#server/features/games/records.service.ts';
+import type { GameListingsService } from '#server/features/catalogue/game-listings.service.ts';
 import { translator } from '#server/i18n.ts';
 import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
@@ -64,6 +65,7 @@ export class BuildsService {
   readonly #operators: OperatorsService;
   readonly #auditLog: AuditLogService;
   readonly #records: Pick<RecordsService, 'clearGame'>;
+  readonly #listings: Pick<GameListingsService, 'makeLive'>;
   readonly #clock: Clock;
   readonly #secret: string;
   readonly #previousSecrets: readonly string[];
@@ -85,6 +87,8 @@ export class BuildsService {
     auditLog: AuditLogService;
     /** The games feature's leaderboards and achievements, emptied at a game's first release. */
     records: Pick<RecordsService, 'clearGame'>;
+    /** The catalogue's listing of the game, where a release makes a build live. */
+    listings: Pick<GameListingsService, 'makeLive'>;
     clock: Clock;
     appSecret: string;
     /** APP_SECRET_PREVIOUS: preview links made before a rotation of APP_SECRET keep working (decision 110). */
@@ -101,6 +105,7 @@ export class BuildsService {
     this.#operators = options.operators;
     this.#auditLog = options.auditLog;
     this.#records = options.records;
+    this.#listings = options.listings;
     this.#clock = options.clock;
     this.#secret = options.appSecret;
     this.#previousSecrets = options.previousSecrets ?? [];
@@ -231,7 +236,7 @@ export class BuildsService {
       if (build.status !== 'submitted') throw refusal('build_not_in_review');
       const game = (await this.#repository.game(build.app_id, trx))!;
       await this.#repository.update(build.id, { status: 'approved', reviewed_by: operator, reviewed_at: now, reason: null }, trx);
-      await this.#repository.makeLive(build.app_id, build, game.slug, now, trx);
+      await this.#listings.makeLive(build.app_id, build, game.slug, now, trx);
       // The game's first release starts with empty leaderboards and achievements: what its
       // developer and QA test members recorded in previews was testing.
       if (game.live_build_id === null) await this.#records.clearGame(build.app_id, trx);
@@ -320,7 +325,7 @@ export class BuildsService {
       const live = game.live_build_id === null ? undefined : await this.#repository.find(game.live_build_id, trx);
       const chosen = await choose(live, trx);
       if (chosen.id === live?.id) return chosen;
-      await this.#repository.makeLive(appId, chosen, game.slug, now, trx);
+      await this.#listings.makeLive(appId, chosen, game.slug, now, trx);
       if (operator !== null)
         await this.#auditLog.record(
           {

@@ -1,3 +1,4 @@
+import type { GameListingsService } from '../catalogue/game-listings.service.ts';
 import {
   GAME_CHANGE_FIELDS,
   type GameChangeField,
@@ -25,6 +26,8 @@ const PRICE_HISTORY_MAX = 200;
 export interface GameChangesOptions {
   repository: GameChangesRepository;
   games: StudioGamesRepository;
+  /** The catalogue's listing of the game, where an approved change is applied. */
+  listings: Pick<GameListingsService, 'apply'>;
   developers: DevelopersService;
   operators: OperatorsService;
   auditLog: AuditLogService;
@@ -141,7 +144,7 @@ export class GameChangesService {
         throw refusal('change_not_pending');
       const live = (await this.#o.games.read(change.app_id, trx))!;
       const metadata = JSON.parse(change.metadata) as StudioGameMetadata;
-      await this.#o.games.apply(trx, change.app_id, { ...metadata, searchTokens: this.#o.searchTokens }, now);
+      await this.#o.listings.apply(trx, change.app_id, { ...metadata, searchTokens: this.#o.searchTokens }, now);
       const prices = describeChanges(live, metadata).items.filter((item) => item.after && (item.what.includes('new') || item.what.includes('price')));
       await this.#o.repository.recordPriceChanges(
         prices.map((item) => ({

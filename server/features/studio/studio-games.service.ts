@@ -1,3 +1,4 @@
+import type { GameListingsService } from '../catalogue/game-listings.service.ts';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
@@ -29,6 +30,8 @@ type Texts = { title: string; summary: string; description: string; instructions
 
 export interface StudioGamesOptions {
   repository: StudioGamesRepository;
+  /** The catalogue's listing of the games, where a draft and a save are written. */
+  listings: Pick<GameListingsService, 'createDraft' | 'save'>;
   developers: DevelopersService;
   /** Where uploaded images go: the uploads, served at /uploads/ and resized by the image endpoint. */
   uploads: FileStorage;
@@ -84,7 +87,7 @@ export class StudioGamesService {
     assertAllowed(await this.#o.limiter.consume(STUDIO_LIMITS.games, String(userId)));
     const titles: Record<string, string> = { en: input.i18n.en.title };
     if (input.i18n['zh-CN']) titles['zh-CN'] = input.i18n['zh-CN'].title;
-    const id = await this.#o.repository.create({ userId, slug: input.slug, titles, now: isoNow(this.#o.clock) });
+    const id = await this.#o.listings.createDraft({ userId, slug: input.slug, titles, now: isoNow(this.#o.clock) });
     if (id === undefined) throw fieldError({ slug: ['studio:games.errors.slugTaken'] });
     return this.#read(id);
   }
@@ -173,7 +176,7 @@ export class StudioGamesService {
       await this.#o.changes.submit(userId, appId, metadata);
       return this.#read(appId);
     }
-    await this.#o.repository.save(appId, write, isoNow(this.#o.clock));
+    await this.#o.listings.save(appId, write, isoNow(this.#o.clock));
     return this.#read(appId);
   }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ItemKind } from './schema.ts';
+import type { Database, ItemKind } from '#server/db/schema.ts';
 
 /** An item of a game as its two writers give it: the catalogue import and the Studio's save. */
 export interface AppItemWrite {
