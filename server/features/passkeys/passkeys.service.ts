@@ -12,9 +12,10 @@ import type {
 } from '#common/api/passkeys.schema.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
-import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { isoNow } from '#server/lib/clock.ts';
+import { type SignInDependencies, SignInService } from '#server/lib/sign-in-service.ts';
 import { clientSubject } from '#server/lib/network.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
+import { assertAllowed, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
@@ -35,16 +36,12 @@ export const PASSKEY_LIMITS = {
   loginAddress: { name: 'passkey-login-address', limit: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateRule>;
 
-export interface PasskeysDependencies {
+export interface PasskeysDependencies extends SignInDependencies {
   repository: PasskeysRepository;
   accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
-  /** The guest merge of every sign-in that reaches an existing account. */
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
-  limiter: RateLimiter;
-  clock: Clock;
   relyingParty: { rpId: string; rpName: string; origins: string[] };
-  /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
   /** Where a refused sign-in with a registered passkey is recorded for operators (decision 098). */
   signInFailures?: Pick<SignInFailuresService, 'record'>;
@@ -55,35 +52,20 @@ export interface PasskeysDependencies {
  * renaming and deleting them. Challenges live in the database, so any instance can finish a
  * ceremony another started; each is bound to the session that started it and works once.
  */
-export class PasskeysService {
-  readonly #repository: PasskeysRepository;
-  readonly #accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured'>;
-  readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
-  readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
-  readonly #limiter: RateLimiter;
-  readonly #clock: Clock;
+export class PasskeysService extends SignInService<PasskeysDependencies> {
   readonly #rp: { rpId: string; rpName: string; origins: string[] };
-  readonly #conversions: Pick<ConversionsService, 'registration'> | null;
-  readonly #signInFailures: Pick<SignInFailuresService, 'record'> | null;
 
   constructor(deps: PasskeysDependencies) {
-    this.#repository = deps.repository;
-    this.#accounts = deps.accounts;
-    this.#tokens = deps.tokens;
-    this.#guestMerge = deps.guestMerge;
-    this.#limiter = deps.limiter;
-    this.#clock = deps.clock;
+    super(deps);
     this.#rp = deps.relyingParty;
-    this.#conversions = deps.conversions ?? null;
-    this.#signInFailures = deps.signInFailures ?? null;
   }
 
   /** Options for navigator.credentials.create(): the account's handle, its passkeys excluded. */
   async registrationOptions(caller: Caller, client: ClientFacts): Promise<CeremonyOptions> {
-    assertAllowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
-    const user = await this.#accounts.userInfo(caller.userId);
-    const handle = (await this.#repository.userHandle(caller.userId)) ?? (await this.#accounts.ensurePasskeyHandle(caller.userId, newUserHandle()));
-    const existing = await this.#repository.listForUser(caller.userId);
+    assertAllowed(await this.limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    const user = await this.accounts.userInfo(caller.userId);
+    const handle = (await this.repository.userHandle(caller.userId)) ?? (await this.accounts.ensurePasskeyHandle(caller.userId, newUserHandle()));
+    const existing = await this.repository.listForUser(caller.userId);
     const label = user.nickname ?? `ID:${user.uid}`;
     const options = await generateRegistrationOptions({
       rpName: this.#rp.rpName,
@@ -119,9 +101,9 @@ export class PasskeysService {
     });
     if (!verification.verified) throw refused('passkeys:errors.registrationRefused');
     const info = verification.registrationInfo;
-    const now = isoNow(this.#clock);
+    const now = isoNow(this.clock);
     // A guest's first passkey makes it a member (a registration).
-    const wasGuest = this.#conversions !== null && (await this.#accounts.userInfo(caller.userId)).isGuest;
+    const wasGuest = this.conversions !== null && (await this.accounts.userInfo(caller.userId)).isGuest;
     const credential = {
       credentialId: info.credential.id,
       publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
@@ -133,20 +115,20 @@ export class PasskeysService {
       name: passkeyName(info.aaguid, client.userAgent),
     };
     // A passkey is a way to sign in: a guest becomes a member in the same transaction (the same uid, nothing lost).
-    const row = await this.#repository.transaction(async (unit) => {
-      const added = await this.#repository.addCredential(caller.userId, credential, now, unit);
-      if (added) await this.#accounts.markSecured(caller.userId, now, unit);
+    const row = await this.repository.transaction(async (unit) => {
+      const added = await this.repository.addCredential(caller.userId, credential, now, unit);
+      if (added) await this.accounts.markSecured(caller.userId, now, unit);
       return added;
     });
     if (!row) throw new AppError('passkey_already_registered', { messageKey: 'passkeys:errors.alreadyRegistered' });
-    const { token } = await this.#tokens.rotate(caller.userId, tokenName('passkey', client));
-    if (wasGuest) this.#conversions?.registration(caller.userId, client);
-    return { token, userInfo: await this.#accounts.userInfo(caller.userId), passkey: toPasskey(row) };
+    const { token } = await this.tokens.rotate(caller.userId, tokenName('passkey', client));
+    if (wasGuest) this.conversions?.registration(caller.userId, client);
+    return { token, userInfo: await this.accounts.userInfo(caller.userId), passkey: toPasskey(row) };
   }
 
   /** Options for navigator.credentials.get(): no credentials listed, for a discoverable passkey. */
   async authenticationOptions(caller: Caller | null, client: ClientFacts): Promise<CeremonyOptions> {
-    assertAllowed(await this.#limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
+    assertAllowed(await this.limiter.consume(PASSKEY_LIMITS.optionsAddress, clientSubject(client.address)));
     const options = await generateAuthenticationOptions({
       rpID: this.#rp.rpId,
       allowCredentials: [],
@@ -164,15 +146,15 @@ export class PasskeysService {
    */
   async signIn(caller: Caller | null, body: AuthenticationResponseBody, client: ClientFacts): Promise<Session> {
     const where = clientSubject(client.address);
-    assertAllowed(await this.#limiter.peek(PASSKEY_LIMITS.loginAddress, where));
+    assertAllowed(await this.limiter.peek(PASSKEY_LIMITS.loginAddress, where));
     // The registered passkey the attempt named, once known: its refusal is recorded against its account.
     let known: { user_id: number; name: string | null; credential_id: string } | undefined;
     try {
       const challenge = await this.#takeChallenge(body.response.clientDataJSON, 'passkey-login', null, caller?.tokenId ?? null);
-      const credential = await this.#repository.findByCredentialId(body.id);
+      const credential = await this.repository.findByCredentialId(body.id);
       if (!credential) throw refused('passkeys:errors.unknownPasskey');
       known = credential;
-      const owner = body.response.userHandle ? await this.#repository.userIdByHandle(body.response.userHandle) : undefined;
+      const owner = body.response.userHandle ? await this.repository.userIdByHandle(body.response.userHandle) : undefined;
       if (owner !== credential.user_id) throw refused('passkeys:errors.wrongAccount');
       const verification = await verifyAuthenticationResponse({
         response: body as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
@@ -190,18 +172,18 @@ export class PasskeysService {
         throw refused('passkeys:errors.signInRefused', cause);
       });
       if (!verification.verified) throw refused('passkeys:errors.signInRefused');
-      await this.#repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.#clock));
-      await this.#guestMerge.mergeCallerInto(caller, credential.user_id);
-      const { token } = await this.#tokens.issue(credential.user_id, tokenName('passkey', client));
-      return { token, userInfo: await this.#accounts.userInfo(credential.user_id) };
+      await this.repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.clock));
+      await this.guestMerge.mergeCallerInto(caller, credential.user_id);
+      const { token } = await this.tokens.issue(credential.user_id, tokenName('passkey', client));
+      return { token, userInfo: await this.accounts.userInfo(credential.user_id) };
     } catch (error) {
       if (error instanceof AppError && error.code !== 'rate_limited') {
-        await this.#limiter.consume(PASSKEY_LIMITS.loginAddress, where);
+        await this.limiter.consume(PASSKEY_LIMITS.loginAddress, where);
         // Only with a registered passkey (an unknown one names no account), and only after a valid
         // challenge of this session, under the per-client limit above: an attacker cannot fill the
         // table with made-up credentials, and the repository keeps 50 rows per passkey at most.
         if (known)
-          await this.#signInFailures?.record({
+          await this.signInFailures?.record({
             userId: known.user_id,
             identifier: `passkey ${known.name ?? known.credential_id.slice(0, 16)}`,
             method: 'passkey',
@@ -214,33 +196,33 @@ export class PasskeysService {
 
   /** Deletes ceremony challenges nobody finished; run on a schedule, off the request path. */
   removeExpiredChallenges(): Promise<number> {
-    return this.#repository.deleteExpiredChallenges(isoNow(this.#clock));
+    return this.repository.deleteExpiredChallenges(isoNow(this.clock));
   }
 
   async list(caller: Caller): Promise<PasskeyList> {
-    return { items: (await this.#repository.listForUser(caller.userId)).map(toPasskey) };
+    return { items: (await this.repository.listForUser(caller.userId)).map(toPasskey) };
   }
 
   async rename(caller: Caller, id: number, name: string): Promise<Passkey> {
-    const row = await this.#repository.rename(caller.userId, id, name);
+    const row = await this.repository.rename(caller.userId, id, name);
     if (!row) throw notFound();
     return toPasskey(row);
   }
 
   /** Deletes one of the caller's passkeys, unless it is the account's only way to sign in. */
   async remove(caller: Caller, id: number): Promise<PasskeyDeleted> {
-    const passkeys = await this.#repository.listForUser(caller.userId);
+    const passkeys = await this.repository.listForUser(caller.userId);
     if (!passkeys.some((c) => c.id === id)) throw notFound();
-    if (passkeys.length === 1 && !(await this.#repository.hasOtherSignIn(caller.userId))) {
+    if (passkeys.length === 1 && !(await this.repository.hasOtherSignIn(caller.userId))) {
       throw new AppError('last_sign_in_method', { messageKey: 'passkeys:errors.lastSignIn' });
     }
-    if (!(await this.#repository.remove(caller.userId, id))) throw notFound();
-    return { userInfo: await this.#accounts.userInfo(caller.userId) };
+    if (!(await this.repository.remove(caller.userId, id))) throw notFound();
+    return { userInfo: await this.accounts.userInfo(caller.userId) };
   }
 
   async #saveChallenge(challenge: string, purpose: ChallengeRow['purpose'], userId: number | null, tokenId: number | null): Promise<void> {
-    const now = this.#clock.now();
-    await this.#repository.saveChallenge(
+    const now = this.clock.now();
+    await this.repository.saveChallenge(
       { challenge, purpose, userId, tokenId, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString() },
       now.toISOString(),
     );
@@ -252,8 +234,8 @@ export class PasskeysService {
    */
   async #takeChallenge(clientDataJSON: string, purpose: ChallengeRow['purpose'], userId: number | null, tokenId: number | null): Promise<string> {
     const challenge = challengeOf(clientDataJSON);
-    const row = challenge ? await this.#repository.takeChallenge(challenge, purpose) : undefined;
-    const fresh = row && row.expiresAt > isoNow(this.#clock);
+    const row = challenge ? await this.repository.takeChallenge(challenge, purpose) : undefined;
+    const fresh = row && row.expiresAt > isoNow(this.clock);
     // A sign-in started before the page had a session (the autofill starts at once, the guest
     // session a moment later) may be finished by the session made meanwhile; one started by a
     // session only by that session.

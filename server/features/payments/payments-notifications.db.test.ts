@@ -7,7 +7,7 @@ import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts'
 import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { paidNotifications } from '#server/adapters/payments/sandbox-payments.ts';
 import { PaymentsRepository } from './payments.repository.ts';
-import { payableOf } from './payments.service.ts';
+import { payableOf } from './order-views.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const payment = (o: { id: string }, uid: number, transaction: number, total?: object) => ({

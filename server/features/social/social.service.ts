@@ -4,10 +4,11 @@ import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type Social
 import { FLOW_ID_PATTERN, isOAuthPlatform, OAUTH_PLATFORMS, type OAuthPlatform, type SocialPlatform } from '#common/social-platforms.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
-import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { isoNow } from '#server/lib/clock.ts';
+import { type SignInDependencies, SignInService } from '#server/lib/sign-in-service.ts';
 import { clientSubject } from '#server/lib/network.ts';
 import { safeEqual, sha256Hex } from '#server/lib/random.ts';
-import { assertAllowed, type RateLimiter, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
+import { assertAllowed, type RateRule } from '#server/adapters/rate-limits/rate-limiter.ts';
 import type { AccessTokensService } from '../accounts/access-tokens.service.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { GuestMergeService } from '../accounts/guest-merge.service.ts';
@@ -34,14 +35,11 @@ export const SOCIAL_LIMITS = {
   codeAddress: { name: 'whatsapp-code-address', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
 
-export interface SocialDependencies {
+export interface SocialDependencies extends SignInDependencies {
   repository: SocialRepository;
   accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
-  /** The guest merge of every sign-in that reaches an existing account. */
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
-  limiter: RateLimiter;
-  clock: Clock;
   /** The configured OAuth providers: the others are not offered. */
   providers: Partial<Record<OAuthPlatform, IdentityProvider>>;
   /** The WhatsApp code sender, or null when WhatsApp is not offered. */
@@ -50,7 +48,6 @@ export interface SocialDependencies {
   secret: string;
   /** A nickname for a new member whose provider shares no usable name. */
   newNickname: () => string;
-  /** The server's copy of advertising conversions (decision 065); none when not configured. */
   conversions?: Pick<ConversionsService, 'registration'>;
   /** Where wrong WhatsApp codes are noted for operators (decision 098). */
   signInFailures?: Pick<SignInFailuresService, 'recordPhone' | 'record'>;
@@ -69,39 +66,23 @@ export interface FlowStart {
  * signing in with them, binding them to the account, unbinding. A state works once, only for the
  * session and browser that started it, and only within 10 minutes.
  */
-export class SocialService {
-  readonly #repository: SocialRepository;
-  readonly #accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember'>;
-  readonly #tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
-  readonly #guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
-  readonly #limiter: RateLimiter;
-  readonly #clock: Clock;
+export class SocialService extends SignInService<SocialDependencies> {
   readonly #providers: Partial<Record<OAuthPlatform, IdentityProvider>>;
   readonly #whatsapp: CodeSender | null;
   readonly #secret: string;
   readonly #newNickname: () => string;
 
-  readonly #conversions: Pick<ConversionsService, 'registration'> | null;
-  readonly #signInFailures: Pick<SignInFailuresService, 'recordPhone' | 'record'> | null;
-
   constructor(deps: SocialDependencies) {
-    this.#repository = deps.repository;
-    this.#accounts = deps.accounts;
-    this.#tokens = deps.tokens;
-    this.#guestMerge = deps.guestMerge;
-    this.#limiter = deps.limiter;
-    this.#clock = deps.clock;
+    super(deps);
     this.#providers = deps.providers;
     this.#whatsapp = deps.whatsapp;
     this.#secret = deps.secret;
     this.#newNickname = deps.newNickname;
-    this.#conversions = deps.conversions ?? null;
-    this.#signInFailures = deps.signInFailures ?? null;
   }
 
   /** Clears the WhatsApp code limit of a member's number (an operator lifting a lock-out, decision 098). */
   async clearPhoneLimits(phone: string): Promise<void> {
-    await this.#limiter.reset(SOCIAL_LIMITS.codeNumber, phone);
+    await this.limiter.reset(SOCIAL_LIMITS.codeNumber, phone);
   }
 
   /** The platforms offered, in the lists' order: configured providers, then WhatsApp when it has a sender. */
@@ -118,15 +99,15 @@ export class SocialService {
     const provider = isOAuthPlatform(start.platform) ? this.#providers[start.platform] : undefined;
     if (!provider) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
     if (!start.flowId || !FLOW_ID_PATTERN.test(start.flowId)) throw new AppError('bad_request', { messageKey: 'social:errors.openFromPortal' });
-    assertAllowed(await this.#limiter.consume(SOCIAL_LIMITS.flowAddress, clientSubject(client.address)));
-    const caller = start.sessionToken ? await this.#tokens.verify(start.sessionToken) : null;
+    assertAllowed(await this.limiter.consume(SOCIAL_LIMITS.flowAddress, clientSubject(client.address)));
+    const caller = start.sessionToken ? await this.tokens.verify(start.sessionToken) : null;
     const state = randomBytes(32).toString('base64url');
     const secrets = provider.newSecrets(randomBytes(24).toString('base64url'));
     const url = await provider.authorizationUrl(state, secrets).catch((cause: unknown) => {
       throw new AppError('unavailable', { messageKey: 'social:errors.providerDown', cause });
     });
-    const now = this.#clock.now();
-    await this.#repository.saveFlow(
+    const now = this.clock.now();
+    await this.repository.saveFlow(
       {
         stateHash: sha256Hex(state),
         platform: provider.platform,
@@ -145,8 +126,8 @@ export class SocialService {
   /** The flow id of the page that started the flow a state names (the callback page answers it only); null for an unknown state. */
   async flowIdOf(state: string | null): Promise<string | null> {
     if (!state || !/^[A-Za-z0-9_-]{16,128}$/.test(state)) return null;
-    const flow = await this.#repository.peekFlow(sha256Hex(state));
-    return flow && flow.expiresAt > isoNow(this.#clock) ? flow.flowId : null;
+    const flow = await this.repository.peekFlow(sha256Hex(state));
+    return flow && flow.expiresAt > isoNow(this.clock) ? flow.flowId : null;
   }
 
   /**
@@ -157,32 +138,32 @@ export class SocialService {
    */
   async signIn(caller: Caller | null, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
     const profile = await this.#confirmed(caller, platform, body, client, browserKey);
-    const now = isoNow(this.#clock);
-    const existing = await this.#repository.findAccount(platform, profile.id);
+    const now = isoNow(this.clock);
+    const existing = await this.repository.findAccount(platform, profile.id);
     if (existing) {
       try {
-        await this.#guestMerge.mergeCallerInto(caller, existing.user_id);
+        await this.guestMerge.mergeCallerInto(caller, existing.user_id);
         return await this.#session(existing.user_id, 'issue', platform, client);
       } catch (error) {
         // The provider proved the account, so the refusal (a disabled account) is the member's to see
         // in the Console; nobody without that provider account can cause one.
         if (error instanceof AppError && error.code === 'account_disabled')
-          await this.#signInFailures?.record({ userId: existing.user_id, identifier: `${platform} ${profile.id}`, method: platform, address: client.address });
+          await this.signInFailures?.record({ userId: existing.user_id, identifier: `${platform} ${profile.id}`, method: platform, address: client.address });
         throw error;
       }
     }
     const nickname = nicknameOf(profile);
-    if (caller && (await this.#repository.isGuest(caller.userId))) {
+    if (caller && (await this.repository.isGuest(caller.userId))) {
       const bound = await this.#bind(caller.userId, bindingOf(platform, profile, nickname), now);
       if (bound === 'bound') {
-        this.#conversions?.registration(caller.userId, client);
+        this.conversions?.registration(caller.userId, client);
         return this.#session(caller.userId, 'rotate', platform, client);
       }
     }
     const campaign = client.campaign && Object.keys(client.campaign).length > 0 ? JSON.stringify(client.campaign) : null;
     const created = await this.#createMember(bindingOf(platform, profile, nickname), nickname ?? this.#newNickname(), now, campaign);
     // Taken meanwhile by a sign-in from another tab: that account is the one.
-    const userId = created === 'taken' ? (await this.#repository.findAccount(platform, profile.id))!.user_id : created;
+    const userId = created === 'taken' ? (await this.repository.findAccount(platform, profile.id))!.user_id : created;
     return this.#session(userId, 'issue', platform, client);
   }
 
@@ -193,13 +174,13 @@ export class SocialService {
    */
   async link(caller: Caller, platform: SocialPlatform, body: SocialMessage, client: ClientFacts, browserKey: string | null): Promise<SocialSession> {
     const profile = await this.#confirmed(caller, platform, body, client, browserKey);
-    const existing = await this.#repository.findAccount(platform, profile.id);
+    const existing = await this.repository.findAccount(platform, profile.id);
     if (existing && existing.user_id !== caller.userId)
       throw new AppError('social_account_taken', { messageKey: 'social:errors.boundToOther', values: { platform: platformName(platform) } });
     if (!existing) {
-      const bound = await this.#bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.#clock));
+      const bound = await this.#bind(caller.userId, bindingOf(platform, profile, nicknameOf(profile)), isoNow(this.clock));
       if (bound === 'taken') {
-        const now = await this.#repository.findAccount(platform, profile.id);
+        const now = await this.repository.findAccount(platform, profile.id);
         throw new AppError('social_account_taken', {
           messageKey: now && now.user_id !== caller.userId ? 'social:errors.boundToOther' : 'social:errors.platformTaken',
           values: { platform: platformName(platform) },
@@ -217,13 +198,13 @@ export class SocialService {
    */
   async #bind(userId: number, account: Binding, now: string): Promise<'bound' | 'taken'> {
     try {
-      await this.#repository.transaction(async (unit) => {
-        await this.#repository.insertBinding(userId, account, now, unit);
-        await this.#accounts.secureGuest(userId, account.nickname, now, unit);
+      await this.repository.transaction(async (unit) => {
+        await this.repository.insertBinding(userId, account, now, unit);
+        await this.accounts.secureGuest(userId, account.nickname, now, unit);
       });
       return 'bound';
     } catch (error) {
-      if (await this.#repository.isBindConflict(userId, account.platform, account.providerUserId)) return 'taken';
+      if (await this.repository.isBindConflict(userId, account.platform, account.providerUserId)) return 'taken';
       throw error;
     }
   }
@@ -231,42 +212,42 @@ export class SocialService {
   /** A new member account made by a social sign-in, with the provider account bound; `taken` when another tab bound it first. */
   async #createMember(account: Binding, nickname: string, now: string, campaign: string | null): Promise<number | 'taken'> {
     try {
-      return await this.#repository.transaction(async (unit) => {
-        const userId = await this.#accounts.createMember({ nickname, campaign, now }, unit);
-        await this.#repository.insertBinding(userId, account, now, unit);
+      return await this.repository.transaction(async (unit) => {
+        const userId = await this.accounts.createMember({ nickname, campaign, now }, unit);
+        await this.repository.insertBinding(userId, account, now, unit);
         return userId;
       });
     } catch (error) {
-      if (await this.#repository.findAccount(account.platform, account.providerUserId)) return 'taken';
+      if (await this.repository.findAccount(account.platform, account.providerUserId)) return 'taken';
       throw error;
     }
   }
 
   /** Removes the caller's binding of a platform, unless it is the account's last way to sign in. */
   async unbind(caller: Caller, platform: SocialPlatform): Promise<UnbindResult> {
-    const result = await this.#repository.unbind(caller.userId, platform);
+    const result = await this.repository.unbind(caller.userId, platform);
     if (result === 'missing') throw new AppError('not_found', { messageKey: 'social:errors.notBound', values: { platform: platformName(platform) } });
     if (result === 'last') throw new AppError('last_sign_in_method', { messageKey: 'social:errors.lastSignIn', values: { platform: platformName(platform) } });
-    return { userInfo: await this.#accounts.userInfo(caller.userId) };
+    return { userInfo: await this.accounts.userInfo(caller.userId) };
   }
 
   /** Sends a 6-digit code to a WhatsApp number; a new code replaces the number's earlier one. */
   async sendPhoneCode(phone: string, client: ClientFacts): Promise<PhoneCodeSent> {
     if (!this.#whatsapp) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
     assertAllowed(
-      await this.#limiter.consume(SOCIAL_LIMITS.codeAddress, clientSubject(client.address)),
-      await this.#limiter.consume(SOCIAL_LIMITS.codeNumber, phone),
+      await this.limiter.consume(SOCIAL_LIMITS.codeAddress, clientSubject(client.address)),
+      await this.limiter.consume(SOCIAL_LIMITS.codeNumber, phone),
     );
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const now = this.#clock.now();
-    await this.#repository.savePhoneCode(
+    const now = this.clock.now();
+    await this.repository.savePhoneCode(
       { phone, codeHash: this.#phoneCodeHash(phone, code), expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS).toISOString() },
       now.toISOString(),
     );
     try {
       await this.#whatsapp.send(phone, code);
     } catch (error) {
-      await this.#repository.deletePhoneCode(phone);
+      await this.repository.deletePhoneCode(phone);
       throw new AppError('unavailable', { messageKey: 'social:whatsapp.sendFailed', cause: error instanceof CodeSendFailure ? error : undefined });
     }
     return { expiresInSeconds: PHONE_CODE_TTL_MS / 1000 };
@@ -274,7 +255,7 @@ export class SocialService {
 
   /** Deletes flows and codes that expired unused; run on a schedule, off the request path. */
   removeExpired(): Promise<number> {
-    return this.#repository.deleteExpired(isoNow(this.#clock));
+    return this.repository.deleteExpired(isoNow(this.clock));
   }
 
   /** The provider account the message proves, or a refusal; refusals count against the client. */
@@ -289,16 +270,16 @@ export class SocialService {
     const where = clientSubject(client.address);
     // Charged before the attempt and given back when it was not refused: attempts sent at once
     // cannot all pass a count read before any of them was added to it.
-    assertAllowed(await this.#limiter.consume(SOCIAL_LIMITS.refusedAddress, where));
+    assertAllowed(await this.limiter.consume(SOCIAL_LIMITS.refusedAddress, where));
     try {
       const profile = platform === 'whatsapp' ? await this.#phoneProfile(body) : await this.#providerProfile(caller, platform, body, browserKey);
-      await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+      await this.limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       return profile;
     } catch (error) {
       if (!(error instanceof AppError) || error.code === 'rate_limited' || error.code === 'unavailable')
-        await this.#limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
+        await this.limiter.refund(SOCIAL_LIMITS.refusedAddress, where);
       if (error instanceof AppError && error.code === 'sign_in_code_invalid' && platform === 'whatsapp' && body.phone)
-        await this.#signInFailures?.recordPhone(body.phone, client.address);
+        await this.signInFailures?.recordPhone(body.phone, client.address);
       throw error;
     }
   }
@@ -310,10 +291,10 @@ export class SocialService {
   async #providerProfile(caller: Caller | null, platform: OAuthPlatform, body: SocialMessage, browserKey: string | null): Promise<ProviderProfile> {
     const provider = this.#providers[platform];
     if (!provider) throw new AppError('not_found', { messageKey: 'social:errors.unavailable' });
-    const flow = body.state ? await this.#repository.takeFlow(sha256Hex(body.state)) : undefined;
+    const flow = body.state ? await this.repository.takeFlow(sha256Hex(body.state)) : undefined;
     const valid =
       flow &&
-      flow.expiresAt > isoNow(this.#clock) &&
+      flow.expiresAt > isoNow(this.clock) &&
       flow.platform === platform &&
       flow.tokenId === (caller?.tokenId ?? null) &&
       browserKey !== null &&
@@ -336,14 +317,14 @@ export class SocialService {
     if (!phone) throw new AppError('validation', { messageKey: 'social:whatsapp.phoneMissing' });
     const code = body.code.trim();
     // The guess is counted before it is checked (one atomic update): guesses at once cannot share an attempt.
-    const stored = PHONE_CODE_PATTERN.test(code) ? await this.#repository.takePhoneCodeAttempt(phone, PHONE_CODE_ATTEMPTS, isoNow(this.#clock)) : undefined;
+    const stored = PHONE_CODE_PATTERN.test(code) ? await this.repository.takePhoneCodeAttempt(phone, PHONE_CODE_ATTEMPTS, isoNow(this.clock)) : undefined;
     if (!stored) throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     const hash = this.#phoneCodeHash(phone, code);
     if (!safeEqual(stored.codeHash, hash)) {
-      if (stored.attempts >= PHONE_CODE_ATTEMPTS) await this.#repository.deleteSpentPhoneCode(phone, stored.codeHash, PHONE_CODE_ATTEMPTS);
+      if (stored.attempts >= PHONE_CODE_ATTEMPTS) await this.repository.deleteSpentPhoneCode(phone, stored.codeHash, PHONE_CODE_ATTEMPTS);
       throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     }
-    if (!(await this.#repository.takePhoneCode(phone, hash))) throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
+    if (!(await this.repository.takePhoneCode(phone, hash))) throw new AppError('sign_in_code_invalid', { messageKey: 'social:whatsapp.codeWrong' });
     return { id: phone, name: null, email: null };
   }
 
@@ -353,8 +334,8 @@ export class SocialService {
 
   async #session(userId: number, how: 'issue' | 'rotate', platform: SocialPlatform, client: ClientFacts): Promise<SocialSession> {
     const { token } =
-      how === 'rotate' ? await this.#tokens.rotate(userId, tokenName(platform, client)) : await this.#tokens.issue(userId, tokenName(platform, client));
-    return { data: { token, userInfo: await this.#accounts.userInfo(userId) } };
+      how === 'rotate' ? await this.tokens.rotate(userId, tokenName(platform, client)) : await this.tokens.issue(userId, tokenName(platform, client));
+    return { data: { token, userInfo: await this.accounts.userInfo(userId) } };
   }
 }
 

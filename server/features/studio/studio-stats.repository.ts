@@ -124,40 +124,27 @@ export class StudioStatsRepository {
     return rows.map((row) => ({ day: row.day, players: num(row.players), members: num(row.members) }));
   }
 
-  /** Orders paid per UTC day of payment and item (refunded later or not: the refund is its own row); a preview's test orders are left out. */
-  async payments(appId: number, range: DayRange): Promise<SaleRow[]> {
-    const rows = await this.#db
-      .selectFrom('orders as o')
-      .leftJoin('app_items as i', 'i.id', 'o.item_id')
-      .select((eb) => [
-        sql<string>`substr(o.paid_at, 1, 10)`.as('day'),
-        'o.item_id',
-        'o.sku',
-        'i.names',
-        'o.currency',
-        eb.fn.countAll<number | string>().as('n'),
-        eb.fn.sum<number | string>('o.amount_minor').as('amount'),
-      ])
-      .where('o.app_id', '=', appId)
-      .where('o.preview', '=', 0)
-      .where('o.paid_at', '>=', range.start)
-      .where('o.paid_at', '<', range.end)
-      .groupBy([sql`substr(o.paid_at, 1, 10)`, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
-      .execute();
-    return rows.map(saleRow);
-  }
-
   /**
-   * Refunds per UTC day of the refund and item: the event that moved a paid order to refunded
-   * (a repeated notification of the same refund is not a second one).
+   * Orders per UTC day and item, a preview's test orders left out. `paid`: by day of payment,
+   * refunded later or not (the refund is its own row). `refunded`: by day of the refund, the event
+   * that moved a paid order to refunded (a repeated notification of the same refund is not a second one).
    */
-  async refunds(appId: number, range: DayRange): Promise<SaleRow[]> {
+  async sales(appId: number, range: DayRange, by: 'paid' | 'refunded'): Promise<SaleRow[]> {
+    const at = sql.ref<string>(by === 'paid' ? 'o.paid_at' : 'e.created_at');
+    const day = sql<string>`substr(${at}, 1, 10)`;
     const rows = await this.#db
       .selectFrom('orders as o')
-      .innerJoin('order_events as e', 'e.order_id', 'o.id')
+      // A refund counts once: the event that moved the paid order to refunded.
+      .$if(by === 'refunded', (query) =>
+        query
+          .innerJoin('order_events as e', 'e.order_id', 'o.id')
+          .where('o.status', '=', 'refunded')
+          .where('e.to_status', '=', 'refunded')
+          .where('e.from_status', '=', 'paid'),
+      )
       .leftJoin('app_items as i', 'i.id', 'o.item_id')
       .select((eb) => [
-        sql<string>`substr(e.created_at, 1, 10)`.as('day'),
+        day.as('day'),
         'o.item_id',
         'o.sku',
         'i.names',
@@ -167,12 +154,9 @@ export class StudioStatsRepository {
       ])
       .where('o.app_id', '=', appId)
       .where('o.preview', '=', 0)
-      .where('o.status', '=', 'refunded')
-      .where('e.to_status', '=', 'refunded')
-      .where('e.from_status', '=', 'paid')
-      .where('e.created_at', '>=', range.start)
-      .where('e.created_at', '<', range.end)
-      .groupBy([sql`substr(e.created_at, 1, 10)`, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
+      .where(at, '>=', range.start)
+      .where(at, '<', range.end)
+      .groupBy([day, 'o.item_id', 'o.sku', 'i.names', 'o.currency'])
       .execute();
     return rows.map(saleRow);
   }

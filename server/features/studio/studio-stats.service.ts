@@ -43,8 +43,8 @@ export class StudioStatsService {
       this.#repository.players(appId, range),
       this.#repository.medianToGameplay(appId, range),
       this.#repository.newPlayers(appId, range),
-      this.#repository.payments(appId, range),
-      this.#repository.refunds(appId, range),
+      this.#repository.sales(appId, range, 'paid'),
+      this.#repository.sales(appId, range, 'refunded'),
     ]);
     const plays = new Map(playDays.map((row) => [row.day, row]));
     const arrivals = new Map(newPlayers.map((row) => [row.day, row]));
