@@ -2,7 +2,7 @@ import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-record
 import type { Kysely } from 'kysely';
 import type { GameMetadata, GameMetadataWrite } from '../catalogue/game-listings.schema.ts';
 import type { Database } from '#server/db/schema.ts';
-import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 /** A game's metadata, as the Studio reads and saves it (and a pending change keeps it, decision 112). */
 export type StudioGameMetadata = GameMetadata;
@@ -52,11 +52,6 @@ export class StudioGamesRepository {
       tags.length ? this.#db.selectFrom('tags').select('slug').where('slug', 'in', tags).execute() : [],
     ]);
     return { categories: new Set(c.map((r) => r.slug)), tags: new Set(t.map((r) => r.slug)) };
-  }
-
-  /** Runs `work` in one transaction: every call given its unit of work commits with the others, or none does. */
-  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
-    return inUnitOfWork(this.#db, work);
   }
 
   async read(appId: number, unit?: UnitOfWork): Promise<StoredStudioGame | undefined> {

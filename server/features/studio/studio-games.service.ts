@@ -1,4 +1,5 @@
 import type { GameListingsService } from '../catalogue/game-listings.service.ts';
+import type { GameTexts } from '../catalogue/game-listings.schema.ts';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { DeclaredAchievement, DeclaredBoard } from '#common/api/game-records.schema.ts';
@@ -26,7 +27,7 @@ export const STUDIO_LIMITS = {
   games: { name: 'studio-games-user', limit: 20, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, RateRule>;
 
-type Texts = { title: string; summary: string; description: string; instructions: string | null };
+type Texts = GameTexts;
 
 export interface StudioGamesOptions {
   repository: StudioGamesRepository;
