@@ -27,3 +27,15 @@ let known: KnownFlake[] | undefined;
 export function knownFlakeOf(file: string, title: string, list: KnownFlake[] = (known ??= readKnownFlakes())): KnownFlake | undefined {
   return list.find((flake) => flake.file === file && flake.title === title);
 }
+
+/**
+ * How the summary names a journey that failed and then passed on its retry, and whether the run
+ * still passes: a known flake (listed with its open reason) passes, a new one fails the step, so a
+ * retry can never hide a defect nobody has written down.
+ */
+export function retryVerdict(file: string, title: string, list?: KnownFlake[]): { passes: boolean; note: string } {
+  const known = knownFlakeOf(file, title, list);
+  return known
+    ? { passes: true, note: `known flake: ${known.reason}` }
+    : { passes: false, note: 'NEW: not in tests/known-flakes.json; fails the run until its cause is fixed, or listed with what is known of it' };
+}
