@@ -51,6 +51,11 @@ describe('layer rules', () => {
     expect(rules('server/features/payments/payments.service.ts', "import type { Kysely } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/webhooks/webhooks.routes.ts', "import { sql } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.service.ts', 'const q = sql`select 1`;\nconst r = sql.raw("x");')).toHaveLength(2);
+    const inUnit = (body: string) => `this.repository.transaction(async (unit) => {\n${body}\n});`;
+    expect(rules('server/features/payments/payments.service.ts', inUnit('await this.repository.save(order, unit);\nawait this.webhooks.send(order);'))).toEqual([
+      'in a unit of work a service awaits only calls that take the unit: a network call, a mail or a webhook waits until the transaction has committed (decision 143)',
+    ]);
+    expect(rules('server/features/payments/payments.service.ts', inUnit('await this.audit.record({ unit, action: "refund" });'))).toEqual([]);
     expect(rules('server/features/payments/payments.repository.ts', "import type { AccountsService } from '../accounts/accounts.service.ts';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.service.ts', "import { executorOf } from '#server/db/unit-of-work.ts';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.repository.ts', "import { sql } from 'kysely';\nconst q = sql`select 1`;")).toEqual([]);
@@ -180,6 +185,11 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
       "import { GAMEPLAY_BUCKET_MS } from '#server/db/migrations/0025-game-stats-rollup.ts';\nexport const x = GAMEPLAY_BUCKET_MS;\n",
     ],
     [
+      'a service awaits an outside call inside its unit of work',
+      'server/features/payments/planted-27.service.ts',
+      'export class X {\n  declare repository: { transaction<T>(work: (unit: object) => Promise<T>): Promise<T>; save(unit: object): Promise<void> };\n  run() {\n    return this.repository.transaction(async (unit) => {\n      await this.repository.save(unit);\n      await fetch("http://127.0.0.1/hook");\n    });\n  }\n}\n',
+    ],
+    [
       'a service opens a unit of work',
       'server/features/studio/planted-25.service.ts',
       "import { inUnitOfWork } from '#server/db/unit-of-work.ts';\nexport const x = inUnitOfWork;\n",
@@ -191,6 +201,8 @@ describe('the lint fails on a planted violation of each layer rule, in every imp
     'server/features/articles/clean-3.service.ts':
       "import type { CatalogueService } from '../catalogue/catalogue.service.ts';\nexport type X = CatalogueService;\n",
     'server/features/payments/clean-4.repository.ts': "import { sql, type Kysely } from 'kysely';\nexport const x = sql;\nexport type X = Kysely<object>;\n",
+    'server/features/payments/clean-6.service.ts':
+      'export class X {\n  declare repository: { transaction<T>(work: (unit: object) => Promise<T>): Promise<T>; save(unit: object): Promise<void> };\n  run() {\n    return this.repository.transaction(async (unit) => {\n      await this.repository.save(unit);\n    }).then(() => fetch("http://127.0.0.1/hook"));\n  }\n}\n',
     'server/features/payments/clean-5.service.ts': "import type { UnitOfWork } from '#server/db/unit-of-work.ts';\nexport type X = UnitOfWork;\n",
   };
 

@@ -145,6 +145,13 @@ export function checkFile(file: string, source: string): Violation[] {
     for (const line of sqlTemplateLines(file, source)) {
       found.push({ file, specifier: `sql (line ${line})`, rule: 'a service writes no SQL: the query belongs in a repository (decision 127)' });
     }
+    for (const line of awaitsOutsideTheUnit(file, source)) {
+      found.push({
+        file,
+        specifier: `await (line ${line})`,
+        rule: 'in a unit of work a service awaits only calls that take the unit: a network call, a mail or a webhook waits until the transaction has committed (decision 143)',
+      });
+    }
   }
   return found;
 }
@@ -178,6 +185,44 @@ function sqlTemplateLines(file: string, source: string): number[] {
     }
   };
   visit(program as unknown as AstNode);
+  return lines;
+}
+
+/**
+ * The lines where a service, inside a unit of work (`….transaction(async (unit) => …)`), awaits
+ * something that does not take the unit. The transaction holds its locks (on SQLite the one
+ * writer's) for as long as the callback runs: what it awaits must be a repository call or another
+ * service's call in the same unit, never an outside system, whose slowness would stall every writer
+ * and whose effect a rollback could not take back.
+ */
+function awaitsOutsideTheUnit(file: string, source: string): number[] {
+  const program = parse(source, { sourceType: 'module', plugins: ['typescript'], errorRecovery: true }).program;
+  const lines: number[] = [];
+  const walk = (node: AstNode, visit: (node: AstNode) => void): void => {
+    visit(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+      if (Array.isArray(value)) for (const child of value) if (isNode(child)) walk(child, visit);
+      if (isNode(value)) walk(value, visit);
+    }
+  };
+  const mentions = (node: AstNode, name: string) => {
+    let found = false;
+    walk(node, (inner) => {
+      if (inner.type === 'Identifier' && inner.name === name) found = true;
+    });
+    return found;
+  };
+  walk(program as unknown as AstNode, (node) => {
+    if (node.type !== 'CallExpression' || node.callee?.type !== 'MemberExpression' || node.callee.property?.name !== 'transaction') return;
+    const work = node.arguments?.[0];
+    if (work?.type !== 'ArrowFunctionExpression' && work?.type !== 'FunctionExpression') return;
+    const unit = work.params?.[0]?.type === 'Identifier' ? (work.params[0].name as string) : null;
+    if (!unit) return;
+    walk(work.body, (inner) => {
+      if (inner.type === 'AwaitExpression' && !mentions(inner.argument, unit)) lines.push(inner.loc?.start.line ?? 0);
+    });
+  });
   return lines;
 }
 
