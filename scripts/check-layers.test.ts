@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkFile, checkTree } from './check-layers.ts';
 
 const rules = (file: string, source: string) => checkFile(file, source).map((v) => v.rule);
+/** A service's unit of work around `body`. */
+const inUnit = (body: string) => `this.repository.transaction(async (unit) => {\n${body}\n});`;
 
 describe('layer rules', () => {
   it('refuses a deliberate cross-feature import of a repository, on the server and in the app', () => {
@@ -51,7 +53,6 @@ describe('layer rules', () => {
     expect(rules('server/features/payments/payments.service.ts', "import type { Kysely } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/webhooks/webhooks.routes.ts', "import { sql } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.service.ts', 'const q = sql`select 1`;\nconst r = sql.raw("x");')).toHaveLength(2);
-    const inUnit = (body: string) => `this.repository.transaction(async (unit) => {\n${body}\n});`;
     expect(rules('server/features/payments/payments.service.ts', inUnit('await this.repository.save(order, unit);\nawait this.webhooks.send(order);'))).toEqual([
       'in a unit of work a service awaits only calls that take the unit: a network call, a mail or a webhook waits until the transaction has committed (decision 143)',
     ]);

@@ -34,8 +34,8 @@ export function knownFlakeOf(file: string, title: string, list: KnownFlake[] = (
  * retry can never hide a defect nobody has written down.
  */
 export function retryVerdict(file: string, title: string, list?: KnownFlake[]): { passes: boolean; note: string } {
-  const known = knownFlakeOf(file, title, list);
-  return known
-    ? { passes: true, note: `known flake: ${known.reason}` }
+  const flake = knownFlakeOf(file, title, list);
+  return flake
+    ? { passes: true, note: `known flake: ${flake.reason}` }
     : { passes: false, note: 'NEW: not in tests/known-flakes.json; fails the run until its cause is fixed, or listed with what is known of it' };
 }
