@@ -53,9 +53,11 @@ describe('layer rules', () => {
     expect(rules('server/features/payments/payments.service.ts', "import type { Kysely } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/webhooks/webhooks.routes.ts', "import { sql } from 'kysely';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.service.ts', 'const q = sql`select 1`;\nconst r = sql.raw("x");')).toHaveLength(2);
-    expect(rules('server/features/payments/payments.service.ts', inUnit('await this.repository.save(order, unit);\nawait this.webhooks.send(order);'))).toEqual([
-      'in a unit of work a service awaits only calls that take the unit: a network call, a mail or a webhook waits until the transaction has committed (decision 143)',
-    ]);
+    expect(rules('server/features/payments/payments.service.ts', inUnit('await this.repository.save(order, unit);\nawait this.webhooks.send(order);'))).toEqual(
+      [
+        'in a unit of work a service awaits only calls that take the unit: a network call, a mail or a webhook waits until the transaction has committed (decision 143)',
+      ],
+    );
     expect(rules('server/features/payments/payments.service.ts', inUnit('await this.audit.record({ unit, action: "refund" });'))).toEqual([]);
     expect(rules('server/features/payments/payments.repository.ts', "import type { AccountsService } from '../accounts/accounts.service.ts';")).toHaveLength(1);
     expect(rules('server/features/payments/payments.service.ts', "import { executorOf } from '#server/db/unit-of-work.ts';")).toHaveLength(1);
