@@ -122,6 +122,7 @@ export default defineConfig({
         ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
         UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
         BUILDS_DIR: join(tmpdir(), `playport-e2e-builds-${runId}`),
+        EXPORTS_DIR: join(tmpdir(), `playport-e2e-exports-${runId}`),
         ...socialEnv,
       },
     },

@@ -125,6 +125,8 @@ export interface Config {
   uploadDir: string;
   /** Where developers' game builds are stored, served only by the games origin (decision 097). */
   buildsDir: string;
+  /** Where members' data archives are kept, never served directly (decision 144). */
+  exportsDir: string;
   /** Limits of unfinished build uploads (decision 109). */
   buildUploads: { expiryHours: number; openPerStudio: number; mbPerStudioPerDay: number };
   buildDir: string;
@@ -183,6 +185,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     communityChatUrl: env.COMMUNITY_CHAT_URL,
     uploadDir: env.UPLOAD_DIR,
     buildsDir: env.BUILDS_DIR,
+    exportsDir: env.EXPORTS_DIR,
     buildUploads: {
       expiryHours: env.BUILD_UPLOAD_EXPIRY_HOURS,
       openPerStudio: env.STUDIO_OPEN_UPLOADS,

@@ -63,6 +63,12 @@ await services.contentChanges.listen();
 const WEBHOOK_POLL_MS = 2000;
 // Games' webhooks (decision 100): every instance sends what is due; a lease keeps each delivery to one.
 services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }, 'webhook deliveries failed'));
+// Data archives (decision 144): a request starts its own preparation; this catches what a crash or a failure left.
+const DATA_EXPORT_POLL_MS = 60_000;
+const dataExports = setInterval(() => {
+  services.memberData.prepareDue().catch((error: unknown) => app.log.error({ err: error }, 'data archives failed'));
+}, DATA_EXPORT_POLL_MS);
+dataExports.unref();
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
@@ -74,6 +80,7 @@ const stopCleanups = scheduleCleanups(
     { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
     { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
     { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },
+    { name: 'expired data archives', run: () => services.memberData.removeExpired() },
   ],
   app.log,
 );
@@ -87,6 +94,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     stopCleanups();
+    clearInterval(dataExports);
     // Past the drain time a stuck request must not keep the instance from stopping.
     setTimeout(() => {
       app.log.warn({ seconds: DRAIN_SECONDS }, 'requests still in flight at the end of the drain; exiting');
@@ -96,6 +104,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // requests in flight finish, then the database closes after the last one (decision 077).
     await Promise.all([app.close(), gamesOrigin.close()]);
     await services.webhooks.stop();
+    await services.memberData.settled();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.
     await services.conversionsApi?.settled();

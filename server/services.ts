@@ -1,3 +1,5 @@
+import { DataExportsRepository } from './features/member-data/data-exports.repository.ts';
+import { MemberDataService } from './features/member-data/member-data.service.ts';
 import { AdvertisingIdsService } from './features/tracking/advertising-ids.service.ts';
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
@@ -146,6 +148,8 @@ export interface Services {
   webhooks: WebhooksService;
   /** Play statistics of games (decision 093). */
   gameSessions: GameSessionsService;
+  /** "Download my data": members' archives of their data (decision 144). */
+  memberData: MemberDataService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
   conversionsApi: MetaConversionsApi | null;
   /** The keyed ids Meta receives, when a pixel is configured (decision 065), else null. */
@@ -189,7 +193,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pages = new PagesService(pagesRepository, clock);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
-  const { uploads, buildFiles, rateLimiter, contentChanges, paymentsProvider, whatsappInbox, whatsapp, identityProviders, conversionsApi } =
+  const { uploads, buildFiles, memberExports, rateLimiter, contentChanges, paymentsProvider, whatsappInbox, whatsapp, identityProviders, conversionsApi } =
     createOutsideSystems(database, config, clock);
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
@@ -308,6 +312,27 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const library = new MemberLibraryService(new MemberLibraryRepository(db), clock);
   // In the order the merge takes the member's rows (decision 137): plays and favourites, saves, orders and holdings, scores and achievements.
   guestMergeSteps.push(library, games, payments, records);
+  const passkeys = new PasskeysService({
+    repository: new PasskeysRepository(db),
+    accounts,
+    tokens,
+    guestMerge,
+    limiter: rateLimiter,
+    clock,
+    relyingParty: config.webauthn,
+    conversions,
+    signInFailures,
+  });
+  const gameSessions = new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock });
+  // Every feature whose tables hold personal data (docs/architecture.md, "Tables and their owners"), in the archive's order.
+  const memberData = new MemberDataService({
+    repository: new DataExportsRepository(db),
+    sources: [accounts, tokens, passkeys, social, signInFailures, library, games, records, payments, gameSessions, developers],
+    storage: memberExports,
+    clock,
+    appSecret: config.appSecret,
+    productName: config.productName,
+  });
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -368,7 +393,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     studioStats: new StudioStatsService({ repository: new StudioStatsRepository(db), developers, clock }),
     studioKeys: new StudioKeysService(new StudioKeysRepository(db), developers, clock),
     records,
-    gameSessions: new GameSessionsService({ repository: new GameSessionsRepository(db), limiter: rateLimiter, clock }),
+    gameSessions,
+    memberData,
     webhooks,
     gameSecrets,
     consoleOps: new ConsoleOpsService({
@@ -384,17 +410,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       clock,
     }),
     payments,
-    passkeys: new PasskeysService({
-      repository: new PasskeysRepository(db),
-      accounts,
-      tokens,
-      guestMerge,
-      limiter: rateLimiter,
-      clock,
-      relyingParty: config.webauthn,
-      conversions,
-      signInFailures,
-    }),
+    passkeys,
     rateLimiter,
     contentChanges,
     catalogue,

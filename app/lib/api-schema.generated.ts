@@ -810,6 +810,25 @@ export interface paths {
      */
     get: operations["getStudioGamesByIdStatsCsv"];
   };
+  "/user/data-exports/": {
+    /**
+     * The caller's requests for an archive of their data
+     * @description Newest first, at most 10. A ready archive carries its signed download link (downloadUrl) until it expires, 7 days after it was ready.
+     */
+    get: operations["getUserDataExports"];
+    /**
+     * Ask for an archive of everything held about the caller
+     * @description Stores the request and answers at once (201); the archive (JSON files in a zip: account, sessions, sign-in methods without secrets, plays, favourites, cloud saves, scores, achievements, orders, items, studio data) is prepared in the background, usually within seconds; poll the list for its link. A request of the last 24 hours that is pending or on offer is answered instead of a new one (created: false).
+     */
+    post: operations["postUserDataExports"];
+  };
+  "/user/data-exports/{id}/file": {
+    /**
+     * Download a prepared archive by its signed link
+     * @description The link itself is the permission (it works without a session, for 7 days after the archive was ready); a link that does not hold, or has expired, is one 404. Sent as an attachment, never cached.
+     */
+    get: operations["getUserDataExportsByIdFile"];
+  };
   "/studio/keys/": {
     /**
      * The developer's Studio keys
@@ -10682,6 +10701,156 @@ export interface operations {
       };
       /** @description Invalid input: data.errors maps each field to its messages, in the envelope */
       422: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The caller's requests for an archive of their data
+   * @description Newest first, at most 10. A ready archive carries its signed download link (downloadUrl) until it expires, 7 days after it was ready.
+   */
+  getUserDataExports: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              exports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Ask for an archive of everything held about the caller
+   * @description Stores the request and answers at once (201); the archive (JSON files in a zip: account, sessions, sign-in methods without secrets, plays, favourites, cloud saves, scores, achievements, orders, items, studio data) is prepared in the background, usually within seconds; poll the list for its link. A request of the last 24 hours that is pending or on offer is answered instead of a new one (created: false).
+   */
+  postUserDataExports: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              export: {
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "ready" | "failed" | "expired";
+                /** @description ISO-8601 UTC */
+                requestedAt: string;
+                byOperator: boolean;
+                readyAt: string | null;
+                /** @description Until when the archive is offered (7 days after it is ready) */
+                expiresAt: string | null;
+                sizeBytes: number | null;
+                /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                downloadUrl: string | null;
+              };
+              /** @description false when a request of the last 24 hours is still pending or offered */
+              created: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Download a prepared archive by its signed link
+   * @description The link itself is the permission (it works without a session, for 7 days after the archive was ready); a link that does not hold, or has expired, is one 404. Sent as an attachment, never cached.
+   */
+  getUserDataExportsByIdFile: {
+    parameters: {
+      query?: {
+        signature?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The archive, a zip */
+      200: {
+        content: {
+          "application/zip": string;
+        };
+      };
+      /** @description No archive behind this link (any reason), in the envelope */
+      404: {
         content: never;
       };
     };

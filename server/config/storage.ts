@@ -48,6 +48,8 @@ export const filesEnvShape = {
   UPLOAD_DIR: z.string().min(1).default('data/uploads'),
   /** Developers' game builds (decision 097): never served on the portal's origin. */
   BUILDS_DIR: z.string().min(1).default('data/builds'),
+  /** Members' data archives (decision 144): never served; each is fetched through its signed link. */
+  EXPORTS_DIR: z.string().min(1).default('data/exports'),
   /** Decision 109: an unfinished build upload that received nothing for this many hours is removed. */
   BUILD_UPLOAD_EXPIRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** Decision 109: unfinished build uploads one studio may have at once. */

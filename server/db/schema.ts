@@ -251,6 +251,25 @@ export interface AuthChallengesTable {
   created_at: Time;
 }
 
+/** Members' downloads of their data (migration 0036, decision 144). */
+export interface DataExportsTable {
+  /** Random, also in the signed link. */
+  id: string;
+  user_id: number;
+  /** The operator who asked on the member's behalf; null when the member asked. */
+  requested_by: number | null;
+  status: 'pending' | 'ready' | 'failed' | 'expired';
+  storage_key: string | null;
+  size_bytes: number | null;
+  attempts: Generated<number>;
+  error: string | null;
+  /** While an instance prepares it: until when the others leave it alone. */
+  claimed_until: Time | null;
+  created_at: Time;
+  ready_at: Time | null;
+  expires_at: Time | null;
+}
+
 /** The social feature's one-time challenges (migration 0033): identity-provider flows and WhatsApp codes. */
 export interface SocialChallengesTable {
   id: string;
@@ -665,6 +684,7 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   auth_challenges: AuthChallengesTable;
   social_challenges: SocialChallengesTable;
+  data_exports: DataExportsTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

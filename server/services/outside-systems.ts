@@ -25,6 +25,8 @@ export interface OutsideSystems {
   uploads: DiskStorage;
   /** Developers' builds: a folder of its own, never served on the portal (decision 097). */
   buildFiles: DiskStorage;
+  /** Members' data archives: a folder of its own, never served (decision 144). */
+  memberExports: DiskStorage;
   rateLimiter: RateLimiter;
   contentChanges: ContentChanges;
   /** null with PAYMENTS_PROVIDER=off. */
@@ -44,6 +46,7 @@ export function createOutsideSystems(database: DatabaseHandle, config: Config, c
   return {
     uploads: new DiskStorage(resolve(config.uploadDir), '/uploads/'),
     buildFiles: new DiskStorage(resolve(config.buildsDir), '/'),
+    memberExports: new DiskStorage(resolve(config.exportsDir), '/'),
     rateLimiter: createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db: database.db, clock }),
     contentChanges: contentChangesFor(config),
     paymentsProvider: paymentProvider(config),

@@ -74,4 +74,15 @@ export class AccessTokensRepository {
       .orderBy('id', 'desc')
       .execute();
   }
+
+  /** A member's sessions for "Download my data" (decision 144): never the token's hash. */
+  sessionsOf(userId: number) {
+    return this.#db
+      .selectFrom('access_tokens')
+      .select(['name', 'created_at', 'last_used_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
 }

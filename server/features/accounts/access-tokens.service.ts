@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
@@ -81,5 +82,10 @@ export class AccessTokensService {
     const issued = await this.issue(userId, name);
     await this.#tokens.deleteAllForUser(userId, issued.tokenId);
     return issued;
+  }
+
+  /** The member's sessions in "Download my data" (decision 144): how each was made, when, until when. */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    return [{ name: 'sessions.json', content: await this.#tokens.sessionsOf(userId) }];
   }
 }

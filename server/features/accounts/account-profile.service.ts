@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import {
   type AvatarUploadResult,
   type MemberUpdate,
@@ -216,6 +217,24 @@ export class AccountProfileService {
   async #memberUpdate(userId: number): Promise<MemberUpdate> {
     const user = await this.#user(userId);
     return { userInfo: await this.#userInfoOf(user), profile: this.#profileOf(user) };
+  }
+
+  /** The account's own file of "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const account = await this.#users.personalDataOf(userId);
+    return account
+      ? [
+          {
+            name: 'account.json',
+            content: {
+              ...account,
+              is_guest: Boolean(account.is_guest),
+              has_password: Boolean(account.has_password),
+              has_device_sign_in: Boolean(account.has_device_sign_in),
+            },
+          },
+        ]
+      : [];
   }
 }
 

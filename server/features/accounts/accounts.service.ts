@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { AccountProfileService } from './account-profile.service.ts';
 import { AccountSignInService } from './account-sign-in.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
@@ -146,5 +147,9 @@ export class AccountsService {
   /** The stored form of a device id. */
   deviceIdHash(...args: Parameters<AccountSignInService['deviceIdHash']>) {
     return this.#signIn.deviceIdHash(...args);
+  }
+
+  memberData(userId: number): Promise<MemberDataFile[]> {
+    return this.#profile.memberData(userId);
   }
 }

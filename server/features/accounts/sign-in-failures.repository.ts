@@ -54,4 +54,15 @@ export class SignInFailuresRepository {
       .limit(limit)
       .execute();
   }
+
+  /** The refused sign-ins to a member's account, for "Download my data" (decision 144). */
+  failuresOf(userId: number) {
+    return this.#db
+      .selectFrom('sign_in_failures')
+      .select(['identifier', 'method', 'address', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
 }

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import type { SocialPlatform } from '#common/social-platforms.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { SignInFailureRow, SignInFailuresRepository } from './sign-in-failures.repository.ts';
@@ -48,6 +49,11 @@ export class SignInFailuresService {
     const identifiers = [member.username?.toLowerCase(), member.phone].filter((v): v is string => !!v);
     const rows = await this.#repository.recent({ id: member.id, identifiers }, limit);
     return rows.map(toFailure);
+  }
+
+  /** The refused sign-ins to the member's account, in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    return [{ name: 'refused-sign-ins.json', content: await this.#repository.failuresOf(userId) }];
   }
 }
 

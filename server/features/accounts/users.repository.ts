@@ -265,4 +265,15 @@ export class UsersRepository {
       throw error;
     }
   }
+
+  /** What the account itself holds about a member, for "Download my data" (decision 144): no hash, no device secret. */
+  async personalDataOf(userId: number) {
+    const row = await this.#db
+      .selectFrom('users')
+      .select(['id', 'nickname', 'avatar', 'username', 'email', 'phone', 'is_guest', 'campaign', 'created_at', 'updated_at', 'last_seen_at', 'first_played_at'])
+      .select((eb) => [eb('password_hash', 'is not', null).as('has_password'), eb('fingerprint_hash', 'is not', null).as('has_device_sign_in')])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return row;
+  }
 }

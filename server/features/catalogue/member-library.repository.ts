@@ -112,4 +112,27 @@ export class MemberLibraryRepository {
         .execute();
     }
   }
+
+  /** A member's plays and favourites with the games' addresses, for "Download my data" (decision 144). */
+  async personalDataOf(userId: number) {
+    const [plays, favourites] = await Promise.all([
+      this.#db
+        .selectFrom('played_games')
+        .innerJoin('apps', 'apps.id', 'played_games.app_id')
+        .select(['apps.id as app_id', 'apps.slug', 'play_count', 'first_played_at', 'last_played_at'])
+        .where('user_id', '=', userId)
+        .orderBy('first_played_at')
+        .orderBy('apps.id')
+        .execute(),
+      this.#db
+        .selectFrom('favourites')
+        .innerJoin('apps', 'apps.id', 'favourites.app_id')
+        .select(['apps.id as app_id', 'apps.slug', 'favourites.created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('favourites.created_at')
+        .orderBy('apps.id')
+        .execute(),
+    ]);
+    return { plays, favourites };
+  }
 }

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import type { FavouriteList, FavouriteState, MemberListQuery, Played, PlayedList } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
@@ -59,6 +60,15 @@ export class MemberLibraryService {
   /** The guest merge's step for plays and favourites (decision 137): the guest's join the member's in the merge's unit of work. */
   moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
     return this.#repository.moveGuestRows(guestId, memberId, unit);
+  }
+
+  /** The member's plays and favourites in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const { plays, favourites } = await this.#repository.personalDataOf(userId);
+    return [
+      { name: 'played-games.json', content: plays },
+      { name: 'favourites.json', content: favourites },
+    ];
   }
 }
 

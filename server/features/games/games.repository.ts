@@ -120,4 +120,15 @@ export class GamesRepository {
     }
     return dropped;
   }
+
+  /** A player's cloud saves, whole, for "Download my data" (decision 144). */
+  savesOf(userId: number) {
+    return this.#db
+      .selectFrom('game_saves')
+      .select(['app_id', 'key', 'value', 'size', 'updated_at'])
+      .where('user_id', '=', userId)
+      .orderBy('app_id')
+      .orderBy('key')
+      .execute();
+  }
 }

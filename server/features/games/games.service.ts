@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { type GameLogin, type Save, SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
@@ -91,5 +92,10 @@ export class GamesService {
   async #requireApp(caller: Caller, appId: number, preview: string | undefined): Promise<void> {
     if (await publishedOrPreviewed(await this.#repository.appPublished(appId), this.#preview, caller, appId, preview)) return;
     throw new AppError('not_found', { messageKey: 'catalogue:errors.appNotFound', values: { slug: String(appId) } });
+  }
+
+  /** The player's cloud saves in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    return [{ name: 'cloud-saves.json', content: await this.#repository.savesOf(userId) }];
   }
 }

@@ -278,4 +278,26 @@ export class RecordsRepository {
       .orderBy('s.achieved_at', tie)
       .orderBy('s.user_id', tie);
   }
+
+  /** A player's scores and achievements for "Download my data" (decision 144). */
+  async personalDataOf(userId: number) {
+    const [scores, achievements] = await Promise.all([
+      this.#db
+        .selectFrom('leaderboard_scores')
+        .select(['app_id', 'board', 'period', 'score', 'achieved_at'])
+        .where('user_id', '=', userId)
+        .orderBy('app_id')
+        .orderBy('board')
+        .orderBy('period')
+        .execute(),
+      this.#db
+        .selectFrom('achievement_unlocks')
+        .select(['app_id', 'achievement', 'unlocked_at'])
+        .where('user_id', '=', userId)
+        .orderBy('app_id')
+        .orderBy('achievement')
+        .execute(),
+    ]);
+    return { scores, achievements };
+  }
 }

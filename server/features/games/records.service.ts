@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import {
   type Achievement,
   type BoardInfo,
@@ -282,6 +283,15 @@ export class RecordsService {
       achievements: JSON.parse(row.achievements) as DeclaredAchievement[],
       mode,
     };
+  }
+
+  /** The player's scores and achievements in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const { scores, achievements } = await this.#repository.personalDataOf(userId);
+    return [
+      { name: 'scores.json', content: scores },
+      { name: 'achievements.json', content: achievements },
+    ];
   }
 }
 

@@ -139,4 +139,15 @@ export class PasskeysRepository {
     const payload = JSON.parse(row.payload ?? '{}') as { tokenId?: number | null };
     return { challenge: row.challenge, purpose, userId: row.user_id, tokenId: payload.tokenId ?? null, expiresAt: row.expires_at };
   }
+
+  /** A member's passkeys for "Download my data" (decision 144): their names and dates, not the keys. */
+  personalDataOf(userId: number) {
+    return this.#db
+      .selectFrom('webauthn_credentials')
+      .select(['name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
 }

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { randomBytes } from 'node:crypto';
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { Session } from '#common/api/accounts.schema.ts';
@@ -242,6 +243,12 @@ export class PasskeysService extends SignInService<PasskeysDependencies> {
     const sameSession = row && (row.tokenId === tokenId || (purpose === 'passkey-login' && row.tokenId === null));
     if (!row || !fresh || row.userId !== userId || !sameSession) throw refused('passkeys:errors.challenge');
     return row.challenge;
+  }
+
+  /** The member's passkeys in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const passkeys = await this.repository.personalDataOf(userId);
+    return [{ name: 'passkeys.json', content: passkeys.map((passkey) => ({ ...passkey, backed_up: Boolean(passkey.backed_up) })) }];
   }
 }
 

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import type { Consume, Inventory, Item } from '#common/api/game-store.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
@@ -223,5 +224,15 @@ export class ItemHoldingsService {
     if (preview === undefined) return 'live';
     if (this.#preview && (await this.#preview.previewOfGame(appId, preview))) return 'test';
     throw new AppError('not_found', { messageKey: 'errors:notFound' });
+  }
+
+  /** The member's orders and items in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const { orders, items, consumptions } = await this.#repository.personalDataOf(userId);
+    return [
+      { name: 'orders.json', content: orders.map((order) => ({ ...order, preview: Boolean(order.preview) })) },
+      { name: 'items.json', content: items },
+      { name: 'items-used.json', content: consumptions.map((used) => ({ ...used, preview: Boolean(used.preview) })) },
+    ];
   }
 }

@@ -554,4 +554,49 @@ export class PaymentsRepository {
   async events(orderId: number): Promise<{ type: string; from_status: string | null; to_status: string }[]> {
     return this.#db.selectFrom('order_events').select(['type', 'from_status', 'to_status']).where('order_id', '=', orderId).orderBy('id').execute();
   }
+
+  /** A member's orders, items held and items used, for "Download my data" (decision 144). */
+  async personalDataOf(userId: number) {
+    const [orders, items, consumptions] = await Promise.all([
+      this.#db
+        .selectFrom('orders')
+        .select([
+          'public_id',
+          'app_id',
+          'sku',
+          'amount_minor',
+          'currency',
+          'status',
+          'provider',
+          'provider_order_id',
+          'preview',
+          'created_at',
+          'paid_at',
+          'delivered_at',
+          'refunded_minor',
+          'refunded_at',
+        ])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      this.#db
+        .selectFrom('inventory')
+        .innerJoin('app_items', 'app_items.id', 'inventory.item_id')
+        .select(['inventory.app_id', 'app_items.sku', 'quantity', 'preview_quantity', 'inventory.updated_at'])
+        .where('user_id', '=', userId)
+        .orderBy('inventory.app_id')
+        .orderBy('app_items.sku')
+        .execute(),
+      this.#db
+        .selectFrom('item_consumptions')
+        .innerJoin('app_items', 'app_items.id', 'item_consumptions.item_id')
+        .select(['app_items.app_id', 'app_items.sku', 'item_consumptions.quantity', 'item_consumptions.preview', 'item_consumptions.created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('item_consumptions.created_at')
+        .orderBy('item_consumptions.id')
+        .execute(),
+    ]);
+    return { orders, items, consumptions };
+  }
 }

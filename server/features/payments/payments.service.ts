@@ -113,4 +113,8 @@ export class PaymentsService {
   refundForOperator(...args: Parameters<OperatorOrdersService['refundForOperator']>) {
     return this.#operator.refundForOperator(...args);
   }
+
+  memberData(userId: number) {
+    return this.#holdings.memberData(userId);
+  }
 }

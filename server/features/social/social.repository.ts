@@ -205,6 +205,17 @@ export class SocialRepository {
     const row = await this.#db.selectFrom('users').select('is_guest').where('id', '=', userId).executeTakeFirst();
     return row?.is_guest === 1;
   }
+
+  /** A member's bound provider accounts for "Download my data" (decision 144). */
+  personalDataOf(userId: number) {
+    return this.#db
+      .selectFrom('social_accounts')
+      .select(['platform', 'provider_user_id', 'display_name', 'email', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
 }
 
 function flowOf(row: { challenge: string; payload: string | null; expires_at: string }): OAuthFlowRow {

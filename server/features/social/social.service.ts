@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
 import { PHONE_CODE_PATTERN, type PhoneCodeSent, type SocialMessage, type SocialSession, type UnbindResult } from '#common/api/social.schema.ts';
@@ -336,6 +337,11 @@ export class SocialService extends SignInService<SocialDependencies> {
     const { token } =
       how === 'rotate' ? await this.tokens.rotate(userId, tokenName(platform, client)) : await this.tokens.issue(userId, tokenName(platform, client));
     return { data: { token, userInfo: await this.accounts.userInfo(userId) } };
+  }
+
+  /** The member's bound provider accounts in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    return [{ name: 'social-accounts.json', content: await this.repository.personalDataOf(userId) }];
   }
 }
 

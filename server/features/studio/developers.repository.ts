@@ -47,4 +47,17 @@ export class DevelopersRepository {
       .executeTakeFirst();
     return row ? { id: row.id, slug: row.slug, published: row.published === 1, title: row.localTitle ?? row.englishTitle ?? row.slug } : undefined;
   }
+
+  /** A developer's studio profile and games for "Download my data" (decision 144); nothing for others. */
+  async personalDataOf(userId: number) {
+    const [profile, games] = await Promise.all([
+      this.#db
+        .selectFrom('developer_profiles')
+        .select(['studio_name', 'contact_email', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+      this.#db.selectFrom('apps').select(['id', 'slug', 'created_at']).where('developer_user_id', '=', userId).orderBy('id').execute(),
+    ]);
+    return { profile: profile ?? null, games };
+  }
 }

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -74,6 +75,12 @@ export class DevelopersService {
     if (!caller) throw new AppError('unauthenticated');
     if ((await this.#repository.developerOf(appId)) !== caller.userId) throw new AppError('not_found');
     return caller.userId;
+  }
+
+  /** A developer's studio profile and games in "Download my data" (decision 144); no file for a player. */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    const studio = await this.#repository.personalDataOf(userId);
+    return studio.profile || studio.games.length > 0 ? [{ name: 'studio.json', content: studio }] : [];
   }
 }
 

@@ -127,4 +127,15 @@ export class GameSessionsRepository {
       })
       .sort((a, b) => a.appId - b.appId || a.day.localeCompare(b.day));
   }
+
+  /** A member's reported play sessions for "Download my data" (decision 144). */
+  sessionsOf(userId: number) {
+    return this.#db
+      .selectFrom('game_sessions')
+      .select(['app_id', 'day', 'loading_ms', 'to_gameplay_ms', 'play_ms', 'created_at', 'updated_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
 }

@@ -1,3 +1,4 @@
+import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { type GameDayStats, type GameSession, type GameSessionReport, PLAY_MS_GRACE } from '#common/api/game-stats.schema.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
@@ -72,6 +73,11 @@ export class GameSessionsService {
   /** Per game and UTC day (YYYY-MM-DD, both included): what a developer's statistics show. */
   daily(filter: { appId?: number; fromDay: string; toDay: string }): Promise<GameDayStats[]> {
     return this.#repository.dailyStats(filter);
+  }
+
+  /** The member's reported play sessions in "Download my data" (decision 144). */
+  async memberData(userId: number): Promise<MemberDataFile[]> {
+    return [{ name: 'play-sessions.json', content: await this.#repository.sessionsOf(userId) }];
   }
 }
 
