@@ -119,16 +119,16 @@ export class MemberLibraryRepository {
       this.#db
         .selectFrom('played_games')
         .innerJoin('apps', 'apps.id', 'played_games.app_id')
-        .select(['apps.id as app_id', 'apps.slug', 'play_count', 'first_played_at', 'last_played_at'])
-        .where('user_id', '=', userId)
-        .orderBy('first_played_at')
+        .select(['apps.id as app_id', 'apps.slug', 'played_games.play_count', 'played_games.first_played_at', 'played_games.last_played_at'])
+        .where('played_games.user_id', '=', userId)
+        .orderBy('played_games.first_played_at')
         .orderBy('apps.id')
         .execute(),
       this.#db
         .selectFrom('favourites')
         .innerJoin('apps', 'apps.id', 'favourites.app_id')
         .select(['apps.id as app_id', 'apps.slug', 'favourites.created_at'])
-        .where('user_id', '=', userId)
+        .where('favourites.user_id', '=', userId)
         .orderBy('favourites.created_at')
         .orderBy('apps.id')
         .execute(),

@@ -116,7 +116,7 @@ export class PaymentsRepository {
     return this.#db
       .selectFrom('item_consumptions')
       .select(['item_id', 'quantity', 'remaining', 'preview'])
-      .where('user_id', '=', userId)
+      .where('item_consumptions.user_id', '=', userId)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
   }
@@ -583,8 +583,8 @@ export class PaymentsRepository {
       this.#db
         .selectFrom('inventory')
         .innerJoin('app_items', 'app_items.id', 'inventory.item_id')
-        .select(['inventory.app_id', 'app_items.sku', 'quantity', 'preview_quantity', 'inventory.updated_at'])
-        .where('user_id', '=', userId)
+        .select(['inventory.app_id', 'app_items.sku', 'inventory.quantity', 'inventory.preview_quantity', 'inventory.updated_at'])
+        .where('inventory.user_id', '=', userId)
         .orderBy('inventory.app_id')
         .orderBy('app_items.sku')
         .execute(),
