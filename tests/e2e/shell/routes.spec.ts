@@ -55,6 +55,7 @@ const ROUTES = [
   '/user/profile/passkey',
   '/user/profile/nickname',
   '/user/profile/password',
+  '/user/profile/data',
 ];
 
 test.describe('routes in the browser', () => {
