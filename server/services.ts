@@ -407,6 +407,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       acquisition: new AcquisitionService(new AcquisitionRepository(db)),
       members: new ConsoleMembersRepository(db),
       reviews: { builds, changes: gameChanges },
+      memberData,
       clock,
     }),
     payments,

@@ -699,6 +699,13 @@ export interface paths {
      */
     post: operations["postConsoleMembersByUserIdDisable"];
   };
+  "/console/members/{user_id}/data-export": {
+    /**
+     * Prepare an archive of a member's data on their request
+     * @description For a member who asks by mail or phone (GDPR article 15): a new archive, prepared in the background; its signed link appears in dataExports of the member's detail once ready, for the operator to pass on. With the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdDataExport"];
+  };
   "/console/members/{user_id}/enable": {
     /**
      * Enable a disabled account
@@ -8810,6 +8817,8 @@ export interface operations {
               paidOrders: number;
               refundedOrders: number;
               auditEntries: number;
+              /** @description Archives of members’ data asked for and not prepared yet (decision 144) */
+              dataExportsPending: number;
             };
           };
         };
@@ -9179,6 +9188,21 @@ export interface operations {
                   address: string;
                   at: string;
                 }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
             };
           };
         };
@@ -9257,6 +9281,21 @@ export interface operations {
                   address: string;
                   at: string;
                 }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
             };
           };
         };
@@ -9354,6 +9393,133 @@ export interface operations {
                   address: string;
                   at: string;
                 }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Prepare an archive of a member's data on their request
+   * @description For a member who asks by mail or phone (GDPR article 15): a new archive, prepared in the background; its signed link appears in dataExports of the member's detail once ready, for the operator to pass on. With the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdDataExport: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
             };
           };
         };
@@ -9451,6 +9617,21 @@ export interface operations {
                   address: string;
                   at: string;
                 }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
             };
           };
         };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DataExportSchema } from './member-data.schema.ts';
 import { ORDER_STATUSES, OrderSchema } from './game-store.schema.ts';
 
 /*
@@ -77,6 +78,7 @@ export const ConsoleMemberDetailSchema = z.object({
   }),
   locked: z.boolean().meta({ description: 'Password sign-in is held back by its rate limits' }),
   failures: z.array(SignInFailureSchema),
+  dataExports: z.array(DataExportSchema).meta({ description: "The member's archives of their data, newest first (decision 144)" }),
 });
 export type ConsoleMemberDetail = z.infer<typeof ConsoleMemberDetailSchema>;
 export const MemberActionBodySchema = z.object({ reason: Reason });
@@ -128,5 +130,6 @@ export const ConsoleOverviewSchema = z.object({
   paidOrders: z.number().int(),
   refundedOrders: z.number().int(),
   auditEntries: z.number().int(),
+  dataExportsPending: z.number().int().meta({ description: 'Archives of members’ data asked for and not prepared yet (decision 144)' }),
 });
 export type ConsoleOverview = z.infer<typeof ConsoleOverviewSchema>;

@@ -131,21 +131,31 @@ function MemberState({ member }: { member: ConsoleMemberSummary }) {
 function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onChange: (detail: ConsoleMemberDetail) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [dialog, setDialog] = useState<'disable' | 'enable' | null>(null);
+  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | null>(null);
   const [clearing, setClearing] = useState(false);
   const { member, signIn, failures } = detail;
   const name = member.username ?? member.nickname ?? `#${member.id}`;
   const disabled = member.disabledAt !== null;
   const yesNo = (value: boolean) => t(value ? 'ops.members.yes' : 'ops.members.no');
 
-  const act = async (action: 'disable' | 'enable', reason: string) => {
+  const act = async (action: 'disable' | 'enable' | 'export', reason: string) => {
     const { data } =
       action === 'disable'
         ? await api.post(`/console/members/${member.id}/disable`, { reason })
-        : await api.post(`/console/members/${member.id}/enable`, { reason });
+        : action === 'enable'
+          ? await api.post(`/console/members/${member.id}/enable`, { reason })
+          : await api.post(`/console/members/${member.id}/data-export`, { reason });
     onChange(data);
-    toast.add({ title: t(action === 'disable' ? 'ops.members.disabledDone' : 'ops.members.enabledDone'), color: 'success' });
+    toast.add({
+      title: t({ disable: 'ops.members.disabledDone', enable: 'ops.members.enabledDone', export: 'ops.members.exportRequested' }[action]),
+      color: 'success',
+    });
   };
+  const dialogText = {
+    disable: { title: 'ops.members.disableTitle', body: 'ops.members.disableBody', confirm: 'ops.members.disable' },
+    enable: { title: 'ops.members.enableTitle', body: 'ops.members.enableBody', confirm: 'ops.members.enable' },
+    export: { title: 'ops.members.exportTitle', body: 'ops.members.exportBody', confirm: 'ops.members.export' },
+  }[dialog ?? 'disable'];
   const clearLockout = async () => {
     setClearing(true);
     try {
@@ -244,7 +254,34 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
         )}
       </div>
 
+      <div className="space-y-2">
+        <h4 className="text-sm font-semibold">{t('ops.members.exports')}</h4>
+        {detail.dataExports.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('ops.members.noExports')}</p>
+        ) : (
+          <ul className="space-y-1 text-sm" data-testid="member-exports">
+            {detail.dataExports.map((archive) => (
+              <li key={archive.id} className="flex flex-wrap items-center gap-x-3" data-status={archive.status}>
+                <span>{formatDateTime(archive.requestedAt, locale)}</span>
+                <span className="text-zinc-600 dark:text-zinc-400">
+                  {t(`ops.members.exportStatus.${archive.status}`)}
+                  {archive.byOperator ? ` · ${t('ops.members.exportByOperator')}` : ''}
+                </span>
+                {archive.downloadUrl ? (
+                  <a href={archive.downloadUrl} download className="text-blue-700 underline dark:text-blue-400">
+                    {t('ops.members.exportDownload')}
+                  </a>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
       <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={() => setDialog('export')} data-testid="export-open">
+          {t('ops.members.export')}
+        </Button>
         <Button variant="secondary" onClick={clearLockout} disabled={clearing} data-testid="clear-lockout">
           {t('ops.members.clearLockout')}
         </Button>
@@ -264,9 +301,9 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
       <ReasonDialog
         open={dialog !== null}
         onOpenChange={(open) => !open && setDialog(null)}
-        title={t(dialog === 'enable' ? 'ops.members.enableTitle' : 'ops.members.disableTitle', { name })}
-        description={t(dialog === 'enable' ? 'ops.members.enableBody' : 'ops.members.disableBody')}
-        confirmLabel={t(dialog === 'enable' ? 'ops.members.enable' : 'ops.members.disable')}
+        title={t(dialogText.title, { name })}
+        description={t(dialogText.body)}
+        confirmLabel={t(dialogText.confirm)}
         testId="member-dialog"
         destructive={dialog === 'disable'}
         onConfirm={(reason) => act(dialog ?? 'disable', reason)}

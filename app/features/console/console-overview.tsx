@@ -13,6 +13,7 @@ const CARDS = [
   { key: 'changesWaiting', page: 'reviews' },
   { key: 'members', page: 'members' },
   { key: 'disabledMembers', page: 'members' },
+  { key: 'dataExportsPending', page: 'members' },
   { key: 'paidOrders', page: 'orders' },
   { key: 'refundedOrders', page: 'orders' },
   { key: 'auditEntries', page: 'audit' },

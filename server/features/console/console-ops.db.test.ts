@@ -92,6 +92,7 @@ describe('console operations', () => {
       ['POST', `/console/members/${uid}/clear-lockout`],
       ['POST', `/console/members/${uid}/disable`, { reason: 'Abuse reports' }],
       ['POST', `/console/members/${uid}/enable`, { reason: 'Appeal accepted' }],
+      ['POST', `/console/members/${uid}/data-export`, { reason: 'Asked by mail' }],
       ['GET', '/console/acquisition/'],
       ['GET', '/console/audit/'],
     ];
@@ -109,14 +110,45 @@ describe('console operations', () => {
       }
     }
     expect(await auditCount()).toBe(before);
+    expect(await api.database.db.selectFrom('data_exports').selectAll().where('user_id', '=', uid).execute()).toEqual([]);
     expect((await orderRow(order.id)).status).toBe('paid');
     expect(xsolla.refunds.filter((r) => r.transactionId === order.transactionId)).toHaveLength(0);
     expect((await api.call('GET', '/member/info/', { token: buyer.token })).statusCode).toBe(200);
 
     for (const [method, path, body] of calls) {
       const response = await api.call(method, path, { token: operator.token, body });
-      expect(response.statusCode, `operator ${method} ${path}: ${response.body}`).toBe(200);
+      expect(response.statusCode, `operator ${method} ${path}: ${response.body}`).toBe(path.endsWith('/data-export') ? 201 : 200);
     }
+  });
+
+  it("prepares an archive of a member's data on their request, with the reason in the audit log, and shows it to the member too (decision 144)", async () => {
+    const member = await players.newMember();
+    const uid = member.userInfo.uid;
+    const tooShort = await api.call('POST', `/console/members/${uid}/data-export`, { token: operator.token, body: { reason: ' x ' } });
+    expect(tooShort.statusCode).toBe(422);
+    expect((await api.call('POST', '/console/members/999999/data-export', { token: operator.token, body: { reason: 'Asked by phone' } })).statusCode).toBe(404);
+    const before = await auditCount();
+
+    const asked = await api.call('POST', `/console/members/${uid}/data-export`, { token: operator.token, body: { reason: 'Asked by mail, ticket 4411' } });
+    expect(asked.statusCode).toBe(201);
+    expect(asked.json().data.dataExports).toEqual([expect.objectContaining({ byOperator: true })]);
+    expect(await auditCount()).toBe(before + 1);
+    const audit = (await api.call('GET', `/console/audit/?target_type=member&target_id=${uid}`, { token: operator.token })).json().data;
+    expect(audit.entries[0]).toMatchObject({
+      operator: { id: operator.userInfo.uid },
+      action: 'member.data_export',
+      detail: { reason: 'Asked by mail, ticket 4411', exportId: asked.json().data.dataExports[0].id },
+    });
+    await api.services.memberData.settled();
+    const detail = (await api.call('GET', `/console/members/${uid}`, { token: operator.token })).json().data;
+    expect(detail.dataExports[0]).toMatchObject({ status: 'ready', byOperator: true });
+    const file = await api.app.inject({ method: 'GET', url: detail.dataExports[0].downloadUrl });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/zip');
+    // The member sees it among their own, marked as asked by an operator.
+    const own = (await api.call('GET', '/user/data-exports/', { token: member.token })).json().data.exports;
+    expect(own).toEqual([expect.objectContaining({ id: detail.dataExports[0].id, byOperator: true, status: 'ready' })]);
+    expect((await api.call('GET', '/console/overview/', { token: operator.token })).json().data.dataExportsPending).toBe(0);
   });
 
   it('counts on the overview the builds and the live games’ changes waiting for review (decision 122)', async () => {

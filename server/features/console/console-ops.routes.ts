@@ -135,6 +135,21 @@ export function consoleOpsRoutes(api: ApiRouter, ops: ConsoleOpsService): void {
   api.route(
     {
       method: 'POST',
+      url: '/console/members/:user_id/data-export',
+      summary: "Prepare an archive of a member's data on their request",
+      description: `For a member who asks by mail or phone (GDPR article 15): a new archive, prepared in the background; its signed link appears in dataExports of the member's detail once ready, for the operator to pass on. With the reason in the audit log. ${OPERATORS_ONLY}`,
+      tags,
+      params: ConsoleMemberParamsSchema,
+      body: MemberActionBodySchema,
+      response: ConsoleMemberDetailSchema,
+      status: 201,
+    },
+    ({ caller, params, body }) => ops.requestDataExport(caller, params.user_id, body.reason),
+  );
+
+  api.route(
+    {
+      method: 'POST',
       url: '/console/members/:user_id/enable',
       summary: 'Enable a disabled account',
       description: `The member may sign in again; with the reason in the audit log. ${OPERATORS_ONLY}`,

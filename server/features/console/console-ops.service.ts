@@ -18,6 +18,7 @@ import type { PaymentsService } from '../payments/payments.service.ts';
 import type { SocialService } from '../social/social.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
 import type { GameChangesService } from '../studio/game-changes.service.ts';
+import type { MemberDataService } from '../member-data/member-data.service.ts';
 import type { AcquisitionService } from '../tracking/acquisition.service.ts';
 import type { AuditLogService } from './audit-log.service.ts';
 import type { ConsoleMembersRepository, MemberRow } from './console-members.repository.ts';
@@ -34,6 +35,7 @@ export interface ConsoleOpsDependencies {
   members: ConsoleMembersRepository;
   /** What waits for review: builds, and changes of live games (decision 122). */
   reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
+  memberData: Pick<MemberDataService, 'requestExportFor' | 'exportsOfMember' | 'pendingCount'>;
   clock: Clock;
 }
 
@@ -53,12 +55,13 @@ export class ConsoleOpsService {
 
   async overview(caller: Caller | null): Promise<ConsoleOverview> {
     await this.#deps.operators.requireOperator(caller);
-    const [counts, buildsWaiting, changesWaiting] = await Promise.all([
+    const [counts, buildsWaiting, changesWaiting, dataExportsPending] = await Promise.all([
       this.#deps.members.counts(),
       this.#deps.reviews.builds.waitingCount(),
       this.#deps.reviews.changes.waitingCount(),
+      this.#deps.memberData.pendingCount(),
     ]);
-    return { buildsWaiting, changesWaiting, ...counts };
+    return { buildsWaiting, changesWaiting, ...counts, dataExportsPending };
   }
 
   async orders(caller: Caller | null, query: string | undefined, locale: Locale): Promise<ConsoleOrderList> {
@@ -136,6 +139,16 @@ export class ConsoleOpsService {
     return this.#detail(await this.#member(userId));
   }
 
+  /** Prepares an archive of the member's data on their request (by mail or phone); the reason goes to the audit log. */
+  async requestDataExport(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
+    const operatorUserId = await this.#deps.operators.requireOperator(caller);
+    await this.#member(userId);
+    await this.#deps.memberData.requestExportFor(userId, operatorUserId, (unit, exportId) =>
+      this.#deps.auditLog.record({ operatorUserId, action: 'member.data_export', target: { type: 'member', id: userId }, detail: { reason, exportId } }, unit),
+    );
+    return this.#detail(await this.#member(userId));
+  }
+
   async acquisition(caller: Caller | null, since: string | undefined): Promise<AcquisitionReport> {
     await this.#deps.operators.requireOperator(caller);
     const day = since ?? '1970-01-01';
@@ -171,7 +184,11 @@ export class ConsoleOpsService {
   }
 
   async #detail(member: MemberRow): Promise<ConsoleMemberDetail> {
-    const [methods, failures] = await Promise.all([this.#deps.members.signInMethods(member.id), this.#deps.signInFailures.recent(member, FAILURES_SHOWN)]);
+    const [methods, failures, dataExports] = await Promise.all([
+      this.#deps.members.signInMethods(member.id),
+      this.#deps.signInFailures.recent(member, FAILURES_SHOWN),
+      this.#deps.memberData.exportsOfMember(member.id),
+    ]);
     const whatsapp = methods.social.find((account) => account.platform === 'whatsapp');
     return {
       member: toSummary(member),
@@ -190,6 +207,7 @@ export class ConsoleOpsService {
         failures.map((failure) => failure.address),
       ),
       failures,
+      dataExports,
     };
   }
 }

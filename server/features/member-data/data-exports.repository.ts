@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, DataExportsTable } from '#server/db/schema.ts';
+import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type DataExportRow = Omit<DataExportsTable, 'attempts'> & { attempts: number };
 
@@ -10,8 +11,12 @@ export class DataExportsRepository {
     this.#db = db;
   }
 
-  insert(row: { id: string; user_id: number; requested_by: number | null; created_at: string }): Promise<void> {
-    return this.#db
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return inUnitOfWork(this.#db, work);
+  }
+
+  insert(row: { id: string; user_id: number; requested_by: number | null; created_at: string }, unit?: UnitOfWork): Promise<void> {
+    return executorOf(this.#db, unit)
       .insertInto('data_exports')
       .values({ ...row, status: 'pending' })
       .execute()
@@ -34,9 +39,13 @@ export class DataExportsRepository {
       .execute();
   }
 
-  /** Requests not prepared yet, oldest first, for the Console. */
-  pending(limit: number): Promise<DataExportRow[]> {
-    return this.#db.selectFrom('data_exports').selectAll().where('status', '=', 'pending').orderBy('created_at').orderBy('id').limit(limit).execute();
+  countPending(): Promise<number> {
+    return this.#db
+      .selectFrom('data_exports')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.n));
   }
 
   /**

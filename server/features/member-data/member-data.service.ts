@@ -6,6 +6,7 @@ import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, safeEqual } from '#server/lib/random.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { DataExportRow, DataExportsRepository } from './data-exports.repository.ts';
 import { zipOf } from './export-archive.ts';
 
@@ -82,14 +83,28 @@ export class MemberDataService {
     return this.#request(caller.userId, null);
   }
 
-  /** An operator asks on a member's behalf (the Console records it in the audit log). */
-  async requestExportFor(userId: number, operatorId: number): Promise<DataExport> {
-    return (await this.#request(userId, operatorId)).export;
+  /**
+   * An operator asks on a member's behalf (GDPR article 15 by mail or phone): always a new archive,
+   * with `record` (the Console's audit entry) in the request's unit of work.
+   */
+  async requestExportFor(userId: number, operatorId: number, record: (unit: UnitOfWork, exportId: string) => Promise<void>): Promise<DataExport> {
+    const id = randomAlphanumeric(24);
+    await this.#repository.transaction(async (unit) => {
+      await this.#repository.insert({ id, user_id: userId, requested_by: operatorId, created_at: isoNow(this.#clock) }, unit);
+      await record(unit, id);
+    });
+    this.#startPreparing();
+    return this.#view((await this.#repository.find(id))!);
   }
 
-  /** Requests not prepared yet, for the Console. */
-  async pending(): Promise<Array<DataExport & { userId: number }>> {
-    return (await this.#repository.pending(100)).map((row) => ({ ...this.#view(row), userId: row.user_id }));
+  /** A member's requests for the Console (operators only: the caller is checked there). */
+  async exportsOfMember(userId: number): Promise<DataExport[]> {
+    return (await this.#repository.ofMember(userId, 10)).map((row) => this.#view(row));
+  }
+
+  /** How many requests wait to be prepared, for the Console's overview. */
+  pendingCount(): Promise<number> {
+    return this.#repository.countPending();
   }
 
   /**

@@ -38,10 +38,9 @@ test.describe('download my data (decision 144)', { tag: '@db' }, () => {
     }[locale];
     const prefix = locale === 'en' ? '' : '/zh-CN';
 
-    const username = () => uniqueUsername('export');
     test(`a member asks for a copy in My area, downloads it and finds their data in it (${locale})`, async ({ page, context, request, baseURL }) => {
       test.slow();
-      const name = username();
+      const name = uniqueUsername('export');
       const member = await newMember(request, name, 'export-my-data-1');
       const snake = (await call<{ id: number }>(request, 'GET', '/app/info/?slug=snake')).data;
       expect((await call(request, 'POST', '/member/played/', { token: member.token, body: { app_id: snake.id } })).status).toBe(200);
