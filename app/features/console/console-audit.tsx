@@ -179,6 +179,7 @@ const KNOWN_ACTIONS = new Set([
   'game_change.reject',
   'item.price_change',
   'member.clear_lockout',
+  'member.data_export',
   'member.disable',
   'member.enable',
   'order.refund',
@@ -187,6 +188,7 @@ const KNOWN_ACTIONS = new Set([
   'page.update',
 ]);
 const KNOWN_FIELDS = new Set([
+  'exportId',
   'addresses',
   'amount',
   'appId',

@@ -72,8 +72,15 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     await page.getByRole('button', { name: `#${buyer.userInfo.uid}` }).click();
     const member = page.getByTestId('member-detail');
     await expect(member.getByTestId('member-sign-in')).toContainText('Password');
-    await member.getByTestId('disable-open').click();
+    // The member asked for their data by mail: an archive is prepared for them (decision 144).
     const memberDialog = page.getByTestId('member-dialog');
+    await member.getByTestId('export-open').click();
+    await memberDialog.getByLabel('Reason').fill('Asked for their data by mail');
+    await memberDialog.getByTestId('reason-confirm').click();
+    await expect(memberDialog).toBeHidden();
+    await expect(member.getByTestId('member-exports').locator('li')).toHaveCount(1);
+    await expect(member.getByTestId('member-exports')).toContainText('asked by an operator');
+    await member.getByTestId('disable-open').click();
     await memberDialog.getByLabel('Reason').fill('Chargeback abuse');
     await memberDialog.getByTestId('reason-confirm').click();
     await expect(member.getByTestId('member-state')).toHaveAttribute('data-disabled', 'true');
@@ -88,6 +95,9 @@ test.describe('the Console (decision 098)', { tag: '@db' }, () => {
     // Other operators' journeys write to the same log meanwhile: find these two by what they name.
     const disable = page.locator('[data-testid="audit-entry"][data-action="member.disable"]', { hasText: 'Chargeback abuse' });
     await expect(disable).toHaveCount(1);
+    await expect(page.locator('[data-testid="audit-entry"][data-action="member.data_export"]', { hasText: 'Asked for their data by mail' })).toContainText(
+      'Data archive prepared on request',
+    );
     // Two refunds of the order: the part, with its amount, and the rest.
     const refunds = page.locator('[data-testid="audit-entry"][data-action="order.refund"]', { hasText: orderId });
     await expect(refunds).toHaveCount(2);
