@@ -289,11 +289,19 @@ test.describe('social sign-in', { tag: '@db' }, () => {
     await page.evaluate(() => window.open('http://attacker.test/', 'attacker'));
     const attacker = await attackerOpened;
     await attacker.waitForLoadState();
+    // Listened for after the page's own listener: once this one has the message, the page's has handled it.
+    await page.evaluate(() => {
+      (window as unknown as { stolenAnswer: Promise<string> }).stolenAnswer = new Promise((resolve) =>
+        window.addEventListener('message', (event) => {
+          if ((event.data as { data?: { code?: string } })?.data?.code === 'stolen') setTimeout(() => resolve(event.origin), 0);
+        }),
+      );
+    });
     await attacker.evaluate(
       (heldFlow) => window.opener.postMessage({ action: 'oauth', data: { platform: 'google', flow: heldFlow, code: 'stolen', state: 'A'.repeat(43) } }, '*'),
       flow,
     );
-    await page.waitForTimeout(1000);
+    expect(await page.evaluate(() => (window as unknown as { stolenAnswer: Promise<string> }).stolenAnswer)).toBe('http://attacker.test');
     expect(calls('POST /oauth/login/google')).toBe(0);
     await expect(page.getByTestId('login-list')).toHaveAttribute('aria-busy', 'true');
 
