@@ -194,6 +194,22 @@ describe('download my data', () => {
     expect(existsSync(join(exportsDir, `${member.userInfo.uid}/${ready!.id}.zip`))).toBe(false);
   });
 
+  it("deletes the archive of an account that is gone with the next clean-up, and leaves others' alone", async () => {
+    const [leaving, staying] = [await newMember(), await newMember()];
+    await request(leaving.token);
+    await request(staying.token);
+    await api.services.memberData.settled();
+    await api.services.memberData.prepareDue();
+    const fileOf = async (player: typeof leaving) => join(exportsDir, `${player.userInfo.uid}/${(await list(player.token))[0]!.id}.zip`);
+    const [leavingFile, stayingFile] = [await fileOf(leaving), await fileOf(staying)];
+    expect(existsSync(leavingFile) && existsSync(stayingFile)).toBe(true);
+    // The account goes (its requests with it, by the foreign key), as the guest clean-up and deletion remove one.
+    await api.database.db.deleteFrom('users').where('id', '=', leaving.userInfo.uid).execute();
+    expect(await api.services.memberData.removeExpired()).toBeGreaterThanOrEqual(1);
+    expect(existsSync(leavingFile)).toBe(false);
+    expect(existsSync(stayingFile)).toBe(true);
+  });
+
   it('keeps a request that could not be prepared, tries it twice more, then gives up; the member may ask again', async () => {
     const member = await newMember();
     // The member's folder cannot be made: a file stands where it goes (as a full or broken disk would refuse).

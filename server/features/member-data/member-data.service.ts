@@ -143,14 +143,26 @@ export class MemberDataService {
     }
   }
 
-  /** Deletes the files of archives past their offer (an hourly clean-up); answers how many. */
+  /**
+   * The hourly clean-up: deletes the files of archives past their offer, and any file whose request
+   * is gone (its account was deleted, and the row with it) or was given up. Answers how many files went.
+   */
   async removeExpired(): Promise<number> {
     const rows = await this.#repository.expiredBy(isoNow(this.#clock), 500);
     for (const row of rows) {
       if (row.storage_key) await this.#storage.delete(row.storage_key);
       await this.#repository.markExpired(row.id);
     }
-    return rows.length;
+    let orphans = 0;
+    for (const key of await this.#storage.list('')) {
+      const id = /^\d+\/([A-Za-z0-9]+)\.zip$/.exec(key)?.[1];
+      const row = id ? await this.#repository.find(id) : undefined;
+      // A pending request's file may be being written: it becomes ready, or is tried again.
+      if (row && (row.status === 'pending' || (row.status === 'ready' && row.storage_key === key))) continue;
+      await this.#storage.delete(key);
+      orphans++;
+    }
+    return rows.length + orphans;
   }
 
   /** Resolves when the preparation a request started in this process has finished. */
