@@ -131,7 +131,7 @@ describe('download my data', () => {
           collect(inner);
         }
     };
-    for (const name of Object.keys(files).filter((name) => name.endsWith('.json'))) collect(json(name));
+    for (const jsonFile of Object.keys(files).filter((entry) => entry.endsWith('.json'))) collect(json(jsonFile));
     expect([...keys].filter((key) => secretColumns.has(key))).toEqual([]);
     expect(secretColumns).toContain('password_hash');
   });
