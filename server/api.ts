@@ -24,6 +24,7 @@ import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { gameChangesRoutes } from './features/studio/game-changes.routes.ts';
 import { workspacesRoutes } from './features/accounts/workspaces.routes.ts';
 import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
+import { twoFactorRoutes } from './features/two-factor/two-factor.routes.ts';
 import { memberDataRoutes } from './features/member-data/member-data.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
@@ -163,6 +164,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);
   memberDataRoutes(api, services.memberData);
+  twoFactorRoutes(api, services.twoFactor);
   studioKeysRoutes(api, services.studioKeys, services.developers);
 
   api.documented({

@@ -1,3 +1,5 @@
+import { TwoFactorRepository } from './features/two-factor/two-factor.repository.ts';
+import { TwoFactorService } from './features/two-factor/two-factor.service.ts';
 import { DataExportsRepository } from './features/member-data/data-exports.repository.ts';
 import { MemberDataService } from './features/member-data/member-data.service.ts';
 import { AdvertisingIdsService } from './features/tracking/advertising-ids.service.ts';
@@ -150,6 +152,8 @@ export interface Services {
   gameSessions: GameSessionsService;
   /** "Download my data": members' archives of their data (decision 144). */
   memberData: MemberDataService;
+  /** Two-step sign-in with an authenticator app (decision 145). */
+  twoFactor: TwoFactorService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
   conversionsApi: MetaConversionsApi | null;
   /** The keyed ids Meta receives, when a pixel is configured (decision 065), else null. */
@@ -202,6 +206,20 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const guestMergeSteps: GuestMergeStep[] = [];
   const guestMerge = new GuestMergeService(new GuestMergeRepository(db), guestMergeSteps);
   const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
+  const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
+  const twoFactor = new TwoFactorService({
+    repository: new TwoFactorRepository(db),
+    // Accounts is built next; these run on requests, once it is.
+    accounts: {
+      memberName: (userId) => accounts.memberName(userId),
+      confirmIdentity: (caller, password) => accounts.confirmIdentity(caller, password),
+    },
+    limiter: rateLimiter,
+    clock,
+    appSecret: config.appSecret,
+    previousSecrets,
+    productName: config.productName,
+  });
   const accounts = new AccountsService({
     users: new UsersRepository(db),
     tokens,
@@ -215,6 +233,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     appSecret: config.appSecret,
     conversions,
     signInFailures,
+    secondFactor: twoFactor,
   });
   const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), {
@@ -226,7 +245,6 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const redirects = new RedirectsService(redirectsRepository, clock);
   const operators = new OperatorsService(new OperatorsRepository(db), clock);
   const auditLog = new AuditLogService(new AuditLogRepository(db), clock);
-  const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
   const gameSecrets = new GameSecretsService({ repository: new GameSecretsRepository(db), clock, appSecret: config.appSecret, previousSecrets });
   const listings = new GameListingsService(new GameListingsRepository(db));
   const builds = new BuildsService({
@@ -327,7 +345,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   // Every feature whose tables hold personal data (docs/architecture.md, "Tables and their owners"), in the archive's order.
   const memberData = new MemberDataService({
     repository: new DataExportsRepository(db),
-    sources: [accounts, tokens, passkeys, social, signInFailures, library, games, records, payments, gameSessions, developers],
+    sources: [accounts, tokens, passkeys, social, twoFactor, signInFailures, library, games, records, payments, gameSessions, developers],
     storage: memberExports,
     clock,
     appSecret: config.appSecret,
@@ -395,6 +413,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     records,
     gameSessions,
     memberData,
+    twoFactor,
     webhooks,
     gameSecrets,
     consoleOps: new ConsoleOpsService({

@@ -31,9 +31,16 @@ export interface paths {
   "/username/login/": {
     /**
      * Sign in with username and password
-     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postUsernameLogin"];
+  };
+  "/username/login/two-factor/": {
+    /**
+     * Complete a password sign-in with a code from the authenticator app
+     * @description The ticket of /username/login/ (valid 5 minutes) and a 6-digit code of the app (each code works once), or one of the ten recovery codes (each works once). An expired or altered ticket gets 401 (sign in again); a wrong code 400 `sign_in_code_invalid`; 5 wrong codes an account in 15 minutes, 429. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     */
+    post: operations["postUsernameLoginTwoFactor"];
   };
   "/guest/device/": {
     /**
@@ -836,6 +843,38 @@ export interface paths {
      */
     get: operations["getUserDataExportsByIdFile"];
   };
+  "/user/two-factor/": {
+    /** Whether two-step sign-in is on for the caller */
+    get: operations["getUserTwoFactor"];
+  };
+  "/user/two-factor/set-up": {
+    /**
+     * Start turning two-step sign-in on: a new key for the authenticator app
+     * @description Members only (403 `account_not_secured` for a guest); 409 when it is on already. The key, its otpauth URI and a QR code; it is asked for at sign-in only once a code of it is confirmed.
+     */
+    post: operations["postUserTwoFactorSetUp"];
+  };
+  "/user/two-factor/confirm": {
+    /**
+     * Turn two-step sign-in on with the first code from the app
+     * @description A wrong code gets 422 on `code`; 5 wrong codes in 15 minutes, 429. Answers the ten recovery codes, shown this once.
+     */
+    post: operations["postUserTwoFactorConfirm"];
+  };
+  "/user/two-factor/recovery-codes": {
+    /**
+     * New recovery codes in place of the old ones
+     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when two-step sign-in is off.
+     */
+    post: operations["postUserTwoFactorRecoveryCodes"];
+  };
+  "/user/two-factor/disable": {
+    /**
+     * Turn two-step sign-in off
+     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when it is off already.
+     */
+    post: operations["postUserTwoFactorDisable"];
+  };
   "/studio/keys/": {
     /**
      * The developer's Studio keys
@@ -915,12 +954,12 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "two_factor_required" | "reauthentication_required" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
       /**
        * @description Where a feature names the refusal more precisely than `error` (decision 131): present only then, and always with the same `error`
        * @enum {string}
        */
-      reason?: "build_invalid" | "build_not_submittable" | "build_needs_thumbnail" | "build_not_in_review" | "build_not_approved" | "build_nothing_to_roll_back_to" | "studio_members_only" | "studio_keys_limit" | "change_nothing_pending" | "change_not_pending" | "change_own" | "webhook_url_refused" | "webhook_url_missing" | "console_disable_self" | "console_target_pair" | "console_member_not_found" | "console_game_not_found" | "console_article_not_found" | "console_page_not_found" | "console_page_exists" | "console_column_not_found" | "console_not_an_image";
+      reason?: "build_invalid" | "build_not_submittable" | "build_needs_thumbnail" | "build_not_in_review" | "build_not_approved" | "build_nothing_to_roll_back_to" | "studio_members_only" | "studio_keys_limit" | "change_nothing_pending" | "change_not_pending" | "change_own" | "webhook_url_refused" | "webhook_url_missing" | "two_factor_on" | "two_factor_off" | "console_disable_self" | "console_target_pair" | "console_member_not_found" | "console_game_not_found" | "console_article_not_found" | "console_page_not_found" | "console_page_exists" | "console_column_not_found" | "console_not_an_image";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -1132,7 +1171,7 @@ export interface operations {
   };
   /**
    * Sign in with username and password
-   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postUsernameLogin: {
     parameters: {
@@ -1148,6 +1187,80 @@ export interface operations {
         "application/json": {
           username: string;
           password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Access token `{id}|{random}` */
+              token: string;
+              userInfo: {
+                uid: number;
+                /** @description null when unset: show "ID:" followed by uid */
+                nickname: string | null;
+                /** @description URL of the 256 px avatar, or null */
+                avatar: string | null;
+                /** @description Platforms of the bound social accounts */
+                social_providers: string[];
+                /** @description true when the account has a passkey */
+                webauthn: boolean;
+                /** @description true for an anonymous account until a username and password, social account or passkey is bound */
+                isGuest: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Complete a password sign-in with a code from the authenticator app
+   * @description The ticket of /username/login/ (valid 5 minutes) and a 6-digit code of the app (each code works once), or one of the ten recovery codes (each works once). An expired or altered ticket gets 401 (sign in again); a wrong code 400 `sign_in_code_invalid`; 5 wrong codes an account in 15 minutes, 429. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   */
+  postUsernameLoginTwoFactor: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          ticket: string;
+          code: string;
         };
       };
     };
@@ -11033,6 +11146,305 @@ export interface operations {
       /** @description No archive behind this link (any reason), in the envelope */
       404: {
         content: never;
+      };
+    };
+  };
+  /** Whether two-step sign-in is on for the caller */
+  getUserTwoFactor: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              enabled: boolean;
+              enabledAt: string | null;
+              /** @description Unused recovery codes; 0 when it is off */
+              recoveryCodesLeft: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Start turning two-step sign-in on: a new key for the authenticator app
+   * @description Members only (403 `account_not_secured` for a guest); 409 when it is on already. The key, its otpauth URI and a QR code; it is asked for at sign-in only once a code of it is confirmed.
+   */
+  postUserTwoFactorSetUp: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The key in base32, for typing into the app by hand */
+              secret: string;
+              /** @description The otpauth:// key URI the QR code holds */
+              uri: string;
+              /** @description The QR code as a data: URL of an SVG image */
+              qrCode: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Turn two-step sign-in on with the first code from the app
+   * @description A wrong code gets 422 on `code`; 5 wrong codes in 15 minutes, 429. Answers the ten recovery codes, shown this once.
+   */
+  postUserTwoFactorConfirm: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Ten single-use codes, shown this once */
+              recoveryCodes: string[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * New recovery codes in place of the old ones
+   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when two-step sign-in is off.
+   */
+  postUserTwoFactorRecoveryCodes: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The account's password; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Ten single-use codes, shown this once */
+              recoveryCodes: string[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Turn two-step sign-in off
+   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when it is off already.
+   */
+  postUserTwoFactorDisable: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The account's password; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              enabled: boolean;
+              enabledAt: string | null;
+              /** @description Unused recovery codes; 0 when it is off */
+              recoveryCodesLeft: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
       };
     };
   };

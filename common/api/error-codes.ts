@@ -29,6 +29,9 @@ export const ERROR_CODES = [
   'social_account_taken',
   'passkey_already_registered',
   'account_disabled',
+  // Two-step sign-in (decision 145): a code is needed after the password; a sensitive change needs the password again or a fresh sign-in.
+  'two_factor_required',
+  'reauthentication_required',
   // Purchases.
   'account_not_secured',
   'order_not_payable',
@@ -77,6 +80,9 @@ export const REFUSAL_REASONS = {
   // Games' webhooks.
   webhook_url_refused: 'validation',
   webhook_url_missing: 'conflict',
+  // Two-step sign-in.
+  two_factor_on: 'conflict',
+  two_factor_off: 'conflict',
   // The Console.
   console_disable_self: 'conflict',
   console_target_pair: 'validation',

@@ -35,6 +35,7 @@ import { buildUploads } from './migrations/0031-build-uploads.ts';
 import { orderRefunds } from './migrations/0032-order-refunds.ts';
 import { socialChallenges } from './migrations/0033-social-challenges.ts';
 import { dataExports } from './migrations/0036-data-exports.ts';
+import { twoFactor } from './migrations/0037-two-factor.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -74,6 +75,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0032-order-refunds': orderRefunds(),
     '0033-social-challenges': socialChallenges(),
     '0036-data-exports': dataExports(),
+    '0037-two-factor': twoFactor(),
   };
 }
 

@@ -251,6 +251,28 @@ export interface AuthChallengesTable {
   created_at: Time;
 }
 
+/** A member's authenticator-app secret (migration 0037, decision 145). */
+export interface TwoFactorSecretsTable {
+  user_id: number;
+  /** The base32 secret, sealed under APP_SECRET (server/lib/secret-box.ts). */
+  secret_sealed: string;
+  /** Null while set-up waits for the first code: not asked at sign-in yet. */
+  confirmed_at: Time | null;
+  /** The time step of the last code accepted: a code works once. */
+  last_step: number | null;
+  created_at: Time;
+}
+
+/** A member's single-use recovery codes (migration 0037, decision 145). */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  user_id: number;
+  /** SHA-256 of the code (ten random characters from 32: 50 bits, not guessable under the rate limit). */
+  code_hash: string;
+  used_at: Time | null;
+  created_at: Time;
+}
+
 /** Members' downloads of their data (migration 0036, decision 144). */
 export interface DataExportsTable {
   /** Random, also in the signed link. */
@@ -685,6 +707,8 @@ export interface Database {
   auth_challenges: AuthChallengesTable;
   social_challenges: SocialChallengesTable;
   data_exports: DataExportsTable;
+  two_factor_secrets: TwoFactorSecretsTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

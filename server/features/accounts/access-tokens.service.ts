@@ -88,4 +88,9 @@ export class AccessTokensService {
   async memberData(userId: number): Promise<MemberDataFile[]> {
     return [{ name: 'sessions.json', content: await this.#tokens.sessionsOf(userId) }];
   }
+
+  /** When the session was made (a sign-in, or a rotation on a credential change), or null when it is gone. */
+  async issuedAt(tokenId: number): Promise<string | null> {
+    return (await this.#tokens.findById(tokenId))?.created_at ?? null;
+  }
 }

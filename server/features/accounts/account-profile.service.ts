@@ -33,6 +33,9 @@ export interface PasswordChange extends PasswordUpdate {
  * avatar, and the changes other features make to it (a passkey's handle, secured, created by a
  * social sign-in, disabled).
  */
+/** How recent a sign-in stands in for the password of an account that has none (decision 145). */
+const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+
 export class AccountProfileService {
   readonly #users: UsersRepository;
   readonly #tokens: AccessTokensService;
@@ -134,17 +137,7 @@ export class AccountProfileService {
    */
   async setPassword(caller: Caller, body: PasswordBody, client: ClientFacts): Promise<PasswordChange> {
     const user = await this.#user(caller.userId);
-    if (user.password_hash) {
-      if (!body.currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
-      // Counted per account only: the caller holds one of its sessions, and sign-in failures by others never block it (decision 081).
-      const counter: Counter = [ACCOUNT_LIMITS.passwordChange, String(user.id)];
-      assertAllowed(await this.#limiter.peek(...counter));
-      if (!(await this.#hasher.verify(user.password_hash, body.currentPassword))) {
-        await this.#limiter.consume(...counter);
-        throw new AppError('password_incorrect', { fields: { currentPassword: ['accounts:password.currentIncorrect'] } });
-      }
-      await this.#limiter.reset(...counter);
-    }
+    if (user.password_hash) await this.#checkCurrentPassword(user.id, user.password_hash, body.currentPassword);
     const username = body.username ?? user.username;
     if (!username) throw fieldError({ username: ['accounts:username.required'] });
     const weakness = await this.#passwordPolicy.problem(body.password, [username, user.nickname ?? '']);
@@ -235,6 +228,36 @@ export class AccountProfileService {
           },
         ]
       : [];
+  }
+
+  /**
+   * The caller proves again that they hold the account before a sensitive change (ASVS 7.5.1):
+   * its current password, or, for an account without one (passkey or social sign-in only), a
+   * sign-in of the last 10 minutes (decision 145).
+   */
+  async confirmIdentity(caller: Caller, currentPassword: string | undefined): Promise<void> {
+    const user = await this.#user(caller.userId);
+    if (user.password_hash) return this.#checkCurrentPassword(user.id, user.password_hash, currentPassword);
+    const signedInAt = await this.#tokens.issuedAt(caller.tokenId);
+    if (!signedInAt || Date.parse(signedInAt) < this.#clock.now().getTime() - FRESH_SIGN_IN_MS) throw new AppError('reauthentication_required');
+  }
+
+  /** The name an authenticator app shows for the account: its username, else its nickname; null for a guest. */
+  async memberName(userId: number): Promise<string | null> {
+    const user = await this.#user(userId);
+    return user.is_guest === 1 ? null : (user.username ?? user.nickname ?? `#${user.id}`);
+  }
+
+  async #checkCurrentPassword(userId: number, passwordHash: string, currentPassword: string | undefined): Promise<void> {
+    if (!currentPassword) throw fieldError({ currentPassword: ['accounts:password.currentRequired'] });
+    // Counted per account only: the caller holds one of its sessions, and sign-in failures by others never block it (decision 081).
+    const counter: Counter = [ACCOUNT_LIMITS.passwordChange, String(userId)];
+    assertAllowed(await this.#limiter.peek(...counter));
+    if (!(await this.#hasher.verify(passwordHash, currentPassword))) {
+      await this.#limiter.consume(...counter);
+      throw new AppError('password_incorrect', { fields: { currentPassword: ['accounts:password.currentIncorrect'] } });
+    }
+    await this.#limiter.reset(...counter);
   }
 }
 

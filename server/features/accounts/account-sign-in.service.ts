@@ -53,10 +53,14 @@ export class AccountSignInService {
   readonly #appSecret: string;
   readonly #signInFailures: Pick<SignInFailuresService, 'record'> | null;
   readonly #profile: Pick<AccountProfileService, 'userInfo'>;
+  readonly #secondFactor: NonNullable<AccountsDependencies['secondFactor']> | null;
   #dummyHash: Promise<string> | undefined;
 
   constructor(
-    deps: Pick<AccountsDependencies, 'users' | 'tokens' | 'guestMerge' | 'hasher' | 'challenges' | 'limiter' | 'clock' | 'appSecret' | 'signInFailures'>,
+    deps: Pick<
+      AccountsDependencies,
+      'users' | 'tokens' | 'guestMerge' | 'hasher' | 'challenges' | 'limiter' | 'clock' | 'appSecret' | 'signInFailures' | 'secondFactor'
+    >,
     profile: Pick<AccountProfileService, 'userInfo'>,
   ) {
     this.#users = deps.users;
@@ -69,6 +73,7 @@ export class AccountSignInService {
     this.#appSecret = deps.appSecret;
     this.#signInFailures = deps.signInFailures ?? null;
     this.#profile = profile;
+    this.#secondFactor = deps.secondFactor ?? null;
   }
 
   /** A proof-of-work challenge for a new guest account. */
@@ -144,6 +149,10 @@ export class AccountSignInService {
       throw invalidCredentials();
     }
     await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
+    // With two-step sign-in on, the right password earns a ticket; the code completes the sign-in (twoFactorLogin).
+    if (await this.#secondFactor?.required(user.id)) {
+      throw new AppError('two_factor_required', { data: { ticket: this.#secondFactor!.ticketFor(user.id) } });
+    }
     try {
       await this.#guestMerge.mergeCallerInto(caller, user.id);
       return await this.#signIn(user.id, 'password', client);
@@ -272,6 +281,18 @@ export class AccountSignInService {
   #dummy(): Promise<string> {
     this.#dummyHash ??= this.#hasher.hash('timing-equaliser-not-a-password');
     return this.#dummyHash;
+  }
+
+  /**
+   * The second step of a password sign-in with two-step sign-in on (decision 145): the ticket the
+   * password earned and a code from the app, or a recovery code. A guest caller is merged as at
+   * any sign-in.
+   */
+  async twoFactorLogin(input: { ticket: string; code: string }, client: ClientFacts, caller: Caller | null = null): Promise<Session> {
+    if (!this.#secondFactor) throw new AppError('credentials_invalid', { messageKey: 'accounts:twoFactor.ticketExpired' });
+    const { userId } = await this.#secondFactor.verifySignIn(input.ticket, input.code);
+    await this.#guestMerge.mergeCallerInto(caller, userId);
+    return this.#signIn(userId, 'password', client);
   }
 }
 

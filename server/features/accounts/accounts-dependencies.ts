@@ -9,6 +9,7 @@ import type { PasswordPolicy } from './password-policy.ts';
 import type { SignInFailuresService } from './sign-in-failures.service.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
+import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 
 /** What the accounts services are built from; each part of the feature takes the fields it uses. */
 export interface AccountsDependencies {
@@ -28,4 +29,6 @@ export interface AccountsDependencies {
   conversions?: Pick<ConversionsService, 'registration'>;
   /** Where failed sign-ins are noted for operators (decision 098). */
   signInFailures?: Pick<SignInFailuresService, 'record'>;
+  /** Two-step sign-in (decision 145): a password sign-in of an account that has it on asks for a code. */
+  secondFactor?: Pick<TwoFactorService, 'required' | 'ticketFor' | 'verifySignIn'>;
 }

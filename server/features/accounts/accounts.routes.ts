@@ -24,6 +24,7 @@ import {
   SessionSchema,
   UsernameLoginBodySchema,
 } from '#common/api/accounts.schema.ts';
+import { TwoFactorLoginBodySchema } from '#common/api/two-factor.schema.ts';
 import { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
@@ -80,6 +81,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; ' +
         'a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 ' +
         '(and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. ' +
+        'With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. ' +
         `${GUEST_MERGE_NOTE} ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'optional',
@@ -87,6 +89,23 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       response: SessionSchema,
     },
     ({ body, request, caller }) => accounts.usernameLogin(body, clientFacts(request), caller),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/username/login/two-factor/',
+      summary: 'Complete a password sign-in with a code from the authenticator app',
+      description:
+        'The ticket of /username/login/ (valid 5 minutes) and a 6-digit code of the app (each code works once), or one of the ten recovery codes (each works once). ' +
+        'An expired or altered ticket gets 401 (sign in again); a wrong code 400 `sign_in_code_invalid`; 5 wrong codes an account in 15 minutes, 429. ' +
+        `${GUEST_MERGE_NOTE} ${RATE_LIMITED}`,
+      tags: TAGS,
+      auth: 'optional',
+      body: TwoFactorLoginBodySchema,
+      response: SessionSchema,
+    },
+    ({ body, request, caller }) => accounts.twoFactorLogin(body, clientFacts(request), caller),
   );
 
   api.route(

@@ -152,4 +152,18 @@ export class AccountsService {
   memberData(userId: number): Promise<MemberDataFile[]> {
     return this.#profile.memberData(userId);
   }
+
+  /** The second step of a password sign-in with two-step sign-in on (decision 145). */
+  twoFactorLogin(...args: Parameters<AccountSignInService['twoFactorLogin']>) {
+    return this.#signIn.twoFactorLogin(...args);
+  }
+
+  /** The caller proves again that they hold the account (ASVS 7.5.1). */
+  confirmIdentity(...args: Parameters<AccountProfileService['confirmIdentity']>) {
+    return this.#profile.confirmIdentity(...args);
+  }
+
+  memberName(userId: number): Promise<string | null> {
+    return this.#profile.memberName(userId);
+  }
 }

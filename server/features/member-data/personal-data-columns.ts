@@ -294,5 +294,13 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
     },
     "what games' backends were told of orders and items, which orders.json and items.json hold",
   ),
+  two_factor_secrets: rules(
+    { user_id: 'internal', secret_sealed: 'secret', confirmed_at: 'archive', last_step: 'internal', created_at: 'not-archived' },
+    'when a set-up began says nothing once it is on (confirmed_at)',
+  ),
+  two_factor_recovery_codes: rules(
+    { id: 'internal', user_id: 'internal', code_hash: 'secret', used_at: 'not-archived', created_at: 'not-archived' },
+    'the archive counts the codes left',
+  ),
   rate_limits: rules({ key: 'internal', count: 'internal', reset_at: 'internal' }),
 };
