@@ -42,6 +42,7 @@ export default [
         route('passkey', 'routes/user-profile-passkey.tsx'),
         route('nickname', 'routes/user-profile-nickname.tsx'),
         route('password', 'routes/user-profile-password.tsx'),
+        route('two-factor', 'routes/user-profile-two-factor.tsx'),
         route('data', 'routes/user-profile-data.tsx'),
       ]),
       // Studio: developers' games, builds, statistics and webhooks (decision 095).

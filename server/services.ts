@@ -427,6 +427,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       members: new ConsoleMembersRepository(db),
       reviews: { builds, changes: gameChanges },
       memberData,
+      twoFactor,
       clock,
     }),
     payments,

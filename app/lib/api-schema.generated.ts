@@ -706,6 +706,13 @@ export interface paths {
      */
     post: operations["postConsoleMembersByUserIdDisable"];
   };
+  "/console/members/{user_id}/two-factor/remove": {
+    /**
+     * Turn a member's two-step sign-in off
+     * @description For a member who lost both the authenticator app and the recovery codes, once the operator has checked who they are; with the reason in the audit log. 409 when it is off. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdTwoFactorRemove"];
+  };
   "/console/members/{user_id}/data-export": {
     /**
      * Prepare an archive of a member's data on their request
@@ -9292,6 +9299,8 @@ export interface operations {
                 device: boolean;
                 /** @description Open sessions (tokens) */
                 sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
               };
               /** @description Password sign-in is held back by its rate limits */
               locked: boolean;
@@ -9385,6 +9394,8 @@ export interface operations {
                 device: boolean;
                 /** @description Open sessions (tokens) */
                 sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
               };
               /** @description Password sign-in is held back by its rate limits */
               locked: boolean;
@@ -9497,6 +9508,122 @@ export interface operations {
                 device: boolean;
                 /** @description Open sessions (tokens) */
                 sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Turn a member's two-step sign-in off
+   * @description For a member who lost both the authenticator app and the recovery codes, once the operator has checked who they are; with the reason in the audit log. 409 when it is off. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdTwoFactorRemove: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
               };
               /** @description Password sign-in is held back by its rate limits */
               locked: boolean;
@@ -9609,6 +9736,8 @@ export interface operations {
                 device: boolean;
                 /** @description Open sessions (tokens) */
                 sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
               };
               /** @description Password sign-in is held back by its rate limits */
               locked: boolean;
@@ -9721,6 +9850,8 @@ export interface operations {
                 device: boolean;
                 /** @description Open sessions (tokens) */
                 sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
               };
               /** @description Password sign-in is held back by its rate limits */
               locked: boolean;

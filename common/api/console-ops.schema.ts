@@ -75,6 +75,7 @@ export const ConsoleMemberDetailSchema = z.object({
     whatsappPhone: z.string().nullable(),
     device: z.boolean().meta({ description: 'A device sign-in (fingerprint and device id) is recorded' }),
     sessions: z.number().int().meta({ description: 'Open sessions (tokens)' }),
+    twoFactor: z.boolean().meta({ description: 'Two-step sign-in with an authenticator app is on (decision 145); never the key' }),
   }),
   locked: z.boolean().meta({ description: 'Password sign-in is held back by its rate limits' }),
   failures: z.array(SignInFailureSchema),

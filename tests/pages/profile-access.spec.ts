@@ -12,6 +12,7 @@ const PROFILE_PAGES = [
   '/user/profile/social',
   '/user/profile/passkey',
   '/user/profile/data',
+  '/user/profile/two-factor',
 ];
 
 test.describe('the auth middleware (decision 026)', () => {

@@ -57,6 +57,7 @@ const ROUTES: RouteCase[] = [
   { path: '/user/profile/nickname', layout: 'default', member: true, title: profileTitle('nickname'), content: 'profile-nickname-form' },
   { path: '/user/profile/password', layout: 'default', member: true, title: profileTitle('password'), content: 'profile-password-form' },
   { path: '/user/profile/data', layout: 'default', member: true, title: profileTitle('data'), content: 'data-export' },
+  { path: '/user/profile/two-factor', layout: 'default', member: true, title: profileTitle('twoFactor') },
 ];
 
 function expectLayout(page: RenderedPage, layout: Layout) {

@@ -3,6 +3,7 @@ import { Tabs } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
@@ -99,6 +100,8 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
   useEffect(() => {
     if (refocus > 0 && !busy) passwordRef.current?.focus();
   }, [refocus, busy]);
+  // Two-step sign-in (decision 145): the right password earned a ticket; the code completes the sign-in.
+  const [ticket, setTicket] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -109,7 +112,9 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
     run('password', async () => {
       setError(null);
       try {
-        onDone(await session.signInWithPassword(username, password));
+        const answer = await session.signInWithPassword(username, password);
+        if ('twoFactorTicket' in answer) setTicket(answer.twoFactorTicket);
+        else onDone(answer);
       } catch (failure) {
         setError(messageOf(failure, t('errors:generic')));
         setPassword('');
@@ -118,6 +123,20 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
     });
   };
 
+  if (ticket)
+    return (
+      <TwoFactorStep
+        ticket={ticket}
+        run={run}
+        busy={busy}
+        onDone={onDone}
+        onBack={(message) => {
+          setTicket(null);
+          setPassword('');
+          setError(message ?? null);
+        }}
+      />
+    );
   return (
     <form onSubmit={submit} noValidate className="space-y-4" data-testid="password-sign-in">
       <TextField
@@ -145,6 +164,67 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
       <Button type="submit" className="w-full" disabled={busy} data-testid="password-sign-in-submit">
         {t('login.submit')}
       </Button>
+    </form>
+  );
+}
+
+/** The code step of a password sign-in with two-step sign-in on: a code of the app or a recovery code. */
+function TwoFactorStep({ ticket, run, busy, onDone, onBack }: ActionProps & { ticket: string; onBack: (message?: string) => void }) {
+  const { t } = useTranslation('accounts');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  // The code field takes the focus when the step opens and after each refused code.
+  useEffect(() => {
+    if (!busy) codeRef.current?.focus();
+    // oxlint-disable-next-line react/exhaustive-effect-dependencies -- `error` is the trigger: a refused code is typed again
+  }, [busy, error]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) {
+      setError(t('twoFactor.codeRequired'));
+      return;
+    }
+    run('two-factor', async () => {
+      setError(null);
+      try {
+        onDone(await session.completeTwoFactor(ticket, code.trim()));
+      } catch (failure) {
+        const message = messageOf(failure, t('errors:generic'));
+        setCode('');
+        // An expired ticket: back to the password, saying why.
+        if (failure instanceof ApiError && failure.status === 401) onBack(message);
+        else setError(message);
+      }
+    });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" data-testid="two-factor-sign-in">
+      <div>
+        <h2 className="text-base font-semibold">{t('twoFactor.signInTitle')}</h2>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t('twoFactor.signInHint')}</p>
+      </div>
+      <TextField
+        ref={codeRef}
+        label={t('twoFactor.signInCode')}
+        name="one-time-code"
+        autoComplete="one-time-code"
+        inputMode="text"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        disabled={busy}
+      />
+      <FormAlert message={error} />
+      <div className="flex gap-2">
+        <Button type="button" variant="secondary" onClick={() => onBack()} disabled={busy}>
+          {t('twoFactor.signInBack')}
+        </Button>
+        <Button type="submit" className="flex-1" disabled={busy} data-testid="two-factor-submit">
+          {t('twoFactor.signInSubmit')}
+        </Button>
+      </div>
     </form>
   );
 }

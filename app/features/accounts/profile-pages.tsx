@@ -60,7 +60,10 @@ export function ProfileOverview({ title }: { title: string }) {
     },
   ];
   if (userInfo?.webauthn) rows.push({ id: 'passkey', label: t('profile.passkey'), value: t('profile.passkeyReady'), to: '/user/profile/passkey' });
-  rows.push({ id: 'data', label: t('profile.data'), value: t('profile.dataValue'), to: '/user/profile/data' });
+  rows.push(
+    { id: 'two-factor', label: t('profile.twoFactor'), value: t('profile.twoFactorValue'), to: '/user/profile/two-factor' },
+    { id: 'data', label: t('profile.data'), value: t('profile.dataValue'), to: '/user/profile/data' },
+  );
   return (
     <div className="mx-auto max-w-xl">
       <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>

@@ -180,6 +180,7 @@ const KNOWN_ACTIONS = new Set([
   'item.price_change',
   'member.clear_lockout',
   'member.data_export',
+  'member.two_factor_remove',
   'member.disable',
   'member.enable',
   'order.refund',

@@ -131,30 +131,36 @@ function MemberState({ member }: { member: ConsoleMemberSummary }) {
 function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onChange: (detail: ConsoleMemberDetail) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | null>(null);
+  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | 'two-factor' | null>(null);
   const [clearing, setClearing] = useState(false);
   const { member, signIn, failures } = detail;
   const name = member.username ?? member.nickname ?? `#${member.id}`;
   const disabled = member.disabledAt !== null;
   const yesNo = (value: boolean) => t(value ? 'ops.members.yes' : 'ops.members.no');
 
-  const act = async (action: 'disable' | 'enable' | 'export', reason: string) => {
+  const act = async (action: 'disable' | 'enable' | 'export' | 'two-factor', reason: string) => {
     const { data } =
       action === 'disable'
         ? await api.post(`/console/members/${member.id}/disable`, { reason })
         : action === 'enable'
           ? await api.post(`/console/members/${member.id}/enable`, { reason })
-          : await api.post(`/console/members/${member.id}/data-export`, { reason });
+          : action === 'export'
+            ? await api.post(`/console/members/${member.id}/data-export`, { reason })
+            : await api.post(`/console/members/${member.id}/two-factor/remove`, { reason });
     onChange(data);
-    toast.add({
-      title: t({ disable: 'ops.members.disabledDone', enable: 'ops.members.enabledDone', export: 'ops.members.exportRequested' }[action]),
-      color: 'success',
-    });
+    const done = {
+      disable: 'ops.members.disabledDone',
+      enable: 'ops.members.enabledDone',
+      export: 'ops.members.exportRequested',
+      'two-factor': 'ops.members.twoFactorRemoved',
+    };
+    toast.add({ title: t(done[action]), color: 'success' });
   };
   const dialogText = {
     disable: { title: 'ops.members.disableTitle', body: 'ops.members.disableBody', confirm: 'ops.members.disable' },
     enable: { title: 'ops.members.enableTitle', body: 'ops.members.enableBody', confirm: 'ops.members.enable' },
     export: { title: 'ops.members.exportTitle', body: 'ops.members.exportBody', confirm: 'ops.members.export' },
+    'two-factor': { title: 'ops.members.twoFactorTitle', body: 'ops.members.twoFactorBody', confirm: 'ops.members.twoFactorRemove' },
   }[dialog ?? 'disable'];
   const clearLockout = async () => {
     setClearing(true);
@@ -214,6 +220,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
           {detailRow(t('ops.members.whatsapp'), signIn.whatsappPhone ?? t('ops.members.none'))}
           {detailRow(t('ops.members.device'), yesNo(signIn.device))}
           {detailRow(t('ops.members.sessions'), String(signIn.sessions))}
+          {detailRow(t('ops.members.twoFactor'), yesNo(signIn.twoFactor))}
         </dl>
       </div>
 
@@ -279,6 +286,11 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
       </div>
 
       <div className="flex flex-wrap gap-2">
+        {signIn.twoFactor ? (
+          <Button variant="secondary" onClick={() => setDialog('two-factor')} data-testid="two-factor-remove-open">
+            {t('ops.members.twoFactorRemove')}
+          </Button>
+        ) : null}
         <Button variant="secondary" onClick={() => setDialog('export')} data-testid="export-open">
           {t('ops.members.export')}
         </Button>
@@ -305,7 +317,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
         description={t(dialogText.body)}
         confirmLabel={t(dialogText.confirm)}
         testId="member-dialog"
-        destructive={dialog === 'disable'}
+        destructive={dialog === 'disable' || dialog === 'two-factor'}
         onConfirm={(reason) => act(dialog ?? 'disable', reason)}
       />
     </article>

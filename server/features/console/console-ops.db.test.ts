@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode, totpStep } from '../two-factor/totp.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 import { systemClock } from '#server/lib/clock.ts';
 import { SignInFailuresRepository } from '#server/features/accounts/sign-in-failures.repository.ts';
@@ -93,6 +94,7 @@ describe('console operations', () => {
       ['POST', `/console/members/${uid}/disable`, { reason: 'Abuse reports' }],
       ['POST', `/console/members/${uid}/enable`, { reason: 'Appeal accepted' }],
       ['POST', `/console/members/${uid}/data-export`, { reason: 'Asked by mail' }],
+      ['POST', `/console/members/${uid}/two-factor/remove`, { reason: 'Lost the phone' }],
       ['GET', '/console/acquisition/'],
       ['GET', '/console/audit/'],
     ];
@@ -117,8 +119,35 @@ describe('console operations', () => {
 
     for (const [method, path, body] of calls) {
       const response = await api.call(method, path, { token: operator.token, body });
-      expect(response.statusCode, `operator ${method} ${path}: ${response.body}`).toBe(path.endsWith('/data-export') ? 201 : 200);
+      // Two-step sign-in is off for this member: removing it is a 409 the operator is allowed to get.
+      const expected = path.endsWith('/data-export') ? 201 : path.endsWith('/two-factor/remove') ? 409 : 200;
+      expect(response.statusCode, `operator ${method} ${path}: ${response.body}`).toBe(expected);
     }
+  });
+
+  it('turns a member’s two-step sign-in off with the reason in the audit log, and shows whether it is on, never the key (decision 145)', async () => {
+    const member = await players.newMember();
+    const uid = member.userInfo.uid;
+    const { secret } = (await api.call('POST', '/user/two-factor/set-up', { token: member.token })).json().data;
+    const code = totpCode(secret, totpStep(new Date()));
+    expect((await api.call('POST', '/user/two-factor/confirm', { token: member.token, body: { code } })).statusCode).toBe(200);
+    const detail = await api.call('GET', `/console/members/${uid}`, { token: operator.token });
+    expect(detail.json().data.signIn.twoFactor).toBe(true);
+    expect(detail.body).not.toContain(secret);
+    const before = await auditCount();
+    const removed = await api.call('POST', `/console/members/${uid}/two-factor/remove`, {
+      token: operator.token,
+      body: { reason: 'Lost the phone; identity checked by the order history' },
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().data.signIn.twoFactor).toBe(false);
+    expect(await auditCount()).toBe(before + 1);
+    const audit = (await api.call('GET', `/console/audit/?target_type=member&target_id=${uid}`, { token: operator.token })).json().data;
+    expect(audit.entries[0]).toMatchObject({ action: 'member.two_factor_remove', detail: { reason: 'Lost the phone; identity checked by the order history' } });
+    expect((await api.call('GET', '/user/two-factor/', { token: member.token })).json().data.enabled).toBe(false);
+    // Off already: 409, and no second entry.
+    expect((await api.call('POST', `/console/members/${uid}/two-factor/remove`, { token: operator.token, body: { reason: 'Again' } })).statusCode).toBe(409);
+    expect(await auditCount()).toBe(before + 1);
   });
 
   it("prepares an archive of a member's data on their request, with the reason in the audit log, and shows it to the member too (decision 144)", async () => {

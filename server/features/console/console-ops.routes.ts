@@ -135,6 +135,20 @@ export function consoleOpsRoutes(api: ApiRouter, ops: ConsoleOpsService): void {
   api.route(
     {
       method: 'POST',
+      url: '/console/members/:user_id/two-factor/remove',
+      summary: "Turn a member's two-step sign-in off",
+      description: `For a member who lost both the authenticator app and the recovery codes, once the operator has checked who they are; with the reason in the audit log. 409 when it is off. ${OPERATORS_ONLY}`,
+      tags,
+      params: ConsoleMemberParamsSchema,
+      body: MemberActionBodySchema,
+      response: ConsoleMemberDetailSchema,
+    },
+    ({ caller, params, body }) => ops.removeTwoFactor(caller, params.user_id, body.reason),
+  );
+
+  api.route(
+    {
+      method: 'POST',
       url: '/console/members/:user_id/data-export',
       summary: "Prepare an archive of a member's data on their request",
       description: `For a member who asks by mail or phone (GDPR article 15): a new archive, prepared in the background; its signed link appears in dataExports of the member's detail once ready, for the operator to pass on. With the reason in the audit log. ${OPERATORS_ONLY}`,

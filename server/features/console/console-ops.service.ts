@@ -20,6 +20,7 @@ import type { BuildsService } from '../studio/builds.service.ts';
 import type { GameChangesService } from '../studio/game-changes.service.ts';
 import type { MemberDataService } from '../member-data/member-data.service.ts';
 import type { AcquisitionService } from '../tracking/acquisition.service.ts';
+import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 import type { AuditLogService } from './audit-log.service.ts';
 import type { ConsoleMembersRepository, MemberRow } from './console-members.repository.ts';
 import type { OperatorsService } from './operators.service.ts';
@@ -36,6 +37,7 @@ export interface ConsoleOpsDependencies {
   /** What waits for review: builds, and changes of live games (decision 122). */
   reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
   memberData: Pick<MemberDataService, 'requestExportFor' | 'exportsOfMember' | 'pendingCount'>;
+  twoFactor: Pick<TwoFactorService, 'enabledFor' | 'removeForOperator'>;
   clock: Clock;
 }
 
@@ -149,6 +151,16 @@ export class ConsoleOpsService {
     return this.#detail(await this.#member(userId));
   }
 
+  /** Turns two-step sign-in off for a member who lost the phone and the recovery codes; the reason goes to the audit log. */
+  async removeTwoFactor(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
+    const operatorUserId = await this.#deps.operators.requireOperator(caller);
+    await this.#member(userId);
+    await this.#deps.twoFactor.removeForOperator(userId, (unit) =>
+      this.#deps.auditLog.record({ operatorUserId, action: 'member.two_factor_remove', target: { type: 'member', id: userId }, detail: { reason } }, unit),
+    );
+    return this.#detail(await this.#member(userId));
+  }
+
   async acquisition(caller: Caller | null, since: string | undefined): Promise<AcquisitionReport> {
     await this.#deps.operators.requireOperator(caller);
     const day = since ?? '1970-01-01';
@@ -184,10 +196,11 @@ export class ConsoleOpsService {
   }
 
   async #detail(member: MemberRow): Promise<ConsoleMemberDetail> {
-    const [methods, failures, dataExports] = await Promise.all([
+    const [methods, failures, dataExports, twoFactor] = await Promise.all([
       this.#deps.members.signInMethods(member.id),
       this.#deps.signInFailures.recent(member, FAILURES_SHOWN),
       this.#deps.memberData.exportsOfMember(member.id),
+      this.#deps.twoFactor.enabledFor(member.id),
     ]);
     const whatsapp = methods.social.find((account) => account.platform === 'whatsapp');
     return {
@@ -201,6 +214,7 @@ export class ConsoleOpsService {
         whatsappPhone: whatsapp?.provider_user_id ?? null,
         device: methods.device,
         sessions: methods.sessions,
+        twoFactor,
       },
       locked: await this.#deps.accounts.signInLocked(
         member.username,

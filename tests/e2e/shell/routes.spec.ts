@@ -56,6 +56,7 @@ const ROUTES = [
   '/user/profile/nickname',
   '/user/profile/password',
   '/user/profile/data',
+  '/user/profile/two-factor',
 ];
 
 test.describe('routes in the browser', () => {
