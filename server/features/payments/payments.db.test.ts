@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_XSOLLA, xsollaTestEnv } from '#server/testing/test-orders.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { closeTestApiWithXsolla, openTestApiWithXsolla, TEST_XSOLLA, type XsollaStandIn } from '#server/testing/test-orders.ts';
+import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const key = () => randomBytes(12).toString('base64url');
@@ -39,19 +38,15 @@ const refund = (o: { id: string }, uid: number, transaction: number) => ({
  */
 describe('payments API', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   const XSOLLA = TEST_XSOLLA;
   let appId: number;
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     appId = await appIdOf(api.database, 'alpha');
   });
-  afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
-  });
+  afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 
   const { newGuest, newMember } = testPlayers(() => api, 9);
 
