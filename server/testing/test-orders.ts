@@ -102,7 +102,15 @@ export function testOrders(apiOf: () => TestApi, options: { appId: () => number;
     expect((await notify(paymentOf(o, player.userInfo.uid, id))).statusCode).toBe(204);
     return { ...o, transaction: id };
   }
+  /** One of the player's consumable `sku` used up through the game's inventory. */
+  async function consumeOne(player: TestPlayer, sku: string): Promise<void> {
+    const used = await apiOf().call('POST', `/game/inventory/${options.appId()}/consume`, {
+      token: player.token,
+      body: { sku, quantity: 1, idempotencyKey: idempotencyKey() },
+    });
+    expect(used.statusCode, used.body).toBe(200);
+  }
   /** The next transaction id (for notifications a test sends itself). */
   const nextTransaction = () => ++transaction;
-  return { notify, order, buy, nextTransaction };
+  return { notify, order, buy, consumeOne, nextTransaction };
 }
