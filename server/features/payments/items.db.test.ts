@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfHeadersFor, openSecondInstance, type ApiInstance } from '#server/testing/api-instance.ts';
-import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
+import { fixtureGameIds, type TestApi } from '#server/testing/test-api.ts';
 import {
   ALPHA_PRICES,
   idempotencyKey as key,
@@ -34,8 +34,7 @@ describe('items: permanent once, consumables in an inventory', () => {
 
   beforeAll(async () => {
     ({ api, xsolla } = await openTestApiWithXsolla());
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
   });
   afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 

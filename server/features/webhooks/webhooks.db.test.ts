@@ -6,7 +6,7 @@ import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-we
 import { inUnitOfWork } from '#server/db/unit-of-work.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
-import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, fixtureGameIds, type TestApi } from '#server/testing/test-api.ts';
 import {
   closeTestApiWithXsolla,
   idempotencyKey as key,
@@ -63,8 +63,7 @@ describe('game webhooks', () => {
     receiver = await startReceiver();
     ({ api, xsolla } = await openTestApiWithXsolla());
     const { db } = api.services.database;
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
     owner = await newMember();
     await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Hook Studio', contactEmail: 'dev@hook.test' });
     // Studio game creation is its own work: the fixture game is given to the developer directly.
