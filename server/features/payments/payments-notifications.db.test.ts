@@ -31,7 +31,6 @@ const orderPaid = (o: { id: string }, uid: number, stated: object) => ({
 describe('payment notifications', () => {
   let api: TestApi;
   let xsolla: XsollaStandIn;
-  const XSOLLA = TEST_XSOLLA;
   let appId: number;
 
   beforeAll(async () => {
@@ -78,7 +77,7 @@ describe('payment notifications', () => {
     return api.app.inject({
       method: 'POST',
       url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, XSOLLA.secret)}` },
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, TEST_XSOLLA.secret)}` },
       payload,
     });
   }

@@ -39,7 +39,6 @@ const refund = (o: { id: string }, uid: number, transaction: number) => ({
 describe('payments API', () => {
   let api: TestApi;
   let xsolla: XsollaStandIn;
-  const XSOLLA = TEST_XSOLLA;
   let appId: number;
 
   beforeAll(async () => {
@@ -65,7 +64,7 @@ describe('payments API', () => {
     return api.app.inject({
       method: 'POST',
       url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${options.signature ?? webhookSignature(payload, XSOLLA.secret)}` },
+      headers: { 'content-type': 'application/json', authorization: `Signature ${options.signature ?? webhookSignature(payload, TEST_XSOLLA.secret)}` },
       payload,
     });
   }
@@ -147,7 +146,7 @@ describe('payments API', () => {
     const member = await newMember();
     const o = await order(member.token);
     const before = await events(o.id);
-    const forged = await notify(payment(o, member.userInfo.uid, 70002), { signature: webhookSignature('{}', XSOLLA.secret) });
+    const forged = await notify(payment(o, member.userInfo.uid, 70002), { signature: webhookSignature('{}', TEST_XSOLLA.secret) });
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error.code).toBe('INVALID_SIGNATURE');
     const none = await api.app.inject({
