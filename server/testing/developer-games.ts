@@ -1,7 +1,42 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import yazl from 'yazl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { TestApi } from './test-api.ts';
+import type { TestPlayer, testPlayers } from './test-players.ts';
+
+/** Who a Studio test acts as: a game's developer, another developer, a plain member, a guest and an operator. */
+export interface StudioCast {
+  owner: TestPlayer;
+  other: TestPlayer;
+  member: TestPlayer;
+  guest: TestPlayer;
+  operator: TestPlayer;
+}
+
+/**
+ * The Studio's cast made through `players`: the owner with the studio profile `ownerStudio`, the
+ * other developer with a studio of their own ("Other"), and the operator granted the Console.
+ */
+export async function newStudioCast(
+  api: TestApi,
+  players: ReturnType<typeof testPlayers>,
+  ownerStudio: { studioName: string; contactEmail: string },
+): Promise<StudioCast> {
+  const [owner, other, member, guest, operator] = await Promise.all([
+    players.newMember(),
+    players.newMember(),
+    players.newMember(),
+    players.newGuest(),
+    players.newMember(),
+  ]);
+  await api.services.developers.saveProfile(owner.userInfo.uid, ownerStudio);
+  await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Other', contactEmail: 'dev@other.test' });
+  await api.database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: new Date().toISOString() }).execute();
+  return { owner, other, member, guest, operator };
+}
 
 /**
  * A developer's game as the Studio's game creation makes one: an unpublished `apps` row with
@@ -82,6 +117,15 @@ export interface ZipEntry {
   mode?: number;
   /** Stored without compression. */
   store?: boolean;
+}
+
+/** Writes `entries` under `folder` as the files of a build on a developer's disk; returns `folder`. */
+export function writeBuildFolder(folder: string, entries: ZipEntry[]): string {
+  for (const entry of entries) {
+    mkdirSync(dirname(join(folder, entry.name)), { recursive: true });
+    writeFileSync(join(folder, entry.name), entry.content ?? '');
+  }
+  return folder;
 }
 
 /** A zip made in memory, as a developer's tools make one. */

@@ -75,3 +75,8 @@ export async function insertUser(services: Services, fields: { nickname?: string
 export async function appIdOf(database: DatabaseHandle, slug: string): Promise<number> {
   return (await database.db.selectFrom('apps').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
 }
+
+/** The fixture catalogue's games alpha, the one a test plays (`appId`), and beta, another game (`otherAppId`). */
+export async function fixtureGameIds(database: DatabaseHandle): Promise<{ appId: number; otherAppId: number }> {
+  return { appId: await appIdOf(database, 'alpha'), otherAppId: await appIdOf(database, 'beta') };
+}

@@ -2,8 +2,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
-import type { TestApi } from './test-api.ts';
+import { openTestApi, type TestApi } from './test-api.ts';
 import type { TestPlayer } from './test-players.ts';
+import { startXsollaStandIn } from './xsolla-stand-in.ts';
+
+export type XsollaStandIn = Awaited<ReturnType<typeof startXsollaStandIn>>;
 
 /** The Xsolla project the payment tests configure, which the stand-in expects. */
 export const TEST_XSOLLA = { projectId: '301234', apiKey: 'xsolla-test-key', secret: 'xsolla-webhook-secret' } as const;
@@ -17,6 +20,19 @@ export function xsollaTestEnv(url: string): Record<string, string> {
     XSOLLA_SANDBOX: 'true',
     XSOLLA_API_URL: url,
   };
+}
+
+/** A new Xsolla stand-in and the API opened against it in sandbox mode (`xsollaTestEnv`), with `env` added. */
+export async function openTestApiWithXsolla(env: Record<string, string> = {}): Promise<{ api: TestApi; xsolla: XsollaStandIn }> {
+  const xsolla = await startXsollaStandIn(TEST_XSOLLA);
+  const api = await openTestApi({ ...xsollaTestEnv(xsolla.url), ...env });
+  return { api, xsolla };
+}
+
+/** Closes what `openTestApiWithXsolla` opened; either is missing when opening failed. */
+export async function closeTestApiWithXsolla(opened: { api?: TestApi; xsolla?: XsollaStandIn }): Promise<void> {
+  await opened.api?.close();
+  await opened.xsolla?.stop();
 }
 
 /** The prices of the fixture game alpha's items, in dollars as Xsolla notifies them. */
@@ -86,7 +102,15 @@ export function testOrders(apiOf: () => TestApi, options: { appId: () => number;
     expect((await notify(paymentOf(o, player.userInfo.uid, id))).statusCode).toBe(204);
     return { ...o, transaction: id };
   }
+  /** One of the player's consumable `sku` used up through the game's inventory. */
+  async function consumeOne(player: TestPlayer, sku: string): Promise<void> {
+    const used = await apiOf().call('POST', `/game/inventory/${options.appId()}/consume`, {
+      token: player.token,
+      body: { sku, quantity: 1, idempotencyKey: idempotencyKey() },
+    });
+    expect(used.statusCode, used.body).toBe(200);
+  }
   /** The next transaction id (for notifications a test sends itself). */
   const nextTransaction = () => ++transaction;
-  return { notify, order, buy, nextTransaction };
+  return { notify, order, buy, consumeOne, nextTransaction };
 }

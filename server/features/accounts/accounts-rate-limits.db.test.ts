@@ -204,6 +204,18 @@ function limitsAcrossInstances(open: () => Promise<{ first: FastifyInstance; sec
   });
 }
 
+/** The two instances as `limitsAcrossInstances` takes them; closing closes the second, then the API. */
+function bothInstances(api: TestApi, second: ApiInstance) {
+  return {
+    first: api.app,
+    second: second.app,
+    async close() {
+      await second.close();
+      await api.close();
+    },
+  };
+}
+
 describe('sign-in limits on the database, two instances', () => {
   let api: TestApi;
   let second: ApiInstance;
@@ -211,14 +223,7 @@ describe('sign-in limits on the database, two instances', () => {
   limitsAcrossInstances(async () => {
     api = await openTestApi();
     second = await openSecondInstance(api.database);
-    return {
-      first: api.app,
-      second: second.app,
-      async close() {
-        await second.close();
-        await api.close();
-      },
-    };
+    return bothInstances(api, second);
   });
 
   it('keeps the counters in the rate_limits table', async () => {
@@ -236,14 +241,7 @@ describe('sign-in limits on Redis, two instances', () => {
   limitsAcrossInstances(async () => {
     api = await openTestApi(env);
     second = await openApiInstance(api.database, { env });
-    return {
-      first: api.app,
-      second: second.app,
-      async close() {
-        await second.close();
-        await api.close();
-      },
-    };
+    return bothInstances(api, second);
   });
 
   it('leaves the rate_limits table empty', async () => {

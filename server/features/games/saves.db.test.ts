@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { appIdOf, fixtureGameIds, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
 /** A value nested `depth` levels deep: [[[…0…]]]. */
@@ -13,8 +13,7 @@ describe('cloud saves', () => {
   let otherAppId: number;
   beforeAll(async () => {
     api = await openTestApi();
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
   });
   afterAll(() => api?.close());
 

@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfHeadersFor, openSecondInstance, type ApiInstance } from '#server/testing/api-instance.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { ALPHA_PRICES, idempotencyKey as key, paymentOf as payment, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { fixtureGameIds, type TestApi } from '#server/testing/test-api.ts';
+import {
+  ALPHA_PRICES,
+  idempotencyKey as key,
+  paymentOf as payment,
+  closeTestApiWithXsolla,
+  openTestApiWithXsolla,
+  testOrders,
+  type XsollaStandIn,
+} from '#server/testing/test-orders.ts';
 import { testPlayers, type TestPlayer } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 
 const orderPaid = (o: { id: string; sku: string }, uid: number) => ({
   notification_type: 'order_paid',
@@ -21,20 +28,15 @@ const orderPaid = (o: { id: string; sku: string }, uid: number) => ({
  */
 describe('items: permanent once, consumables in an inventory', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   let appId: number;
   let otherAppId: number;
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(TEST_XSOLLA);
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ api, xsolla } = await openTestApiWithXsolla());
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
   });
-  afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
-  });
+  afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 
   const { newGuest, newMember } = testPlayers(() => api, 13);
   const { notify, buy, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 91000 });

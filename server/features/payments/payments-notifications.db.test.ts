@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvedChallenge } from '#server/testing/guest-challenge.ts';
-import { TEST_XSOLLA, xsollaTestEnv } from '#server/testing/test-orders.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
+import { closeTestApiWithXsolla, openTestApiWithXsolla, TEST_XSOLLA, type XsollaStandIn } from '#server/testing/test-orders.ts';
+import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
 import { paidNotifications } from '#server/adapters/payments/sandbox-payments.ts';
 import { PaymentsRepository } from './payments.repository.ts';
 import { payableOf } from './order-views.ts';
@@ -31,13 +30,11 @@ const orderPaid = (o: { id: string }, uid: number, stated: object) => ({
  */
 describe('payment notifications', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
-  const XSOLLA = TEST_XSOLLA;
+  let xsolla: XsollaStandIn;
   let appId: number;
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     appId = await appIdOf(api.database, 'alpha');
     const now = new Date().toISOString();
     await api.services.database.db
@@ -54,10 +51,7 @@ describe('payment notifications', () => {
       })
       .execute();
   });
-  afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
-  });
+  afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 
   let address = 0;
   async function newMember() {
@@ -83,7 +77,7 @@ describe('payment notifications', () => {
     return api.app.inject({
       method: 'POST',
       url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, XSOLLA.secret)}` },
+      headers: { 'content-type': 'application/json', authorization: `Signature ${webhookSignature(payload, TEST_XSOLLA.secret)}` },
       payload,
     });
   }

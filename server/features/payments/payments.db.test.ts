@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_XSOLLA, xsollaTestEnv } from '#server/testing/test-orders.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { closeTestApiWithXsolla, openTestApiWithXsolla, TEST_XSOLLA, type XsollaStandIn } from '#server/testing/test-orders.ts';
+import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { webhookSignature } from '#server/adapters/payments/xsolla-notifications.ts';
 
 const key = () => randomBytes(12).toString('base64url');
@@ -39,19 +38,14 @@ const refund = (o: { id: string }, uid: number, transaction: number) => ({
  */
 describe('payments API', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
-  const XSOLLA = TEST_XSOLLA;
+  let xsolla: XsollaStandIn;
   let appId: number;
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(XSOLLA);
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     appId = await appIdOf(api.database, 'alpha');
   });
-  afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
-  });
+  afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 
   const { newGuest, newMember } = testPlayers(() => api, 9);
 
@@ -70,7 +64,7 @@ describe('payments API', () => {
     return api.app.inject({
       method: 'POST',
       url: '/serve/api/payment/xsolla/webhook/',
-      headers: { 'content-type': 'application/json', authorization: `Signature ${options.signature ?? webhookSignature(payload, XSOLLA.secret)}` },
+      headers: { 'content-type': 'application/json', authorization: `Signature ${options.signature ?? webhookSignature(payload, TEST_XSOLLA.secret)}` },
       payload,
     });
   }
@@ -152,7 +146,7 @@ describe('payments API', () => {
     const member = await newMember();
     const o = await order(member.token);
     const before = await events(o.id);
-    const forged = await notify(payment(o, member.userInfo.uid, 70002), { signature: webhookSignature('{}', XSOLLA.secret) });
+    const forged = await notify(payment(o, member.userInfo.uid, 70002), { signature: webhookSignature('{}', TEST_XSOLLA.secret) });
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error.code).toBe('INVALID_SIGNATURE');
     const none = await api.app.inject({

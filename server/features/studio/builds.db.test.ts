@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGamesOrigin } from '#server/features/games/games-origin.ts';
 import { AppError } from '#server/lib/app-error.ts';
-import { insertDeveloperGame, insertReviewedBuild, makeZip, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
+import { insertDeveloperGame, insertReviewedBuild, makeZip, newStudioCast, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 
@@ -54,16 +54,7 @@ describe('game builds (decision 097)', () => {
 
   beforeAll(async () => {
     api = await openTestApi({ BUILDS_DIR: buildsDir, UPLOAD_DIR: uploadDir });
-    [owner, other, member, guest, operator] = await Promise.all([
-      players.newMember(),
-      players.newMember(),
-      players.newMember(),
-      players.newGuest(),
-      players.newMember(),
-    ]);
-    await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Tidepool', contactEmail: 'dev@tidepool.test' });
-    await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Other', contactEmail: 'dev@other.test' });
-    await api.database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: new Date().toISOString() }).execute();
+    ({ owner, other, member, guest, operator } = await newStudioCast(api, players, { studioName: 'Tidepool', contactEmail: 'dev@tidepool.test' }));
     game = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
     origin = await buildGamesOrigin({
       config: api.config,

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertReviewedBuild } from '#server/testing/developer-games.ts';
 import { freePort } from '#server/testing/free-port.ts';
-import { idempotencyKey, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { closeTestApiWithXsolla, idempotencyKey, openTestApiWithXsolla, testOrders, type XsollaStandIn } from '#server/testing/test-orders.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 
 const form = (version: { summary: string; price: number; backend: string; category?: string; extraItem?: boolean }) => ({
   i18n: {
@@ -75,7 +74,7 @@ async function served(api: TestApi, target: { id: number; slug: string }) {
 /** A change of a live game waits for review (decision 112); players and orders see the live game until an operator approves. */
 describe('changes of a live game (decision 112)', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   const players = testPlayers(() => api, 112);
   let owner: TestPlayer;
   let operator: TestPlayer;
@@ -93,8 +92,7 @@ describe('changes of a live game (decision 112)', () => {
   const before = { summary: 'Boats come home at night.', categories: ['puzzle'], backends: ['https://api.harbour.example'], prices: { 'fog-lamp': 199 } };
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(TEST_XSOLLA);
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     [owner, operator, operatorStudio, member, buyer] = await Promise.all([
       players.newMember(),
       players.newMember(),
@@ -116,10 +114,7 @@ describe('changes of a live game (decision 112)', () => {
       .execute();
     game = await liveGame(api, owner, operator, before.summary);
   });
-  afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
-  });
+  afterAll(() => closeTestApiWithXsolla({ api, xsolla }));
 
   it("keeps a live game's texts, categories, backends and prices as they are until an operator approves; rejection leaves them", async () => {
     expect(await served(api, game)).toEqual(before);

@@ -5,10 +5,16 @@ import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
 import { signedHeaders } from '../../../docs/examples/record-from-backend.ts';
 import { PREVIEW_HEADER } from '#common/constants.ts';
 import { insertDeveloperGame, insertReviewedBuild } from '#server/testing/developer-games.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { idempotencyKey as key, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
+import {
+  closeTestApiWithXsolla,
+  idempotencyKey as key,
+  openTestApiWithXsolla,
+  paymentOf,
+  testOrders,
+  type XsollaStandIn,
+} from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 
 /** The headers of a call made through a build's preview, or of one made without. */
 const withPreview = (preview?: string): Record<string, string> => (preview === undefined ? {} : { [PREVIEW_HEADER]: preview });
@@ -46,7 +52,7 @@ async function startReceiver() {
  */
 describe('test mode', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const players = testPlayers(() => api, 173);
   let alpha: number;
@@ -60,9 +66,8 @@ describe('test mode', () => {
   const { notify, nextTransaction } = testOrders(() => api, { appId: () => alpha, firstTransaction: 730_000 });
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(TEST_XSOLLA);
     receiver = await startReceiver();
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     const { db } = api.database;
     alpha = await appIdOf(api.database, 'alpha');
     beta = await appIdOf(api.database, 'beta');
@@ -92,8 +97,7 @@ describe('test mode', () => {
     gameSecret = (await api.services.records.newBackendSecret(alpha)).secret;
   });
   afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
+    await closeTestApiWithXsolla({ api, xsolla });
     await receiver?.stop();
   });
 

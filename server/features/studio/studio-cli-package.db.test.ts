@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from '#server/testing/api-process-start.ts';
-import { insertDeveloperGame, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
+import { insertDeveloperGame, sdkGameEntries, writeBuildFolder, type ZipEntry } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 
@@ -31,14 +31,7 @@ interface Run {
   stderr: string;
 }
 
-function folderOf(name: string, entries: ZipEntry[]): string {
-  const folder = join(scratch, name);
-  for (const entry of entries) {
-    mkdirSync(dirname(join(folder, entry.name)), { recursive: true });
-    writeFileSync(join(folder, entry.name), entry.content ?? '');
-  }
-  return folder;
-}
+const folderOf = (name: string, entries: ZipEntry[]) => writeBuildFolder(join(scratch, name), entries);
 
 /** stdout is one JSON document and nothing else. */
 function onlyJson(run: Run) {

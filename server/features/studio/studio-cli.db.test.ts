@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from '#server/testing/api-process-start.ts';
-import { insertDeveloperGame, sdkGameEntries, type ZipEntry } from '#server/testing/developer-games.ts';
+import { insertDeveloperGame, sdkGameEntries, writeBuildFolder, type ZipEntry } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 
@@ -28,14 +28,7 @@ interface Answer {
   stderr: string;
 }
 
-function folderOf(name: string, entries: ZipEntry[]): string {
-  const folder = join(scratch, name);
-  for (const entry of entries) {
-    mkdirSync(dirname(join(folder, entry.name)), { recursive: true });
-    writeFileSync(join(folder, entry.name), entry.content ?? '');
-  }
-  return folder;
-}
+const folderOf = (name: string, entries: ZipEntry[]) => writeBuildFolder(join(scratch, name), entries);
 
 // Each test starts Node.js processes with the TypeScript sources: seconds on a quiet machine,
 // more on a busy one.

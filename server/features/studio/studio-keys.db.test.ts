@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDIO_KEYS_MAX } from '#common/api/studio-keys.schema.ts';
 import { sha256Hex } from '#server/lib/random.ts';
-import { insertDeveloperGame, makeZip, sdkGameEntries } from '#server/testing/developer-games.ts';
+import { insertDeveloperGame, makeZip, newStudioCast, sdkGameEntries } from '#server/testing/developer-games.ts';
 import { openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
 
@@ -25,17 +25,9 @@ describe('Studio keys for build pipelines (decision 102)', () => {
 
   beforeAll(async () => {
     api = await openTestApi({ BUILDS_DIR: buildsDir });
-    [owner, other, member, guest, operator] = await Promise.all([
-      players.newMember(),
-      players.newMember(),
-      players.newMember(),
-      players.newGuest(),
-      players.newMember(),
-    ]);
-    await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Keyed', contactEmail: 'dev@keyed.test' });
-    await api.services.developers.saveProfile(other.userInfo.uid, { studioName: 'Other', contactEmail: 'dev@other.test' });
+    ({ owner, other, member, guest, operator } = await newStudioCast(api, players, { studioName: 'Keyed', contactEmail: 'dev@keyed.test' }));
+    // The operator is a developer too, with keys of their own.
     await api.services.developers.saveProfile(operator.userInfo.uid, { studioName: 'Ops', contactEmail: 'ops@ops.test' });
-    await api.database.db.insertInto('operators').values({ user_id: operator.userInfo.uid, granted_at: new Date().toISOString() }).execute();
     game = await insertDeveloperGame(api.database.db, owner.userInfo.uid);
     othersGame = await insertDeveloperGame(api.database.db, other.userInfo.uid);
   });

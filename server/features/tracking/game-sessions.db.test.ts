@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAY_MS_GRACE } from '#common/api/game-stats.schema.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
+import { fixtureGameIds, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
 import { GameSessionsRepository } from './game-sessions.repository.ts';
 import { GAME_SESSION_LIMITS, GameSessionsService } from './game-sessions.service.ts';
@@ -16,8 +16,7 @@ describe('game play sessions', () => {
   let otherAppId: number;
   beforeAll(async () => {
     api = await openTestApi();
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
   });
   afterAll(() => api?.close());
 

@@ -3,10 +3,9 @@ import type { AddressInfo } from 'node:net';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { idempotencyKey as key, partialRefundOf, refundOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { appIdOf, type TestApi } from '#server/testing/test-api.ts';
+import { closeTestApiWithXsolla, openTestApiWithXsolla, partialRefundOf, refundOf, testOrders, type XsollaStandIn } from '#server/testing/test-orders.ts';
 import { testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { WEBHOOK_EVENT_TYPES, webhookEventBody } from './webhook-events.schema.ts';
 
 interface Received {
@@ -26,7 +25,7 @@ interface WebhookOperation {
  */
 describe("the OpenAPI document's webhooks", () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   let server: Server;
   let webhooks: Record<string, { post: WebhookOperation }>;
   const received: Received[] = [];
@@ -34,10 +33,9 @@ describe("the OpenAPI document's webhooks", () => {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   const { newMember } = testPlayers(() => api, 124);
-  const { notify, buy, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 123_000 });
+  const { notify, buy, consumeOne, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 123_000 });
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(TEST_XSOLLA);
     server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -47,7 +45,7 @@ describe("the OpenAPI document's webhooks", () => {
       });
     });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     appId = await appIdOf(api.database, 'alpha');
     const owner = await newMember();
     await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Documented', contactEmail: 'dev@documented.test' });
@@ -62,17 +60,12 @@ describe("the OpenAPI document's webhooks", () => {
     expect((await notify(partialRefundOf(gold, member.userInfo.uid, gold.transaction, 0.5, 'A day without tiles'))).statusCode).toBe(204);
     expect((await notify(refundOf(gold, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
     await buy(member, 'alpha-hints');
-    const used = await api.call('POST', `/game/inventory/${appId}/consume`, {
-      token: member.token,
-      body: { sku: 'alpha-hints', quantity: 1, idempotencyKey: key() },
-    });
-    expect(used.statusCode, used.body).toBe(200);
+    await consumeOne(member, 'alpha-hints');
     await api.services.webhooks.deliverDue();
     expect((await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token })).statusCode).toBe(200);
   });
   afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
+    await closeTestApiWithXsolla({ api, xsolla });
     await new Promise((done) => server?.close(done));
   });
 

@@ -6,10 +6,18 @@ import { verifyWebhook, webhookReceiver } from '../../../docs/examples/verify-we
 import { inUnitOfWork } from '#server/db/unit-of-work.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type ApiInstance, openApiInstance, openSecondInstance } from '#server/testing/api-instance.ts';
-import { appIdOf, openTestApi, type TestApi } from '#server/testing/test-api.ts';
-import { idempotencyKey as key, partialRefundOf, refundOf, paymentOf, TEST_XSOLLA, testOrders, xsollaTestEnv } from '#server/testing/test-orders.ts';
+import { appIdOf, fixtureGameIds, type TestApi } from '#server/testing/test-api.ts';
+import {
+  closeTestApiWithXsolla,
+  idempotencyKey as key,
+  openTestApiWithXsolla,
+  partialRefundOf,
+  refundOf,
+  paymentOf,
+  testOrders,
+  type XsollaStandIn,
+} from '#server/testing/test-orders.ts';
 import { type TestPlayer, testPlayers } from '#server/testing/test-players.ts';
-import { startXsollaStandIn } from '#server/testing/xsolla-stand-in.ts';
 import { HttpWebhookSender } from '../../adapters/webhooks/http-webhook-sender.ts';
 import { GIVE_UP_AFTER_SECONDS } from './webhooks.service.ts';
 
@@ -42,22 +50,20 @@ async function startReceiver() {
  */
 describe('game webhooks', () => {
   let api: TestApi;
-  let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
+  let xsolla: XsollaStandIn;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let appId: number;
   let otherAppId: number;
   let owner: TestPlayer;
   let secret: string;
   const { newGuest, newMember } = testPlayers(() => api, 100);
-  const { notify, buy, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 100_000 });
+  const { notify, buy, consumeOne, nextTransaction } = testOrders(() => api, { appId: () => appId, firstTransaction: 100_000 });
 
   beforeAll(async () => {
-    xsolla = await startXsollaStandIn(TEST_XSOLLA);
     receiver = await startReceiver();
-    api = await openTestApi(xsollaTestEnv(xsolla.url));
+    ({ api, xsolla } = await openTestApiWithXsolla());
     const { db } = api.services.database;
-    appId = await appIdOf(api.database, 'alpha');
-    otherAppId = await appIdOf(api.database, 'beta');
+    ({ appId, otherAppId } = await fixtureGameIds(api.database));
     owner = await newMember();
     await api.services.developers.saveProfile(owner.userInfo.uid, { studioName: 'Hook Studio', contactEmail: 'dev@hook.test' });
     // Studio game creation is its own work: the fixture game is given to the developer directly.
@@ -68,8 +74,7 @@ describe('game webhooks', () => {
     expect(secret).toMatch(/^whsec_[\w-]{43}$/);
   });
   afterAll(async () => {
-    await api?.close();
-    await xsolla?.stop();
+    await closeTestApiWithXsolla({ api, xsolla });
     await receiver?.stop();
   });
 
@@ -84,11 +89,7 @@ describe('game webhooks', () => {
     expect(await deliveriesOf(gold.id)).toMatchObject([{ event_type: 'order.paid', status: 'pending', attempts: 0 }]);
     expect((await notify(refundOf(gold, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
     await buy(member, 'alpha-hints');
-    const used = await api.call('POST', `/game/inventory/${appId}/consume`, {
-      token: member.token,
-      body: { sku: 'alpha-hints', quantity: 1, idempotencyKey: key() },
-    });
-    expect(used.statusCode, used.body).toBe(200);
+    await consumeOne(member, 'alpha-hints');
 
     const before = receiver.received.length;
     expect(await api.services.webhooks.deliverDue()).toBeGreaterThanOrEqual(4);

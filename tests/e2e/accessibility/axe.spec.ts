@@ -4,6 +4,7 @@ import axe from 'axe-core';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { conflictingClassLists } from '../../support/class-conflicts.ts';
 import { grantOperator } from '../../support/operators.ts';
+import { newStudioWithDraftGame } from '../../support/studio.ts';
 import { fillPath, LOCALE_PREFIXES, PAGE_TYPES, type PathSamples, pathSamples } from '../../support/page-types.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, hostedGameFrame, test } from '../fixtures.ts';
@@ -158,18 +159,9 @@ test.describe('accessibility of the Studio, the Console and the QA page (axe-cor
   for (const { locale, prefix } of LOCALE_PREFIXES) {
     test(`Studio statistics and the QA log (${locale}) have no serious violation @mobile`, async ({ page, request, baseURL }) => {
       test.slow();
-      const developer = await newMember(request, uniqueUsername('axedev'), 'axe-checker-Lantern-7');
-      expect(
-        (await call(request, 'PUT', '/studio/profile/', { token: developer.token, body: { studioName: 'Axe Works', contactEmail: 'team@axe.test' } })).status,
-      ).toBe(200);
-      const slug = `axe-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-      const created = await call<{ id: number }>(request, 'POST', '/studio/games/', {
-        token: developer.token,
-        body: { slug, i18n: { en: { title: 'Axe Run' } } },
-      });
-      expect(created.status).toBe(201);
+      const { member: developer, gameId } = await newStudioWithDraftGame(request, 'axe', 'axe-checker-Lantern-7');
       await useSession(page.context(), baseURL!, developer.token);
-      await openSettled(page, `${prefix}/studio/games/${created.data.id}/stats?days=30`);
+      await openSettled(page, `${prefix}/studio/games/${gameId}/stats?days=30`);
       await expect(page.locator('table').first()).toBeVisible();
       await expectNoSeriousViolations(page, 'Studio statistics');
 

@@ -1,8 +1,9 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { makeZip } from '../../../server/testing/developer-games.ts';
-import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
+import { newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
 import { gameId as catalogueGameId, paidOrder } from '../../support/orders.ts';
+import { newStudioWithDraftGame } from '../../support/studio.ts';
 import { useSession } from '../browser-session.ts';
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
@@ -13,20 +14,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const PASSWORD = 'Harbour-Lantern-Tricky-9';
 const ASCII_PUNCTUATION_AFTER_HAN = /\p{Script=Han}[:,;]/u;
 
-/** A member with a Studio profile and one draft game with nothing but its English title. */
-async function studioWithGame(request: APIRequestContext) {
-  const member = await newMember(request, uniqueUsername('zhpunct'), PASSWORD);
-  expect(
-    (await call(request, 'PUT', '/studio/profile/', { token: member.token, body: { studioName: 'Punct Works', contactEmail: 'team@punct.test' } })).status,
-  ).toBe(200);
-  const created = await call<{ id: number }>(request, 'POST', '/studio/games/', {
-    token: member.token,
-    body: { slug: `punct-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, i18n: { en: { title: 'Punct Run' } } },
-  });
-  expect(created.status).toBe(201);
-  return { member, gameId: created.data.id };
-}
-
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await hydrated(page);
@@ -35,7 +22,7 @@ async function open(page: Page, path: string): Promise<void> {
 
 test.describe('Chinese punctuation in text built by the pages (decision 121)', { tag: '@db' }, () => {
   test("the Studio's list of what a game still needs is written with 、 in Chinese and commas in English", async ({ page, request, baseURL }) => {
-    const { member, gameId } = await studioWithGame(request);
+    const { member, gameId } = await newStudioWithDraftGame(request, 'punct');
     await useSession(page.context(), baseURL!, member.token);
     await open(page, `/zh-CN/studio/games/${gameId}`);
     const missing = page.getByTestId('studio-game-form').locator('output').first();
@@ -49,7 +36,7 @@ test.describe('Chinese punctuation in text built by the pages (decision 121)', {
 
   test('a refused zip and a new Studio key are introduced with a full-width colon in Chinese', async ({ page, request, baseURL, problems }) => {
     problems.allow('status of 422');
-    const { member, gameId } = await studioWithGame(request);
+    const { member, gameId } = await newStudioWithDraftGame(request, 'punct');
     await useSession(page.context(), baseURL!, member.token);
 
     await open(page, `/zh-CN/studio/games/${gameId}/builds`);

@@ -1,7 +1,8 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
 import { openRunDatabase } from '../../support/run-database.ts';
+import { newStudioWithDraftGame } from '../../support/studio.ts';
 import { settledUser } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect as baseExpect, test } from '../fixtures.ts';
@@ -38,19 +39,6 @@ async function expectFocusedInError(field: Locator, message: string | RegExp): P
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A member with a Studio profile and one draft game. */
-async function studioWithGame(request: APIRequestContext) {
-  const member = await newMember(request, uniqueUsername('focus'), PASSWORD);
-  const profile = await call(request, 'PUT', '/studio/profile/', { token: member.token, body: { studioName: 'Focus Works', contactEmail: 'team@focus.test' } });
-  expect(profile.status).toBe(200);
-  const created = await call<{ id: number; slug: string }>(request, 'POST', '/studio/games/', {
-    token: member.token,
-    body: { slug: `focus-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, i18n: { en: { title: 'Focus Run' } } },
-  });
-  expect(created.status).toBe(201);
-  return { member, gameId: created.data.id };
 }
 
 async function open(page: Page, path: string): Promise<void> {
@@ -105,7 +93,7 @@ test.describe('focus after a refusal (decision 121)', { tag: '@db' }, () => {
 
     test(`a Studio save refused (${locale}): focus goes to the field in error`, async ({ page, request, baseURL, problems }) => {
       problems.allow('status of 422');
-      const { member, gameId } = await studioWithGame(request);
+      const { member, gameId } = await newStudioWithDraftGame(request, 'focus');
       await useSession(page.context(), baseURL!, member.token);
       await open(page, `${prefix}/studio/games/${gameId}`);
       const form = page.getByTestId('studio-game-form');
@@ -135,7 +123,7 @@ test.describe('focus after a refusal (decision 121)', { tag: '@db' }, () => {
 
     test(`a Console reject without a reason (${locale}): focus goes to the reason`, async ({ page, request, baseURL, problems }) => {
       problems.allow('status of 422');
-      const { member: developer, gameId } = await studioWithGame(request);
+      const { member: developer, gameId } = await newStudioWithDraftGame(request, 'focus');
       const operator = await newMember(request, uniqueUsername('op'), PASSWORD);
       await grantOperator(operator.userInfo.uid);
       const database = await openRunDatabase();

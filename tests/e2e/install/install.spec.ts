@@ -1,6 +1,22 @@
+import type { Page } from '@playwright/test';
 import { recordTracking } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
+
+/**
+ * What Chromium fires when the portal is installable (simulated: a headless browser never offers
+ * it); the offer's prompt, once called, sets `window.prompted`.
+ */
+async function offerInstallation(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
+    offer.prompt = async () => {
+      (window as unknown as { prompted: boolean }).prompted = true;
+    };
+    offer.userChoice = Promise.resolve({ outcome: 'accepted' });
+    window.dispatchEvent(offer);
+  });
+}
 
 test.describe('installable app and campaign attribution', () => {
   test('the install button appears only when the browser offers installation, and an install is tracked', async ({ page }) => {
@@ -9,15 +25,7 @@ test.describe('installable app and campaign attribution', () => {
     await hydrated(page);
     await expect(page.getByTestId('install-button')).toHaveCount(0);
 
-    // What Chromium fires when the portal is installable (simulated: a headless browser never offers it).
-    await page.evaluate(() => {
-      const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
-      offer.prompt = async () => {
-        (window as unknown as { prompted: boolean }).prompted = true;
-      };
-      offer.userChoice = Promise.resolve({ outcome: 'accepted' });
-      window.dispatchEvent(offer);
-    });
+    await offerInstallation(page);
     const button = page.getByTestId('install-button');
     await expect(button).toBeVisible();
     await expect(button).toHaveAccessibleName('Install app');
@@ -33,14 +41,7 @@ test.describe('installable app and campaign attribution', () => {
     test.skip(!isMobile, 'the phone layout');
     await page.goto('/zh-CN');
     await hydrated(page);
-    await page.evaluate(() => {
-      const offer = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
-      offer.prompt = async () => {
-        (window as unknown as { prompted: boolean }).prompted = true;
-      };
-      offer.userChoice = Promise.resolve({ outcome: 'accepted' });
-      window.dispatchEvent(offer);
-    });
+    await offerInstallation(page);
     // The browser's own prompt is held back, so the page must offer it where a phone can reach it.
     await page.getByTestId('user-drawer-trigger').click();
     const offer = page.getByTestId('user-drawer').getByTestId('install-offer');

@@ -1,22 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_SCHEMA } from '../../../playwright.config.ts';
-import { openDatabase } from '../../../server/db/client.ts';
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { giveCatalogueGameToNewStudio } from '../../support/run-database.ts';
 import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
-
-/** The run's database, as the server under test opens it (playwright.config.ts). */
-function runDatabase() {
-  const url = process.env.DATABASE_URL?.startsWith('postgres')
-    ? process.env.DATABASE_URL
-    : `file:${join(tmpdir(), `playport-e2e-${process.env.E2E_RUN_ID}.sqlite`)}`;
-  return openDatabase(url, { schema: E2E_SCHEMA, poolSize: 1 });
-}
 
 /** A signed look-up of the game's backend (docs/sdk/backend-calls.md): 404 for an unknown order once the signature is accepted, 401 when refused. */
 async function signedLookup(request: APIRequestContext, gameId: number, secret: string, nonce: string): Promise<number> {
@@ -42,26 +31,7 @@ test.describe('Studio: backend secret (decision 110)', () => {
     test.slow();
     const member = await newMember(request, uniqueUsername('keys'), 'Harbour-Lantern-Tricky-9');
     // Creating a game in the Studio is its own journey: here a catalogue game is given to the developer.
-    const database = await runDatabase();
-    let gameId: number;
-    try {
-      const now = new Date().toISOString();
-      await database.db
-        .insertInto('developer_profiles')
-        .values({ user_id: member.userInfo.uid, studio_name: 'Key Studio', contact_email: 'dev@key.test', created_at: now, updated_at: now })
-        .execute();
-      const game = await database.db
-        .selectFrom('apps')
-        .select('id')
-        .where('type', '=', 'game')
-        .where('developer_user_id', 'is', null)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      gameId = game.id;
-      await database.db.updateTable('apps').set({ developer_user_id: member.userInfo.uid }).where('id', '=', gameId).execute();
-    } finally {
-      await database.close();
-    }
+    const gameId = await giveCatalogueGameToNewStudio(member.userInfo.uid, { name: 'Key Studio', contactEmail: 'dev@key.test' });
     // The signed calls refused before a secret exists, and with the old one after the overlap, are the test's own.
     problems.allow(/status of 40[14] .*\/serve\/api\/game\/backend\//);
 

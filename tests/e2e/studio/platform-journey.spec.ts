@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -9,6 +7,7 @@ import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
 import { makeZip } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { grantOperator } from '../../support/operators.ts';
+import { startWebhookBackend } from '../../support/studio.ts';
 import { settledUser } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect as baseExpect, test } from '../fixtures.ts';
@@ -68,17 +67,7 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
     // Five parties and about sixty steps: over 90 s on a busy two-core runner (test.slow()'s budget).
     test.setTimeout(180_000);
     // The developer's backend: a receiver on this machine that keeps what arrives, as it arrives.
-    const received: { signature: string; body: string }[] = [];
-    const backend = createServer((incoming, answer) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        received.push({ signature: String(incoming.headers['playport-signature']), body: Buffer.concat(chunks).toString('utf8') });
-        answer.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
-    const webhookUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}/playport/webhook`;
+    const { received, url: webhookUrl, close: closeBackend } = await startWebhookBackend();
     const events = () =>
       received.map((delivery) => ({
         ...delivery,
@@ -256,7 +245,7 @@ test.describe('the platform, end to end (issue 27)', { tag: '@db' }, () => {
       await expect(delivery.getByTestId('webhook-delivery-status')).toHaveText('Delivered');
       await expect(delivery).toContainText('200');
     } finally {
-      await new Promise<void>((resolve) => backend.close(() => resolve()));
+      await closeBackend();
     }
   });
 });

@@ -1,23 +1,11 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { verifyWebhook } from '../../../docs/examples/verify-webhook.ts';
-import { E2E_SCHEMA } from '../../../playwright.config.ts';
-import { openDatabase } from '../../../server/db/client.ts';
 import { newMember, uniqueUsername } from '../../support/accounts.ts';
+import { giveCatalogueGameToNewStudio } from '../../support/run-database.ts';
+import { startWebhookBackend } from '../../support/studio.ts';
 import { afterDebounce } from '../accounts/helpers.ts';
 import { useSession } from '../browser-session.ts';
 import { expect, test } from '../fixtures.ts';
 import { hydrated } from '../shell/helpers.ts';
-
-/** The run's database, as the server under test opens it (playwright.config.ts). */
-function runDatabase() {
-  const url = process.env.DATABASE_URL?.startsWith('postgres')
-    ? process.env.DATABASE_URL
-    : `file:${join(tmpdir(), `playport-e2e-${process.env.E2E_RUN_ID}.sqlite`)}`;
-  return openDatabase(url, { schema: E2E_SCHEMA, poolSize: 1 });
-}
 
 test.describe('Studio: webhooks (decision 100)', () => {
   test('a developer sets the webhook URL, sees the secret once, sends a test event and finds it delivered in the log @db', async ({
@@ -27,41 +15,12 @@ test.describe('Studio: webhooks (decision 100)', () => {
     request,
     problems,
   }) => {
-    // The game's backend: a local receiver that records what arrives.
-    const received: { signature: string; body: string }[] = [];
-    const backend = createServer((incoming, answer) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        received.push({ signature: String(incoming.headers['playport-signature']), body: Buffer.concat(chunks).toString('utf8') });
-        answer.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-      });
-    });
-    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}/playport/webhook`;
+    // The game's backend: a local receiver that records what arrives; the log shows its answer.
+    const { received, url, close: closeBackend } = await startWebhookBackend('thanks');
 
     const member = await newMember(request, uniqueUsername('hook'), 'Harbour-Lantern-Tricky-9');
     // Creating a game in the Studio is its own journey: here a catalogue game is given to the developer.
-    const database = await runDatabase();
-    let gameId: number;
-    try {
-      const now = new Date().toISOString();
-      await database.db
-        .insertInto('developer_profiles')
-        .values({ user_id: member.userInfo.uid, studio_name: 'Hook Studio', contact_email: 'dev@hook.test', created_at: now, updated_at: now })
-        .execute();
-      const game = await database.db
-        .selectFrom('apps')
-        .select('id')
-        .where('type', '=', 'game')
-        .where('developer_user_id', 'is', null)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      gameId = game.id;
-      await database.db.updateTable('apps').set({ developer_user_id: member.userInfo.uid }).where('id', '=', gameId).execute();
-    } finally {
-      await database.close();
-    }
+    const gameId = await giveCatalogueGameToNewStudio(member.userInfo.uid, { name: 'Hook Studio', contactEmail: 'dev@hook.test' });
 
     try {
       await useSession(context, baseURL!, member.token);
@@ -108,7 +67,7 @@ test.describe('Studio: webhooks (decision 100)', () => {
       await expect(page.getByTestId('webhook-secret')).toHaveCount(0);
       await expect(page.getByLabel('Webhook URL')).toHaveValue(url);
     } finally {
-      await new Promise<void>((resolve) => backend.close(() => resolve()));
+      await closeBackend();
     }
   });
 });
