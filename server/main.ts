@@ -63,6 +63,10 @@ await services.contentChanges.listen();
 const WEBHOOK_POLL_MS = 2000;
 // Games' webhooks (decision 100): every instance sends what is due; a lease keeps each delivery to one.
 services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }, 'webhook deliveries failed'));
+/** How often the mail sender looks for due messages. */
+const MAIL_POLL_MS = 5000;
+// Mail (decision 141): every instance sends what is due; a claim keeps each message to one.
+services.mail.start(MAIL_POLL_MS, (error) => app.log.error({ err: error }, 'mail sending failed'));
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
@@ -74,6 +78,7 @@ const stopCleanups = scheduleCleanups(
     { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
     { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
     { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },
+    { name: 'sent and failed mail past its retention', run: () => services.mail.removeOld() },
   ],
   app.log,
 );
@@ -96,6 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // requests in flight finish, then the database closes after the last one (decision 077).
     await Promise.all([app.close(), gamesOrigin.close()]);
     await services.webhooks.stop();
+    await services.mail.stop();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.
     await services.conversionsApi?.settled();

@@ -34,6 +34,7 @@ import { gameChanges } from './migrations/0030-game-changes.ts';
 import { buildUploads } from './migrations/0031-build-uploads.ts';
 import { orderRefunds } from './migrations/0032-order-refunds.ts';
 import { socialChallenges } from './migrations/0033-social-challenges.ts';
+import { mailOutbox } from './migrations/0034-mail-outbox.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -72,6 +73,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0031-build-uploads': buildUploads(),
     '0032-order-refunds': orderRefunds(),
     '0033-social-challenges': socialChallenges(),
+    '0034-mail-outbox': mailOutbox(kind),
   };
 }
 
