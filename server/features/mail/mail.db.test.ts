@@ -1,34 +1,13 @@
-import { type AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '#server/adapters/mail/smtp-transport.ts';
 import { type DatabaseHandle } from '#server/db/client.ts';
 import { ManualClock } from '#server/testing/clocks.ts';
+import { startMailStandIn } from '#server/testing/mail-stand-in.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
 import { MailRepository } from './mail.repository.ts';
 import { MailService, RETRY_DELAYS_MINUTES } from './mail.service.ts';
 
-/** A real SMTP server on 127.0.0.1 that keeps every message it accepts, parsed. */
-async function startSmtp(port = 0) {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const boundPort = (server.server.address() as AddressInfo).port;
-  return { port: boundPort, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+const startSmtp = (port = 0) => startMailStandIn({ smtpPort: port });
 
 const verify = { nickname: 'Ann & Bob', code: '482913', link: 'https://playport.localhost/verify?code=482913' };
 
@@ -55,12 +34,12 @@ describe('mail outbox', () => {
   }
 
   it('sends a queued message with its text and HTML parts in the member language', async () => {
-    const mail = mailService(smtp.port);
+    const mail = mailService(smtp.smtpPort);
     const repository = new MailRepository(database.db);
     const id = await mail.enqueue({ to: 'ann@example.test', locale: 'zh-CN', template: 'verify-email', params: verify });
     expect((await repository.byId(id))?.status).toBe('pending');
     expect(await mail.sendDue()).toBe(1);
-    const message = smtp.received.at(-1)!;
+    const message = smtp.received[0]!;
     expect(message.subject).toBe('你的 Playport 验证码：482913');
     expect(message.text).toContain('482913');
     expect(message.text).toContain('Ann & Bob，你好');
@@ -75,7 +54,7 @@ describe('mail outbox', () => {
 
   it('keeps a message through an outage and sends it exactly once when the server is back', async () => {
     const outage = await startSmtp();
-    const port = outage.port;
+    const port = outage.smtpPort;
     await outage.stop();
     const mail = mailService(port);
     const repository = new MailRepository(database.db);
@@ -104,7 +83,7 @@ describe('mail outbox', () => {
   it('gives up after the last retry and keeps the row as failed', async () => {
     const outage = await startSmtp();
     await outage.stop();
-    const mail = mailService(outage.port);
+    const mail = mailService(outage.smtpPort);
     const repository = new MailRepository(database.db);
     const id = await mail.enqueue({ to: 'cat@example.test', locale: 'en', template: 'test-message', params: { nickname: 'Cat' } });
     for (const minutes of RETRY_DELAYS_MINUTES) {
@@ -121,8 +100,8 @@ describe('mail outbox', () => {
   it('delivers each row once when two instances send at the same time', async () => {
     const race = await startSmtp();
     const second = await database.reopen();
-    const first = mailService(race.port);
-    const other = mailService(race.port, second);
+    const first = mailService(race.smtpPort);
+    const other = mailService(race.smtpPort, second);
     const count = 30;
     for (let i = 0; i < count; i++) {
       await first.enqueue({ to: `racer${i}@example.test`, locale: 'en', template: 'test-message', params: { nickname: `Racer ${i}` } });
@@ -141,8 +120,25 @@ describe('mail outbox', () => {
     await race.stop();
   });
 
+  it('shows received mail on the development inbox page, the HTML part in a sandboxed frame', async () => {
+    const standIn = await startMailStandIn({ inboxPort: 0 });
+    const mail = mailService(standIn.smtpPort);
+    await mail.enqueue({ to: 'eve@example.test', locale: 'en', template: 'verify-email', params: { ...verify, nickname: '<b>Eve</b>' } });
+    expect(await mail.sendDue()).toBe(1);
+    const page = await (await fetch(standIn.inboxUrl!)).text();
+    expect(page).toContain('<h2 data-testid="mail-subject">Your Playport code: 482913</h2>');
+    expect(page).toContain('eve@example.test');
+    expect(page).toContain('<iframe sandbox=""');
+    expect(page).not.toContain('<b>Eve</b>');
+    const [listed] = (await (await fetch(`${standIn.inboxUrl}messages`)).json()) as { language: string; text: string }[];
+    expect(listed).toMatchObject({ language: 'en' });
+    expect(listed!.text).toContain('Hello <b>Eve</b>,');
+    await mail.stop();
+    await standIn.stop();
+  });
+
   it('removes sent rows after 7 days and failed ones after 30, never pending ones', async () => {
-    const mail = mailService(smtp.port);
+    const mail = mailService(smtp.smtpPort);
     const pending = await mail.enqueue({ to: 'dan@example.test', locale: 'en', template: 'test-message', params: { nickname: 'Dan' } });
     clock.advance(8 * 24 * 3600_000);
     expect(await mail.removeOld()).toBeGreaterThan(0);
