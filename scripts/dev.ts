@@ -6,6 +6,8 @@ import { createServer as createViteServer } from 'vite';
 import { buildPortal } from '../server/app.ts';
 import { buildGamesOrigin } from '../server/features/games/games-origin.ts';
 import { loadConfig } from '../server/config.ts';
+import { DEVELOPMENT_SMTP_URL } from '../server/config/mail.ts';
+import { startMailStandIn } from '../server/testing/mail-stand-in.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { seedIfEmpty } from '../server/seed.ts';
@@ -19,6 +21,12 @@ const vite = await createViteServer({ server: { middlewareMode: true }, appType:
 const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, schema: config.databaseSchema });
 await migrateToLatest(database.db, database.kind);
 const services = createServices(database, config);
+// Without SMTP_URL mail goes to the local stand-in (decision 141); its inbox page shows what arrived.
+if (config.mail.smtpUrl === DEVELOPMENT_SMTP_URL) {
+  const mailStandIn = await startMailStandIn({ smtpPort: Number(new URL(DEVELOPMENT_SMTP_URL).port), inboxPort: 2526 });
+  console.log(`Development mail inbox: ${mailStandIn.inboxUrl}`);
+}
+services.mail.start(2000, (error) => console.error('mail sending failed', error));
 
 const app = await buildPortal({
   config,

@@ -24,6 +24,7 @@ import {
   reachableByOthers,
   exposure,
 } from './config/network.ts';
+import { mailConfigOf, mailEnvShape, type MailConfig } from './config/mail.ts';
 import { checkPaymentsEnv, paymentsConfigOf, paymentsEnvShape, type PaymentsConfig } from './config/payments.ts';
 import { databaseEnvShape, filesEnvShape } from './config/storage.ts';
 
@@ -58,6 +59,7 @@ const EnvSchema = z
     ...identityEnvShape,
     ...paymentsEnvShape,
     ...marketingEnvShape,
+    ...mailEnvShape,
     /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
     FAULT_INJECTION: z
       .enum(['webhook-before-commit', 'webhook-after-commit'])
@@ -144,6 +146,8 @@ export interface Config {
   ads: AdsConfig;
   /** The advertising pixel (decision 065): off without a pixel id. */
   pixel: PixelConfig;
+  /** Outgoing mail (decision 141): no SMTP URL means mail is off. */
+  mail: MailConfig;
 }
 
 export class ConfigError extends Error {
@@ -199,6 +203,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     faultInjection: env.FAULT_INJECTION,
     ads: adsConfigOf(env),
     pixel: pixelConfigOf(env),
+    mail: mailConfigOf(env),
   };
 }
 

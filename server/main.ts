@@ -69,6 +69,10 @@ const dataExports = setInterval(() => {
   services.memberData.prepareDue().catch((error: unknown) => app.log.error({ err: error }, 'data archives failed'));
 }, DATA_EXPORT_POLL_MS);
 dataExports.unref();
+/** How often the mail sender looks for due messages. */
+const MAIL_POLL_MS = 5000;
+// Mail (decision 141): every instance sends what is due; a claim keeps each message to one.
+services.mail.start(MAIL_POLL_MS, (error) => app.log.error({ err: error }, 'mail sending failed'));
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
@@ -81,6 +85,7 @@ const stopCleanups = scheduleCleanups(
     { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
     { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },
     { name: 'expired data archives', run: () => services.memberData.removeExpired() },
+    { name: 'sent and failed mail past its retention', run: () => services.mail.removeOld() },
   ],
   app.log,
 );
@@ -105,6 +110,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     await Promise.all([app.close(), gamesOrigin.close()]);
     await services.webhooks.stop();
     await services.memberData.settled();
+    await services.mail.stop();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.
     await services.conversionsApi?.settled();

@@ -75,6 +75,8 @@ import { GameSecretsService } from './features/game-secrets/game-secrets.service
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
+import { MailRepository } from './features/mail/mail.repository.ts';
+import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
 import { GameListingsRepository } from './features/catalogue/game-listings.repository.ts';
 import { GameListingsService } from './features/catalogue/game-listings.service.ts';
@@ -148,6 +150,8 @@ export interface Services {
   gameSecrets: GameSecretsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
   webhooks: WebhooksService;
+  /** Outgoing mail: the outbox and its sender (decision 141). */
+  mail: MailService;
   /** Play statistics of games (decision 093). */
   gameSessions: GameSessionsService;
   /** "Download my data": members' archives of their data (decision 144). */
@@ -197,8 +201,19 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pages = new PagesService(pagesRepository, clock);
   const redirectsRepository = new RedirectsRepository(db);
   const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
-  const { uploads, buildFiles, memberExports, rateLimiter, contentChanges, paymentsProvider, whatsappInbox, whatsapp, identityProviders, conversionsApi } =
-    createOutsideSystems(database, config, clock);
+  const {
+    uploads,
+    buildFiles,
+    memberExports,
+    rateLimiter,
+    contentChanges,
+    paymentsProvider,
+    whatsappInbox,
+    whatsapp,
+    identityProviders,
+    conversionsApi,
+    mailTransport,
+  } = createOutsideSystems(database, config, clock);
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
   const conversions = conversionsApi && advertisingIds ? new ConversionsService(conversionsApi, advertisingIds) : undefined;
@@ -415,6 +430,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     memberData,
     twoFactor,
     webhooks,
+    mail: new MailService({ repository: new MailRepository(db), transport: mailTransport, clock }),
     gameSecrets,
     consoleOps: new ConsoleOpsService({
       operators,

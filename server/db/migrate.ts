@@ -34,6 +34,7 @@ import { gameChanges } from './migrations/0030-game-changes.ts';
 import { buildUploads } from './migrations/0031-build-uploads.ts';
 import { orderRefunds } from './migrations/0032-order-refunds.ts';
 import { socialChallenges } from './migrations/0033-social-challenges.ts';
+import { mailOutbox } from './migrations/0034-mail-outbox.ts';
 import { dataExports } from './migrations/0036-data-exports.ts';
 import { twoFactor } from './migrations/0037-two-factor.ts';
 import type { Database } from './schema.ts';
@@ -74,6 +75,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0031-build-uploads': buildUploads(),
     '0032-order-refunds': orderRefunds(),
     '0033-social-challenges': socialChallenges(),
+    '0034-mail-outbox': mailOutbox(kind),
     '0036-data-exports': dataExports(),
     '0037-two-factor': twoFactor(),
   };

@@ -699,6 +699,30 @@ export interface BuildUploadQuotasTable {
   day_bytes: number | string;
 }
 
+/** A message to send (migration 0034, decision 141): rendered from `template` and `params` when sent. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  /** The address the message goes to. */
+  recipient: string;
+  /** The language of the message: en or zh-CN. */
+  locale: string;
+  /** A template's name (server/features/mail/templates/). */
+  template: string;
+  /** The template's values, JSON. */
+  params: string;
+  /** pending until delivered (sent) or given up (failed). */
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  /** Not tried before this time: the retry backoff. */
+  next_attempt_at: Time;
+  /** A sender's claim runs until this time; before it no other sender takes the row. */
+  claimed_until: Time;
+  /** The mail server's answer on the last failed attempt. */
+  last_error: string | null;
+  created_at: Time;
+  sent_at: Time | null;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -754,6 +778,7 @@ export interface Database {
   game_changes: GameChangesTable;
   item_price_changes: ItemPriceChangesTable;
   build_uploads: BuildUploadsTable;
+  mail_outbox: MailOutboxTable;
   build_upload_quotas: BuildUploadQuotasTable;
   game_credentials: GameCredentialsTable;
   secret_key_checks: SecretKeyChecksTable;

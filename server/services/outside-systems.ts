@@ -10,6 +10,8 @@ import type { PaymentProvider } from '../adapters/payments/payment-provider.ts';
 import { SandboxPayments } from '../adapters/payments/sandbox-payments.ts';
 import { XsollaApi } from '../adapters/payments/xsolla-api.ts';
 import { XsollaPayments } from '../adapters/payments/xsolla-payments.ts';
+import type { MailTransport } from '../adapters/mail/mail-transport.ts';
+import { SmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { DiskStorage } from '../adapters/storage/disk-storage.ts';
 import { CloudApiCodeSender } from '../adapters/whatsapp/cloud-api-code-sender.ts';
 import { type CodeSender, DevelopmentInbox } from '../adapters/whatsapp/code-sender.ts';
@@ -39,6 +41,8 @@ export interface OutsideSystems {
   identityProviders: Partial<Record<OAuthPlatform, OAuthProvider>>;
   /** The Conversions API sender when configured. */
   conversionsApi: MetaConversionsApi | null;
+  /** Where mail goes (decision 141): null when mail is off. */
+  mailTransport: MailTransport | null;
 }
 
 export function createOutsideSystems(database: DatabaseHandle, config: Config, clock: Clock): OutsideSystems {
@@ -66,6 +70,7 @@ export function createOutsideSystems(database: DatabaseHandle, config: Config, c
           publicOrigin: config.publicOrigin,
         })
       : null,
+    mailTransport: config.mail.smtpUrl ? new SmtpTransport({ url: config.mail.smtpUrl, from: config.mail.from }) : null,
   };
 }
 

@@ -302,5 +302,22 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
     { id: 'internal', user_id: 'internal', code_hash: 'secret', used_at: 'not-archived', created_at: 'not-archived' },
     'the archive counts the codes left',
   ),
+  mail_outbox: rules(
+    {
+      id: 'internal',
+      recipient: 'not-archived',
+      locale: 'internal',
+      template: 'not-archived',
+      params: 'secret',
+      status: 'internal',
+      attempts: 'internal',
+      next_attempt_at: 'internal',
+      claimed_until: 'internal',
+      last_error: 'internal',
+      created_at: 'not-archived',
+      sent_at: 'not-archived',
+    },
+    'mail waiting or sent in the last days, keyed by address, not by account: the account’s address is in account.json; the values of a message (codes, links) are secrets',
+  ),
   rate_limits: rules({ key: 'internal', count: 'internal', reset_at: 'internal' }),
 };
