@@ -20,7 +20,15 @@ describe('where a member is signed in (decision 142)', () => {
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}) => api.call(method, path, options);
   const tokenCount = async (userId: number) =>
-    Number((await api.services.database.db.selectFrom('access_tokens').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await api.services.database.db
+          .selectFrom('access_tokens')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** A member signed in three times: on Chrome/Linux (registration), Firefox/Windows and Safari/iOS (password sign-ins). */
   async function memberOnThreeDevices(username: string) {
@@ -45,13 +53,22 @@ describe('where a member is signed in (decision 142)', () => {
     const { tokens } = await memberOnThreeDevices('sessions_list');
     const response = await call('GET', '/session/list/', { token: tokens[1] });
     expect(response.statusCode, response.body).toBe(200);
-    const items = response.json().data.items as { id: number; method: string; browser: string; system: string; current: boolean; createdAt: string; lastUsedAt: string; expiresAt: string }[];
+    const items = response.json().data.items as {
+      id: number;
+      method: string;
+      browser: string;
+      system: string;
+      current: boolean;
+      createdAt: string;
+      lastUsedAt: string;
+      expiresAt: string;
+    }[];
     expect(items.map(({ method, browser, system, current }) => ({ method, browser, system, current }))).toEqual([
       { method: 'password', browser: 'Safari', system: 'iOS', current: false },
       { method: 'password', browser: 'Firefox', system: 'Windows', current: true },
       { method: 'password', browser: 'Chrome', system: 'Linux', current: false },
     ]);
-    expect(items.map((item) => item.id)).toEqual(tokens.map((token) => Number(token.split('|')[0])).reverse());
+    expect(items.map((item) => item.id)).toEqual(tokens.map((token) => Number(token.split('|')[0])).toReversed());
     for (const item of items) {
       expect(Date.parse(item.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(item.createdAt));
       expect(Date.parse(item.expiresAt)).toBe(Date.parse(item.createdAt) + 30 * DAY);
