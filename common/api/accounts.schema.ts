@@ -241,7 +241,9 @@ export const SignedInSessionSchema = z.object({
   system: z.string().nullable().meta({ description: 'The operating system, read from the User-Agent at sign-in; null when not recognised' }),
   createdAt: z.string().meta({ description: 'Sign-in time (ISO 8601)' }),
   lastUsedAt: z.string().meta({ description: 'Last use, to within a minute (ISO 8601)' }),
-  expiresAt: z.string().meta({ description: 'When the session ends however active it is (SESSION_MAX_AGE_DAYS after sign-in), unless unused for a year before' }),
+  expiresAt: z
+    .string()
+    .meta({ description: 'When the session ends however active it is (SESSION_MAX_AGE_DAYS after sign-in), unless unused for a year before' }),
   current: z.boolean().meta({ description: 'true for the session of the token this call was made with' }),
 });
 export type SignedInSession = z.infer<typeof SignedInSessionSchema>;

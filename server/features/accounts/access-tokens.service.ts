@@ -92,10 +92,7 @@ export class AccessTokensService {
     return { ended: await this.#tokens.deleteAllForUser(caller.userId, caller.tokenId) };
   }
 
-  #sessionOf(
-    row: { id: number; name: string; created_at: string; last_used_at: string | null },
-    currentId: number,
-  ): SignedInSession {
+  #sessionOf(row: { id: number; name: string; created_at: string; last_used_at: string | null }, currentId: number): SignedInSession {
     // The name is "{method} {User-Agent}", written at sign-in (tokenName).
     const space = row.name.indexOf(' ');
     const first = space < 0 ? row.name : row.name.slice(0, space);
