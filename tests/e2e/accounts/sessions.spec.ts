@@ -17,17 +17,14 @@ test.describe("where you're signed in (decision 142)", { tag: '@db' }, () => {
     test.slow();
     const username = uniqueUsername('twice');
     const password = 'two-browsers-pass-1';
-    await newMember(request, username, password);
+    // The first browser's session is the registration itself.
+    const firstToken = (await newMember(context.request, username, password)).token;
     // Each browser signs in with its own User-Agent, as a person would on each device.
     const other = await browser.newContext({ userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:143.0) Gecko/20100101 Firefox/143.0' });
     try {
-      const signIn = async (requestOf: typeof request) => {
-        const { status, data } = await call<Account>(requestOf, 'POST', '/username/login/', { body: { username, password } });
-        expect(status).toBe(200);
-        return data.token;
-      };
-      const firstToken = await signIn(context.request);
-      const otherToken = await signIn(other.request);
+      const signIn = await call<Account>(other.request, 'POST', '/username/login/', { body: { username, password } });
+      expect(signIn.status).toBe(200);
+      const otherToken = signIn.data.token;
       await useSession(context, baseURL!, firstToken);
       await useSession(other, baseURL!, otherToken);
       const otherPage = await other.newPage();
