@@ -11,6 +11,7 @@ const PROFILE_PAGES = [
   '/user/profile/phone',
   '/user/profile/social',
   '/user/profile/passkey',
+  '/user/profile/sessions',
 ];
 
 test.describe('the auth middleware (decision 026)', () => {
