@@ -17,6 +17,11 @@ function deviceName(item: SignedInSession, t: Translate): string {
   return t('sessions.onSystem', { browser: item.browser ?? t('sessions.unknownBrowser'), system: item.system ?? t('sessions.unknownSystem') });
 }
 
+/** Asks before ending sessions: the device or devices are signed out at once. */
+function confirmEnding(t: Translate, title: string, message: string, confirmButton: string): Promise<boolean> {
+  return confirm({ title, message, confirmButton, cancelButton: t('sessions.cancel'), color: 'warning', icon: 'warning', type: 'warning' });
+}
+
 /** /user/profile/sessions: where the member is signed in, with a button to end each other session, or all of them (decision 142). */
 export function SessionList() {
   const { t } = useTranslation('accounts');
@@ -42,16 +47,7 @@ export function SessionList() {
   const endOne = (item: SignedInSession) =>
     run(`end-${item.id}`, async () => {
       const name = deviceName(item, t);
-      const confirmed = await confirm({
-        title: t('sessions.endTitle'),
-        message: t('sessions.endBody', { name }),
-        confirmButton: t('sessions.end'),
-        cancelButton: t('sessions.cancel'),
-        color: 'warning',
-        icon: 'warning',
-        type: 'warning',
-      });
-      if (!confirmed) return;
+      if (!(await confirmEnding(t, t('sessions.endTitle'), t('sessions.endBody', { name }), t('sessions.end')))) return;
       try {
         await api.delete(`/session/${item.id}`);
         toast.add({ title: t('sessions.ended'), color: 'success' });
@@ -63,16 +59,7 @@ export function SessionList() {
 
   const endOthers = () =>
     run('end-others', async () => {
-      const confirmed = await confirm({
-        title: t('sessions.endOthersTitle'),
-        message: t('sessions.endOthersBody'),
-        confirmButton: t('sessions.endOthers'),
-        cancelButton: t('sessions.cancel'),
-        color: 'warning',
-        icon: 'warning',
-        type: 'warning',
-      });
-      if (!confirmed) return;
+      if (!(await confirmEnding(t, t('sessions.endOthersTitle'), t('sessions.endOthersBody'), t('sessions.endOthers')))) return;
       try {
         const { data } = await api.post('/session/end-others/');
         toast.add({ title: t('sessions.endedOthers', { count: data.ended }), color: 'success' });
