@@ -40,6 +40,7 @@ export default [
         route('avatar', 'routes/user-profile-avatar.tsx'),
         route('social', 'routes/user-profile-social.tsx'),
         route('passkey', 'routes/user-profile-passkey.tsx'),
+        route('sessions', 'routes/user-profile-sessions.tsx'),
         route('nickname', 'routes/user-profile-nickname.tsx'),
         route('password', 'routes/user-profile-password.tsx'),
         route('two-factor', 'routes/user-profile-two-factor.tsx'),

@@ -138,7 +138,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
     return null;
   });
 
-  sessionRoutes(api);
+  sessionRoutes(api, services.tokens);
   await accountsRoutes(api, services.accounts);
   workspacesRoutes(api, { developers: services.developers, operators: services.operators });
   catalogueRoutes(api, services.catalogue, services.library, services.payments, services.builds);

@@ -54,6 +54,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO_CONTENT: booleanFromEnv.default(true),
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+    /** A session (access token) ends this long after its sign-in, however active (ASVS 7.3.2). */
+    SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
     ...filesEnvShape,
     ...identityEnvShape,
@@ -123,6 +125,7 @@ export interface Config {
   trustProxy: false | number | string[];
   seedDemoContent: boolean;
   pageCacheSeconds: number;
+  sessionMaxAgeDays: number;
   communityChatUrl: string;
   uploadDir: string;
   /** Where developers' game builds are stored, served only by the games origin (decision 097). */
@@ -186,6 +189,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     seedDemoContent: env.SEED_DEMO_CONTENT,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
+    sessionMaxAgeDays: env.SESSION_MAX_AGE_DAYS,
     communityChatUrl: env.COMMUNITY_CHAT_URL,
     uploadDir: env.UPLOAD_DIR,
     buildsDir: env.BUILDS_DIR,

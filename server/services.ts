@@ -200,7 +200,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const pagesRepository = new PagesRepository(db);
   const pages = new PagesService(pagesRepository, clock);
   const redirectsRepository = new RedirectsRepository(db);
-  const tokens = new AccessTokensService(new AccessTokensRepository(db), clock);
+  const tokens = new AccessTokensService(new AccessTokensRepository(db), clock, { maxAgeDays: config.sessionMaxAgeDays });
   const {
     uploads,
     buildFiles,

@@ -14,6 +14,24 @@ export interface paths {
     /** Tell whether the bearer token is valid */
     post: operations["postSessionCheck"];
   };
+  "/session/list/": {
+    /**
+     * Where the account is signed in: the account's sessions
+     * @description Each session (access token) with how it was signed in, the browser and system read from the User-Agent at sign-in, its sign-in and last use (last use is written at most once a minute), when it ends, and which one is the calling token (current). No place is given.
+     */
+    get: operations["getSessionList"];
+  };
+  "/session/{id}": {
+    /**
+     * End one of the account’s sessions
+     * @description Its token answers 401 from the next call on. The calling session may end itself (a sign-out). 404 for a session that is not the caller's.
+     */
+    delete: operations["deleteSessionById"];
+  };
+  "/session/end-others/": {
+    /** End every session of the account but the calling one */
+    post: operations["postSessionEndOthers"];
+  };
   "/guest/challenge/": {
     /**
      * A proof-of-work challenge for a new guest account
@@ -1040,6 +1058,177 @@ export interface operations {
       };
       /** @description Malformed request URL or JSON body */
       400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Where the account is signed in: the account's sessions
+   * @description Each session (access token) with how it was signed in, the browser and system read from the User-Agent at sign-in, its sign-in and last use (last use is written at most once a minute), when it ends, and which one is the calling token (current). No place is given.
+   */
+  getSessionList: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: number;
+                  /**
+                   * @description How the session was signed in
+                   * @enum {string}
+                   */
+                  method: "password" | "device" | "passkey" | "guest" | "google" | "apple" | "discord" | "facebook" | "x" | "whatsapp" | "unknown";
+                  /** @description The browser, read from the User-Agent at sign-in; null when not recognised */
+                  browser: string | null;
+                  /** @description The operating system, read from the User-Agent at sign-in; null when not recognised */
+                  system: string | null;
+                  /** @description Sign-in time (ISO 8601) */
+                  createdAt: string;
+                  /** @description Last use, to within a minute (ISO 8601) */
+                  lastUsedAt: string;
+                  /** @description When the session ends however active it is (SESSION_MAX_AGE_DAYS after sign-in), unless unused for a year before */
+                  expiresAt: string;
+                  /** @description true for the session of the token this call was made with */
+                  current: boolean;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * End one of the account’s sessions
+   * @description Its token answers 401 from the next call on. The calling session may end itself (a sign-out). 404 for a session that is not the caller's.
+   */
+  deleteSessionById: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description How many sessions ended */
+              ended: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** End every session of the account but the calling one */
+  postSessionEndOthers: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description How many sessions ended */
+              ended: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

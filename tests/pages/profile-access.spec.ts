@@ -13,6 +13,7 @@ const PROFILE_PAGES = [
   '/user/profile/passkey',
   '/user/profile/data',
   '/user/profile/two-factor',
+  '/user/profile/sessions',
 ];
 
 test.describe('the auth middleware (decision 026)', () => {

@@ -54,6 +54,7 @@ const ROUTES: RouteCase[] = [
   { path: '/user/profile/avatar', layout: 'default', member: true, title: profileTitle('avatar'), content: 'profile-avatar-form' },
   { path: '/user/profile/social', layout: 'default', member: true, title: profileTitle('social') },
   { path: '/user/profile/passkey', layout: 'default', member: true, title: profileTitle('passkey') },
+  { path: '/user/profile/sessions', layout: 'default', member: true, title: profileTitle('sessions') },
   { path: '/user/profile/nickname', layout: 'default', member: true, title: profileTitle('nickname'), content: 'profile-nickname-form' },
   { path: '/user/profile/password', layout: 'default', member: true, title: profileTitle('password'), content: 'profile-password-form' },
   { path: '/user/profile/data', layout: 'default', member: true, title: profileTitle('data'), content: 'data-export' },

@@ -36,8 +36,16 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'login', paths: ['/login'] },
   { name: 'not found', paths: ['/no-such-page'], status: 404 },
   { name: 'my area', paths: ['/user'], member: true },
-  { name: 'profile', paths: ['/user/profile', '/user/profile/nickname', '/user/profile/avatar', '/user/profile/password', '/user/profile/data', '/user/profile/two-factor'], member: true },
-  { name: 'profile sign-in methods', paths: ['/user/profile/email', '/user/profile/phone', '/user/profile/social', '/user/profile/passkey'], member: true },
+  {
+    name: 'profile',
+    paths: ['/user/profile', '/user/profile/nickname', '/user/profile/avatar', '/user/profile/password', '/user/profile/data', '/user/profile/two-factor'],
+    member: true,
+  },
+  {
+    name: 'profile sign-in methods',
+    paths: ['/user/profile/email', '/user/profile/phone', '/user/profile/social', '/user/profile/passkey', '/user/profile/sessions'],
+    member: true,
+  },
   { name: 'sandbox checkout', paths: ['/payment/sandbox?token={checkout}'], member: true },
   { name: 'sign-in pop-up', paths: ['/oauth/google/callback?error=access_denied'], status: 400, unlocalised: true },
 ];

@@ -59,6 +59,7 @@ export function ProfileOverview({ title }: { title: string }) {
       to: '/user/profile/social',
     },
   ];
+  if (!userInfo?.isGuest) rows.push({ id: 'sessions', label: t('profile.sessions'), value: t('profile.sessionsValue'), to: '/user/profile/sessions' });
   if (userInfo?.webauthn) rows.push({ id: 'passkey', label: t('profile.passkey'), value: t('profile.passkeyReady'), to: '/user/profile/passkey' });
   rows.push(
     { id: 'two-factor', label: t('profile.twoFactor'), value: t('profile.twoFactorValue'), to: '/user/profile/two-factor' },

@@ -15,7 +15,8 @@ describe('access tokens', () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     clock = new ManualClock();
-    tokens = new AccessTokensService(new AccessTokensRepository(database.db), clock);
+    // A lifetime beyond the idle limit, so the idle limit alone is what these tests see.
+    tokens = new AccessTokensService(new AccessTokensRepository(database.db), clock, { maxAgeDays: 3650 });
     const now = clock.now().toISOString();
     userId = (
       await database.db

@@ -48,10 +48,18 @@ export class AccessTokensRepository {
     await this.#db.deleteFrom('access_tokens').where('id', '=', id).execute();
   }
 
-  async deleteAllForUser(userId: number, exceptId?: number) {
+  /** Deletes the token only when it is the user's: true when it was. */
+  async deleteForUser(userId: number, id: number): Promise<boolean> {
+    const result = await this.#db.deleteFrom('access_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes the user's tokens, all but `exceptId` when given; returns how many went. */
+  async deleteAllForUser(userId: number, exceptId?: number): Promise<number> {
     let query = this.#db.deleteFrom('access_tokens').where('user_id', '=', userId);
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-    await query.execute();
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Keeps the user's `keep` most recently used tokens and deletes the rest. */

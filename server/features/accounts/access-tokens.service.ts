@@ -1,9 +1,11 @@
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '#server/lib/app-error.ts';
+import { SIGN_IN_METHODS, type SignedInSession, type SignedInSessionList, type SignInMethod, type SessionsEnded } from '#common/api/accounts.schema.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';
+import { browserAndSystem } from '#server/lib/user-agent.ts';
 import type { AccessTokensRepository } from './access-tokens.repository.ts';
 
 const SECRET_LENGTH = 48;
@@ -17,14 +19,19 @@ export const TOKEN_IDLE_DAYS = 365;
 const TOKEN_IDLE_MS = TOKEN_IDLE_DAYS * 24 * 60 * 60 * 1000;
 /** Writing last_used_at on every request would make each read a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** The default absolute lifetime: the token cookie's own 365 days, so no session outlives its cookie. */
+export const SESSION_MAX_AGE_DAYS_DEFAULT = 365;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Issues and checks `{id}|{random}` bearer tokens (the spec's token shape, over 49 characters). */
 export class AccessTokensService {
   readonly #tokens: AccessTokensRepository;
   readonly #clock: Clock;
-  constructor(tokens: AccessTokensRepository, clock: Clock) {
+  readonly #maxAgeMs: number;
+  constructor(tokens: AccessTokensRepository, clock: Clock, options: { maxAgeDays?: number } = {}) {
     this.#tokens = tokens;
     this.#clock = clock;
+    this.#maxAgeMs = (options.maxAgeDays ?? SESSION_MAX_AGE_DAYS_DEFAULT) * DAY_MS;
   }
 
   /**
@@ -37,7 +44,7 @@ export class AccessTokensService {
     const tokenId = await this.#tokens.insert({
       userId,
       tokenHash: sha256Hex(secret),
-      name: name.slice(0, 120),
+      name: name.slice(0, 400),
       createdAt: isoNow(this.#clock),
       expiresAt: null,
     });
@@ -58,7 +65,8 @@ export class AccessTokensService {
     const now = this.#clock.now();
     if (row.expires_at && row.expires_at <= now.toISOString()) return null;
     const lastUsed = Date.parse(row.last_used_at ?? row.created_at);
-    if (now.getTime() - lastUsed > TOKEN_IDLE_MS) {
+    // Idle too long, or past the absolute lifetime however active (ASVS 7.3.2): the token goes.
+    if (now.getTime() - lastUsed > TOKEN_IDLE_MS || now.getTime() - Date.parse(row.created_at) >= this.#maxAgeMs) {
       await this.#tokens.delete(row.id);
       return null;
     }
@@ -66,6 +74,41 @@ export class AccessTokensService {
       await this.#tokens.touch(row.id, now.toISOString());
     }
     return { userId: row.user_id, tokenId: row.id };
+  }
+
+  /** The caller's sessions, newest first, the one in hand marked `current`. */
+  async listSessions(caller: Caller): Promise<SignedInSessionList> {
+    const rows = await this.#tokens.listForUser(caller.userId);
+    return { items: rows.map((row) => this.#sessionOf(row, caller.tokenId)) };
+  }
+
+  /** Ends one of the caller's sessions; 404 for one that is not theirs (or no longer exists). */
+  async endSession(caller: Caller, sessionId: number): Promise<SessionsEnded> {
+    if (!(await this.#tokens.deleteForUser(caller.userId, sessionId))) throw new AppError('not_found', { messageKey: 'accounts:sessions.notFound' });
+    return { ended: 1 };
+  }
+
+  /** Ends every session of the caller but the one in hand. */
+  async endOtherSessions(caller: Caller): Promise<SessionsEnded> {
+    return { ended: await this.#tokens.deleteAllForUser(caller.userId, caller.tokenId) };
+  }
+
+  #sessionOf(row: { id: number; name: string; created_at: string; last_used_at: string | null }, currentId: number): SignedInSession {
+    // The name is "{method} {User-Agent}", written at sign-in (tokenName).
+    const space = row.name.indexOf(' ');
+    const first = space < 0 ? row.name : row.name.slice(0, space);
+    const method: SignInMethod = (SIGN_IN_METHODS as readonly string[]).includes(first) ? (first as SignInMethod) : 'unknown';
+    const lastUsedAt = row.last_used_at ?? row.created_at;
+    const expires = Math.min(Date.parse(row.created_at) + this.#maxAgeMs, Date.parse(lastUsedAt) + TOKEN_IDLE_MS);
+    return {
+      id: row.id,
+      method,
+      ...browserAndSystem(space < 0 ? null : row.name.slice(space + 1)),
+      createdAt: row.created_at,
+      lastUsedAt,
+      expiresAt: new Date(expires).toISOString(),
+      current: row.id === currentId,
+    };
   }
 
   async revoke(tokenId: number): Promise<void> {

@@ -1,3 +1,5 @@
+import { browserOnSystem } from '#server/lib/user-agent.ts';
+
 /**
  * A passkey's default name: the authenticator model from its AAGUID where it is a well-known
  * one, else the browser and platform it was made on ("Chrome on Windows"). Members can rename it.
@@ -22,35 +24,5 @@ const KNOWN_AAGUIDS: Record<string, string> = {
 };
 
 export function passkeyName(aaguid: string, userAgent: string | undefined): string {
-  return KNOWN_AAGUIDS[aaguid.toLowerCase()] ?? browserAndPlatform(userAgent) ?? 'Passkey';
-}
-
-function browserAndPlatform(userAgent: string | undefined): string | null {
-  if (!userAgent) return null;
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /OPR\//.test(userAgent)
-      ? 'Opera'
-      : /Firefox\//.test(userAgent)
-        ? 'Firefox'
-        : /(Chrome|CriOS|Chromium)\//.test(userAgent)
-          ? 'Chrome'
-          : /Safari\//.test(userAgent)
-            ? 'Safari'
-            : null;
-  const platform = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad|iPod/.test(userAgent)
-      ? 'iOS'
-      : /Windows/.test(userAgent)
-        ? 'Windows'
-        : /Mac OS X|Macintosh/.test(userAgent)
-          ? 'macOS'
-          : /CrOS/.test(userAgent)
-            ? 'ChromeOS'
-            : /Linux/.test(userAgent)
-              ? 'Linux'
-              : null;
-  if (browser && platform) return `${browser} on ${platform}`;
-  return browser ?? platform;
+  return KNOWN_AAGUIDS[aaguid.toLowerCase()] ?? browserOnSystem(userAgent) ?? 'Passkey';
 }

@@ -53,6 +53,7 @@ const ROUTES = [
   '/user/profile/avatar',
   '/user/profile/social',
   '/user/profile/passkey',
+  '/user/profile/sessions',
   '/user/profile/nickname',
   '/user/profile/password',
   '/user/profile/data',
