@@ -65,10 +65,7 @@ const WEBHOOK_POLL_MS = 2000;
 services.webhooks.start(WEBHOOK_POLL_MS, (error) => app.log.error({ err: error }, 'webhook deliveries failed'));
 // Data archives (decision 144): a request starts its own preparation; this catches what a crash or a failure left.
 const DATA_EXPORT_POLL_MS = 60_000;
-const dataExports = setInterval(() => {
-  services.memberData.prepareDue().catch((error: unknown) => app.log.error({ err: error }, 'data archives failed'));
-}, DATA_EXPORT_POLL_MS);
-dataExports.unref();
+services.memberData.start(DATA_EXPORT_POLL_MS, (error) => app.log.error({ err: error }, 'data archives failed'));
 /** How often the mail sender looks for due messages. */
 const MAIL_POLL_MS = 5000;
 // Mail (decision 141): every instance sends what is due; a claim keeps each message to one.
@@ -99,7 +96,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     stopCleanups();
-    clearInterval(dataExports);
     // Past the drain time a stuck request must not keep the instance from stopping.
     setTimeout(() => {
       app.log.warn({ seconds: DRAIN_SECONDS }, 'requests still in flight at the end of the drain; exiting');
@@ -109,7 +105,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // requests in flight finish, then the database closes after the last one (decision 077).
     await Promise.all([app.close(), gamesOrigin.close()]);
     await services.webhooks.stop();
-    await services.memberData.settled();
+    await services.memberData.stop();
     await services.mail.stop();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.

@@ -1,3 +1,4 @@
+import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import type { Locale } from '#common/locales.ts';
 import type { MailTransport } from '#server/adapters/mail/mail-transport.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
@@ -24,8 +25,7 @@ export class MailService {
   readonly #repository: MailRepository;
   readonly #transport: MailTransport | null;
   readonly #clock: Clock;
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
+  readonly #sender = new PeriodicWork(() => this.sendDue());
 
   constructor(deps: { repository: MailRepository; transport: MailTransport | null; clock: Clock }) {
     this.#repository = deps.repository;
@@ -78,26 +78,12 @@ export class MailService {
 
   /** Runs the sender every `intervalMs` until `stop()`; nothing when mail is off. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    if (this.#timer || !this.#transport) return;
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = this.sendDue()
-        .catch((error: unknown) => {
-          onError(error);
-          return 0;
-        })
-        .finally(() => {
-          this.#running = null;
-        });
-    }, intervalMs);
-    this.#timer.unref();
+    if (this.#transport) this.#sender.start(intervalMs, onError);
   }
 
   /** Stops the sender and waits for the round in flight. */
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running;
+    await this.#sender.stop();
     this.#transport?.close();
   }
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { DataExport } from '#common/api/member-data.schema.ts';
 import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, safeEqual } from '#server/lib/random.ts';
@@ -51,6 +52,7 @@ export class MemberDataService {
   readonly #clock: Clock;
   readonly #linkKey: Buffer;
   readonly #productName: string;
+  readonly #sweeper = new PeriodicWork(() => this.prepareDue());
   /** Preparation started by a request in this process; awaited by tests and the shutdown. */
   #running: Promise<void> | null = null;
 
@@ -163,6 +165,17 @@ export class MemberDataService {
       orphans++;
     }
     return rows.length + orphans;
+  }
+
+  /** Looks for pending requests every `intervalMs` (a crash, a restart, a failed attempt due again) until `stop()`. */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.#sweeper.start(intervalMs, onError);
+  }
+
+  /** Stops looking, and waits for the preparation under way. */
+  async stop(): Promise<void> {
+    await this.#sweeper.stop();
+    await this.settled();
   }
 
   /** Resolves when the preparation a request started in this process has finished. */

@@ -1,3 +1,4 @@
+import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import { randomBytes } from 'node:crypto';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError, refusal } from '#server/lib/app-error.ts';
@@ -102,8 +103,7 @@ export class WebhooksService {
   readonly #allowPrivate: boolean;
   readonly #developers: Pick<DevelopersService, 'requireDeveloperOf'>;
   readonly #worker = `w_${randomBytes(9).toString('base64url')}`;
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
+  readonly #rounds = new PeriodicWork(() => this.work());
   #prunedAt = 0;
 
   constructor(deps: {
@@ -285,26 +285,12 @@ export class WebhooksService {
 
   /** Runs the worker every `intervalMs` until `stop()`. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = this.work()
-        .catch((error: unknown) => {
-          onError(error);
-          return 0;
-        })
-        .finally(() => {
-          this.#running = null;
-        });
-    }, intervalMs);
-    this.#timer.unref();
+    this.#rounds.start(intervalMs, onError);
   }
 
   /** Stops the worker and waits for the round in flight. */
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#rounds.stop();
   }
 
   async #checkUrl(url: string): Promise<void> {
