@@ -49,7 +49,7 @@ export interface paths {
   "/username/login/": {
     /**
      * Sign in with username and password
-     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+     * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `unauthenticated`, reason `two_factor_required`, with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
      */
     post: operations["postUsernameLogin"];
   };
@@ -889,14 +889,14 @@ export interface paths {
   "/user/two-factor/recovery-codes": {
     /**
      * New recovery codes in place of the old ones
-     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when two-step sign-in is off.
+     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). 409 when two-step sign-in is off.
      */
     post: operations["postUserTwoFactorRecoveryCodes"];
   };
   "/user/two-factor/disable": {
     /**
      * Turn two-step sign-in off
-     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when it is off already.
+     * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). 409 when it is off already.
      */
     post: operations["postUserTwoFactorDisable"];
   };
@@ -979,12 +979,12 @@ export interface components {
        * @description What went wrong in the domain's terms (decision 085); one status each
        * @enum {string}
        */
-      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "two_factor_required" | "reauthentication_required" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
+      error: "bad_request" | "validation" | "unauthenticated" | "forbidden" | "not_found" | "route_not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "csrf_mismatch" | "rate_limited" | "unavailable" | "internal" | "credentials_invalid" | "password_incorrect" | "username_taken" | "guest_challenge_failed" | "sign_in_code_invalid" | "last_sign_in_method" | "social_account_taken" | "passkey_already_registered" | "account_disabled" | "account_not_secured" | "order_not_payable" | "idempotency_key_reused" | "already_owned" | "order_not_refundable" | "not_enough_items" | "save_too_large" | "saves_full" | "score_out_of_bounds" | "backend_only" | "signature_invalid" | "upload_limit";
       /**
        * @description Where a feature names the refusal more precisely than `error` (decision 131): present only then, and always with the same `error`
        * @enum {string}
        */
-      reason?: "build_invalid" | "build_not_submittable" | "build_needs_thumbnail" | "build_not_in_review" | "build_not_approved" | "build_nothing_to_roll_back_to" | "studio_members_only" | "studio_keys_limit" | "change_nothing_pending" | "change_not_pending" | "change_own" | "webhook_url_refused" | "webhook_url_missing" | "two_factor_on" | "two_factor_off" | "console_disable_self" | "console_target_pair" | "console_member_not_found" | "console_game_not_found" | "console_article_not_found" | "console_page_not_found" | "console_page_exists" | "console_column_not_found" | "console_not_an_image";
+      reason?: "build_invalid" | "build_not_submittable" | "build_needs_thumbnail" | "build_not_in_review" | "build_not_approved" | "build_nothing_to_roll_back_to" | "studio_members_only" | "studio_keys_limit" | "change_nothing_pending" | "change_not_pending" | "change_own" | "webhook_url_refused" | "webhook_url_missing" | "two_factor_required" | "reauthentication_required" | "two_factor_on" | "two_factor_off" | "console_disable_self" | "console_target_pair" | "console_member_not_found" | "console_game_not_found" | "console_article_not_found" | "console_page_not_found" | "console_page_exists" | "console_column_not_found" | "console_not_an_image";
       message: string;
       /** @description null, or details such as { errors: { field: [message] } } */
       data: unknown;
@@ -1367,7 +1367,7 @@ export interface operations {
   };
   /**
    * Sign in with username and password
-   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
+   * @description Username is case-insensitive. A wrong username or password gets 401 with one message either way. Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 (and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. With two-step sign-in on, the right password gets 401 `unauthenticated`, reason `two_factor_required`, with data.ticket: send it with a code to /username/login/two-factor/. A guest caller (bearer token of a guest account) is merged into the account signed in to: played games add up, favourites join, cloud saves join (a key both have keeps the newer value, within the quota), orders move; the guest account is deleted and its token answers 401. Answers 429 with a Retry-After header (seconds, also in the message and data.retryAfter) when the limit is reached.
    */
   postUsernameLogin: {
     parameters: {
@@ -11634,7 +11634,7 @@ export interface operations {
   };
   /**
    * New recovery codes in place of the old ones
-   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when two-step sign-in is off.
+   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). 409 when two-step sign-in is off.
    */
   postUserTwoFactorRecoveryCodes: {
     parameters: {
@@ -11701,7 +11701,7 @@ export interface operations {
   };
   /**
    * Turn two-step sign-in off
-   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`). 409 when it is off already.
+   * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). 409 when it is off already.
    */
   postUserTwoFactorDisable: {
     parameters: {

@@ -29,9 +29,6 @@ export const ERROR_CODES = [
   'social_account_taken',
   'passkey_already_registered',
   'account_disabled',
-  // Two-step sign-in (decision 145): a code is needed after the password; a sensitive change needs the password again or a fresh sign-in.
-  'two_factor_required',
-  'reauthentication_required',
   // Purchases.
   'account_not_secured',
   'order_not_payable',
@@ -80,7 +77,9 @@ export const REFUSAL_REASONS = {
   // Games' webhooks.
   webhook_url_refused: 'validation',
   webhook_url_missing: 'conflict',
-  // Two-step sign-in.
+  // Two-step sign-in (decision 145): a code is needed after the password; a sensitive change needs the password again or a fresh sign-in.
+  two_factor_required: 'unauthenticated',
+  reauthentication_required: 'forbidden',
   two_factor_on: 'conflict',
   two_factor_off: 'conflict',
   // The Console.

@@ -28,8 +28,6 @@ const STATUS: Record<ErrorCode, number> = {
   social_account_taken: 409,
   passkey_already_registered: 409,
   account_disabled: 403,
-  two_factor_required: 401,
-  reauthentication_required: 403,
   account_not_secured: 403,
   order_not_payable: 409,
   idempotency_key_reused: 409,

@@ -3,7 +3,7 @@ import { Tabs } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { UserInfo } from '#common/api/accounts.schema.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError, api } from '../../lib/api-client.ts';
 import { Button } from '../../ui/button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { focusRing } from '../../ui/focus.ts';
@@ -101,7 +101,7 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
     if (refocus > 0 && !busy) passwordRef.current?.focus();
   }, [refocus, busy]);
   // Two-step sign-in (decision 145): the right password earned a ticket; the code completes the sign-in.
-  const [ticket, setTicket] = useState<string | null>(null);
+  const [pendingTicket, setTicket] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -112,10 +112,14 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
     run('password', async () => {
       setError(null);
       try {
-        const answer = await session.signInWithPassword(username, password);
-        if ('twoFactorTicket' in answer) setTicket(answer.twoFactorTicket);
-        else onDone(answer);
+        onDone(await session.signInWithPassword(username, password));
       } catch (failure) {
+        // Two-step sign-in on: a 401 whose data carries the ticket of the code step.
+        const earned = failure instanceof ApiError && failure.status === 401 ? (failure.data as { ticket?: unknown } | null)?.ticket : null;
+        if (typeof earned === 'string') {
+          setTicket(earned);
+          return;
+        }
         setError(messageOf(failure, t('errors:generic')));
         setPassword('');
         setRefocus((n) => n + 1);
@@ -123,10 +127,10 @@ function PasswordSignIn({ run, busy, onDone }: ActionProps) {
     });
   };
 
-  if (ticket)
+  if (pendingTicket)
     return (
       <TwoFactorStep
-        ticket={ticket}
+        ticket={pendingTicket}
         run={run}
         busy={busy}
         onDone={onDone}
@@ -188,7 +192,8 @@ function TwoFactorStep({ ticket, run, busy, onDone, onBack }: ActionProps & { ti
     run('two-factor', async () => {
       setError(null);
       try {
-        onDone(await session.completeTwoFactor(ticket, code.trim()));
+        const { data } = await api.post('/username/login/two-factor/', { ticket, code: code.trim() });
+        onDone(await session.setToken(data.token));
       } catch (failure) {
         const message = messageOf(failure, t('errors:generic'));
         setCode('');

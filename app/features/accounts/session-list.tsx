@@ -1,6 +1,6 @@
 import { Monitor } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { SignedInSession } from '#common/api/accounts.schema.ts';
+import type { SignedInSession } from '#common/api/sessions.schema.ts';
 import type { Translate } from '#common/i18n/translator.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';

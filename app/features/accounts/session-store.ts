@@ -395,22 +395,10 @@ export class SessionStore {
 
   /**
    * Username and password sign-in. A refused attempt keeps the current session (see decision 027).
-   * With two-step sign-in on, the answer is the ticket the code step sends (decision 145).
+   * With two-step sign-in on, the 401 of reason `two_factor_required` carries the ticket of the code step (login-list.tsx).
    */
-  async signInWithPassword(username: string, password: string): Promise<UserInfo | { twoFactorTicket: string }> {
-    try {
-      const { data } = await this.#e.api.post('/username/login/', { username, password });
-      return await this.setToken(data.token);
-    } catch (failure) {
-      const ticket = failure instanceof ApiError && failure.errorCode === 'two_factor_required' ? (failure.data as { ticket?: unknown } | null)?.ticket : null;
-      if (typeof ticket === 'string') return { twoFactorTicket: ticket };
-      throw failure;
-    }
-  }
-
-  /** The code step of a password sign-in with two-step sign-in on: a code of the app or a recovery code. */
-  async completeTwoFactor(ticket: string, code: string): Promise<UserInfo> {
-    const { data } = await this.#e.api.post('/username/login/two-factor/', { ticket, code });
+  async signInWithPassword(username: string, password: string): Promise<UserInfo> {
+    const { data } = await this.#e.api.post('/username/login/', { username, password });
     return this.setToken(data.token);
   }
 

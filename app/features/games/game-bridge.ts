@@ -87,8 +87,6 @@ export const SDK_ERROR_CODE: Record<ErrorCode, SdkErrorCode> = {
   social_account_taken: 'conflict',
   passkey_already_registered: 'conflict',
   account_disabled: 'forbidden',
-  two_factor_required: 'unauthenticated',
-  reauthentication_required: 'forbidden',
   account_not_secured: 'account_not_secured',
   order_not_payable: 'conflict',
   idempotency_key_reused: 'conflict',

@@ -1,7 +1,7 @@
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '#server/lib/app-error.ts';
-import { SIGN_IN_METHODS, type SignedInSession, type SignedInSessionList, type SignInMethod, type SessionsEnded } from '#common/api/accounts.schema.ts';
+import { SIGN_IN_METHODS, type SignedInSession, type SignedInSessionList, type SignInMethod, type SessionsEnded } from '#common/api/sessions.schema.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { randomAlphanumeric, sha256Hex } from '#server/lib/random.ts';

@@ -10,7 +10,7 @@ import {
 } from '#common/api/accounts.schema.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
-import { AppError, fieldError } from '#server/lib/app-error.ts';
+import { AppError, fieldError, refusal } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject } from '#server/lib/network.ts';
 import { assertAllowed, type RateLimiter } from '#server/adapters/rate-limits/rate-limiter.ts';
@@ -239,7 +239,7 @@ export class AccountProfileService {
     const user = await this.#user(caller.userId);
     if (user.password_hash) return this.#checkCurrentPassword(user.id, user.password_hash, currentPassword);
     const signedInAt = await this.#tokens.issuedAt(caller.tokenId);
-    if (!signedInAt || Date.parse(signedInAt) < this.#clock.now().getTime() - FRESH_SIGN_IN_MS) throw new AppError('reauthentication_required');
+    if (!signedInAt || Date.parse(signedInAt) < this.#clock.now().getTime() - FRESH_SIGN_IN_MS) throw refusal('reauthentication_required');
   }
 
   /** The name an authenticator app shows for the account: its username, else its nickname; null for a guest. */

@@ -12,7 +12,7 @@ import {
 } from '#common/api/accounts.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { type Caller, type ClientFacts, tokenName } from '#server/lib/caller.ts';
-import { AppError } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { clientSubject, networkOf } from '#server/lib/network.ts';
 import { assertAllowed, type RateLimiter, type RateLimitState, rateLimitError } from '#server/adapters/rate-limits/rate-limiter.ts';
@@ -151,7 +151,7 @@ export class AccountSignInService {
     await Promise.all([pair, account, held].map(([rule, subject]) => this.#limiter.reset(rule, subject)));
     // With two-step sign-in on, the right password earns a ticket; the code completes the sign-in (twoFactorLogin).
     if (await this.#secondFactor?.required(user.id)) {
-      throw new AppError('two_factor_required', { data: { ticket: this.#secondFactor!.ticketFor(user.id) } });
+      throw refusal('two_factor_required', { data: { ticket: this.#secondFactor!.ticketFor(user.id) } });
     }
     try {
       await this.#guestMerge.mergeCallerInto(caller, user.id);

@@ -81,7 +81,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
         'Failed attempts are limited to 10 per 15 minutes per username from one client (IPv4 address or IPv6 /64) and 30 per 15 minutes per client, across all instances; ' +
         'a client over its own limit gets 429 before the password is checked. After 100 consecutive failures for a username from anywhere, a wrong password gets 429 ' +
         '(and its client one check an hour for that username) instead of 401, while a right one from a client without failures of its own still signs in. ' +
-        'With two-step sign-in on, the right password gets 401 `two_factor_required` with data.ticket: send it with a code to /username/login/two-factor/. ' +
+        'With two-step sign-in on, the right password gets 401 `unauthenticated`, reason `two_factor_required`, with data.ticket: send it with a code to /username/login/two-factor/. ' +
         `${GUEST_MERGE_NOTE} ${RATE_LIMITED}`,
       tags: TAGS,
       auth: 'optional',

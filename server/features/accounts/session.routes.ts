@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SessionsEndedSchema, SignedInSessionIdParamsSchema, SignedInSessionListSchema } from '#common/api/accounts.schema.ts';
+import { SessionsEndedSchema, SignedInSessionIdParamsSchema, SignedInSessionListSchema } from '#common/api/sessions.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
 

@@ -71,7 +71,7 @@ describe('two-step sign-in', () => {
     const { member, secret, username } = await memberWithTwoFactor();
     const first = await login(username);
     expect(first.statusCode).toBe(401);
-    expect(first.json()).toMatchObject({ error: 'two_factor_required', data: { ticket: expect.any(String) } });
+    expect(first.json()).toMatchObject({ error: 'unauthenticated', reason: 'two_factor_required', data: { ticket: expect.any(String) } });
     expect(first.json().data.token).toBeUndefined();
     // A wrong password never gets a ticket.
     expect((await login(username, 'Wrong-Password-123')).json()).toMatchObject({ error: 'credentials_invalid', data: null });
@@ -148,7 +148,7 @@ describe('two-step sign-in', () => {
     clock.advance(11 * 60_000);
     const stale = await api.call('POST', '/user/two-factor/disable', { token: passwordless.member.token, body: {} });
     expect(stale.statusCode).toBe(403);
-    expect(stale.json().error).toBe('reauthentication_required');
+    expect(stale.json()).toMatchObject({ error: 'forbidden', reason: 'reauthentication_required' });
     expect((await api.call('GET', '/user/two-factor/', { token: passwordless.member.token })).json().data.enabled).toBe(true);
     const { token: fresh } = await api.services.tokens.issue(passwordless.member.userInfo.uid, 'passkey test');
     expect((await api.call('POST', '/user/two-factor/disable', { token: fresh, body: {} })).statusCode).toBe(200);

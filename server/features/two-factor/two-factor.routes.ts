@@ -10,7 +10,7 @@ import type { TwoFactorService } from './two-factor.service.ts';
 
 const TAGS = ['accounts'];
 const IDENTITY =
-  "Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `reauthentication_required`).";
+  "Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`).";
 
 /** Two-step sign-in with an authenticator app (decision 145). */
 export function twoFactorRoutes(api: ApiRouter, twoFactor: TwoFactorService): void {
