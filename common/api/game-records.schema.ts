@@ -102,10 +102,16 @@ export type MyAchievements = z.infer<typeof MyAchievementsSchema>;
 
 /** Bodies of the signed server-to-server calls of a game's backend. */
 /** A backend call in test mode names a preview of the game (decision 111); the body is signed, so the label is too. */
-export const BackendPreviewSchema = z.string().max(64).optional().meta({
-  description:
-    "Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published",
-});
+// No NUL: PostgreSQL's text cannot hold one, and the label is looked up.
+export const BackendPreviewSchema = z
+  .string()
+  .max(64)
+  .refine((label) => !label.includes('\u0000'), 'games:records.previewLabel')
+  .optional()
+  .meta({
+    description:
+      "Optional: the label of one of the game's build previews (`b{build}-{signature}`, as in its preview link): the call is then in test mode, on the test boards and test purchases, and works before the game is published",
+  });
 
 export const BackendScoreBodySchema = z.object({ uid: z.number().int().positive(), board: RecordIdSchema, score: ScoreSchema, preview: BackendPreviewSchema });
 export const BackendUnlockBodySchema = z.object({ uid: z.number().int().positive(), achievement: RecordIdSchema, preview: BackendPreviewSchema });

@@ -25,6 +25,12 @@ export const DataExportRequestedSchema = z.object({
   created: z.boolean().describe('false when a request of the last 24 hours is still pending or offered'),
 });
 
-export const DataExportParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const DataExportParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9]+$/),
+});
 /** A link that does not hold is answered 404, whatever is wrong with it. */
 export const DataExportFileQuerySchema = z.object({ signature: z.string().max(128).default('') });
