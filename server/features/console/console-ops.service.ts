@@ -37,7 +37,7 @@ export interface ConsoleOpsDependencies {
   /** What waits for review: builds, and changes of live games (decision 122). */
   reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
   memberData: Pick<MemberDataService, 'requestExportFor' | 'exportsOfMember' | 'pendingCount'>;
-  twoFactor: Pick<TwoFactorService, 'enabledFor' | 'removeForOperator'>;
+  twoFactor: Pick<TwoFactorService, 'required' | 'removeForOperator'>;
   clock: Clock;
 }
 
@@ -200,7 +200,7 @@ export class ConsoleOpsService {
       this.#deps.members.signInMethods(member.id),
       this.#deps.signInFailures.recent(member, FAILURES_SHOWN),
       this.#deps.memberData.exportsOfMember(member.id),
-      this.#deps.twoFactor.enabledFor(member.id),
+      this.#deps.twoFactor.required(member.id),
     ]);
     const whatsapp = methods.social.find((account) => account.platform === 'whatsapp');
     return {

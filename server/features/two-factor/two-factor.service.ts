@@ -9,7 +9,7 @@ import { type Clock, isoNow } from '#server/lib/clock.ts';
 import { safeEqual, sha256Hex } from '#server/lib/random.ts';
 import { SecretBox } from '#server/lib/secret-box.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
-import { acceptedStep, base32, newTotpSecret, otpauthUri, totpStep } from './totp.ts';
+import { acceptedStep, base32, newTotpSecret, otpauthUri } from './totp.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
 
 /** Wrong codes one account may be sent in a window, at sign-in and at set-up together; then 429 until it passes. */
@@ -64,7 +64,7 @@ export class TwoFactorService {
     return { enabled, enabledAt: row?.confirmed_at ?? null, recoveryCodesLeft: enabled ? await this.#repository.recoveryCodesLeft(caller.userId) : 0 };
   }
 
-  /** Whether a password sign-in of this account asks for a code. */
+  /** Whether it is on: a password sign-in of this account asks for a code (the Console shows it; never the secret). */
   async required(userId: number): Promise<boolean> {
     return Boolean((await this.#repository.secretOf(userId))?.confirmed_at);
   }
@@ -157,11 +157,6 @@ export class TwoFactorService {
     return { userId, usedRecoveryCode };
   }
 
-  /** For the Console: whether the member has it on (never the secret). */
-  enabledFor(userId: number): Promise<boolean> {
-    return this.required(userId);
-  }
-
   /** An operator removes it (a member who lost the phone and the codes), with `record` (the audit entry) in the same unit of work. */
   async removeForOperator(userId: number, record: (unit: UnitOfWork) => Promise<void>): Promise<void> {
     const removed = await this.#repository.transaction(async (unit) => {
@@ -179,11 +174,6 @@ export class TwoFactorService {
     return [
       { name: 'two-step-sign-in.json', content: { enabled_at: row.confirmed_at, recovery_codes_left: await this.#repository.recoveryCodesLeft(userId) } },
     ];
-  }
-
-  /** The current time step, for tests that compute a code. */
-  step(): number {
-    return totpStep(this.#clock.now());
   }
 
   #secretOf(row: { user_id: number; secret_sealed: string }): string {
