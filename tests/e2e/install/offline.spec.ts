@@ -73,7 +73,10 @@ test.describe('the installable app offline', () => {
       )
       .toContain('2048');
 
+    // The home page asks for the recent games once it is up; going offline before that answer
+    // would cut the request short.
     await page.goto('/zh-CN');
+    await expect(page.getByTestId('row-recently-played').getByTestId('app-tile').first()).toHaveAttribute('href', '/zh-CN/app/2048');
     await context.setOffline(true);
     await page.goto('/play/2048');
     await expect(page).toHaveTitle('Play 2048 | Playport');
