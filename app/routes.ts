@@ -11,7 +11,11 @@ export default [
     route('oauth/:platform/callback', 'routes/oauth-callback.tsx', { id: 'oauth-callback' }),
   ]),
   route(':lang?', 'routes/locale.tsx', [
-    layout('shell/auth-layout.tsx', [route('login', 'routes/login.tsx')]),
+    layout('shell/auth-layout.tsx', [
+      route('login', 'routes/login.tsx'),
+      route('login/forgot', 'routes/login-forgot.tsx'),
+      route('login/reset', 'routes/login-reset.tsx'),
+    ]),
     layout('shell/empty-layout.tsx', [
       route('play/:slug', 'routes/play.tsx'),
       route('qa/:slug', 'routes/qa.tsx'),

@@ -24,6 +24,7 @@ import { buildsRoutes } from './features/studio/builds.routes.ts';
 import { gameChangesRoutes } from './features/studio/game-changes.routes.ts';
 import { workspacesRoutes } from './features/accounts/workspaces.routes.ts';
 import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
+import { accountRecoveryRoutes } from './features/accounts/account-recovery.routes.ts';
 import { twoFactorRoutes } from './features/two-factor/two-factor.routes.ts';
 import { memberDataRoutes } from './features/member-data/member-data.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
@@ -165,6 +166,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   studioStatsRoutes(api, services.studioStats);
   memberDataRoutes(api, services.memberData);
   twoFactorRoutes(api, services.twoFactor);
+  accountRecoveryRoutes(api, services.accounts.recovery);
   studioKeysRoutes(api, services.studioKeys, services.developers);
 
   api.documented({

@@ -83,6 +83,7 @@ const stopCleanups = scheduleCleanups(
     { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },
     { name: 'expired data archives', run: () => services.memberData.removeExpired() },
     { name: 'sent and failed mail past its retention', run: () => services.mail.removeOld() },
+    { name: 'email codes and reset links past their time', run: () => services.accounts.recovery.removeExpired() },
   ],
   app.log,
 );

@@ -27,6 +27,7 @@ import { GuestMergeRepository } from './features/accounts/guest-merge.repository
 import { type GuestMergeStep, GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
+import { AccountRecoveryRepository } from './features/accounts/account-recovery.repository.ts';
 import { SignInFailuresRepository } from './features/accounts/sign-in-failures.repository.ts';
 import { SignInFailuresService } from './features/accounts/sign-in-failures.service.ts';
 import { StoredMediaStore } from './features/articles/article-media.ts';
@@ -222,6 +223,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const guestMerge = new GuestMergeService(new GuestMergeRepository(db), guestMergeSteps);
   const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
   const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
+  const mail = new MailService({ repository: new MailRepository(db), transport: mailTransport, clock });
   const twoFactor = new TwoFactorService({
     repository: new TwoFactorRepository(db),
     // Accounts is built next; these run on requests, once it is.
@@ -249,6 +251,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     conversions,
     signInFailures,
     secondFactor: twoFactor,
+    recovery: { repository: new AccountRecoveryRepository(db), mail, publicOrigin: config.publicOrigin },
   });
   const developers = new DevelopersService(new DevelopersRepository(db), clock);
   const catalogue = new CatalogueService(new CatalogueRepository(db, database.kind), {
@@ -360,7 +363,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   // Every feature whose tables hold personal data (docs/architecture.md, "Tables and their owners"), in the archive's order.
   const memberData = new MemberDataService({
     repository: new DataExportsRepository(db),
-    sources: [accounts, tokens, passkeys, social, twoFactor, signInFailures, library, games, records, payments, gameSessions, developers],
+    sources: [accounts, accounts.recovery, tokens, passkeys, social, twoFactor, signInFailures, library, games, records, payments, gameSessions, developers],
     storage: memberExports,
     clock,
     appSecret: config.appSecret,
@@ -430,7 +433,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     memberData,
     twoFactor,
     webhooks,
-    mail: new MailService({ repository: new MailRepository(db), transport: mailTransport, clock }),
+    mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({
       operators,

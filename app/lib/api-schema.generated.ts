@@ -119,7 +119,7 @@ export interface paths {
   "/member/email/": {
     /**
      * Save the email address
-     * @description Trimmed, at most 254 characters; an empty string removes it. Not verified and not used for sign-in.
+     * @description Trimmed, at most 254 characters; an empty string removes it. A new address is not confirmed: a member gets a mail with a code for it (POST /member/email/verify/); a guest keeps it unconfirmed. Changing or removing a confirmed address needs `currentPassword` (422 when wrong), or for an account without a password a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). Never used for sign-in (decision 146).
      */
     patch: operations["patchMemberEmail"];
   };
@@ -899,6 +899,45 @@ export interface paths {
      * @description Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). 409 when it is off already.
      */
     post: operations["postUserTwoFactorDisable"];
+  };
+  "/member/email/status/": {
+    /** Whether the saved email address is confirmed, and where a code waits */
+    get: operations["getMemberEmailStatus"];
+  };
+  "/member/email/code/": {
+    /**
+     * Send a new code for the saved address
+     * @description Members only (403 `account_not_secured` for a guest); 422 on `email` without an address, 409 when it is confirmed already. The code works for 30 minutes and replaces the one before; 5 codes an hour (429).
+     */
+    post: operations["postMemberEmailCode"];
+  };
+  "/member/email/verify/": {
+    /**
+     * Confirm the saved address with the code of its mail
+     * @description A wrong code gets 422 on `code` (`accounts:email.codeWrong`); after 5 wrong codes, or 30 minutes, or once the address changed, the code is used up (`accounts:email.codeExpired`) and a new one is asked for. A code works once.
+     */
+    post: operations["postMemberEmailVerify"];
+  };
+  "/username/password/forgot/": {
+    /**
+     * Forgot password: mail a reset link to a confirmed address
+     * @description Each member account whose confirmed address this is gets a mail with a link that works once, for 30 minutes. The answer is the same whether or not an account has the address; 10 requests per client in 15 minutes and 3 per address an hour (429).
+     */
+    post: operations["postUsernamePasswordForgot"];
+  };
+  "/username/password/reset/check/": {
+    /**
+     * The account a reset link is for, before the new password is typed
+     * @description A used, expired or unknown link gets 422 on `token` (`accounts:reset.linkExpired`). 20 tries per client in 15 minutes.
+     */
+    post: operations["postUsernamePasswordResetCheck"];
+  };
+  "/username/password/reset/": {
+    /**
+     * Choose a new password through a reset link
+     * @description Uses the link (and every other link of the account) and ends every session of the account; two-step sign-in, when on, is still asked at the next sign-in. An account without a username chooses one here (`username`, 422 when missing or taken). The password rules are those of PATCH /member/password/.
+     */
+    post: operations["postUsernamePasswordReset"];
   };
   "/studio/keys/": {
     /**
@@ -2060,7 +2099,7 @@ export interface operations {
   };
   /**
    * Save the email address
-   * @description Trimmed, at most 254 characters; an empty string removes it. Not verified and not used for sign-in.
+   * @description Trimmed, at most 254 characters; an empty string removes it. A new address is not confirmed: a member gets a mail with a code for it (POST /member/email/verify/); a guest keeps it unconfirmed. Changing or removing a confirmed address needs `currentPassword` (422 when wrong), or for an account without a password a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). Never used for sign-in (decision 146).
    */
   patchMemberEmail: {
     parameters: {
@@ -2076,6 +2115,13 @@ export interface operations {
         "application/json": {
           /** @description An email address, or an empty string to remove it */
           email: string;
+          /** @description The account's password, when a confirmed address is changed or removed; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
+          /**
+           * @description The language of the mail this sends; English when absent
+           * @enum {string}
+           */
+          locale?: "en" | "zh-CN";
         };
       };
     };
@@ -11744,6 +11790,394 @@ export interface operations {
       };
       /** @description Token is missing or invalid */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Whether the saved email address is confirmed, and where a code waits */
+  getMemberEmailStatus: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              email: string | null;
+              /** @description Whether the address is confirmed; only a confirmed address is used to recover the account */
+              verified: boolean;
+              /** @description The address a code waits for, while it can still be used */
+              codeSentTo: string | null;
+              codeExpiresAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Send a new code for the saved address
+   * @description Members only (403 `account_not_secured` for a guest); 422 on `email` without an address, 409 when it is confirmed already. The code works for 30 minutes and replaces the one before; 5 codes an hour (429).
+   */
+  postMemberEmailCode: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description The language of the mail this sends; English when absent
+           * @enum {string}
+           */
+          locale?: "en" | "zh-CN";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              email: string | null;
+              /** @description Whether the address is confirmed; only a confirmed address is used to recover the account */
+              verified: boolean;
+              /** @description The address a code waits for, while it can still be used */
+              codeSentTo: string | null;
+              codeExpiresAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Confirm the saved address with the code of its mail
+   * @description A wrong code gets 422 on `code` (`accounts:email.codeWrong`); after 5 wrong codes, or 30 minutes, or once the address changed, the code is used up (`accounts:email.codeExpired`) and a new one is asked for. A code works once.
+   */
+  postMemberEmailVerify: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The 6 digits of the mail */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              email: string | null;
+              /** @description Whether the address is confirmed; only a confirmed address is used to recover the account */
+              verified: boolean;
+              /** @description The address a code waits for, while it can still be used */
+              codeSentTo: string | null;
+              codeExpiresAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Forgot password: mail a reset link to a confirmed address
+   * @description Each member account whose confirmed address this is gets a mail with a link that works once, for 30 minutes. The answer is the same whether or not an account has the address; 10 requests per client in 15 minutes and 3 per address an hour (429).
+   */
+  postUsernamePasswordForgot: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          /**
+           * @description The language of the mail this sends; English when absent
+           * @enum {string}
+           */
+          locale?: "en" | "zh-CN";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /**
+               * @description Always true: the answer never tells whether an account has the address
+               * @constant
+               */
+              sent: true;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The account a reset link is for, before the new password is typed
+   * @description A used, expired or unknown link gets 422 on `token` (`accounts:reset.linkExpired`). 20 tries per client in 15 minutes.
+   */
+  postUsernamePasswordResetCheck: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The token of the link in the mail */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The account the link is for: its username, else its nickname */
+              account: string;
+              /** @description true when the account has no username yet: the reset chooses one, to sign in with */
+              needsUsername: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Choose a new password through a reset link
+   * @description Uses the link (and every other link of the account) and ends every session of the account; two-step sign-in, when on, is still asked at the next sign-in. An account without a username chooses one here (`username`, 422 when missing or taken). The password rules are those of PATCH /member/password/.
+   */
+  postUsernamePasswordReset: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The token of the link in the mail */
+          token: string;
+          /** @description 8–128 characters, any characters; not trimmed */
+          password: string;
+          /**
+           * @description Required when the account has no username yet
+           * @example star_player
+           */
+          username?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The username to sign in with */
+              username: string;
+              /** @description The sessions the reset ended: every one of the account */
+              sessionsEnded: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -59,6 +59,14 @@ export default function Page({ loaderData }: Route.ComponentProps) {
         />
       </div>
       <p className="mt-6 text-center text-sm">
+        <Link
+          to={localePath(locale, '/login/forgot')}
+          className={cn('rounded text-green-700 underline-offset-2 hover:underline dark:text-green-400', focusRing)}
+        >
+          {t('recovery.forgotLink')}
+        </Link>
+      </p>
+      <p className="mt-3 text-center text-sm">
         <Link to={localePath(locale, '/')} className={cn('rounded text-green-700 underline-offset-2 hover:underline dark:text-green-400', focusRing)}>
           {t('login.backHome')}
         </Link>

@@ -1,4 +1,4 @@
-import { ProfileFieldForm } from '../features/accounts/profile-forms.tsx';
+import { EmailSettings } from '../features/accounts/email-settings.tsx';
 import { ProfileSection } from '../features/accounts/profile-pages.tsx';
 import { loaderT } from '../i18n/loader-t.ts';
 import { pageTitle } from '../lib/meta.ts';
@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(
 export default function Page({ loaderData }: Route.ComponentProps) {
   return (
     <ProfileSection title={loaderData.title}>
-      <ProfileFieldForm field="email" />
+      <EmailSettings />
     </ProfileSection>
   );
 }

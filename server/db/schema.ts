@@ -40,6 +40,8 @@ export interface UsersTable {
   /** The account's first game and when it was first played (migration 0026, decision 104), kept by triggers on played_games. */
   first_app_id: Generated<number | null>;
   first_played_at: Generated<Time | null>;
+  /** When the current email address was confirmed (decision 146); null when it is not. Only a confirmed address is used for recovery. */
+  email_verified_at: Generated<Time | null>;
 }
 
 export interface AccessTokensTable {
@@ -248,6 +250,29 @@ export interface AuthChallengesTable {
   /** Guesses taken (WhatsApp codes): counted before each is checked. */
   attempts: Generated<number>;
   expires_at: Time;
+  created_at: Time;
+}
+
+/** The confirmation of an address a member saved, waiting for its code (migration 0038, decision 146): one per member. */
+export interface EmailVerificationsTable {
+  user_id: number;
+  /** The address the code was sent to: a code confirms that address only. */
+  email: string;
+  /** SHA-256 of the user id and the 6-digit code. */
+  code_hash: string;
+  /** Wrong codes so far; the fifth ends the confirmation. */
+  attempts: Generated<number>;
+  expires_at: Time;
+  created_at: Time;
+}
+
+/** A "Forgot password" link (migration 0038, decision 146): single use, 30 minutes. */
+export interface PasswordResetsTable {
+  /** SHA-256 of the link's random part. */
+  token_hash: string;
+  user_id: number;
+  expires_at: Time;
+  used_at: Time | null;
   created_at: Time;
 }
 
@@ -733,6 +758,8 @@ export interface Database {
   data_exports: DataExportsTable;
   two_factor_secrets: TwoFactorSecretsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

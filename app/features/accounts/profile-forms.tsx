@@ -1,7 +1,7 @@
 import { type FormEvent, type HTMLInputTypeAttribute, useState } from 'react';
 import { useTranslation } from '../../i18n/translation.tsx';
 import type { z } from 'zod';
-import { EmailSchema, NicknameSchema, PhoneSchema } from '#common/api/accounts.schema.ts';
+import { NicknameSchema, PhoneSchema } from '#common/api/accounts.schema.ts';
 import type { Locale } from '#common/locales.ts';
 import { internationalPhone } from '#common/phone-numbers.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
@@ -16,12 +16,12 @@ import { session } from './session.ts';
 import { usePendingAction } from '../../ui/use-pending-action.ts';
 
 interface FieldSpec {
-  field: 'nickname' | 'email' | 'phone';
+  field: 'nickname' | 'phone';
   schema: z.ZodType;
   type: HTMLInputTypeAttribute;
   autoComplete: string;
-  inputMode?: 'text' | 'email' | 'tel';
-  /** Whether an empty value removes the field (email, phone) or is refused (nickname). */
+  inputMode?: 'text' | 'tel';
+  /** Whether an empty value removes the field (phone) or is refused (nickname). */
   removable: boolean;
   /** What is checked and sent for what the visitor typed (a phone number's country code). */
   sent?: (typed: string, locale: Locale) => string;
@@ -29,12 +29,11 @@ interface FieldSpec {
 
 const FIELDS: Record<FieldSpec['field'], FieldSpec> = {
   nickname: { field: 'nickname', schema: NicknameSchema, type: 'text', autoComplete: 'nickname', removable: false },
-  email: { field: 'email', schema: EmailSchema, type: 'email', autoComplete: 'email', inputMode: 'email', removable: true },
   phone: { field: 'phone', schema: PhoneSchema, type: 'tel', autoComplete: 'tel', inputMode: 'tel', removable: true, sent: internationalPhone },
 };
 
 /**
- * One profile field (nickname, email or phone): checked in the browser with the API's own
+ * One profile field (nickname or phone; the email page has its own form, email-settings.tsx): checked in the browser with the API's own
  * schema, saved with PATCH /member/{field}/, the server's field message shown under it.
  */
 export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {

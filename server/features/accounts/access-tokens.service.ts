@@ -111,6 +111,11 @@ export class AccessTokensService {
     };
   }
 
+  /** Ends every session of the user (a password reset, decision 146); answers how many there were. */
+  endAllSessions(userId: number): Promise<number> {
+    return this.#tokens.deleteAllForUser(userId);
+  }
+
   async revoke(tokenId: number): Promise<void> {
     await this.#tokens.delete(tokenId);
   }

@@ -35,6 +35,16 @@ export const ACCOUNT_LIMITS = {
    * is what each account costs (decision 054).
    */
   guestAddress: { name: 'guest-address', limit: 1000, windowSeconds: 60 * 60 },
+  /**
+   * "Forgot password" (decision 146) per client and per address asked about: counted whether or not
+   * an account has the address, so the limit tells nothing either.
+   */
+  recoveryAddress: { name: 'recovery-address', limit: 10, windowSeconds: 15 * 60 },
+  recoveryEmail: { name: 'recovery-email', limit: 3, windowSeconds: 60 * 60 },
+  /** Reset links tried per client: each is 256 random bits, this only keeps the tries cheap. */
+  resetAddress: { name: 'reset-address', limit: 20, windowSeconds: 15 * 60 },
+  /** Confirmation codes sent per account: each is a mail to an address the member typed. */
+  emailCodeAccount: { name: 'email-code-account', limit: 5, windowSeconds: 60 * 60 },
   /** Avatar uploads per user: decoding images costs CPU. */
   avatarUser: { name: 'avatar-user', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;

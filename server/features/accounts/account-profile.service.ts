@@ -114,19 +114,13 @@ export class AccountProfileService {
   async updateNickname(userId: number, nickname: string): Promise<MemberUpdate> {
     await this.#user(userId);
     await this.#users.update(userId, { nickname, updated_at: isoNow(this.#clock) });
-    return this.#memberUpdate(userId);
-  }
-
-  async updateEmail(userId: number, email: string | null): Promise<MemberUpdate> {
-    await this.#user(userId);
-    await this.#users.update(userId, { email, updated_at: isoNow(this.#clock) });
-    return this.#memberUpdate(userId);
+    return this.memberUpdate(userId);
   }
 
   async updatePhone(userId: number, phone: string | null): Promise<MemberUpdate> {
     await this.#user(userId);
     await this.#users.update(userId, { phone, updated_at: isoNow(this.#clock) });
-    return this.#memberUpdate(userId);
+    return this.memberUpdate(userId);
   }
 
   /**
@@ -157,7 +151,7 @@ export class AccountProfileService {
     if (!saved) throw usernameTaken();
     const { token } = await this.#tokens.rotate(user.id, tokenName('password', client));
     if (user.is_guest === 1) this.#conversions?.registration(user.id, client);
-    return { ...(await this.#memberUpdate(user.id)), token, becameMember: user.is_guest === 1 };
+    return { ...(await this.memberUpdate(user.id)), token, becameMember: user.is_guest === 1 };
   }
 
   /** Stores a new avatar (validated and re-encoded) and deletes the previous one's files. */
@@ -172,7 +166,7 @@ export class AccountProfileService {
       throw error;
     }
     if (user.avatar !== stored.url) await this.#avatars.remove(user.avatar);
-    return { ...(await this.#memberUpdate(userId)), avatar: stored };
+    return { ...(await this.memberUpdate(userId)), avatar: stored };
   }
 
   async #user(userId: number): Promise<UserWithPasskey> {
@@ -207,7 +201,8 @@ export class AccountProfileService {
     };
   }
 
-  async #memberUpdate(userId: number): Promise<MemberUpdate> {
+  /** What a profile change answers: the user info and profile as they are now. */
+  async memberUpdate(userId: number): Promise<MemberUpdate> {
     const user = await this.#user(userId);
     return { userInfo: await this.#userInfoOf(user), profile: this.#profileOf(user) };
   }

@@ -8,6 +8,8 @@ import type { PasswordHasher } from './password-hasher.ts';
 import type { PasswordPolicy } from './password-policy.ts';
 import type { SignInFailuresService } from './sign-in-failures.service.ts';
 import type { UsersRepository } from './users.repository.ts';
+import type { AccountRecoveryRepository } from './account-recovery.repository.ts';
+import type { MailService } from '../mail/mail.service.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
 import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 
@@ -31,4 +33,6 @@ export interface AccountsDependencies {
   signInFailures?: Pick<SignInFailuresService, 'record'>;
   /** Two-step sign-in (decision 145): a password sign-in of an account that has it on asks for a code. */
   secondFactor?: Pick<TwoFactorService, 'required' | 'ticketFor' | 'verifySignIn'>;
+  /** Verified email and "Forgot password" (decision 146): their table, the mail, and the origin links point to. */
+  recovery?: { repository: AccountRecoveryRepository; mail: Pick<MailService, 'enqueue'>; publicOrigin: string };
 }

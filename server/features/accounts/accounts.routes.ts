@@ -5,7 +5,6 @@ import {
   AVATAR_MAX_BYTES,
   AvatarUploadResultSchema,
   AvatarUploadSchema,
-  EmailBodySchema,
   FingerprintLoginBodySchema,
   GUEST_MERGE_NOTE,
   GuestDeviceBodySchema,
@@ -25,6 +24,7 @@ import {
   UsernameLoginBodySchema,
 } from '#common/api/accounts.schema.ts';
 import { TwoFactorLoginBodySchema } from '#common/api/two-factor.schema.ts';
+import { EmailChangeBodySchema } from '#common/api/account-recovery.schema.ts';
 import { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
@@ -244,13 +244,17 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       method: 'PATCH',
       url: '/member/email/',
       summary: 'Save the email address',
-      description: 'Trimmed, at most 254 characters; an empty string removes it. Not verified and not used for sign-in.',
+      description:
+        'Trimmed, at most 254 characters; an empty string removes it. A new address is not confirmed: a member gets a mail with a code for it ' +
+        '(POST /member/email/verify/); a guest keeps it unconfirmed. Changing or removing a confirmed address needs `currentPassword` ' +
+        '(422 when wrong), or for an account without a password a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). ' +
+        'Never used for sign-in (decision 146).',
       tags: TAGS,
       auth: 'required',
-      body: EmailBodySchema,
+      body: EmailChangeBodySchema,
       response: MemberUpdateSchema,
     },
-    ({ caller, body }) => accounts.updateEmail(caller!.userId, body.email),
+    ({ caller, body }) => accounts.recovery.saveEmail(caller!, body),
   );
 
   api.route(

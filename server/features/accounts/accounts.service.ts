@@ -1,5 +1,6 @@
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { AccountProfileService } from './account-profile.service.ts';
+import { AccountRecoveryService } from './account-recovery.service.ts';
 import { AccountSignInService } from './account-sign-in.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
 
@@ -13,9 +14,12 @@ export { ACCOUNT_LIMITS } from './account-limits.ts';
 export class AccountsService {
   readonly #signIn: AccountSignInService;
   readonly #profile: AccountProfileService;
+  /** Verified email and "Forgot password" (decision 146). */
+  readonly recovery: AccountRecoveryService;
 
   constructor(deps: AccountsDependencies) {
     this.#profile = new AccountProfileService(deps);
+    this.recovery = new AccountRecoveryService(deps, this.#profile);
     this.#signIn = new AccountSignInService(deps, this.#profile);
   }
 
@@ -117,11 +121,6 @@ export class AccountsService {
   /** Sets the nickname. */
   updateNickname(...args: Parameters<AccountProfileService['updateNickname']>) {
     return this.#profile.updateNickname(...args);
-  }
-
-  /** Sets the email address. */
-  updateEmail(...args: Parameters<AccountProfileService['updateEmail']>) {
-    return this.#profile.updateEmail(...args);
   }
 
   /** Sets the phone number. */

@@ -206,6 +206,20 @@ export class UsersRepository {
     return Number(result.numDeletedRows);
   }
 
+  /** Members (not guests, not disabled) whose confirmed address is `email`, any case: one address may serve several accounts. */
+  membersWithVerifiedEmail(email: string) {
+    return this.#db
+      .selectFrom('users')
+      .select(['id', 'nickname', 'username', 'email'])
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where('email_verified_at', 'is not', null)
+      .where('is_guest', '=', 0)
+      .where('disabled_at', 'is', null)
+      .orderBy('id')
+      .limit(10)
+      .execute();
+  }
+
   async socialPlatforms(userId: number): Promise<string[]> {
     const rows = await this.#db.selectFrom('social_accounts').select('platform').where('user_id', '=', userId).orderBy('platform').execute();
     return rows.map((r) => r.platform);
@@ -246,9 +260,13 @@ export class UsersRepository {
    * Sets username and password; false when another account took the username meanwhile
    * (the unique index decides, so two instances cannot both succeed).
    */
-  async setCredentials(id: number, fields: { username: string; usernameNormalized: string; passwordHash: string; now: string }): Promise<boolean> {
+  async setCredentials(
+    id: number,
+    fields: { username: string; usernameNormalized: string; passwordHash: string; now: string },
+    unit?: UnitOfWork,
+  ): Promise<boolean> {
     try {
-      await this.#db
+      await executorOf(this.#db, unit)
         .updateTable('users')
         .set({
           username: fields.username,
@@ -270,7 +288,21 @@ export class UsersRepository {
   async personalDataOf(userId: number) {
     const row = await this.#db
       .selectFrom('users')
-      .select(['id', 'nickname', 'avatar', 'username', 'email', 'phone', 'is_guest', 'campaign', 'created_at', 'updated_at', 'last_seen_at', 'first_played_at'])
+      .select([
+        'id',
+        'nickname',
+        'avatar',
+        'username',
+        'email',
+        'email_verified_at',
+        'phone',
+        'is_guest',
+        'campaign',
+        'created_at',
+        'updated_at',
+        'last_seen_at',
+        'first_played_at',
+      ])
       .select((eb) => [eb('password_hash', 'is not', null).as('has_password'), eb('fingerprint_hash', 'is not', null).as('has_device_sign_in')])
       .where('id', '=', userId)
       .executeTakeFirst();
