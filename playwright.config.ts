@@ -19,6 +19,9 @@ export const STAND_IN_ISSUERS = Object.fromEntries(
 );
 // The server's advertising events go to a local stand-in for Meta's Conversions API (decision 065).
 export const CONVERSIONS_API_STAND_IN = `http://127.0.0.1:${port + 1710}`;
+// Mail goes over SMTP to the local stand-in (decision 141); journeys read what it received as JSON.
+const mailSmtpPort = port + 1720;
+export const MAIL_INBOX = `http://127.0.0.1:${port + 1721}`;
 process.env.E2E_APPLE_KEY ??= generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const socialEnv: Record<string, string> = {
   OAUTH_APPLE_CLIENT_ID: 'playport-test-client',
@@ -30,6 +33,7 @@ const socialEnv: Record<string, string> = {
   META_PIXEL_ID: '1234567890',
   META_CONVERSIONS_API_TOKEN: 'capi-e2e-token',
   META_CONVERSIONS_API_URL: `${CONVERSIONS_API_STAND_IN}/v21.0`,
+  SMTP_URL: `smtp://127.0.0.1:${mailSmtpPort}`,
 };
 for (const [platform, issuer] of Object.entries(STAND_IN_ISSUERS)) {
   const prefix = `OAUTH_${platform.toUpperCase()}`;
@@ -99,6 +103,15 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
       env: { CONVERSIONS_API_PORT: String(port + 1710) },
+    },
+    {
+      command: 'node scripts/mail-stand-in.ts',
+      url: `${MAIL_INBOX}/messages`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { MAIL_STAND_IN_SMTP_PORT: String(mailSmtpPort), MAIL_STAND_IN_INBOX_PORT: String(port + 1721) },
     },
     {
       command: 'npm run start --silent',
