@@ -33,6 +33,8 @@ const ROUTES: RouteCase[] = [
   { path: '/', layout: 'default', content: 'row-popular' },
   { path: '/pwa', layout: 'default', content: 'row-popular' },
   { path: '/login', layout: 'auth', content: 'login-list' },
+  { path: '/login/forgot', layout: 'auth', title: profileTitle('forgotPassword'), content: 'forgot-form' },
+  { path: '/login/reset?key=unknown', layout: 'auth', title: profileTitle('resetPassword'), content: 'reset-form' },
   { path: '/settings', layout: 'default', title: shellTitle('settings') },
   { path: '/test', layout: 'default', title: shellTitle('diagnostics') },
   { path: '/app/{app}', layout: 'default' },

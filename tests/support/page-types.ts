@@ -16,6 +16,8 @@ export interface PageType {
   member?: boolean;
   /** The status the server answers, when not 200. */
   status?: number;
+  /** API refusals the page asks for and shows (an unknown reset link): allowed in the browser's console. */
+  refusals?: string[];
   /** Pages outside the locale routes (the sign-in pop-up): checked once, not per locale. */
   unlocalised?: boolean;
 }
@@ -34,6 +36,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'static page at /page/<slug>', paths: ['/page/developers'] },
   { name: 'settings and diagnostics', paths: ['/settings', '/test'] },
   { name: 'login', paths: ['/login'] },
+  { name: 'password recovery', paths: ['/login/forgot', '/login/reset?key=unknown'], refusals: ['status of 422'] },
   { name: 'not found', paths: ['/no-such-page'], status: 404 },
   { name: 'my area', paths: ['/user'], member: true },
   {

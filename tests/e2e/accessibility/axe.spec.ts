@@ -76,6 +76,7 @@ test.describe('accessibility (axe-core)', () => {
         // axe with every rule takes seconds per page on two cores; several pages make one test.
         test.slow();
         if (type.status) problems.allow(`status of ${type.status}`);
+        for (const refusal of type.refusals ?? []) problems.allow(refusal);
         // axe reads every style sheet (its CSSOM preload) with fetch(), which the game frame's own
         // policy refuses (connect-src 'none', decision 033): the rules that need it skip the game.
         if (type.name === 'play') problems.allow(/connect-src 'none'|\/games\/.*\.css csp/);
