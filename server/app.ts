@@ -267,7 +267,8 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
 }
 
 export function redactTokenInUrl(url: string | undefined): string {
-  return (url ?? '').replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  // A session link's token, a reset link's key, an address confirmation's or a provider's code (decision 146).
+  return (url ?? '').replace(/([?&](?:token|key|code)=)[^&#]*/gi, '$1[redacted]');
 }
 
 /**
