@@ -15,6 +15,7 @@ export default [
       route('login', 'routes/login.tsx'),
       route('login/forgot', 'routes/login-forgot.tsx'),
       route('login/reset', 'routes/login-reset.tsx'),
+      route('login/not-me', 'routes/login-not-me.tsx'),
     ]),
     layout('shell/empty-layout.tsx', [
       route('play/:slug', 'routes/play.tsx'),

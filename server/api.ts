@@ -166,7 +166,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   studioStatsRoutes(api, services.studioStats);
   memberDataRoutes(api, services.memberData);
   twoFactorRoutes(api, services.twoFactor);
-  accountRecoveryRoutes(api, services.accounts.recovery);
+  accountRecoveryRoutes(api, services.accounts.recovery, services.accounts.notices);
   studioKeysRoutes(api, services.studioKeys, services.developers);
 
   api.documented({

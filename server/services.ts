@@ -230,6 +230,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     accounts: {
       memberName: (userId) => accounts.memberName(userId),
       confirmIdentity: (caller, password) => accounts.confirmIdentity(caller, password),
+      noticeChange: (userId, what) => accounts.notices.changed(userId, what, null),
     },
     limiter: rateLimiter,
     clock,

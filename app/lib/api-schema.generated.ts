@@ -939,6 +939,13 @@ export interface paths {
      */
     post: operations["postUsernamePasswordReset"];
   };
+  "/username/not-me/": {
+    /**
+     * "This wasn't me": end every session, then choose a new password
+     * @description For the link of a notice mail (decision 148): valid 7 days, once. Ends every session of the account and answers the key of a new reset link (30 minutes) for /username/password/reset/. A used, expired or unknown key gets 422 on `key`; 20 tries per client in 15 minutes.
+     */
+    post: operations["postUsernameNotMe"];
+  };
   "/studio/keys/": {
     /**
      * The developer's Studio keys
@@ -12171,6 +12178,69 @@ export interface operations {
               /** @description The username to sign in with */
               username: string;
               /** @description The sessions the reset ended: every one of the account */
+              sessionsEnded: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * "This wasn't me": end every session, then choose a new password
+   * @description For the link of a notice mail (decision 148): valid 7 days, once. Ends every session of the account and answers the key of a new reset link (30 minutes) for /username/password/reset/. A used, expired or unknown key gets 422 on `key`; 20 tries per client in 15 minutes.
+   */
+  postUsernameNotMe: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The key of a notice's "this wasn't me" link */
+          key: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description The key of a new reset link (30 minutes): the page goes on to /login/reset?key=… */
+              resetKey: string;
+              /** @description Every session of the account, ended */
               sessionsEnded: number;
             };
           };

@@ -69,3 +69,15 @@ export const PasswordResetSchema = z.object({
   sessionsEnded: z.number().int().describe('The sessions the reset ended: every one of the account'),
 });
 export type PasswordReset = z.infer<typeof PasswordResetSchema>;
+
+export const NotMeBodySchema = z.object({
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'accounts:reset.linkExpired')
+    .meta({ description: 'The key of a notice\'s "this wasn\'t me" link' }),
+});
+
+export const NotMeSchema = z.object({
+  resetKey: z.string().describe('The key of a new reset link (30 minutes): the page goes on to /login/reset?key=…'),
+  sessionsEnded: z.number().int().describe('Every session of the account, ended'),
+});

@@ -42,6 +42,8 @@ export interface UsersTable {
   first_played_at: Generated<Time | null>;
   /** When the current email address was confirmed (decision 146); null when it is not. Only a confirmed address is used for recovery. */
   email_verified_at: Generated<Time | null>;
+  /** The language of the page where the address was saved or confirmed: notices go out in it (decision 148). */
+  mail_locale: Generated<string | null>;
 }
 
 export interface AccessTokensTable {
@@ -266,14 +268,27 @@ export interface EmailVerificationsTable {
   created_at: Time;
 }
 
-/** A "Forgot password" link (migration 0038, decision 146): single use, 30 minutes. */
+/** A "Forgot password" link (migration 0038, decision 146), or a notice's "this wasn't me" link (decision 148): single use. */
 export interface PasswordResetsTable {
   /** SHA-256 of the link's random part. */
   token_hash: string;
   user_id: number;
+  /** `reset`: chooses a new password (30 minutes); `not-me`: ends every session, then leads to a reset (7 days). */
+  purpose: Generated<string>;
   expires_at: Time;
   used_at: Time | null;
   created_at: Time;
+}
+
+/** A browser, system and network an account signed in from (migration 0038, decision 148): a sign-in from a new one is told by mail. */
+export interface SignInDevicesTable {
+  user_id: number;
+  /** SHA-256, keyed with APP_SECRET, of the account, browser, system and network (IPv4 /24, IPv6 /48). */
+  device_hash: string;
+  /** "Chrome on Windows": what the notice names. */
+  label: string;
+  first_at: Time;
+  last_at: Time;
 }
 
 /** A member's authenticator-app secret (migration 0037, decision 145). */
@@ -760,6 +775,7 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
+  sign_in_devices: SignInDevicesTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

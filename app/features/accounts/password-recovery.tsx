@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { ResetLink } from '#common/api/account-recovery.schema.ts';
 import { localePath } from '#common/locales.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
@@ -147,6 +147,49 @@ export function ResetPasswordForm({ token }: { token: string }) {
         {t('recovery.save')}
       </Button>
       <LoadingOverlay show={busy || !link} />
+    </form>
+  );
+}
+
+/** /login/not-me?key= (decision 148): the link of a notice ends every session, then the member chooses a new password. */
+export function NotMeForm({ keyOfLink }: { keyOfLink: string }) {
+  const { t } = useTranslation('accounts');
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const [expired, setExpired] = useState(false);
+  const { alert, fail, formRef } = useFormErrors();
+  const { pending, run } = usePendingAction();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    run('not-me', async () => {
+      try {
+        const { data } = await api.post('/username/not-me/', { key: keyOfLink });
+        void navigate(`${localePath(locale, '/login/reset')}?key=${data.resetKey}`, { replace: true });
+      } catch (failure) {
+        if (fieldErrorsOf(failure).key) setExpired(true);
+        else fail(failure);
+      }
+    });
+  };
+
+  if (expired)
+    return (
+      <div className="space-y-4" data-testid="not-me-expired">
+        <p>{t('notMe.expired')}</p>
+        <Link to={localePath(locale, '/login/forgot')} className={linkClass}>
+          {t('recovery.again')}
+        </Link>
+      </div>
+    );
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate className="relative space-y-4" data-testid="not-me-form">
+      <p>{t('notMe.intro')}</p>
+      <FormAlert message={alert} />
+      <Button type="submit" variant="danger" className="w-full" disabled={pending !== null} data-testid="not-me-submit">
+        {t('notMe.submit')}
+      </Button>
+      <LoadingOverlay show={pending !== null} />
     </form>
   );
 }

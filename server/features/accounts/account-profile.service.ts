@@ -16,6 +16,7 @@ import { clientSubject } from '#server/lib/network.ts';
 import { assertAllowed, type RateLimiter } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { ACCOUNT_LIMITS, type Counter } from './account-limits.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
+import type { AccountNoticesService } from './account-notices.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
 import type { AvatarsService } from './avatars.service.ts';
 import type { PasswordHasher } from './password-hasher.ts';
@@ -46,7 +47,13 @@ export class AccountProfileService {
   readonly #clock: Clock;
   readonly #conversions: Pick<ConversionsService, 'registration'> | null;
 
-  constructor(deps: Pick<AccountsDependencies, 'users' | 'tokens' | 'hasher' | 'passwordPolicy' | 'limiter' | 'avatars' | 'clock' | 'conversions'>) {
+  readonly #notices: Pick<AccountNoticesService, 'changed'> | null;
+
+  constructor(
+    deps: Pick<AccountsDependencies, 'users' | 'tokens' | 'hasher' | 'passwordPolicy' | 'limiter' | 'avatars' | 'clock' | 'conversions'>,
+    notices?: Pick<AccountNoticesService, 'changed'>,
+  ) {
+    this.#notices = notices ?? null;
     this.#users = deps.users;
     this.#tokens = deps.tokens;
     this.#hasher = deps.hasher;
@@ -117,9 +124,10 @@ export class AccountProfileService {
     return this.memberUpdate(userId);
   }
 
-  async updatePhone(userId: number, phone: string | null): Promise<MemberUpdate> {
-    await this.#user(userId);
+  async updatePhone(userId: number, phone: string | null, client: ClientFacts): Promise<MemberUpdate> {
+    const user = await this.#user(userId);
     await this.#users.update(userId, { phone, updated_at: isoNow(this.#clock) });
+    if (user.phone !== phone && user.phone !== null) await this.#notices?.changed(userId, 'phone', client);
     return this.memberUpdate(userId);
   }
 
@@ -151,6 +159,7 @@ export class AccountProfileService {
     if (!saved) throw usernameTaken();
     const { token } = await this.#tokens.rotate(user.id, tokenName('password', client));
     if (user.is_guest === 1) this.#conversions?.registration(user.id, client);
+    if (user.password_hash) await this.#notices?.changed(user.id, 'password', client);
     return { ...(await this.memberUpdate(user.id)), token, becameMember: user.is_guest === 1 };
   }
 

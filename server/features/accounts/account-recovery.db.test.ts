@@ -11,6 +11,12 @@ const CODE_WRONG = 'That code is not right. Check the 6 digits of the latest mai
 const CODE_EXPIRED = 'This code can no longer be used. Send a new code.';
 const LINK_EXPIRED = 'This link can no longer be used: it works once, for 30 minutes. Ask for a new one.';
 
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
+const keyIn = (text: string) => /\/login\/reset\?key=([A-Za-z0-9_-]{43})/.exec(text)![1]!;
+const notMeKeyIn = (text: string) => /\/login\/not-me\?key=([A-Za-z0-9_-]{43})/.exec(text)![1]!;
+const address = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const CHROME_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 /** Verified email and "Forgot password" (decision 146), through the API, with mail delivered to a real SMTP server on loopback. */
 describe('verified email and password recovery', () => {
   let api: TestApi;
@@ -41,10 +47,7 @@ describe('verified email and password recovery', () => {
     await api.services.mail.sendDue();
     return smtp.received.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text.includes(to))).length;
   };
-  const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
-  const keyIn = (text: string) => /\/login\/reset\?key=([A-Za-z0-9_-]{43})/.exec(text)![1]!;
   const status = async (player: TestPlayer) => (await api.call('GET', '/member/email/status/', { token: player.token })).json().data;
-  const address = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
   async function verifiedMember(tag: string) {
     const member = await newMember();
@@ -223,5 +226,64 @@ describe('verified email and password recovery', () => {
     }
     const bad = await api.call('POST', '/username/password/forgot/', { body: { email: 'not an address' }, address: nextAddress() });
     expect(bad.statusCode).toBe(422);
+  });
+
+  describe('notices (decision 148)', () => {
+    const signIn = (username: string, from: string, password = PASSWORD) =>
+      api.call('POST', '/username/login/', { body: { username, password }, address: from, headers: { 'user-agent': CHROME_ON_WINDOWS } });
+
+    it('tells the confirmed address of a sign-in from a new device; "this wasn\'t me" ends every session and leads to a new password', async () => {
+      const { member, email, username } = await verifiedMember('newdevice');
+      const before = await mailsTo(email);
+      // The first device an account signs in from is not news, nor is the same one again.
+      expect((await signIn(username, '10.63.1.10')).statusCode).toBe(200);
+      expect((await signIn(username, '10.63.1.11')).statusCode).toBe(200);
+      expect(await mailsTo(email)).toBe(before);
+      // Another network: a notice, naming the browser.
+      const stranger = (await signIn(username, '10.63.2.10')).json().data.token as string;
+      expect(await mailsTo(email)).toBe(before + 1);
+      const notice = await lastMailTo(email);
+      expect(notice.subject).toBe('Playport account notice');
+      expect(notice.text).toContain('signed in to your Playport account from a device or network it had not used before');
+      expect(notice.text).toContain('Chrome / Windows');
+
+      const key = notMeKeyIn(notice.text);
+      const notMe = await api.call('POST', '/username/not-me/', { body: { key }, address: nextAddress() });
+      expect(notMe.statusCode).toBe(200);
+      const { resetKey, sessionsEnded } = notMe.json().data;
+      expect(sessionsEnded).toBe(4);
+      for (const token of [member.token, stranger]) expect((await api.call('GET', '/member/profile/', { token })).statusCode).toBe(401);
+      const again = await api.call('POST', '/username/not-me/', { body: { key }, address: nextAddress() });
+      expect(again.json().data.errors.key).toEqual([LINK_EXPIRED]);
+      // The reset it leads to works like one from "Forgot password", and is itself told.
+      const reset = await api.call('POST', '/username/password/reset/', { body: { token: resetKey, password: NEW_PASSWORD }, address: nextAddress() });
+      expect(reset.statusCode).toBe(200);
+      expect((await lastMailTo(email)).text).toContain('The password of your Playport account was changed.');
+    });
+
+    it('tells of a changed password, and of a moved address at the old address, in the language the address was saved in; nothing without a confirmed address', async () => {
+      const member = await newMember();
+      const email = address('notices');
+      await api.call('PATCH', '/member/email/', { token: member.token, body: { email, locale: 'zh-CN' } });
+      await api.call('POST', '/member/email/verify/', { token: member.token, body: { code: codeIn((await lastMailTo(email)).text) } });
+
+      const changed = await api.call('PATCH', '/member/password/', { token: member.token, body: { password: NEW_PASSWORD, currentPassword: PASSWORD } });
+      expect(changed.statusCode).toBe(200);
+      const notice = await lastMailTo(email);
+      expect(notice.language).toBe('zh-CN');
+      expect(notice.text).toContain('你的 Playport 账号密码已更改。');
+      expect(notice.text).toContain('/zh-CN/login/not-me?key=');
+
+      const token = changed.json().data.token as string;
+      const moved = await api.call('PATCH', '/member/email/', { token, body: { email: address('moved'), currentPassword: NEW_PASSWORD, locale: 'en' } });
+      expect(moved.statusCode).toBe(200);
+      expect((await lastMailTo(email)).text).toContain('电子邮箱已更改或删除');
+
+      // Unconfirmed now: a further change is told to nobody.
+      const count = smtp.received.length;
+      await api.call('PATCH', '/member/password/', { token: moved.json().data.token ?? token, body: { password: PASSWORD, currentPassword: NEW_PASSWORD } });
+      await api.services.mail.sendDue();
+      expect(smtp.received.length).toBe(count);
+    });
   });
 });

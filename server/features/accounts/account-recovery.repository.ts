@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import { executorOf, inUnitOfWork, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
-/** Pending address confirmations and "Forgot password" links (decision 146); `users` stays with UsersRepository. */
+/** `reset`: a "Forgot password" link (decision 146); `not-me`: a notice's "this wasn't me" link (decision 148). */
+export type LinkPurpose = 'reset' | 'not-me';
+
+/**
+ * Pending address confirmations, "Forgot password" and "this wasn't me" links, and the devices
+ * accounts signed in from (decisions 146 and 148); `users` stays with UsersRepository.
+ */
 export class AccountRecoveryRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
@@ -51,49 +57,73 @@ export class AccountRecoveryRepository {
     await executorOf(this.#db, unit).deleteFrom('email_verifications').where('user_id', '=', userId).execute();
   }
 
-  async insertReset(row: { tokenHash: string; userId: number; expiresAt: string; now: string }, unit?: UnitOfWork): Promise<void> {
+  async insertLink(row: { tokenHash: string; userId: number; purpose: LinkPurpose; expiresAt: string; now: string }, unit?: UnitOfWork): Promise<void> {
     await executorOf(this.#db, unit)
       .insertInto('password_resets')
-      .values({ token_hash: row.tokenHash, user_id: row.userId, expires_at: row.expiresAt, used_at: null, created_at: row.now })
+      .values({ token_hash: row.tokenHash, user_id: row.userId, purpose: row.purpose, expires_at: row.expiresAt, used_at: null, created_at: row.now })
       .execute();
   }
 
   /** The link's account while the link is unused and not expired. */
-  async liveReset(tokenHash: string, now: string) {
+  async liveLink(tokenHash: string, purpose: LinkPurpose, now: string) {
     return this.#db
       .selectFrom('password_resets')
       .select(['user_id', 'expires_at'])
       .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
   }
 
   /**
-   * Uses the link: true for the one request that does. Every other live link of the account goes
-   * with it, so an older mail cannot change the password again.
+   * Uses the link: true for the one request that does. Every other live link of the account for the
+   * same purpose goes with it, so an older mail cannot change the password again.
    */
-  async useReset(tokenHash: string, userId: number, now: string, unit: UnitOfWork): Promise<boolean> {
+  async useLink(tokenHash: string, purpose: LinkPurpose, userId: number, now: string, unit: UnitOfWork): Promise<boolean> {
     const used = await executorOf(this.#db, unit)
       .updateTable('password_resets')
       .set({ used_at: now })
       .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) return false;
-    await executorOf(this.#db, unit).updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await executorOf(this.#db, unit)
+      .updateTable('password_resets')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
     return true;
   }
 
-  /** The hourly clean-up: confirmations and links past their time, used links after a day. */
-  async removeExpired(now: string, usedBefore: string): Promise<number> {
+  /** The hourly clean-up: confirmations and links past their time, used links after a day, devices unused for `devicesBefore`. */
+  async removeExpired(now: string, usedBefore: string, devicesBefore: string): Promise<number> {
+    const devices = await this.#db.deleteFrom('sign_in_devices').where('last_at', '<', devicesBefore).executeTakeFirst();
     const codes = await this.#db.deleteFrom('email_verifications').where('expires_at', '<=', now).executeTakeFirst();
     const links = await this.#db
       .deleteFrom('password_resets')
       .where((eb) => eb.or([eb('expires_at', '<=', usedBefore), eb('used_at', '<=', usedBefore)]))
       .executeTakeFirst();
-    return Number(codes.numDeletedRows) + Number(links.numDeletedRows);
+    return Number(codes.numDeletedRows) + Number(links.numDeletedRows) + Number(devices.numDeletedRows);
+  }
+
+  /**
+   * Notes a sign-in from `deviceHash`: answers whether the account had signed in from it before, and
+   * how many devices it had before this sign-in.
+   */
+  async noteDevice(row: { userId: number; deviceHash: string; label: string; now: string }): Promise<{ known: boolean; devicesBefore: number }> {
+    const devices = await this.#db.selectFrom('sign_in_devices').select('device_hash').where('user_id', '=', row.userId).execute();
+    const known = devices.some((d) => d.device_hash === row.deviceHash);
+    await this.#db
+      .insertInto('sign_in_devices')
+      .values({ user_id: row.userId, device_hash: row.deviceHash, label: row.label, first_at: row.now, last_at: row.now })
+      .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doUpdateSet({ last_at: row.now }))
+      .execute();
+    return { known, devicesBefore: devices.length };
   }
 
   /** The member's pending confirmation and links, for "Download my data". */
@@ -103,7 +133,12 @@ export class AccountRecoveryRepository {
       .select(['email', 'attempts', 'expires_at', 'created_at'])
       .where('user_id', '=', userId)
       .execute();
-    const resets = await this.#db.selectFrom('password_resets').select(['expires_at', 'used_at', 'created_at']).where('user_id', '=', userId).execute();
-    return { verification, resets };
+    const links = await this.#db
+      .selectFrom('password_resets')
+      .select(['purpose', 'expires_at', 'used_at', 'created_at'])
+      .where('user_id', '=', userId)
+      .execute();
+    const devices = await this.#db.selectFrom('sign_in_devices').select(['label', 'first_at', 'last_at']).where('user_id', '=', userId).execute();
+    return { verification, links, devices };
   }
 }

@@ -4,6 +4,8 @@ import {
   EmailStatusSchema,
   ForgotPasswordAnswerSchema,
   ForgotPasswordBodySchema,
+  NotMeBodySchema,
+  NotMeSchema,
   PasswordResetBodySchema,
   PasswordResetSchema,
   ResetLinkBodySchema,
@@ -11,12 +13,13 @@ import {
 } from '#common/api/account-recovery.schema.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
+import type { AccountNoticesService } from './account-notices.service.ts';
 import type { AccountRecoveryService } from './account-recovery.service.ts';
 
 const TAGS = ['accounts'];
 
 /** Verified email and "Forgot password" (decision 146). */
-export function accountRecoveryRoutes(api: ApiRouter, recovery: AccountRecoveryService): void {
+export function accountRecoveryRoutes(api: ApiRouter, recovery: AccountRecoveryService, notices: AccountNoticesService): void {
   api.route(
     {
       method: 'GET',
@@ -106,5 +109,21 @@ export function accountRecoveryRoutes(api: ApiRouter, recovery: AccountRecoveryS
       response: PasswordResetSchema,
     },
     ({ body, request }) => recovery.resetPassword(body, clientFacts(request)),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/username/not-me/',
+      summary: '"This wasn\'t me": end every session, then choose a new password',
+      description:
+        'For the link of a notice mail (decision 148): valid 7 days, once. Ends every session of the account and answers the key of a new ' +
+        'reset link (30 minutes) for /username/password/reset/. A used, expired or unknown key gets 422 on `key`; 20 tries per client in 15 minutes.',
+      tags: TAGS,
+      auth: 'none',
+      body: NotMeBodySchema,
+      response: NotMeSchema,
+    },
+    ({ body, request }) => notices.notMe(body.key, clientFacts(request)),
   );
 }

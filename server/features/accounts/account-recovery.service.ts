@@ -10,6 +10,7 @@ import { clientSubject } from '#server/lib/network.ts';
 import { sha256Hex } from '#server/lib/random.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { ACCOUNT_LIMITS } from './account-limits.ts';
+import { type AccountNoticesService, DEVICE_MEMORY_DAYS } from './account-notices.service.ts';
 import type { AccountProfileService } from './account-profile.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
 
@@ -30,10 +31,12 @@ const MINUTE_MS = 60_000;
 export class AccountRecoveryService {
   readonly #deps: AccountsDependencies;
   readonly #profile: AccountProfileService;
+  readonly #notices: AccountNoticesService;
 
-  constructor(deps: AccountsDependencies, profile: AccountProfileService) {
+  constructor(deps: AccountsDependencies, profile: AccountProfileService, notices: AccountNoticesService) {
     this.#deps = deps;
     this.#profile = profile;
+    this.#notices = notices;
   }
 
   get #recovery() {
@@ -46,14 +49,18 @@ export class AccountRecoveryService {
    * Saves the address (null removes it). A new address is not confirmed: a member gets a code for
    * it; a guest keeps it unconfirmed (recovery is for members).
    */
-  async saveEmail(caller: Caller, body: { email: string | null; currentPassword?: string; locale?: Locale }): Promise<MemberUpdate> {
+  async saveEmail(caller: Caller, body: { email: string | null; currentPassword?: string; locale?: Locale }, client: ClientFacts): Promise<MemberUpdate> {
     const user = await this.#user(caller.userId);
     const unchanged = body.email === user.email;
-    if (!unchanged && user.email_verified_at) await this.#profile.confirmIdentity(caller, body.currentPassword);
+    const confirmed = user.email_verified_at ? user.email : null;
+    if (!unchanged && confirmed) await this.#profile.confirmIdentity(caller, body.currentPassword);
     if (!unchanged) {
-      await this.#deps.users.update(user.id, { email: body.email, email_verified_at: null, updated_at: isoNow(this.#deps.clock) });
+      const locale = body.locale ?? DEFAULT_LOCALE;
+      await this.#deps.users.update(user.id, { email: body.email, email_verified_at: null, mail_locale: locale, updated_at: isoNow(this.#deps.clock) });
       await this.#recovery.repository.removeVerification(user.id);
-      if (body.email && user.is_guest === 0) await this.#sendCode(user.id, body.email, body.locale ?? DEFAULT_LOCALE, false);
+      // The address that was confirmed hears of it: whoever moved it may not be its owner.
+      if (confirmed) await this.#notices.changed(user.id, 'email', client, { to: confirmed, locale: user.mail_locale });
+      if (body.email && user.is_guest === 0) await this.#sendCode(user.id, body.email, locale, false);
     }
     return this.#profile.memberUpdate(user.id);
   }
@@ -76,6 +83,7 @@ export class AccountRecoveryService {
     if (user.is_guest === 1) throw new AppError('account_not_secured');
     if (!user.email) throw fieldError({ email: ['accounts:email.required'] });
     if (user.email_verified_at) throw new AppError('conflict', { messageKey: 'accounts:email.alreadyVerified' });
+    await this.#deps.users.update(user.id, { mail_locale: locale });
     await this.#sendCode(user.id, user.email, locale, true);
     return this.emailStatus(caller);
   }
@@ -116,16 +124,22 @@ export class AccountRecoveryService {
     for (const member of await users.membersWithVerifiedEmail(email)) {
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
-      await this.#recovery.repository.insertReset({
+      await this.#recovery.repository.insertLink({
         tokenHash: sha256Hex(token),
         userId: member.id,
+        purpose: 'reset',
         expiresAt: new Date(now.getTime() + RESET_LINK_MINUTES * MINUTE_MS).toISOString(),
         now: now.toISOString(),
       });
       const account = member.username ?? member.nickname ?? `#${member.id}`;
       const link = `${this.#recovery.publicOrigin}${localePath(locale, '/login/reset')}?key=${token}`;
       // To the address as the member saved it, not as typed here.
-      await this.#recovery.mail.enqueue({ to: member.email!, locale, template: 'reset-password', params: { nickname: member.nickname ?? account, account, link } });
+      await this.#recovery.mail.enqueue({
+        to: member.email!,
+        locale,
+        template: 'reset-password',
+        params: { nickname: member.nickname ?? account, account, link },
+      });
     }
     return { sent: true };
   }
@@ -156,7 +170,7 @@ export class AccountRecoveryService {
     const now = isoNow(clock);
     const { repository } = this.#recovery;
     const outcome = await repository.transaction(async (unit) => {
-      if (!(await repository.useReset(sha256Hex(body.token), user.id, now, unit))) return 'expired';
+      if (!(await repository.useLink(sha256Hex(body.token), 'reset', user.id, now, unit))) return 'expired';
       if (user.username) {
         await users.update(user.id, { password_hash: passwordHash, updated_at: now }, unit);
         return 'done';
@@ -166,24 +180,31 @@ export class AccountRecoveryService {
       return 'done';
     });
     if (outcome === 'expired') throw fieldError({ token: ['accounts:reset.linkExpired'] });
-    return { username, sessionsEnded: await tokens.endAllSessions(user.id) };
+    const sessionsEnded = await tokens.endAllSessions(user.id);
+    await this.#notices.changed(user.id, 'password', client);
+    return { username, sessionsEnded };
   }
 
-  /** The hourly clean-up of codes and links past their time. */
+  /** The hourly clean-up of codes and links past their time, and of devices not signed in from for 180 days (decision 148). */
   removeExpired(): Promise<number> {
     const now = this.#deps.clock.now();
-    return this.#recovery.repository.removeExpired(now.toISOString(), new Date(now.getTime() - 24 * 3600 * 1000).toISOString());
+    const day = 24 * 3600 * 1000;
+    return this.#recovery.repository.removeExpired(
+      now.toISOString(),
+      new Date(now.getTime() - day).toISOString(),
+      new Date(now.getTime() - DEVICE_MEMORY_DAYS * day).toISOString(),
+    );
   }
 
   /** Pending confirmation and reset links (when made, when used), for "Download my data". */
   async memberData(userId: number): Promise<MemberDataFile[]> {
     const held = await this.#recovery.repository.personalDataOf(userId);
-    return held.verification.length + held.resets.length === 0 ? [] : [{ name: 'account-recovery.json', content: held }];
+    return held.verification.length + held.links.length + held.devices.length === 0 ? [] : [{ name: 'account-recovery.json', content: held }];
   }
 
   async #resetUser(token: string, client: ClientFacts) {
     assertAllowed(await this.#deps.limiter.consume(ACCOUNT_LIMITS.resetAddress, clientSubject(client.address)));
-    const link = await this.#recovery.repository.liveReset(sha256Hex(token), isoNow(this.#deps.clock));
+    const link = await this.#recovery.repository.liveLink(sha256Hex(token), 'reset', isoNow(this.#deps.clock));
     const user = link ? await this.#deps.users.findById(link.user_id) : undefined;
     if (!user || user.disabled_at) throw fieldError({ token: ['accounts:reset.linkExpired'] });
     return user;

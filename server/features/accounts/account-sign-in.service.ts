@@ -19,6 +19,7 @@ import { assertAllowed, type RateLimiter, type RateLimitState, rateLimitError } 
 import { ACCOUNT_LIMITS, type Counter } from './account-limits.ts';
 import type { AccountProfileService } from './account-profile.service.ts';
 import type { AccessTokensService } from './access-tokens.service.ts';
+import type { AccountNoticesService } from './account-notices.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
 import type { GuestMergeService } from './guest-merge.service.ts';
 import { guestNickname } from './guest-nicknames.ts';
@@ -55,6 +56,7 @@ export class AccountSignInService {
   readonly #profile: Pick<AccountProfileService, 'userInfo'>;
   readonly #secondFactor: NonNullable<AccountsDependencies['secondFactor']> | null;
   #dummyHash: Promise<string> | undefined;
+  readonly #notices: Pick<AccountNoticesService, 'signedIn'> | null;
 
   constructor(
     deps: Pick<
@@ -62,7 +64,9 @@ export class AccountSignInService {
       'users' | 'tokens' | 'guestMerge' | 'hasher' | 'challenges' | 'limiter' | 'clock' | 'appSecret' | 'signInFailures' | 'secondFactor'
     >,
     profile: Pick<AccountProfileService, 'userInfo'>,
+    notices?: Pick<AccountNoticesService, 'signedIn'>,
   ) {
+    this.#notices = notices ?? null;
     this.#users = deps.users;
     this.#tokens = deps.tokens;
     this.#guestMerge = deps.guestMerge;
@@ -275,6 +279,7 @@ export class AccountSignInService {
 
   async #signIn(userId: number, method: string, client: ClientFacts): Promise<Session> {
     const { token } = await this.#tokens.issue(userId, tokenName(method, client));
+    await this.#notices?.signedIn(userId, client);
     return { token, userInfo: await this.#profile.userInfo(userId) };
   }
 

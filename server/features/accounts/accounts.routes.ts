@@ -254,7 +254,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       body: EmailChangeBodySchema,
       response: MemberUpdateSchema,
     },
-    ({ caller, body }) => accounts.recovery.saveEmail(caller!, body),
+    ({ caller, body, request }) => accounts.recovery.saveEmail(caller!, body, clientFacts(request)),
   );
 
   api.route(
@@ -269,7 +269,7 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       body: PhoneBodySchema,
       response: MemberUpdateSchema,
     },
-    ({ caller, body }) => accounts.updatePhone(caller!.userId, body.phone),
+    ({ caller, body, request }) => accounts.updatePhone(caller!.userId, body.phone, clientFacts(request)),
   );
 
   // Multipart parsing exists only in this scope: every other route keeps rejecting multipart bodies.

@@ -1,5 +1,6 @@
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { AccountProfileService } from './account-profile.service.ts';
+import { AccountNoticesService } from './account-notices.service.ts';
 import { AccountRecoveryService } from './account-recovery.service.ts';
 import { AccountSignInService } from './account-sign-in.service.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
@@ -16,11 +17,14 @@ export class AccountsService {
   readonly #profile: AccountProfileService;
   /** Verified email and "Forgot password" (decision 146). */
   readonly recovery: AccountRecoveryService;
+  /** Notices by mail of new sign-ins and changes, and "this wasn't me" (decision 148). */
+  readonly notices: AccountNoticesService;
 
   constructor(deps: AccountsDependencies) {
-    this.#profile = new AccountProfileService(deps);
-    this.recovery = new AccountRecoveryService(deps, this.#profile);
-    this.#signIn = new AccountSignInService(deps, this.#profile);
+    this.notices = new AccountNoticesService(deps);
+    this.#profile = new AccountProfileService(deps, this.notices);
+    this.recovery = new AccountRecoveryService(deps, this.#profile, this.notices);
+    this.#signIn = new AccountSignInService(deps, this.#profile, this.notices);
   }
 
   /** A proof-of-work challenge for a new guest account. */

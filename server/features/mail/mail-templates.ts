@@ -1,4 +1,5 @@
 import type { Locale } from '#common/locales.ts';
+import { accountNotice } from './templates/account-notice.ts';
 import { resetPassword } from './templates/reset-password.ts';
 import { testMessage } from './templates/test-message.ts';
 import { verifyEmail } from './templates/verify-email.ts';
@@ -14,7 +15,12 @@ export interface MailTemplateText {
 export type MailTemplate<P extends string> = { params: readonly P[] } & Record<Locale, MailTemplateText>;
 
 /** Every template, by the name the outbox keeps. */
-export const MAIL_TEMPLATES = { 'verify-email': verifyEmail, 'reset-password': resetPassword, 'test-message': testMessage } as const;
+export const MAIL_TEMPLATES = {
+  'verify-email': verifyEmail,
+  'reset-password': resetPassword,
+  'account-notice': accountNotice,
+  'test-message': testMessage,
+} as const;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;
 /** The values `name` takes. */

@@ -43,6 +43,7 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
       first_app_id: 'internal',
       first_played_at: 'archive',
       email_verified_at: 'archive',
+      mail_locale: 'archive',
     },
     'the device sign-in is shown as has_device_sign_in; the network (a /24 or /48 prefix) only matches a device; a disabled account cannot sign in to ask',
   ),
@@ -54,7 +55,11 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
     expires_at: 'archive',
     created_at: 'archive',
   }),
-  password_resets: rules({ token_hash: 'secret', user_id: 'internal', expires_at: 'archive', used_at: 'archive', created_at: 'archive' }),
+  password_resets: rules({ token_hash: 'secret', user_id: 'internal', purpose: 'archive', expires_at: 'archive', used_at: 'archive', created_at: 'archive' }),
+  sign_in_devices: rules(
+    { user_id: 'internal', device_hash: 'not-archived', label: 'archive', first_at: 'archive', last_at: 'archive' },
+    'the device hash is keyed with APP_SECRET and says nothing the label and dates do not',
+  ),
   access_tokens: rules({
     id: 'internal',
     user_id: 'internal',

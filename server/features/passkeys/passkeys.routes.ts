@@ -117,6 +117,6 @@ export function passkeysRoutes(api: ApiRouter, passkeys: PasskeysService): void 
       params: PasskeyIdParamsSchema,
       response: PasskeyDeletedSchema,
     },
-    ({ caller, params }) => passkeys.remove(caller!, params.id),
+    ({ caller, params, request }) => passkeys.remove(caller!, params.id, clientFacts(request)),
   );
 }

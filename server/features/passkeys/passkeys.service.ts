@@ -39,7 +39,7 @@ export const PASSKEY_LIMITS = {
 
 export interface PasskeysDependencies extends SignInDependencies {
   repository: PasskeysRepository;
-  accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured'>;
+  accounts: Pick<AccountsService, 'userInfo' | 'ensurePasskeyHandle' | 'markSecured' | 'notices'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate'>;
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   relyingParty: { rpId: string; rpName: string; origins: string[] };
@@ -124,6 +124,7 @@ export class PasskeysService extends SignInService<PasskeysDependencies> {
     if (!row) throw new AppError('passkey_already_registered', { messageKey: 'passkeys:errors.alreadyRegistered' });
     const { token } = await this.tokens.rotate(caller.userId, tokenName('passkey', client));
     if (wasGuest) this.conversions?.registration(caller.userId, client);
+    else await this.accounts.notices.changed(caller.userId, 'passkey-added', client);
     return { token, userInfo: await this.accounts.userInfo(caller.userId), passkey: toPasskey(row) };
   }
 
@@ -176,6 +177,7 @@ export class PasskeysService extends SignInService<PasskeysDependencies> {
       await this.repository.markUsed(credential.id, verification.authenticationInfo.newCounter, isoNow(this.clock));
       await this.guestMerge.mergeCallerInto(caller, credential.user_id);
       const { token } = await this.tokens.issue(credential.user_id, tokenName('passkey', client));
+      await this.accounts.notices.signedIn(credential.user_id, client);
       return { token, userInfo: await this.accounts.userInfo(credential.user_id) };
     } catch (error) {
       if (error instanceof AppError && error.code !== 'rate_limited') {
@@ -211,13 +213,14 @@ export class PasskeysService extends SignInService<PasskeysDependencies> {
   }
 
   /** Deletes one of the caller's passkeys, unless it is the account's only way to sign in. */
-  async remove(caller: Caller, id: number): Promise<PasskeyDeleted> {
+  async remove(caller: Caller, id: number, client: ClientFacts): Promise<PasskeyDeleted> {
     const passkeys = await this.repository.listForUser(caller.userId);
     if (!passkeys.some((c) => c.id === id)) throw notFound();
     if (passkeys.length === 1 && !(await this.repository.hasOtherSignIn(caller.userId))) {
       throw new AppError('last_sign_in_method', { messageKey: 'passkeys:errors.lastSignIn' });
     }
     if (!(await this.repository.remove(caller.userId, id))) throw notFound();
+    await this.accounts.notices.changed(caller.userId, 'passkey-removed', client);
     return { userInfo: await this.accounts.userInfo(caller.userId) };
   }
 

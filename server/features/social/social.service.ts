@@ -38,7 +38,7 @@ export const SOCIAL_LIMITS = {
 
 export interface SocialDependencies extends SignInDependencies {
   repository: SocialRepository;
-  accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember'>;
+  accounts: Pick<AccountsService, 'userInfo' | 'secureGuest' | 'createMember' | 'notices'>;
   tokens: Pick<AccessTokensService, 'issue' | 'rotate' | 'verify'>;
   guestMerge: Pick<GuestMergeService, 'mergeCallerInto'>;
   /** The configured OAuth providers: the others are not offered. */
@@ -336,6 +336,7 @@ export class SocialService extends SignInService<SocialDependencies> {
   async #session(userId: number, how: 'issue' | 'rotate', platform: SocialPlatform, client: ClientFacts): Promise<SocialSession> {
     const { token } =
       how === 'rotate' ? await this.tokens.rotate(userId, tokenName(platform, client)) : await this.tokens.issue(userId, tokenName(platform, client));
+    if (how === 'issue') await this.accounts.notices.signedIn(userId, client);
     return { data: { token, userInfo: await this.accounts.userInfo(userId) } };
   }
 

@@ -24,6 +24,8 @@ export interface TwoFactorAccounts {
   memberName(userId: number): Promise<string | null>;
   /** The caller proves it is them again: the current password, or without one a sign-in of the last minutes (ASVS 7.5.1). */
   confirmIdentity(caller: Caller, currentPassword: string | undefined): Promise<void>;
+  /** Tells the member's confirmed address of the change (decision 148). */
+  noticeChange(userId: number, what: 'two-factor-on' | 'two-factor-off'): Promise<void>;
 }
 
 /**
@@ -103,6 +105,7 @@ export class TwoFactorService {
       throw fieldError({ code: ['accounts:twoFactor.codeWrong'] });
     }
     await this.#limiter.reset(TWO_FACTOR_CODES, counter);
+    await this.#accounts.noticeChange(caller.userId, 'two-factor-on');
     return { recoveryCodes: codes };
   }
 
@@ -110,6 +113,7 @@ export class TwoFactorService {
   async disable(caller: Caller, currentPassword: string | undefined): Promise<TwoFactorStatus> {
     await this.#accounts.confirmIdentity(caller, currentPassword);
     if (!(await this.#repository.remove(caller.userId))) throw refusal('two_factor_off');
+    await this.#accounts.noticeChange(caller.userId, 'two-factor-off');
     return this.status(caller);
   }
 
