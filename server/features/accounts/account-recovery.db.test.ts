@@ -47,6 +47,8 @@ describe('verified email and password recovery', () => {
     await api.services.mail.sendDue();
     return smtp.received.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text.includes(to))).length;
   };
+  const signIn = (username: string, from: string, password = PASSWORD) =>
+    api.call('POST', '/username/login/', { body: { username, password }, address: from, headers: { 'user-agent': CHROME_ON_WINDOWS } });
   const status = async (player: TestPlayer) => (await api.call('GET', '/member/email/status/', { token: player.token })).json().data;
 
   async function verifiedMember(tag: string) {
@@ -229,9 +231,6 @@ describe('verified email and password recovery', () => {
   });
 
   describe('notices (decision 148)', () => {
-    const signIn = (username: string, from: string, password = PASSWORD) =>
-      api.call('POST', '/username/login/', { body: { username, password }, address: from, headers: { 'user-agent': CHROME_ON_WINDOWS } });
-
     it('tells the confirmed address of a sign-in from a new device; "this wasn\'t me" ends every session and leads to a new password', async () => {
       const { member, email, username } = await verifiedMember('newdevice');
       const before = await mailsTo(email);
