@@ -22,8 +22,8 @@ describe('the rules of personal data, column by column', () => {
     const missing: string[] = [];
     const unknown: string[] = [];
     for (const [table, rule] of Object.entries(PERSONAL_DATA_COLUMNS)) {
-      // On PostgreSQL each test database is a schema of its own: one table of that name per schema.
-      const found = tables.find((t) => t.name === table && (database.kind !== 'postgres' || t.schema === tables.find((o) => o.name === 'users')?.schema));
+      // On PostgreSQL each test database is a schema of its own (others may exist at once): this one's.
+      const found = tables.find((t) => t.name === table && (database.kind !== 'postgres' || t.schema === database.env.DATABASE_SCHEMA));
       const columns = found?.columns.map((column) => column.name) ?? [];
       missing.push(...columns.filter((column) => !(column in rule.columns)).map((column) => `${table}.${column}`));
       unknown.push(
