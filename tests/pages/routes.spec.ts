@@ -35,6 +35,7 @@ const ROUTES: RouteCase[] = [
   { path: '/login', layout: 'auth', content: 'login-list' },
   { path: '/login/forgot', layout: 'auth', title: profileTitle('forgotPassword'), content: 'forgot-form' },
   { path: '/login/reset?key=unknown', layout: 'auth', title: profileTitle('resetPassword'), content: 'reset-form' },
+  { path: '/login/not-me?key=unknown', layout: 'auth', title: profileTitle('notMe'), content: 'not-me-form' },
   { path: '/settings', layout: 'default', title: shellTitle('settings') },
   { path: '/test', layout: 'default', title: shellTitle('diagnostics') },
   { path: '/app/{app}', layout: 'default' },

@@ -36,7 +36,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'static page at /page/<slug>', paths: ['/page/developers'] },
   { name: 'settings and diagnostics', paths: ['/settings', '/test'] },
   { name: 'login', paths: ['/login'] },
-  { name: 'password recovery', paths: ['/login/forgot', '/login/reset?key=unknown'], refusals: ['status of 422'] },
+  { name: 'password recovery', paths: ['/login/forgot', '/login/reset?key=unknown', '/login/not-me?key=unknown'], refusals: ['status of 422'] },
   { name: 'not found', paths: ['/no-such-page'], status: 404 },
   { name: 'my area', paths: ['/user'], member: true },
   {

@@ -104,4 +104,45 @@ test.describe('verified email and password recovery (decision 146)', { tag: '@db
     await page.goto(link);
     await expect(page.getByTestId('reset-expired')).toBeVisible();
   });
+
+  test('a changed password is told to the confirmed address; its "this wasn\'t me" link signs out everywhere and leads to a new password', async ({
+    page,
+    context,
+    request,
+    baseURL,
+    problems,
+  }) => {
+    test.slow();
+    problems.allow('status of 401');
+    const username = uniqueUsername('notme');
+    const email = `${username}@example.com`;
+    const member = await newMember(request, username, PASSWORD);
+    // A confirmed address, through the API as the email page does it.
+    await call(request, 'PATCH', '/member/email/', { token: member.token, body: { email } });
+    const code = /\b(\d{6})\b/.exec((await mailTo(email)).text)![1];
+    expect((await call(request, 'POST', '/member/email/verify/', { token: member.token, body: { code } })).status).toBe(200);
+
+    // Someone with the session changes the password.
+    const changed = await call<{ token: string }>(request, 'PATCH', '/member/password/', {
+      token: member.token,
+      body: { password: NEW_PASSWORD, currentPassword: PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    const notice = await mailTo(email, 2);
+    expect(notice.subject).toBe('Playport account notice');
+    expect(notice.text).toContain('The password of your Playport account was changed.');
+
+    // The owner opens the link: nothing happens until the button (mail scanners open links too).
+    await useSession(context, baseURL!, changed.data.token);
+    await page.goto(linkIn(notice));
+    await expect(page).toHaveTitle('This wasn’t me | Playport');
+    expect((await call(request, 'GET', '/member/profile/', { token: changed.data.token })).status).toBe(200);
+    await page.getByTestId('not-me-submit').click();
+    await expect(page).toHaveURL(/\/login\/reset\?key=/);
+    expect((await call(request, 'GET', '/member/profile/', { token: changed.data.token })).status).toBe(401);
+    await page.getByLabel('New password').fill('Another-Long-Phrase-77');
+    await page.getByTestId('reset-submit').click();
+    await expect(page.getByTestId('reset-done')).toContainText(username);
+    expect((await call(request, 'POST', '/username/login/', { body: { username, password: 'Another-Long-Phrase-77' } })).status).toBe(200);
+  });
 });
