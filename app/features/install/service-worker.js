@@ -33,9 +33,15 @@ registerRoute(
 
 // Pages: the network first (a page is fresh when it can be), the last copy when offline.
 // The play page of a game played before is among them, so the game can be played again offline.
+// An address holding a one-time secret (a reset link's key, a mail's code, decision 146) is never kept.
 registerRoute(
   ({ request, url }) =>
-    request.mode === 'navigate' && !url.pathname.startsWith('/serve/') && !url.pathname.startsWith('/oauth/') && !url.pathname.startsWith('/payment/'),
+    request.mode === 'navigate' &&
+    !url.pathname.startsWith('/serve/') &&
+    !url.pathname.startsWith('/oauth/') &&
+    !url.pathname.startsWith('/payment/') &&
+    !url.searchParams.has('key') &&
+    !url.searchParams.has('code'),
   new NetworkFirst({
     cacheName: CACHE_NAMES.pages,
     networkTimeoutSeconds: 4,

@@ -3,6 +3,7 @@ import { expect as baseExpect, test } from '../fixtures.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
 import { afterDebounce } from './helpers.ts';
+import { hydrated } from '../shell/helpers.ts';
 
 // Argon2 hashing and the mail sender's 5-second rounds take seconds on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -69,6 +70,7 @@ test.describe('verified email and password recovery (decision 146)', { tag: '@db
     // Signed out, the member forgot the password: the sign-in page leads to the request, in Chinese.
     await context.clearCookies();
     await page.goto('/zh-CN/login');
+    await hydrated(page);
     await page.getByRole('link', { name: '忘记密码？' }).click();
     await expect(page).toHaveURL('/zh-CN/login/forgot');
     await expect(page).toHaveTitle('忘记密码 | Playport');
@@ -144,5 +146,45 @@ test.describe('verified email and password recovery (decision 146)', { tag: '@db
     await page.getByTestId('reset-submit').click();
     await expect(page.getByTestId('reset-done')).toContainText(username);
     expect((await call(request, 'POST', '/username/login/', { body: { username, password: 'Another-Long-Phrase-77' } })).status).toBe(200);
+  });
+});
+
+test.describe('password recovery with the installed app (decision 146)', { tag: '@db' }, () => {
+  // The service worker answers navigations from its copies: a reset link must still reach the page and the API.
+  test.use({ serviceWorkers: 'allow' });
+
+  test('a reset link opened where the worker controls the page chooses the new password', async ({ page, request }) => {
+    test.slow();
+    const username = uniqueUsername('swreset');
+    const email = `${username}@example.com`;
+    const member = await newMember(request, username, PASSWORD);
+    await call(request, 'PATCH', '/member/email/', { token: member.token, body: { email } });
+    const code = /\b(\d{6})\b/.exec((await mailTo(email)).text)![1];
+    await call(request, 'POST', '/member/email/verify/', { token: member.token, body: { code } });
+
+    await page.goto('/login');
+    await hydrated(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((done) => navigator.serviceWorker.addEventListener('controllerchange', done, { once: true }));
+    });
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByTestId('forgot-submit').click();
+    await expect(page.getByTestId('forgot-sent')).toBeVisible();
+    await page.goto(linkIn(await mailTo(email, 2)));
+    expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await page.getByTestId('reset-submit').click();
+    await expect(page.getByTestId('reset-done')).toContainText(username);
+    expect((await call(request, 'POST', '/username/login/', { body: { username, password: NEW_PASSWORD } })).status).toBe(200);
+    // The worker kept no copy under the link's address: the key stays out of the device's caches.
+    const kept = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      return urls;
+    });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.filter((url) => url.includes('key='))).toEqual([]);
   });
 });
