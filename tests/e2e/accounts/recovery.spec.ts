@@ -181,7 +181,7 @@ test.describe('password recovery with the installed app (decision 146)', { tag: 
     // The worker kept no copy under the link's address: the key stays out of the device's caches.
     const kept = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      for (const name of await caches.keys()) for (const entry of await (await caches.open(name)).keys()) urls.push(entry.url);
       return urls;
     });
     expect(kept.length).toBeGreaterThan(0);
