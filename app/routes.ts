@@ -14,8 +14,8 @@ export default [
     layout('shell/auth-layout.tsx', [
       route('login', 'routes/login.tsx'),
       route('login/forgot', 'routes/login-forgot.tsx'),
-      route('login/reset', 'routes/login-reset.tsx'),
-      route('login/not-me', 'routes/login-not-me.tsx'),
+      route('login/reset', 'routes/login-link.tsx', { id: 'login-reset' }),
+      route('login/not-me', 'routes/login-link.tsx', { id: 'login-not-me' }),
     ]),
     layout('shell/empty-layout.tsx', [
       route('play/:slug', 'routes/play.tsx'),
