@@ -868,6 +868,18 @@ export interface paths {
      */
     get: operations["getUserDataExportsByIdFile"];
   };
+  "/user/account-deletion/": {
+    /**
+     * What deleting the account means for the caller
+     * @description The grace period in days, how many published games the caller is the developer of (they stay listed), whether deleting asks for the password, and, within a day of a sign-in that restored the account after a deletion request, when that was.
+     */
+    get: operations["getUserAccountDeletion"];
+    /**
+     * Delete the caller's account
+     * @description Members only (403 for a guest). Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). The account is closed at once: every session ends (this one too), and it is hidden from leaderboards. Signing in again within 30 days restores it; after them it is erased, and games whose backends knew the player get a `player.deleted` webhook.
+     */
+    post: operations["postUserAccountDeletion"];
+  };
   "/user/two-factor/": {
     /** Whether two-step sign-in is on for the caller */
     get: operations["getUserTwoFactor"];
@@ -960,6 +972,13 @@ export interface webhooks {
      * @description Sent for each consumption a game made with `Playport.items.consume`. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
      */
     post: operations["postWebhookItemsConsumed"];
+  };
+  "player.deleted": {
+    /**
+     * A player deleted their account
+     * @description Sent once to each game whose backend knew the player (played it, bought in it, or holds a score, a save or items there) when their account is erased, 30 days after they asked to delete it (decision 147). Delete what your backend keeps of that player id; the id is never used again by anyone else. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookPlayerDeleted"];
   };
   "test": {
     /**
@@ -11469,6 +11488,122 @@ export interface operations {
       };
     };
   };
+  /**
+   * What deleting the account means for the caller
+   * @description The grace period in days, how many published games the caller is the developer of (they stay listed), whether deleting asks for the password, and, within a day of a sign-in that restored the account after a deletion request, when that was.
+   */
+  getUserAccountDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Days a closed account waits before it is erased; a sign-in within them restores it */
+              graceDays: number;
+              /** @description Published games the member is the developer of: they stay listed after the erasure */
+              liveGames: number;
+              /** @description Whether deleting asks for the password (else a sign-in of the last 10 minutes) */
+              hasPassword: boolean;
+              /** @description When a sign-in restored the account after a deletion request, within the last day; else null */
+              restoredAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete the caller's account
+   * @description Members only (403 for a guest). Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). The account is closed at once: every session ends (this one too), and it is hidden from leaderboards. Signing in again within 30 days restores it; after them it is erased, and games whose backends knew the player get a `player.deleted` webhook.
+   */
+  postUserAccountDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The account's password; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description ISO-8601 UTC */
+              requestedAt: string;
+              /** @description When the account is erased unless its member signs in again before (ISO-8601 UTC) */
+              erasedAfter: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
   /** Whether two-step sign-in is on for the caller */
   getUserTwoFactor: {
     parameters: {
@@ -12285,6 +12420,55 @@ export interface operations {
               /** @description The key the game sent with `items.consume` */
               idempotencyKey: string;
             };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A player deleted their account
+   * @description Sent once to each game whose backend knew the player (played it, bought in it, or holds a score, a save or items there) when their account is erased, 30 days after they asked to delete it (decision 147). Delete what your backend keeps of that player id; the id is never used again by anyone else. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookPlayerDeleted: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "player.deleted";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "player.deleted";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            /** @description The player id games see (the `sub` of the game token) whose account was erased */
+            player: number;
           };
         };
       };

@@ -37,6 +37,7 @@ import { socialChallenges } from './migrations/0033-social-challenges.ts';
 import { mailOutbox } from './migrations/0034-mail-outbox.ts';
 import { dataExports } from './migrations/0036-data-exports.ts';
 import { twoFactor } from './migrations/0037-two-factor.ts';
+import { accountDeletion } from './migrations/0039-account-deletion.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -78,6 +79,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0034-mail-outbox': mailOutbox(kind),
     '0036-data-exports': dataExports(),
     '0037-two-factor': twoFactor(),
+    '0039-account-deletion': accountDeletion(),
   };
 }
 

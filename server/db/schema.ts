@@ -40,6 +40,12 @@ export interface UsersTable {
   /** The account's first game and when it was first played (migration 0026, decision 104), kept by triggers on played_games. */
   first_app_id: Generated<number | null>;
   first_played_at: Generated<Time | null>;
+  /** When the member asked to delete the account (migration 0039, decision 147): closed at once, erased 30 days later; null otherwise. */
+  deletion_requested_at: Generated<Time | null>;
+  /** When a sign-in within the 30 days restored an account whose deletion was asked for. */
+  deletion_restored_at: Generated<Time | null>;
+  /** When the account was erased: the row stays only as the opaque id kept scores and orders point to. */
+  erased_at: Generated<Time | null>;
 }
 
 export interface AccessTokensTable {
