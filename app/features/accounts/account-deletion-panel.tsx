@@ -64,7 +64,10 @@ export function AccountDeletionPanel() {
         <li>{t('deletion.gamesTold')}</li>
       </ul>
       {status.liveGames > 0 ? (
-        <div className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950" data-testid="account-deletion-games">
+        <div
+          className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950"
+          data-testid="account-deletion-games"
+        >
           <TriangleAlert className="size-5 shrink-0 text-amber-600" aria-hidden />
           <p>{t('deletion.liveGames', { count: status.liveGames })}</p>
         </div>
@@ -124,8 +127,11 @@ export function AccountRestoredNotice() {
   }, []);
   if (!restoredAt) return null;
   return (
-    <div role="status" className="rounded-xl border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950" data-testid="account-restored">
+    <output
+      className="block rounded-xl border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950"
+      data-testid="account-restored"
+    >
       {t('deletion.restored')}
-    </div>
+    </output>
   );
 }

@@ -28,7 +28,8 @@ describe('account deletion', () => {
     const member = await newMember();
     const alpha = await appIdOf(api.database, 'alpha');
     expect((await api.call('POST', `/game/leaderboards/${alpha}/points/scores`, { token: member.token, body: { score: 90210 } })).statusCode).toBeLessThan(300);
-    const board = async () => JSON.stringify((await api.call('GET', `/game/leaderboards/${alpha}/points?limit=50`, { token: (await newGuest()).token })).json());
+    const board = async () =>
+      JSON.stringify((await api.call('GET', `/game/leaderboards/${alpha}/points?limit=50`, { token: (await newGuest()).token })).json());
     expect(await board()).toContain('90210');
 
     const status = await api.call('GET', '/user/account-deletion/', { token: member.token });
@@ -50,7 +51,9 @@ describe('account deletion', () => {
   it('is refused to a guest, who has the guest clean-up', async () => {
     const guest = await newGuest();
     expect((await askToDelete(guest.token)).statusCode).toBe(403);
-    expect((await db().selectFrom('users').select('deletion_requested_at').where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow()).deletion_requested_at).toBeNull();
+    expect(
+      (await db().selectFrom('users').select('deletion_requested_at').where('id', '=', guest.userInfo.uid).executeTakeFirstOrThrow()).deletion_requested_at,
+    ).toBeNull();
   });
 
   it('is undone by a sign-in within the 30 days, which the account is told of', async () => {
@@ -65,7 +68,9 @@ describe('account deletion', () => {
     expect(status.json().data.restoredAt).toBe(clock.now().toISOString());
     clock.advance(2 * DAY);
     await api.services.accountDeletion.eraseDue();
-    expect((await db().selectFrom('users').select(['erased_at', 'username']).where('id', '=', member.userInfo.uid).executeTakeFirstOrThrow()).username).toBe(username);
+    expect((await db().selectFrom('users').select(['erased_at', 'username']).where('id', '=', member.userInfo.uid).executeTakeFirstOrThrow()).username).toBe(
+      username,
+    );
     expect((await api.call('GET', '/user/account-deletion/', { token })).json().data.restoredAt).toBeNull();
   });
 
@@ -81,7 +86,14 @@ describe('account deletion', () => {
     const other = await newMember();
     await db()
       .updateTable('users')
-      .set({ nickname: `Nick ${mark}`, email, phone, avatar: `/uploads/avatars/${mark}.webp`, campaign: `{"utm_source":"${mark}"}`, last_network: `${mark}/24` })
+      .set({
+        nickname: `Nick ${mark}`,
+        email,
+        phone,
+        avatar: `/uploads/avatars/${mark}.webp`,
+        campaign: `{"utm_source":"${mark}"}`,
+        last_network: `${mark}/24`,
+      })
       .where('id', '=', uid)
       .execute();
     // Alpha's backend knew the player; beta has a webhook too, but never saw them.
@@ -96,7 +108,17 @@ describe('account deletion', () => {
     const item = (
       await db()
         .insertInto('app_items')
-        .values({ app_id: alpha, sku: `erase-${uid}`, price_minor: 100, currency: 'USD', names: '{}', kind: 'consumable', active: 1, created_at: now, updated_at: now })
+        .values({
+          app_id: alpha,
+          sku: `erase-${uid}`,
+          price_minor: 100,
+          currency: 'USD',
+          names: '{}',
+          kind: 'consumable',
+          active: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -128,10 +150,7 @@ describe('account deletion', () => {
     const rows: Record<string, () => Promise<unknown>> = {
       access_tokens: async () => undefined, // the member's session
       sign_in_failures: () =>
-        db()
-          .insertInto('sign_in_failures')
-          .values({ user_id: uid, identifier: email, method: 'password', address: '203.0.113.7', created_at: now })
-          .execute(),
+        db().insertInto('sign_in_failures').values({ user_id: uid, identifier: email, method: 'password', address: '203.0.113.7', created_at: now }).execute(),
       social_accounts: () =>
         db()
           .insertInto('social_accounts')
@@ -160,32 +179,64 @@ describe('account deletion', () => {
           .values({ id: `ch-${mark}`, purpose: 'registration', challenge: `c-${mark}`, user_id: uid, payload: null, expires_at: now, created_at: now })
           .execute(),
       social_challenges: async () => undefined, // tied to no account: expires (rule `expire`)
-      data_exports: () => db().insertInto('data_exports').values({ id: `exp${mark}`, user_id: uid, requested_by: null, status: 'pending', created_at: now }).execute(),
+      data_exports: () =>
+        db()
+          .insertInto('data_exports')
+          .values({ id: `exp${mark}`, user_id: uid, requested_by: null, status: 'pending', created_at: now })
+          .execute(),
       apps: () => db().updateTable('apps').set({ developer_user_id: uid }).where('id', '=', beta).execute(),
       played_games: () =>
         db().insertInto('played_games').values({ user_id: uid, app_id: alpha, play_count: 3, first_played_at: now, last_played_at: now }).execute(),
       favourites: () => db().insertInto('favourites').values({ user_id: uid, app_id: alpha, created_at: now }).execute(),
       game_saves: () =>
-        db().insertInto('game_saves').values({ user_id: uid, app_id: alpha, key: 'progress', value: `"${mark}"`, size: 20, updated_at: now }).execute(),
+        db()
+          .insertInto('game_saves')
+          .values({ user_id: uid, app_id: alpha, key: 'progress', value: `"${mark}"`, size: 20, updated_at: now })
+          .execute(),
       game_save_totals: () => db().insertInto('game_save_totals').values({ user_id: uid, app_id: alpha, total: 20 }).execute(),
       leaderboard_scores: () =>
-        db().insertInto('leaderboard_scores').values({ app_id: alpha, board: 'points', period: 'all-time', user_id: uid, score: 31337, achieved_at: now }).execute(),
+        db()
+          .insertInto('leaderboard_scores')
+          .values({ app_id: alpha, board: 'points', period: 'all-time', user_id: uid, score: 31337, achieved_at: now })
+          .execute(),
       achievement_unlocks: () =>
         db().insertInto('achievement_unlocks').values({ app_id: alpha, achievement: 'first', user_id: uid, unlocked_at: now }).execute(),
       orders: async () => undefined, // above
       order_events: () =>
         db()
           .insertInto('order_events')
-          .values({ order_id: order, type: 'notification', event_key: `ev-${uid}`, from_status: 'pending', to_status: 'paid', payload: `{"email":"${email}"}`, created_at: now })
+          .values({
+            order_id: order,
+            type: 'notification',
+            event_key: `ev-${uid}`,
+            from_status: 'pending',
+            to_status: 'paid',
+            payload: `{"email":"${email}"}`,
+            created_at: now,
+          })
           .execute(),
       inventory: () => db().insertInto('inventory').values({ user_id: uid, item_id: item, app_id: alpha, quantity: 2, updated_at: now }).execute(),
       item_consumptions: () =>
-        db().insertInto('item_consumptions').values({ user_id: uid, item_id: item, idempotency_key: `use-${mark}`, quantity: 1, remaining: 2, created_at: now }).execute(),
+        db()
+          .insertInto('item_consumptions')
+          .values({ user_id: uid, item_id: item, idempotency_key: `use-${mark}`, quantity: 1, remaining: 2, created_at: now })
+          .execute(),
       // Its triggers fill game_stats_day_players and game_stats_players.
       game_sessions: () =>
         db()
           .insertInto('game_sessions')
-          .values({ session_key: `s-erase-${uid}`, app_id: alpha, user_id: uid, day: now.slice(0, 10), loading_ms: 10, to_gameplay_ms: 20, play_ms: 1000, reports: 1, created_at: now, updated_at: now })
+          .values({
+            session_key: `s-erase-${uid}`,
+            app_id: alpha,
+            user_id: uid,
+            day: now.slice(0, 10),
+            loading_ms: 10,
+            to_gameplay_ms: 20,
+            play_ms: 1000,
+            reports: 1,
+            created_at: now,
+            updated_at: now,
+          })
           .execute(),
       game_stats_day_players: async () => undefined,
       game_stats_players: async () => undefined,
@@ -193,31 +244,94 @@ describe('account deletion', () => {
       audit_log: () =>
         db()
           .insertInto('audit_log')
-          .values({ operator_user_id: other.userInfo.uid, action: 'member.disable', target_type: 'member', target_id: String(uid), detail: '{"reason":"test"}', created_at: now })
+          .values({
+            operator_user_id: other.userInfo.uid,
+            action: 'member.disable',
+            target_type: 'member',
+            target_id: String(uid),
+            detail: '{"reason":"test"}',
+            created_at: now,
+          })
           .execute(),
       developer_profiles: () =>
-        db().insertInto('developer_profiles').values({ user_id: uid, studio_name: `Studio ${mark}`, contact_email: email, created_at: now, updated_at: now }).execute(),
-      studio_keys: () => db().insertInto('studio_keys').values({ user_id: uid, name: `Key ${mark}`, key_hash: `h-${mark}`, created_at: now, last_used_at: null }).execute(),
+        db()
+          .insertInto('developer_profiles')
+          .values({ user_id: uid, studio_name: `Studio ${mark}`, contact_email: email, created_at: now, updated_at: now })
+          .execute(),
+      studio_keys: () =>
+        db()
+          .insertInto('studio_keys')
+          .values({ user_id: uid, name: `Key ${mark}`, key_hash: `h-${mark}`, created_at: now, last_used_at: null })
+          .execute(),
       game_builds: () =>
         db()
           .insertInto('game_builds')
-          .values({ app_id: beta, version: 1, status: 'uploaded', reason: null, uploaded_by: uid, reviewed_by: null, entry_path: 'index.html', file_count: 1, total_bytes: 1, archive_bytes: 1, created_at: now })
+          .values({
+            app_id: beta,
+            version: 1,
+            status: 'uploaded',
+            reason: null,
+            uploaded_by: uid,
+            reviewed_by: null,
+            entry_path: 'index.html',
+            file_count: 1,
+            total_bytes: 1,
+            archive_bytes: 1,
+            created_at: now,
+          })
           .execute(),
-      build_uploads: () => db().insertInto('build_uploads').values({ id: `up${mark}`, user_id: uid, app_id: beta, bytes: 1, created_at: now, touched_at: now }).execute(),
-      build_upload_quotas: () => db().insertInto('build_upload_quotas').values({ user_id: uid, day: now.slice(0, 10), day_bytes: 1 }).execute(),
+      build_uploads: () =>
+        db()
+          .insertInto('build_uploads')
+          .values({ id: `up${mark}`, user_id: uid, app_id: beta, bytes: 1, created_at: now, touched_at: now })
+          .execute(),
+      build_upload_quotas: () =>
+        db()
+          .insertInto('build_upload_quotas')
+          .values({ user_id: uid, day: now.slice(0, 10), day_bytes: 1 })
+          .execute(),
       game_changes: () =>
         db()
           .insertInto('game_changes')
-          .values({ app_id: beta, status: 'pending', metadata: '{}', changes: '{}', submitted_by: uid, created_at: now, reviewed_by: null, reviewed_at: null, reason: null })
+          .values({
+            app_id: beta,
+            status: 'pending',
+            metadata: '{}',
+            changes: '{}',
+            submitted_by: uid,
+            created_at: now,
+            reviewed_by: null,
+            reviewed_at: null,
+            reason: null,
+          })
           .execute(),
       webhook_deliveries: async () => undefined, // the erasure queues player.deleted
-      two_factor_secrets: () => db().insertInto('two_factor_secrets').values({ user_id: uid, secret_sealed: `sealed-${mark}`, confirmed_at: now, last_step: null, created_at: now }).execute(),
+      two_factor_secrets: () =>
+        db()
+          .insertInto('two_factor_secrets')
+          .values({ user_id: uid, secret_sealed: `sealed-${mark}`, confirmed_at: now, last_step: null, created_at: now })
+          .execute(),
       two_factor_recovery_codes: () =>
-        db().insertInto('two_factor_recovery_codes').values({ id: `rc${mark}`, user_id: uid, code_hash: `h-${mark}`, used_at: null, created_at: now }).execute(),
+        db()
+          .insertInto('two_factor_recovery_codes')
+          .values({ id: `rc${mark}`, user_id: uid, code_hash: `h-${mark}`, used_at: null, created_at: now })
+          .execute(),
       mail_outbox: () =>
         db()
           .insertInto('mail_outbox')
-          .values({ recipient: email, locale: 'en', template: 'sign-in-code', params: `{"code":"${mark}"}`, status: 'sent', attempts: 1, next_attempt_at: now, claimed_until: now, last_error: null, created_at: now, sent_at: now })
+          .values({
+            recipient: email,
+            locale: 'en',
+            template: 'sign-in-code',
+            params: `{"code":"${mark}"}`,
+            status: 'sent',
+            attempts: 1,
+            next_attempt_at: now,
+            claimed_until: now,
+            last_error: null,
+            created_at: now,
+            sent_at: now,
+          })
           .execute(),
       rate_limits: async () => undefined, // keyed by address or id, gone when its window ends (rule `expire`)
       users: async () => undefined, // above

@@ -35,7 +35,12 @@ export interface AccountErasureStep {
 /** Who did a deletion action, for the audit log: the member themself, an operator, or the clean-up (recorded as the member's own id). */
 export type DeletionRecorder = (
   unit: UnitOfWork,
-  entry: { actorId: number; action: 'member.deletion_requested' | 'member.deletion_cancelled' | 'member.erased'; memberId: number; detail: Record<string, unknown> },
+  entry: {
+    actorId: number;
+    action: 'member.deletion_requested' | 'member.deletion_cancelled' | 'member.erased';
+    memberId: number;
+    detail: Record<string, unknown>;
+  },
 ) => Promise<void>;
 
 /**

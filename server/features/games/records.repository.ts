@@ -272,18 +272,20 @@ export class RecordsRepository {
   /** A period's rows in board order: the better score first, then the earlier, then the lower user id (reversed with `reverse`). */
   #ordered(appId: number, board: string, period: string, order: Order, reverse = false) {
     const tie = reverse ? 'desc' : 'asc';
-    return this.#db
-      .selectFrom('leaderboard_scores as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.user_id', 's.score', 's.achieved_at', 'u.nickname', 'u.is_guest'])
-      // A closed account (decision 147) is hidden until it is restored or erased (then under an anonymous name).
-      .where('u.deletion_requested_at', 'is', null)
-      .where('s.app_id', '=', appId)
-      .where('s.board', '=', board)
-      .where('s.period', '=', period)
-      .orderBy('s.score', order)
-      .orderBy('s.achieved_at', tie)
-      .orderBy('s.user_id', tie);
+    return (
+      this.#db
+        .selectFrom('leaderboard_scores as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.user_id', 's.score', 's.achieved_at', 'u.nickname', 'u.is_guest'])
+        // A closed account (decision 147) is hidden until it is restored or erased (then under an anonymous name).
+        .where('u.deletion_requested_at', 'is', null)
+        .where('s.app_id', '=', appId)
+        .where('s.board', '=', board)
+        .where('s.period', '=', period)
+        .orderBy('s.score', order)
+        .orderBy('s.achieved_at', tie)
+        .orderBy('s.user_id', tie)
+    );
   }
 
   /** A player's scores and achievements for "Download my data" (decision 144). */

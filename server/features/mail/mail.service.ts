@@ -90,6 +90,9 @@ export class MailService {
 
   /** The account erasure's step (decision 147): mail to the member's address or number, waiting or sent, goes. */
   async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
-    await this.#repository.eraseRecipients([member.email, member.phone].filter((value): value is string => value !== null), unit);
+    await this.#repository.eraseRecipients(
+      [member.email, member.phone].filter((value): value is string => value !== null),
+      unit,
+    );
   }
 }

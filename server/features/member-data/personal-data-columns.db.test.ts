@@ -51,7 +51,11 @@ describe('the rules of personal data, column by column', () => {
       if (erasure.rows === 'deleted' && (!erasure.by || !columns.includes(erasure.by))) unruled.push(`${table} (deleted by what?)`);
       if (erasure.rows === 'kept') {
         unruled.push(...columns.filter((column) => !(column in (erasure.columns ?? {}))).map((column) => `${table}.${column}`));
-        unruled.push(...Object.keys(erasure.columns ?? {}).filter((column) => !columns.includes(column)).map((column) => `${table}.${column} (no such column)`));
+        unruled.push(
+          ...Object.keys(erasure.columns ?? {})
+            .filter((column) => !columns.includes(column))
+            .map((column) => `${table}.${column} (no such column)`),
+        );
       }
       if (erasure.rows !== 'deleted' && !erasure.why) unruled.push(`${table} (why?)`);
     }

@@ -417,7 +417,7 @@ export const ERASURE_RULES: Record<string, TableErasure> = {
   orders: kept(
     'user_id',
     { ...allKept('orders'), campaign: 'emptied' },
-    'orders are accounting records (kept 10 years, decision 147): amounts, states, dates and the provider\'s ids stay, tied only to the opaque id; the campaign goes',
+    "orders are accounting records (kept 10 years, decision 147): amounts, states, dates and the provider's ids stay, tied only to the opaque id; the campaign goes",
   ),
   order_events: kept(
     undefined,
@@ -426,7 +426,11 @@ export const ERASURE_RULES: Record<string, TableErasure> = {
   ),
   inventory: deleted('user_id'),
   item_consumptions: deleted('user_id'),
-  game_sessions: kept('user_id', allKept('game_sessions'), "play sessions' timings, tied only to the opaque id, make the studios' statistics, which do not change"),
+  game_sessions: kept(
+    'user_id',
+    allKept('game_sessions'),
+    "play sessions' timings, tied only to the opaque id, make the studios' statistics, which do not change",
+  ),
   operators: deleted('user_id'),
   audit_log: kept(undefined, allKept('audit_log'), "operators' actions are the company's record; they name the member by the opaque id only"),
   developer_profiles: deleted('user_id'),
