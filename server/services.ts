@@ -461,6 +461,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       reviews: { builds, changes: gameChanges },
       memberData,
       twoFactor,
+      accountDeletion,
       clock,
     }),
     payments,

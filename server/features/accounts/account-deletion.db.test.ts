@@ -389,4 +389,28 @@ describe('account deletion', () => {
     const audit = await db().selectFrom('audit_log').select('action').where('target_id', '=', String(uid)).orderBy('id').execute();
     expect(audit.map((entry) => entry.action)).toEqual(['member.disable', 'member.deletion_requested', 'member.erased']);
   });
+
+  it("shows operators the accounts waiting to be erased, and lets one restore an account on its member's request, all in the audit log", async () => {
+    const operator = await newMember();
+    expect(await api.services.operators.grant(String(operator.userInfo.uid))).toBe(operator.userInfo.uid);
+    const member = await newMember();
+    const uid = member.userInfo.uid;
+    const overview = async () => (await api.call('GET', '/console/overview/', { token: operator.token })).json().data.deletionsPending as number;
+    const before = await overview();
+    expect((await askToDelete(member.token, PASSWORD)).statusCode).toBe(200);
+    expect(await overview()).toBe(before + 1);
+    const detail = (await api.call('GET', `/console/members/${uid}`, { token: operator.token })).json().data;
+    expect(detail.member).toMatchObject({ deletionRequestedAt: clock.now().toISOString(), erasedAt: null });
+    expect(detail.signIn.sessions).toBe(0);
+
+    const restored = await api.call('POST', `/console/members/${uid}/cancel-deletion`, { token: operator.token, body: { reason: 'Asked by mail to keep it' } });
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().data.member.deletionRequestedAt).toBeNull();
+    expect(await overview()).toBe(before);
+    const audit = (await api.call('GET', `/console/audit/?target_type=member&target_id=${uid}`, { token: operator.token })).json().data.entries;
+    expect(audit.map((entry: { action: string }) => entry.action)).toEqual(['member.deletion_cancelled', 'member.deletion_requested']);
+    clock.advance(31 * DAY);
+    await api.services.accountDeletion.eraseDue();
+    expect((await db().selectFrom('users').select('erased_at').where('id', '=', uid).executeTakeFirstOrThrow()).erased_at).toBeNull();
+  });
 });
