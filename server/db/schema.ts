@@ -424,7 +424,7 @@ export interface WebhookDeliveriesTable {
   id: Id;
   app_id: number;
   event_id: string;
-  /** `order.paid`, `order.refunded`, `items.consumed`, `test`. */
+  /** `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted`, `test`. */
   event_type: string;
   source_key: string;
   /** The JSON body, fixed when the event happened. */
