@@ -403,9 +403,7 @@ export const ERASURE_RULES: Record<string, TableErasure> = {
   data_exports: deleted('user_id'),
   apps: kept(
     'developer_user_id',
-    {
-      ...allKept('apps'),
-    },
+    allKept('apps'),
     "a developer's published games stay listed under the studio name on their listing (apps.developer); no one manages them in the Studio any more (the developer id is the erased account's), operators can unpublish them",
   ),
   played_games: deleted('user_id'),
