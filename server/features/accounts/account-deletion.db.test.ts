@@ -339,6 +339,8 @@ describe('account deletion', () => {
     // A table with personal data and no row here fails: the test grows with the rules.
     expect(Object.keys(rows).sort()).toEqual(Object.keys(PERSONAL_DATA_COLUMNS).sort());
     for (const insert of Object.values(rows)) await insert();
+    // The developer of a published game is told on the delete page what becomes of it.
+    expect((await api.call('GET', '/user/account-deletion/', { token: member.token })).json().data.liveGames).toBe(1);
 
     const ownRows = async (table: string, by: string, value: string | number) =>
       // oxlint-disable-next-line typescript/no-explicit-any -- a table named by the rules, read generically
