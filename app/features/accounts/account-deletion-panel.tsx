@@ -1,4 +1,3 @@
-import { TriangleAlert } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { AccountDeletion } from '#common/api/account-deletion.schema.ts';
@@ -64,13 +63,10 @@ export function AccountDeletionPanel() {
         <li>{t('deletion.gamesTold')}</li>
       </ul>
       {status.liveGames > 0 ? (
-        <div
-          className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950"
-          data-testid="account-deletion-games"
-        >
-          <TriangleAlert className="size-5 shrink-0 text-amber-600" aria-hidden />
-          <p>{t('deletion.liveGames', { count: status.liveGames })}</p>
-        </div>
+        // No icon: importing one more would split the icon chunk the home page loads (its first-load budget).
+        <p className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950" data-testid="account-deletion-games">
+          {t('deletion.liveGames', { count: status.liveGames })}
+        </p>
       ) : null}
       <p className="text-sm">
         <Link to={localePath(locale, '/user/profile/data')} className="underline underline-offset-2">
