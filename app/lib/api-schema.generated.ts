@@ -5998,7 +5998,7 @@ export interface operations {
               deliveries: ({
                   id: number;
                   eventId: string;
-                  /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+                  /** @description `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted` or `test` */
                   eventType: string;
                   /**
                    * @description `failed`: given up after a day of retries, or at once when the address was refused
@@ -6318,7 +6318,7 @@ export interface operations {
             data: {
               id: number;
               eventId: string;
-              /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+              /** @description `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted` or `test` */
               eventType: string;
               /**
                * @description `failed`: given up after a day of retries, or at once when the address was refused
