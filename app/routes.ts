@@ -36,6 +36,7 @@ export default [
       route('terms', 'routes/static-page.tsx', { id: 'terms' }),
       route('cookie-policy', 'routes/static-page.tsx', { id: 'cookie-policy' }),
       route('privacy-policy', 'routes/static-page.tsx', { id: 'privacy-policy' }),
+      route('account-deletion', 'routes/account-deletion.tsx'),
       route('page/:slug', 'routes/static-page.tsx', { id: 'page' }),
       route('user', 'routes/user.tsx'),
       route('user/profile', 'routes/user-profile.tsx', [
@@ -50,6 +51,7 @@ export default [
         route('password', 'routes/user-profile-password.tsx'),
         route('two-factor', 'routes/user-profile-two-factor.tsx'),
         route('data', 'routes/user-profile-data.tsx'),
+        route('delete', 'routes/user-profile-delete.tsx'),
       ]),
       // Studio: developers' games, builds, statistics and webhooks (decision 095).
       route('studio', 'routes/studio.tsx', [

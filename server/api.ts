@@ -27,6 +27,7 @@ import { consoleOpsRoutes } from './features/console/console-ops.routes.ts';
 import { accountRecoveryRoutes } from './features/accounts/account-recovery.routes.ts';
 import { twoFactorRoutes } from './features/two-factor/two-factor.routes.ts';
 import { memberDataRoutes } from './features/member-data/member-data.routes.ts';
+import { accountDeletionRoutes } from './features/accounts/account-deletion.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
 import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
@@ -165,6 +166,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);
   memberDataRoutes(api, services.memberData);
+  accountDeletionRoutes(api, services.accountDeletion);
   twoFactorRoutes(api, services.twoFactor);
   accountRecoveryRoutes(api, services.accounts.recovery, services.accounts.notices);
   studioKeysRoutes(api, services.studioKeys, services.developers);

@@ -78,6 +78,7 @@ const gamesOrigin = await buildGamesOrigin({
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },
+    { name: 'accounts erased 30 days after their deletion was asked for', run: () => services.accountDeletion.eraseDue() },
     { name: 'expired passkey challenges', run: () => services.passkeys.removeExpiredChallenges() },
     { name: 'expired social sign-in flows and codes', run: () => services.social.removeExpired() },
     { name: 'abandoned build uploads', run: () => services.buildUploads.removeExpired() },

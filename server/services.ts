@@ -24,6 +24,7 @@ import { Argon2PasswordHasher } from './features/accounts/password-hasher.ts';
 import { guestNickname } from './features/accounts/guest-nicknames.ts';
 import { GuestChallenges } from './features/accounts/guest-challenges.ts';
 import { GuestMergeRepository } from './features/accounts/guest-merge.repository.ts';
+import { AccountDeletionService } from './features/accounts/account-deletion.service.ts';
 import { type GuestMergeStep, GuestMergeService } from './features/accounts/guest-merge.service.ts';
 import { ZxcvbnPasswordPolicy } from './features/accounts/password-policy.ts';
 import { UsersRepository } from './features/accounts/users.repository.ts';
@@ -157,6 +158,8 @@ export interface Services {
   gameSessions: GameSessionsService;
   /** "Download my data": members' archives of their data (decision 144). */
   memberData: MemberDataService;
+  /** Account deletion (decision 147): closing, restoring by a sign-in, erasing after 30 days. */
+  accountDeletion: AccountDeletionService;
   /** Two-step sign-in with an authenticator app (decision 145). */
   twoFactor: TwoFactorService;
   /** The Conversions API sender when configured (its logger is set by the app), else null. */
@@ -224,6 +227,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
   const signInFailures = new SignInFailuresService(new SignInFailuresRepository(db), clock);
   const previousSecrets = config.appSecretPrevious ? [config.appSecretPrevious] : [];
   const mail = new MailService({ repository: new MailRepository(db), transport: mailTransport, clock });
+  const avatars = new AvatarsService(uploads);
   const twoFactor = new TwoFactorService({
     repository: new TwoFactorRepository(db),
     // Accounts is built next; these run on requests, once it is.
@@ -246,7 +250,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     passwordPolicy: new ZxcvbnPasswordPolicy([config.productName]),
     challenges: new GuestChallenges({ secret: config.appSecret, limiter: rateLimiter, clock }),
     limiter: rateLimiter,
-    avatars: new AvatarsService(uploads),
+    avatars,
     clock,
     appSecret: config.appSecret,
     conversions,
@@ -370,6 +374,17 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     appSecret: config.appSecret,
     productName: config.productName,
   });
+  // Every feature whose tables hold personal data, as for the archive; the webhooks first, while the rows that say which games knew the player are there.
+  const accountDeletion = new AccountDeletionService({
+    users: new UsersRepository(db),
+    profile: accounts,
+    avatars,
+    steps: [webhooks, accounts.recovery, passkeys, social, twoFactor, memberData, library, games, records, payments, operators, developers, mail],
+    liveGames: (userId) => developers.liveGames(userId),
+    record: (unit, entry) =>
+      auditLog.record({ operatorUserId: entry.actorId, action: entry.action, target: { type: 'member', id: entry.memberId }, detail: entry.detail }, unit),
+    clock,
+  });
   contentChanges.onChange(() => {
     catalogue.invalidate();
     articles.invalidate();
@@ -432,6 +447,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     records,
     gameSessions,
     memberData,
+    accountDeletion,
     twoFactor,
     webhooks,
     mail,
@@ -448,6 +464,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
       reviews: { builds, changes: gameChanges },
       memberData,
       twoFactor,
+      accountDeletion,
       clock,
     }),
     payments,

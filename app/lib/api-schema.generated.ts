@@ -738,6 +738,13 @@ export interface paths {
      */
     post: operations["postConsoleMembersByUserIdDataExport"];
   };
+  "/console/members/{user_id}/cancel-deletion": {
+    /**
+     * Restore an account its member closed to delete it
+     * @description Takes the deletion request off (decision 147): the account is not erased and its member may sign in again; with the reason in the audit log (member.deletion_cancelled). Nothing changes for an account that is not closed. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdCancelDeletion"];
+  };
   "/console/members/{user_id}/enable": {
     /**
      * Enable a disabled account
@@ -867,6 +874,18 @@ export interface paths {
      * @description The link itself is the permission (it works without a session, for 7 days after the archive was ready); a link that does not hold, or has expired, is one 404. Sent as an attachment, never cached.
      */
     get: operations["getUserDataExportsByIdFile"];
+  };
+  "/user/account-deletion/": {
+    /**
+     * What deleting the account means for the caller
+     * @description The grace period in days, how many published games the caller is the developer of (they stay listed), whether deleting asks for the password, and, within a day of a sign-in that restored the account after a deletion request, when that was.
+     */
+    get: operations["getUserAccountDeletion"];
+    /**
+     * Delete the caller's account
+     * @description Members only (403 for a guest). Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). The account is closed at once: every session ends (this one too), and it is hidden from leaderboards. Signing in again within 30 days restores it; after them it is erased, and games whose backends knew the player get a `player.deleted` webhook.
+     */
+    post: operations["postUserAccountDeletion"];
   };
   "/user/two-factor/": {
     /** Whether two-step sign-in is on for the caller */
@@ -1006,6 +1025,13 @@ export interface webhooks {
      * @description Sent for each consumption a game made with `Playport.items.consume`. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
      */
     post: operations["postWebhookItemsConsumed"];
+  };
+  "player.deleted": {
+    /**
+     * A player deleted their account
+     * @description Sent once to each game whose backend knew the player (played it, bought in it, or holds a score, a save or items there) when their account is erased, 30 days after they asked to delete it (decision 147). Delete what your backend keeps of that player id; the id is never used again by anyone else. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+     */
+    post: operations["postWebhookPlayerDeleted"];
   };
   "test": {
     /**
@@ -6025,7 +6051,7 @@ export interface operations {
               deliveries: ({
                   id: number;
                   eventId: string;
-                  /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+                  /** @description `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted` or `test` */
                   eventType: string;
                   /**
                    * @description `failed`: given up after a day of retries, or at once when the address was refused
@@ -6345,7 +6371,7 @@ export interface operations {
             data: {
               id: number;
               eventId: string;
-              /** @description `order.paid`, `order.refunded`, `items.consumed` or `test` */
+              /** @description `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted` or `test` */
               eventType: string;
               /**
                * @description `failed`: given up after a day of retries, or at once when the address was refused
@@ -9181,6 +9207,8 @@ export interface operations {
               auditEntries: number;
               /** @description Archives of members’ data asked for and not prepared yet (decision 144) */
               dataExportsPending: number;
+              /** @description Accounts their members closed to delete them, not erased yet (decision 147) */
+              deletionsPending: number;
             };
           };
         };
@@ -9471,6 +9499,10 @@ export interface operations {
                   isGuest: boolean;
                   disabledAt: string | null;
                   createdAt: string;
+                  /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                  deletionRequestedAt: string | null;
+                  /** @description When the account was erased: only an anonymous id is left */
+                  erasedAt: string | null;
                 })[];
             };
           };
@@ -9523,6 +9555,10 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -9618,6 +9654,10 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -9732,6 +9772,10 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -9846,6 +9890,10 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -9960,6 +10008,128 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Restore an account its member closed to delete it
+   * @description Takes the deletion request off (decision 147): the account is not erased and its member may sign in again; with the reason in the audit log (member.deletion_cancelled). Nothing changes for an account that is not closed. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdCancelDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -10074,6 +10244,10 @@ export interface operations {
                 isGuest: boolean;
                 disabledAt: string | null;
                 createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
               };
               signIn: {
                 password: boolean;
@@ -11522,6 +11696,122 @@ export interface operations {
       };
     };
   };
+  /**
+   * What deleting the account means for the caller
+   * @description The grace period in days, how many published games the caller is the developer of (they stay listed), whether deleting asks for the password, and, within a day of a sign-in that restored the account after a deletion request, when that was.
+   */
+  getUserAccountDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Days a closed account waits before it is erased; a sign-in within them restores it */
+              graceDays: number;
+              /** @description Published games the member is the developer of: they stay listed after the erasure */
+              liveGames: number;
+              /** @description Whether deleting asks for the password (else a sign-in of the last 10 minutes) */
+              hasPassword: boolean;
+              /** @description When a sign-in restored the account after a deletion request, within the last day; else null */
+              restoredAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete the caller's account
+   * @description Members only (403 for a guest). Needs the account's current password (422 when wrong, limited to 10 an hour), or for an account without one a sign-in of the last 10 minutes (403 `forbidden`, reason `reauthentication_required`). The account is closed at once: every session ends (this one too), and it is hidden from leaderboards. Signing in again within 30 days restores it; after them it is erased, and games whose backends knew the player get a `player.deleted` webhook.
+   */
+  postUserAccountDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The account's password; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description ISO-8601 UTC */
+              requestedAt: string;
+              /** @description When the account is erased unless its member signs in again before (ISO-8601 UTC) */
+              erasedAfter: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
   /** Whether two-step sign-in is on for the caller */
   getUserTwoFactor: {
     parameters: {
@@ -12789,6 +13079,55 @@ export interface operations {
               /** @description The key the game sent with `items.consume` */
               idempotencyKey: string;
             };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 seconds ends the delivery */
+      "2XX": {
+        content: never;
+      };
+      /** @description Not received: retried after 30 s, 1, 2, 4… minutes (at most 6 hours apart) for 24 hours, like any other answer or none */
+      "4XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A player deleted their account
+   * @description Sent once to each game whose backend knew the player (played it, bought in it, or holds a score, a save or items there) when their account is erased, 30 days after they asked to delete it (decision 147). Delete what your backend keeps of that player id; the id is never used again by anyone else. Sent to the game's webhook URL (Studio → the game → Webhooks), signed with its webhook secret (docs/sdk/webhooks.md, decision 100).
+   */
+  postWebhookPlayerDeleted: {
+    parameters: {
+      header: {
+        /** @description The event’s `id`, as in the body */
+        "Playport-Event-Id": string;
+        /** @description The event’s `type`, as in the body */
+        "Playport-Event-Type": "player.deleted";
+        /** @description `t={Unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}" with the webhook secret}`; during a secret’s 24-hour overlap a second `v1`, the replaced secret’s, comes last. Check that one `v1` matches and that `t` is recent (docs/sdk/webhooks.md). */
+        "Playport-Signature": string;
+        "User-Agent": "Playport-Webhooks/1";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The event’s id, the same in every delivery of it (keep the ones you handled) */
+          id: string;
+          /** @constant */
+          type: "player.deleted";
+          /** @description When the event happened */
+          createdAt: string;
+          /** @description False for what a build preview’s test orders and holdings did, and for the Studio’s test event (decision 111) */
+          livemode: boolean;
+          game: {
+            /** @description The game’s id */
+            id: number;
+          };
+          data: {
+            /** @description The player id games see (the `sub` of the game token) whose account was erased */
+            player: number;
           };
         };
       };

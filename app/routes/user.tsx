@@ -1,4 +1,6 @@
+import { AccountRestoredNotice } from '../features/accounts/account-deletion-panel.tsx';
 import { MemberCard } from '../features/accounts/member-card.tsx';
+import { useSession } from '../features/accounts/use-session.ts';
 import { MyLibrary } from '../features/catalogue/my-library.tsx';
 import { MyAchievements } from '../features/games/my-achievements.tsx';
 import { MyOrders } from '../features/payments/my-orders.tsx';
@@ -14,12 +16,14 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [pageTitle(matches, loaderData?.title ?? '')];
 
-/** My area: the member card (from the session, server-rendered on a page load), the recently played games and favourites, the achievements unlocked, then the member's orders. */
+/** My area: a note when a sign-in just restored an account being deleted (decision 147), the member card (from the session, server-rendered on a page load), the recently played games and favourites, the achievements unlocked, then the member's orders. */
 export default function Page({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
+  const { userInfo } = useSession();
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">{loaderData.title}</h1>
+      {userInfo && !userInfo.isGuest ? <AccountRestoredNotice key={userInfo.uid} /> : null}
       <MemberCard />
       <MyLibrary locale={locale} />
       <MyAchievements locale={locale} />

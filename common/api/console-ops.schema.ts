@@ -61,6 +61,11 @@ export const ConsoleMemberSummarySchema = z.object({
   isGuest: z.boolean(),
   disabledAt: z.string().nullable(),
   createdAt: z.string(),
+  deletionRequestedAt: z
+    .string()
+    .nullable()
+    .meta({ description: 'When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in' }),
+  erasedAt: z.string().nullable().meta({ description: 'When the account was erased: only an anonymous id is left' }),
 });
 export type ConsoleMemberSummary = z.infer<typeof ConsoleMemberSummarySchema>;
 export const ConsoleMemberListSchema = z.object({ items: z.array(ConsoleMemberSummarySchema) });
@@ -132,5 +137,6 @@ export const ConsoleOverviewSchema = z.object({
   refundedOrders: z.number().int(),
   auditEntries: z.number().int(),
   dataExportsPending: z.number().int().meta({ description: 'Archives of members’ data asked for and not prepared yet (decision 144)' }),
+  deletionsPending: z.number().int().meta({ description: 'Accounts their members closed to delete them, not erased yet (decision 147)' }),
 });
 export type ConsoleOverview = z.infer<typeof ConsoleOverviewSchema>;

@@ -23,7 +23,7 @@ export const WebhookUrlBodySchema = z.object({
 export const WebhookDeliverySchema = z.object({
   id: z.number().int(),
   eventId: z.string(),
-  eventType: z.string().meta({ description: '`order.paid`, `order.refunded`, `items.consumed` or `test`' }),
+  eventType: z.string().meta({ description: '`order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted` or `test`' }),
   status: z
     .enum(['pending', 'delivered', 'failed'])
     .meta({ description: '`failed`: given up after a day of retries, or at once when the address was refused' }),

@@ -38,6 +38,7 @@ import { mailOutbox } from './migrations/0034-mail-outbox.ts';
 import { dataExports } from './migrations/0036-data-exports.ts';
 import { twoFactor } from './migrations/0037-two-factor.ts';
 import { verifiedEmail } from './migrations/0038-verified-email.ts';
+import { accountDeletion } from './migrations/0039-account-deletion.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -80,6 +81,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0036-data-exports': dataExports(),
     '0037-two-factor': twoFactor(),
     '0038-verified-email': verifiedEmail(),
+    '0039-account-deletion': accountDeletion(),
   };
 }
 

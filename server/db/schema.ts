@@ -44,6 +44,12 @@ export interface UsersTable {
   email_verified_at: Generated<Time | null>;
   /** The language of the page where the address was saved or confirmed: notices go out in it (decision 148). */
   mail_locale: Generated<string | null>;
+  /** When the member asked to delete the account (migration 0039, decision 147): closed at once, erased 30 days later; null otherwise. */
+  deletion_requested_at: Generated<Time | null>;
+  /** When a sign-in within the 30 days restored an account whose deletion was asked for. */
+  deletion_restored_at: Generated<Time | null>;
+  /** When the account was erased: the row stays only as the opaque id kept scores and orders point to. */
+  erased_at: Generated<Time | null>;
 }
 
 export interface AccessTokensTable {
@@ -458,7 +464,7 @@ export interface WebhookDeliveriesTable {
   id: Id;
   app_id: number;
   event_id: string;
-  /** `order.paid`, `order.refunded`, `items.consumed`, `test`. */
+  /** `order.paid`, `order.partially_refunded`, `order.refunded`, `items.consumed`, `player.deleted`, `test`. */
   event_type: string;
   source_key: string;
   /** The JSON body, fixed when the event happened. */

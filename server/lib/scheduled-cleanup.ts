@@ -12,7 +12,8 @@ export interface CleanupTask {
 
 /**
  * Runs clean-ups every hour in this process, off the request path: unused guest accounts
- * (decision 054), passkey challenges nobody finished (decision 062). Several instances may run
+ * (decision 054), passkey challenges nobody finished (decision 062), accounts closed 30 days ago
+ * (decision 147). Several instances may run
  * them together: each deletes only rows that still match. A failure is logged and tried again
  * next time. The timers never keep the process alive. Returns a function that stops them.
  */

@@ -14,6 +14,7 @@ const PROFILE_PAGES = [
   '/user/profile/data',
   '/user/profile/two-factor',
   '/user/profile/sessions',
+  '/user/profile/delete',
 ];
 
 test.describe('the auth middleware (decision 026)', () => {

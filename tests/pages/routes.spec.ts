@@ -45,6 +45,7 @@ const ROUTES: RouteCase[] = [
   { path: '/terms', layout: 'default', title: shellTitle('terms'), content: 'static-page' },
   { path: '/cookie-policy', layout: 'default', title: shellTitle('cookiePolicy'), content: 'static-page' },
   { path: '/privacy-policy', layout: 'default', title: shellTitle('privacyPolicy'), content: 'static-page' },
+  { path: '/account-deletion', layout: 'default', title: profileTitle('accountDeletion'), content: 'account-deletion-page' },
   { path: '/article/news', layout: 'default' },
   { path: '/article/news/esports', layout: 'default' },
   { path: '/article/news/1001', layout: 'default', content: 'article-body' },
@@ -62,6 +63,7 @@ const ROUTES: RouteCase[] = [
   { path: '/user/profile/password', layout: 'default', member: true, title: profileTitle('password'), content: 'profile-password-form' },
   { path: '/user/profile/data', layout: 'default', member: true, title: profileTitle('data'), content: 'data-export' },
   { path: '/user/profile/two-factor', layout: 'default', member: true, title: profileTitle('twoFactor') },
+  { path: '/user/profile/delete', layout: 'default', member: true, title: profileTitle('deleteAccount') },
 ];
 
 function expectLayout(page: RenderedPage, layout: Layout) {

@@ -33,6 +33,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'article column', paths: ['/article/news/esports'] },
   { name: 'article', paths: ['/article/news/1001', '/article/post/1001'] },
   { name: 'static pages', paths: ['/about', '/terms', '/cookie-policy', '/privacy-policy'] },
+  { name: 'how to delete an account', paths: ['/account-deletion'] },
   { name: 'static page at /page/<slug>', paths: ['/page/developers'] },
   { name: 'settings and diagnostics', paths: ['/settings', '/test'] },
   { name: 'login', paths: ['/login'] },
@@ -41,7 +42,15 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'my area', paths: ['/user'], member: true },
   {
     name: 'profile',
-    paths: ['/user/profile', '/user/profile/nickname', '/user/profile/avatar', '/user/profile/password', '/user/profile/data', '/user/profile/two-factor'],
+    paths: [
+      '/user/profile',
+      '/user/profile/nickname',
+      '/user/profile/avatar',
+      '/user/profile/password',
+      '/user/profile/data',
+      '/user/profile/two-factor',
+      '/user/profile/delete',
+    ],
     member: true,
   },
   {

@@ -65,6 +65,8 @@ export function ProfileOverview({ title }: { title: string }) {
     { id: 'two-factor', label: t('profile.twoFactor'), value: t('profile.twoFactorValue'), to: '/user/profile/two-factor' },
     { id: 'data', label: t('profile.data'), value: t('profile.dataValue'), to: '/user/profile/data' },
   );
+  // A guest has nothing to delete that the guest clean-up does not remove (decision 054).
+  if (!userInfo?.isGuest) rows.push({ id: 'delete', label: t('profile.deleteAccount'), value: t('profile.deleteAccountValue'), to: '/user/profile/delete' });
   return (
     <div className="mx-auto max-w-xl">
       <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>

@@ -16,6 +16,9 @@ import { detailRow } from './console-orders.tsx';
 import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
 
+/** A closed account is erased this long after its member asked (decision 147). */
+const DELETION_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** The Console's members (decision 098): look-up, sign-in methods and failures, lock-out, disabling. */
 export function ConsoleMembers() {
   const { t } = useTranslation('console');
@@ -114,16 +117,29 @@ export function ConsoleMembers() {
 function MemberState({ member }: { member: ConsoleMemberSummary }) {
   const { t } = useTranslation('console');
   const disabled = member.disabledAt !== null;
+  // Closed by its member to delete it, or erased (decision 147).
+  const closed = member.deletionRequestedAt !== null || member.erasedAt !== null;
   return (
     <span
       data-testid="member-state"
       data-disabled={disabled}
+      data-closed={closed}
       className={cn(
         'rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
-        disabled ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200' : 'bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200',
+        disabled || closed ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200' : 'bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200',
       )}
     >
-      {t(disabled ? 'ops.members.disabled' : member.isGuest ? 'ops.members.guest' : 'ops.members.active')}
+      {t(
+        member.erasedAt !== null
+          ? 'ops.members.erased'
+          : member.deletionRequestedAt !== null
+            ? 'ops.members.deletionPending'
+            : disabled
+              ? 'ops.members.disabled'
+              : member.isGuest
+                ? 'ops.members.guest'
+                : 'ops.members.active',
+      )}
     </span>
   );
 }
@@ -131,28 +147,31 @@ function MemberState({ member }: { member: ConsoleMemberSummary }) {
 function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onChange: (detail: ConsoleMemberDetail) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | 'two-factor' | null>(null);
+  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | 'two-factor' | 'restore' | null>(null);
   const [clearing, setClearing] = useState(false);
   const { member, signIn, failures } = detail;
   const name = member.username ?? member.nickname ?? `#${member.id}`;
   const disabled = member.disabledAt !== null;
   const yesNo = (value: boolean) => t(value ? 'ops.members.yes' : 'ops.members.no');
 
-  const act = async (action: 'disable' | 'enable' | 'export' | 'two-factor', reason: string) => {
+  const act = async (action: 'disable' | 'enable' | 'export' | 'two-factor' | 'restore', reason: string) => {
     const { data } =
-      action === 'disable'
-        ? await api.post(`/console/members/${member.id}/disable`, { reason })
-        : action === 'enable'
-          ? await api.post(`/console/members/${member.id}/enable`, { reason })
-          : action === 'export'
-            ? await api.post(`/console/members/${member.id}/data-export`, { reason })
-            : await api.post(`/console/members/${member.id}/two-factor/remove`, { reason });
+      action === 'restore'
+        ? await api.post(`/console/members/${member.id}/cancel-deletion`, { reason })
+        : action === 'disable'
+          ? await api.post(`/console/members/${member.id}/disable`, { reason })
+          : action === 'enable'
+            ? await api.post(`/console/members/${member.id}/enable`, { reason })
+            : action === 'export'
+              ? await api.post(`/console/members/${member.id}/data-export`, { reason })
+              : await api.post(`/console/members/${member.id}/two-factor/remove`, { reason });
     onChange(data);
     const done = {
       disable: 'ops.members.disabledDone',
       enable: 'ops.members.enabledDone',
       export: 'ops.members.exportRequested',
       'two-factor': 'ops.members.twoFactorRemoved',
+      restore: 'ops.members.restored',
     };
     toast.add({ title: t(done[action]), color: 'success' });
   };
@@ -161,6 +180,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
     enable: { title: 'ops.members.enableTitle', body: 'ops.members.enableBody', confirm: 'ops.members.enable' },
     export: { title: 'ops.members.exportTitle', body: 'ops.members.exportBody', confirm: 'ops.members.export' },
     'two-factor': { title: 'ops.members.twoFactorTitle', body: 'ops.members.twoFactorBody', confirm: 'ops.members.twoFactorRemove' },
+    restore: { title: 'ops.members.restoreTitle', body: 'ops.members.restoreBody', confirm: 'ops.members.restore' },
   }[dialog ?? 'disable'];
   const clearLockout = async () => {
     setClearing(true);
@@ -193,6 +213,15 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
         {detailRow(t('ops.members.phone'), member.phone ?? '—')}
         {detailRow(t('ops.members.joined'), formatDateTime(member.createdAt, locale))}
         {disabled && detailRow(t('ops.members.disabled'), formatDateTime(member.disabledAt!, locale))}
+        {member.deletionRequestedAt !== null &&
+          detailRow(
+            t('ops.members.deletionPending'),
+            t('ops.members.deletionDates', {
+              asked: formatDateTime(member.deletionRequestedAt, locale),
+              erased: formatDateTime(new Date(Date.parse(member.deletionRequestedAt) + DELETION_GRACE_MS).toISOString(), locale),
+            }),
+          )}
+        {member.erasedAt !== null && detailRow(t('ops.members.erased'), formatDateTime(member.erasedAt, locale))}
       </dl>
 
       <div>
@@ -286,6 +315,11 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
       </div>
 
       <div className="flex flex-wrap gap-2">
+        {member.deletionRequestedAt !== null ? (
+          <Button variant="secondary" onClick={() => setDialog('restore')} data-testid="restore-open">
+            {t('ops.members.restore')}
+          </Button>
+        ) : null}
         {signIn.twoFactor ? (
           <Button variant="secondary" onClick={() => setDialog('two-factor')} data-testid="two-factor-remove-open">
             {t('ops.members.twoFactorRemove')}

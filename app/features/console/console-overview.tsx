@@ -14,6 +14,7 @@ const CARDS = [
   { key: 'members', page: 'members' },
   { key: 'disabledMembers', page: 'members' },
   { key: 'dataExportsPending', page: 'members' },
+  { key: 'deletionsPending', page: 'members' },
   { key: 'paidOrders', page: 'orders' },
   { key: 'refundedOrders', page: 'orders' },
   { key: 'auditEntries', page: 'audit' },

@@ -40,6 +40,21 @@ export class AccessTokensRepository {
     return row?.disabled_at != null;
   }
 
+  /**
+   * A sign-in within the grace period restores a closed account (decision 147): the mark goes and
+   * the time of the restoration is kept for the page after the sign-in. True when one was restored.
+   */
+  async restoreClosedAccount(userId: number, at: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('users')
+      .set({ deletion_requested_at: null, deletion_restored_at: at })
+      .where('id', '=', userId)
+      .where('deletion_requested_at', 'is not', null)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async touch(id: number, at: string) {
     await this.#db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
   }

@@ -36,10 +36,12 @@ export class AccessTokensService {
 
   /**
    * Creates a token for a user and returns its plain value: the only time it is known. Every
-   * sign-in ends here, so an account an operator disabled is refused here, whatever the method.
+   * sign-in ends here, so an account an operator disabled is refused here, whatever the method, and
+   * an account its member closed to delete it is restored here (decision 147), whatever the method.
    */
   async issue(userId: number, name: string): Promise<{ token: string; tokenId: number }> {
     if (await this.#tokens.userDisabled(userId)) throw new AppError('account_disabled');
+    await this.#tokens.restoreClosedAccount(userId, isoNow(this.#clock));
     const secret = randomAlphanumeric(SECRET_LENGTH);
     const tokenId = await this.#tokens.insert({
       userId,

@@ -126,6 +126,14 @@ export class AccountRecoveryRepository {
     return { known, devicesBefore: devices.length };
   }
 
+  /** An account's erasure (decision 147): its pending confirmation, links and devices, in the erasure's unit. */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const trx = executorOf(this.#db, unit);
+    await trx.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('sign_in_devices').where('user_id', '=', userId).execute();
+  }
+
   /** The member's pending confirmation and links, for "Download my data". */
   async personalDataOf(userId: number) {
     const verification = await this.#db

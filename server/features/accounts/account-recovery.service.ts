@@ -9,6 +9,8 @@ import { isoNow } from '#server/lib/clock.ts';
 import { clientSubject } from '#server/lib/network.ts';
 import { sha256Hex } from '#server/lib/random.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
+import type { ErasedMember } from './account-deletion.service.ts';
 import { ACCOUNT_LIMITS } from './account-limits.ts';
 import { type AccountNoticesService, DEVICE_MEMORY_DAYS } from './account-notices.service.ts';
 import type { AccountProfileService } from './account-profile.service.ts';
@@ -194,6 +196,11 @@ export class AccountRecoveryService {
       new Date(now.getTime() - day).toISOString(),
       new Date(now.getTime() - DEVICE_MEMORY_DAYS * day).toISOString(),
     );
+  }
+
+  /** The erasure's step (decision 147): the pending confirmation, the links and the devices go. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#recovery.repository.eraseMember(member.id, unit);
   }
 
   /** Pending confirmation and reset links (when made, when used), for "Download my data". */

@@ -67,6 +67,112 @@ export class UsersRepository {
     return true;
   }
 
+  /**
+   * Closes an account whose member asked to delete it (decision 147): marks when, and deletes every
+   * session token, in `unit`. False when it was closed already (or is gone, or erased).
+   */
+  async markDeletionRequested(userId: number, now: string, unit: UnitOfWork): Promise<boolean> {
+    const trx = executorOf(this.#db, unit);
+    const result = await trx
+      .updateTable('users')
+      .set({ deletion_requested_at: now, deletion_restored_at: null, updated_at: now })
+      .where('id', '=', userId)
+      .where('deletion_requested_at', 'is', null)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+    return true;
+  }
+
+  /** Takes the mark off a closed account (an operator restoring it); false when there was none. */
+  async clearDeletionRequest(userId: number, now: string, unit: UnitOfWork): Promise<boolean> {
+    const result = await executorOf(this.#db, unit)
+      .updateTable('users')
+      .set({ deletion_requested_at: null, deletion_restored_at: now })
+      .where('id', '=', userId)
+      .where('deletion_requested_at', 'is not', null)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Accounts closed before `cutoff` and not erased yet, oldest first. */
+  async dueForErasure(cutoff: string, limit: number): Promise<number[]> {
+    const rows = await this.#db
+      .selectFrom('users')
+      .select('id')
+      .where('deletion_requested_at', '<', cutoff)
+      .where('erased_at', 'is', null)
+      .orderBy('deletion_requested_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Claims a closed account for its erasure in `unit` (a row lock on PostgreSQL, so a sign-in
+   * restoring it waits, then finds it erased): its contact details, which other features' steps
+   * erase by, or undefined when it was restored or erased meanwhile.
+   */
+  async claimForErasure(userId: number, cutoff: string, unit: UnitOfWork) {
+    const trx = executorOf(this.#db, unit);
+    const claimed = await trx
+      .updateTable('users')
+      .set({ erased_at: cutoff })
+      .where('id', '=', userId)
+      .where('deletion_requested_at', '<', cutoff)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return undefined;
+    return trx.selectFrom('users').select(['id', 'username_normalized', 'email', 'phone', 'avatar']).where('id', '=', userId).executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Erases what the account itself holds (decision 147): every personal column is emptied and the
+   * nickname becomes `nickname` (the anonymous name kept scores show); its session tokens and
+   * refused sign-ins (by the account, or by `identifiers` typed) go. The row stays, an opaque id that kept scores and orders point to.
+   */
+  async erase(userId: number, identifiers: string[], nickname: string, now: string, unit: UnitOfWork): Promise<void> {
+    const trx = executorOf(this.#db, unit);
+    await trx.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('sign_in_failures').where('user_id', '=', userId).execute();
+    // Refused sign-ins that reached no account are kept by what was typed: the account's own names go too.
+    if (identifiers.length > 0) await trx.deleteFrom('sign_in_failures').where('identifier', 'in', identifiers).execute();
+    await trx
+      .updateTable('users')
+      .set({
+        nickname,
+        avatar: null,
+        username: null,
+        username_normalized: null,
+        password_hash: null,
+        email: null,
+        phone: null,
+        fingerprint_hash: null,
+        fingerprint_at: null,
+        device_id_hash: null,
+        last_network: null,
+        last_seen_at: null,
+        webauthn_user_id: null,
+        campaign: null,
+        is_guest: 0,
+        created_at: now,
+        updated_at: now,
+        disabled_at: null,
+        first_app_id: null,
+        first_played_at: null,
+        email_verified_at: null,
+        mail_locale: null,
+        deletion_requested_at: null,
+        deletion_restored_at: null,
+        erased_at: now,
+      })
+      .where('id', '=', userId)
+      .execute();
+  }
+
   async insertGuest(row: { nickname: string; device: DeviceHashes | null; network: string; campaign: string | null; now: string }): Promise<number> {
     const inserted = await this.#db
       .insertInto('users')

@@ -87,6 +87,13 @@ export class MemberLibraryRepository {
    * stays once. Rows are taken in app order, so merges of two guests into one member lock the
    * member's rows in the same order and cannot deadlock each other on PostgreSQL.
    */
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('played_games').where('user_id', '=', userId).execute();
+    await db.deleteFrom('favourites').where('user_id', '=', userId).execute();
+  }
+
   async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
     const db = executorOf(this.#db, unit);
     const plays = await db.selectFrom('played_games').selectAll().where('user_id', '=', guestId).orderBy('app_id').execute();

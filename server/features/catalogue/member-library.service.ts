@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import type { FavouriteList, FavouriteState, MemberListQuery, Played, PlayedList } from '#common/api/catalogue.schema.ts';
 import type { Locale } from '#common/locales.ts';
@@ -69,6 +70,11 @@ export class MemberLibraryService {
       { name: 'played-games.json', content: plays },
       { name: 'favourites.json', content: favourites },
     ];
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 }
 

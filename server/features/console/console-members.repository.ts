@@ -10,9 +10,11 @@ export interface MemberRow {
   is_guest: number;
   disabled_at: string | null;
   created_at: string;
+  deletion_requested_at: string | null;
+  erased_at: string | null;
 }
 
-const MEMBER_COLUMNS = ['id', 'username', 'nickname', 'email', 'phone', 'is_guest', 'disabled_at', 'created_at'] as const;
+const MEMBER_COLUMNS = ['id', 'username', 'nickname', 'email', 'phone', 'is_guest', 'disabled_at', 'created_at', 'deletion_requested_at', 'erased_at'] as const;
 
 /** What operators see of members and change on them (decision 098); every change takes the audit entry's writer. */
 export class ConsoleMembersRepository {
@@ -80,7 +82,7 @@ export class ConsoleMembersRepository {
 
   /** The overview's counts. */
   async counts() {
-    const [members, disabled, paid, refunded, audit] = await Promise.all([
+    const [members, disabled, paid, refunded, audit, deletions] = await Promise.all([
       this.#db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -105,9 +107,17 @@ export class ConsoleMembersRepository {
         .selectFrom('audit_log')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .executeTakeFirstOrThrow(),
+      // Accounts closed by their members and not erased yet (decision 147).
+      this.#db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('deletion_requested_at', 'is not', null)
+        .where('erased_at', 'is', null)
+        .executeTakeFirstOrThrow(),
     ]);
     return {
       members: Number(members.n),
+      deletionsPending: Number(deletions.n),
       disabledMembers: Number(disabled.n),
       paidOrders: Number(paid.n),
       refundedOrders: Number(refunded.n),

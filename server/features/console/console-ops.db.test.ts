@@ -95,6 +95,7 @@ describe('console operations', () => {
       ['POST', `/console/members/${uid}/enable`, { reason: 'Appeal accepted' }],
       ['POST', `/console/members/${uid}/data-export`, { reason: 'Asked by mail' }],
       ['POST', `/console/members/${uid}/two-factor/remove`, { reason: 'Lost the phone' }],
+      ['POST', `/console/members/${uid}/cancel-deletion`, { reason: 'Changed their mind' }],
       ['GET', '/console/acquisition/'],
       ['GET', '/console/audit/'],
     ];

@@ -164,6 +164,20 @@ export function consoleOpsRoutes(api: ApiRouter, ops: ConsoleOpsService): void {
   api.route(
     {
       method: 'POST',
+      url: '/console/members/:user_id/cancel-deletion',
+      summary: 'Restore an account its member closed to delete it',
+      description: `Takes the deletion request off (decision 147): the account is not erased and its member may sign in again; with the reason in the audit log (member.deletion_cancelled). Nothing changes for an account that is not closed. ${OPERATORS_ONLY}`,
+      tags,
+      params: ConsoleMemberParamsSchema,
+      body: MemberActionBodySchema,
+      response: ConsoleMemberDetailSchema,
+    },
+    ({ caller, params, body }) => ops.cancelDeletion(caller, params.user_id, body.reason),
+  );
+
+  api.route(
+    {
+      method: 'POST',
       url: '/console/members/:user_id/enable',
       summary: 'Enable a disabled account',
       description: `The member may sign in again; with the reason in the audit log. ${OPERATORS_ONLY}`,

@@ -1,3 +1,4 @@
+import type { AccountDeletionService } from '../accounts/account-deletion.service.ts';
 import type {
   AcquisitionReport,
   AuditPage,
@@ -38,6 +39,7 @@ export interface ConsoleOpsDependencies {
   reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
   memberData: Pick<MemberDataService, 'requestExportFor' | 'exportsOfMember' | 'pendingCount'>;
   twoFactor: Pick<TwoFactorService, 'required' | 'removeForOperator'>;
+  accountDeletion: Pick<AccountDeletionService, 'cancelDeletion'>;
   clock: Clock;
 }
 
@@ -151,6 +153,17 @@ export class ConsoleOpsService {
     return this.#detail(await this.#member(userId));
   }
 
+  /**
+   * Restores an account its member closed to delete it, on their request by mail (decision 147):
+   * the 30 days stop, the member may sign in again; the reason goes to the audit log.
+   */
+  async cancelDeletion(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
+    const operatorUserId = await this.#deps.operators.requireOperator(caller);
+    await this.#member(userId);
+    await this.#deps.accountDeletion.cancelDeletion(userId, operatorUserId, reason);
+    return this.#detail(await this.#member(userId));
+  }
+
   /** Turns two-step sign-in off for a member who lost the phone and the recovery codes; the reason goes to the audit log. */
   async removeTwoFactor(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
@@ -236,5 +249,7 @@ function toSummary(row: MemberRow): ConsoleMemberSummary {
     isGuest: row.is_guest === 1,
     disabledAt: row.disabled_at,
     createdAt: row.created_at,
+    deletionRequestedAt: row.deletion_requested_at,
+    erasedAt: row.erased_at,
   };
 }

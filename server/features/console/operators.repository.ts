@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export interface OperatorRow {
   userId: number;
@@ -13,6 +14,11 @@ export class OperatorsRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
     this.#db = db;
+  }
+
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).deleteFrom('operators').where('user_id', '=', userId).execute();
   }
 
   async isOperator(userId: number): Promise<boolean> {

@@ -1,3 +1,5 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -42,5 +44,10 @@ export class OperatorsService {
 
   list(): Promise<OperatorRow[]> {
     return this.#repository.list();
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 }

@@ -82,6 +82,13 @@ export class GamesRepository {
    * two guests into one member lock its rows in the same order (no deadlock on PostgreSQL).
    * Answers how many saves were left out.
    */
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('game_saves').where('user_id', '=', userId).execute();
+    await db.deleteFrom('game_save_totals').where('user_id', '=', userId).execute();
+  }
+
   async moveGuestSaves(guestId: number, memberId: number, maxSaveBytes: number, unit: UnitOfWork): Promise<number> {
     const db = executorOf(this.#db, unit);
     const saves = await db

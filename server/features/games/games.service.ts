@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { type GameLogin, type Save, SAVE_VALUE_MAX_BYTES, SAVES_PER_APP_MAX_BYTES } from '#common/api/game-store.schema.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
@@ -97,5 +98,10 @@ export class GamesService {
   /** The player's cloud saves in "Download my data" (decision 144). */
   async memberData(userId: number): Promise<MemberDataFile[]> {
     return [{ name: 'cloud-saves.json', content: await this.#repository.savesOf(userId) }];
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 }

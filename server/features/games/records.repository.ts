@@ -207,6 +207,11 @@ export class RecordsRepository {
    * earlier unlock time. Rows are taken in app order, so merges of two guests into one member lock
    * its rows in the same order (no deadlock on PostgreSQL).
    */
+  /** Erases the member's achievements (decision 147); their scores stay, shown under the anonymous name. */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).deleteFrom('achievement_unlocks').where('user_id', '=', userId).execute();
+  }
+
   async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
     const db = executorOf(this.#db, unit);
     const scores = await db
@@ -267,16 +272,20 @@ export class RecordsRepository {
   /** A period's rows in board order: the better score first, then the earlier, then the lower user id (reversed with `reverse`). */
   #ordered(appId: number, board: string, period: string, order: Order, reverse = false) {
     const tie = reverse ? 'desc' : 'asc';
-    return this.#db
-      .selectFrom('leaderboard_scores as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.user_id', 's.score', 's.achieved_at', 'u.nickname', 'u.is_guest'])
-      .where('s.app_id', '=', appId)
-      .where('s.board', '=', board)
-      .where('s.period', '=', period)
-      .orderBy('s.score', order)
-      .orderBy('s.achieved_at', tie)
-      .orderBy('s.user_id', tie);
+    return (
+      this.#db
+        .selectFrom('leaderboard_scores as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.user_id', 's.score', 's.achieved_at', 'u.nickname', 'u.is_guest'])
+        // A closed account (decision 147) is hidden until it is restored or erased (then under an anonymous name).
+        .where('u.deletion_requested_at', 'is', null)
+        .where('s.app_id', '=', appId)
+        .where('s.board', '=', board)
+        .where('s.period', '=', period)
+        .orderBy('s.score', order)
+        .orderBy('s.achieved_at', tie)
+        .orderBy('s.user_id', tie)
+    );
   }
 
   /** A player's scores and achievements for "Download my data" (decision 144). */

@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import {
   type Achievement,
@@ -292,6 +293,11 @@ export class RecordsService {
       { name: 'scores.json', content: scores },
       { name: 'achievements.json', content: achievements },
     ];
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 }
 

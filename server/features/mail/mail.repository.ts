@@ -41,6 +41,12 @@ export class MailRepository {
    * waits for the first one's update, then finds the claim taken and leaves the row; SQLite writes one
    * at a time. `claimUntil` is the claim's token: later writes name it.
    */
+  /** Erases mail to an erased member's addresses (decision 147), waiting or sent, in the erasure's unit of work. */
+  async eraseRecipients(recipients: string[], unit: UnitOfWork): Promise<void> {
+    if (recipients.length === 0) return;
+    await executorOf(this.#db, unit).deleteFrom('mail_outbox').where('recipient', 'in', recipients).execute();
+  }
+
   async claimDue(now: string, claimUntil: string, limit: number): Promise<OutboxRow[]> {
     return this.#db
       .updateTable('mail_outbox')

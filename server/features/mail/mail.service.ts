@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import type { Locale } from '#common/locales.ts';
 import type { MailTransport } from '#server/adapters/mail/mail-transport.ts';
@@ -85,5 +86,13 @@ export class MailService {
   async stop(): Promise<void> {
     await this.#sender.stop();
     this.#transport?.close();
+  }
+
+  /** The account erasure's step (decision 147): mail to the member's address or number, waiting or sent, goes. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseRecipients(
+      [member.email, member.phone].filter((value): value is string => value !== null),
+      unit,
+    );
   }
 }

@@ -52,6 +52,14 @@ export class DataExportsRepository {
    * Takes the oldest pending request no other instance holds, until `until`; undefined when there
    * is none. One statement decides between instances: only one of them changes the row.
    */
+  /** Deletes a member's archive requests in the erasure's unit of work (decision 147); answers the stored files' keys. */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<string[]> {
+    const db = executorOf(this.#db, unit);
+    const rows = await db.selectFrom('data_exports').select('storage_key').where('user_id', '=', userId).execute();
+    await db.deleteFrom('data_exports').where('user_id', '=', userId).execute();
+    return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []));
+  }
+
   async claimNext(now: string, until: string): Promise<DataExportRow | undefined> {
     const next = await this.#db
       .selectFrom('data_exports')

@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { DataExport } from '#common/api/member-data.schema.ts';
@@ -97,6 +98,15 @@ export class MemberDataService {
     });
     this.#startPreparing();
     return this.#view((await this.#repository.find(id))!);
+  }
+
+  /**
+   * The account erasure's step (decision 147): the member's archive requests go in the erasure's
+   * unit of work, and their files with them (a file whose row a rollback kept is one that 404s).
+   */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    const keys = await this.#repository.eraseMember(member.id, unit);
+    await Promise.all(keys.map((key) => this.#storage.delete(key)));
   }
 
   /** A member's requests for the Console (operators only: the caller is checked there). */

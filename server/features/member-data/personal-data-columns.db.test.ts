@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedOwners } from '#server/testing/documented-owners.ts';
 import { openTestDatabase, type TestDatabase } from '#server/testing/test-database.ts';
-import { PERSONAL_DATA_COLUMNS } from './personal-data-columns.ts';
+import { ERASURE_RULES, PERSONAL_DATA_COLUMNS } from './personal-data-columns.ts';
 
 /** Every column of every table with personal data has a rule (decision 144): a new one fails here until it gets one. */
 describe('the rules of personal data, column by column', () => {
@@ -41,5 +41,24 @@ describe('the rules of personal data, column by column', () => {
       .filter(([, rule]) => Object.values(rule.columns).includes('not-archived') && !rule.why)
       .map(([table]) => table);
     expect(unexplained).toEqual([]);
+  });
+
+  it('say what an erasure does to every table, and to every column of a table whose rows stay (decision 147)', () => {
+    expect(Object.keys(ERASURE_RULES).sort()).toEqual(Object.keys(PERSONAL_DATA_COLUMNS).sort());
+    const unruled: string[] = [];
+    for (const [table, erasure] of Object.entries(ERASURE_RULES)) {
+      const columns = Object.keys(PERSONAL_DATA_COLUMNS[table]?.columns ?? {});
+      if (erasure.rows === 'deleted' && (!erasure.by || !columns.includes(erasure.by))) unruled.push(`${table} (deleted by what?)`);
+      if (erasure.rows === 'kept') {
+        unruled.push(...columns.filter((column) => !(column in (erasure.columns ?? {}))).map((column) => `${table}.${column}`));
+        unruled.push(
+          ...Object.keys(erasure.columns ?? {})
+            .filter((column) => !columns.includes(column))
+            .map((column) => `${table}.${column} (no such column)`),
+        );
+      }
+      if (erasure.rows !== 'deleted' && !erasure.why) unruled.push(`${table} (why?)`);
+    }
+    expect(unruled, 'erasure rules missing or wrong').toEqual([]);
   });
 });

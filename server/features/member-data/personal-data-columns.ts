@@ -1,7 +1,7 @@
 /**
  * What becomes of each column of every table holding personal data (docs/architecture.md, "Tables
  * and their owners", personal data "yes"), so that the archive (decision 144) and, next, the
- * erasure of an account have a rule for each one. `personal-data-columns.db.test.ts` fails when the
+ * erasure of an account (decision 147, `ERASURE_RULES` below) have a rule for each one. `personal-data-columns.db.test.ts` fails when the
  * migrated schema has a column, or a table with personal data, without a rule here.
  * - `archive`: in the member's "Download my data" archive.
  * - `secret`: never leaves the server (hashes, keys, codes); never in an archive.
@@ -44,8 +44,11 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
       first_played_at: 'archive',
       email_verified_at: 'archive',
       mail_locale: 'archive',
+      deletion_requested_at: 'not-archived',
+      deletion_restored_at: 'not-archived',
+      erased_at: 'internal',
     },
-    'the device sign-in is shown as has_device_sign_in; the network (a /24 or /48 prefix) only matches a device; a disabled account cannot sign in to ask',
+    'the device sign-in is shown as has_device_sign_in; the network (a /24 or /48 prefix) only matches a device; a disabled account cannot sign in to ask; a closed account cannot either, and a restored one is told on its pages',
   ),
   email_verifications: rules({
     user_id: 'internal',
@@ -335,4 +338,134 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
     'mail waiting or sent in the last days, keyed by address, not by account: the account’s address is in account.json; the values of a message (codes, links) are secrets',
   ),
   rate_limits: rules({ key: 'internal', count: 'internal', reset_at: 'internal' }),
+};
+
+/**
+ * What an account's erasure (decision 147) does to a column of the member's rows that stay:
+ * - `emptied`: set to null.
+ * - `anonymised`: replaced by a value that names no one (the anonymous nickname, the erasure's time).
+ * - `kept`: stays as it is, for the reason given on its table (an opaque id, an amount, a date).
+ */
+export type ErasureRule = 'emptied' | 'anonymised' | 'kept';
+
+export interface TableErasure {
+  /**
+   * `deleted`: the member's rows go (`by` names the column that says whose they are). `kept`: they
+   * stay, each column as `columns` says, every column named. `expire`: rows tied to no account,
+   * gone by themselves within minutes or hours (challenges, rate-limit counters).
+   */
+  rows: 'deleted' | 'kept' | 'expire';
+  /** The column naming the member: the account's id, or for mail the address. */
+  by?: string;
+  columns?: Record<string, ErasureRule>;
+  why?: string;
+}
+
+const deleted = (by: string): TableErasure => ({ rows: 'deleted', by });
+const expire = (why: string): TableErasure => ({ rows: 'expire', why });
+const kept = <const T extends Record<string, ErasureRule>>(by: string | undefined, columns: T, why: string): TableErasure => ({
+  rows: 'kept',
+  ...(by ? { by } : {}),
+  columns,
+  why,
+});
+/** Every column of a table kept as it is. */
+const allKept = (table: string): Record<string, ErasureRule> =>
+  Object.fromEntries(Object.keys(PERSONAL_DATA_COLUMNS[table]!.columns).map((column) => [column, 'kept' as const]));
+
+/**
+ * The erasure of each table with personal data (decision 147, docs/decisions/147-account-deletion-and-retention.md):
+ * `personal-data-columns.db.test.ts` fails when a table has none, or a kept table a column without
+ * one; `account-erasure.db.test.ts` erases a member with data in every table and checks each rule.
+ */
+export const ERASURE_RULES: Record<string, TableErasure> = {
+  users: kept(
+    'id',
+    {
+      id: 'kept',
+      nickname: 'anonymised',
+      avatar: 'emptied',
+      username: 'emptied',
+      username_normalized: 'emptied',
+      password_hash: 'emptied',
+      email: 'emptied',
+      phone: 'emptied',
+      fingerprint_hash: 'emptied',
+      fingerprint_at: 'emptied',
+      device_id_hash: 'emptied',
+      last_network: 'emptied',
+      last_seen_at: 'emptied',
+      webauthn_user_id: 'emptied',
+      campaign: 'emptied',
+      is_guest: 'kept',
+      created_at: 'anonymised',
+      updated_at: 'anonymised',
+      disabled_at: 'emptied',
+      first_app_id: 'emptied',
+      first_played_at: 'emptied',
+      email_verified_at: 'emptied',
+      mail_locale: 'emptied',
+      deletion_requested_at: 'emptied',
+      deletion_restored_at: 'emptied',
+      erased_at: 'kept',
+    },
+    'the row stays as the opaque id kept scores, orders, builds and the audit log point to, named "player-" and six random hex digits; every date of it is the erasure\'s',
+  ),
+  access_tokens: deleted('user_id'),
+  email_verifications: deleted('user_id'),
+  password_resets: deleted('user_id'),
+  sign_in_devices: deleted('user_id'),
+  sign_in_failures: deleted('user_id'),
+  social_accounts: deleted('user_id'),
+  webauthn_credentials: deleted('user_id'),
+  auth_challenges: deleted('user_id'),
+  social_challenges: expire('sign-in flows and WhatsApp codes tied to no account, live for minutes, removed by the hourly clean-up once expired'),
+  data_exports: deleted('user_id'),
+  apps: kept(
+    'developer_user_id',
+    allKept('apps'),
+    "a developer's published games stay listed under the studio name on their listing (apps.developer); no one manages them in the Studio any more (the developer id is the erased account's), operators can unpublish them",
+  ),
+  played_games: deleted('user_id'),
+  favourites: deleted('user_id'),
+  game_saves: deleted('user_id'),
+  game_save_totals: deleted('user_id'),
+  leaderboard_scores: kept('user_id', allKept('leaderboard_scores'), 'scores stay on the boards, shown under the anonymous name'),
+  achievement_unlocks: deleted('user_id'),
+  orders: kept(
+    'user_id',
+    { ...allKept('orders'), campaign: 'emptied' },
+    "orders are accounting records (kept 10 years, decision 147): amounts, states, dates and the provider's ids stay, tied only to the opaque id; the campaign goes",
+  ),
+  order_events: kept(
+    undefined,
+    { ...allKept('order_events'), payload: 'emptied' },
+    "each order's history of states stays with the order; the provider's notifications, which may name the payer, are emptied",
+  ),
+  inventory: deleted('user_id'),
+  item_consumptions: deleted('user_id'),
+  game_sessions: kept(
+    'user_id',
+    allKept('game_sessions'),
+    "play sessions' timings, tied only to the opaque id, make the studios' statistics, which do not change",
+  ),
+  operators: deleted('user_id'),
+  audit_log: kept(undefined, allKept('audit_log'), "operators' actions are the company's record; they name the member by the opaque id only"),
+  developer_profiles: deleted('user_id'),
+  studio_keys: deleted('user_id'),
+  game_builds: kept(undefined, allKept('game_builds'), "a game's builds stay with the game; who uploaded or reviewed one is the opaque id"),
+  build_uploads: deleted('user_id'),
+  build_upload_quotas: deleted('user_id'),
+  game_changes: kept(undefined, allKept('game_changes'), "a live game's changes stay with the game; who submitted one is the opaque id"),
+  game_stats_day_players: kept('user_id', allKept('game_stats_day_players'), "the studios' player counts, tied only to the opaque id"),
+  game_stats_players: kept('user_id', allKept('game_stats_players'), "the studios' player counts, tied only to the opaque id"),
+  webhook_deliveries: kept(
+    undefined,
+    allKept('webhook_deliveries'),
+    "what games' backends were told, the player named by the opaque id games saw (player.deleted among them), pruned after 30 days",
+  ),
+  two_factor_secrets: deleted('user_id'),
+  two_factor_recovery_codes: deleted('user_id'),
+  mail_outbox: deleted('recipient'),
+  rate_limits: expire('counters keyed by address or account id, each gone when its window ends (at most a day)'),
 };

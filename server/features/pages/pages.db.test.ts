@@ -36,7 +36,9 @@ describe('static pages', () => {
     for (const slug of ['about', 'terms', 'cookie-policy', 'privacy-policy']) {
       const en = await api.app.inject({ method: 'GET', url: `/serve/api/page/info/?slug=${slug}` });
       expect(en.statusCode, slug).toBe(200);
-      expect(en.json().data).toMatchObject({ slug, locale: 'en', updatedAt: '2026-11-01T00:00:00.000Z' });
+      // The privacy policy changed with account deletion (decision 147).
+      const updatedAt = slug === 'privacy-policy' ? '2026-11-29T00:00:00.000Z' : '2026-11-01T00:00:00.000Z';
+      expect(en.json().data).toMatchObject({ slug, locale: 'en', updatedAt });
       const zh = await api.app.inject({ method: 'GET', url: `/serve/api/page/info/?slug=${slug}&locale=zh-CN` });
       expect(zh.json().data.locale, slug).toBe('zh-CN');
       expect(zh.json().data.title, slug).not.toBe(en.json().data.title);

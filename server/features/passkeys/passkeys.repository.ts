@@ -31,6 +31,13 @@ export class PasskeysRepository {
     this.#db = db;
   }
 
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('webauthn_credentials').where('user_id', '=', userId).execute();
+    await db.deleteFrom('auth_challenges').where('user_id', '=', userId).execute();
+  }
+
   async userHandle(userId: number): Promise<string | null> {
     const row = await this.#db.selectFrom('users').select('webauthn_user_id').where('id', '=', userId).executeTakeFirst();
     return row?.webauthn_user_id ?? null;

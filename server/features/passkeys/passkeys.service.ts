@@ -1,3 +1,5 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { randomBytes } from 'node:crypto';
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
@@ -246,6 +248,11 @@ export class PasskeysService extends SignInService<PasskeysDependencies> {
     const sameSession = row && (row.tokenId === tokenId || (purpose === 'passkey-login' && row.tokenId === null));
     if (!row || !fresh || row.userId !== userId || !sameSession) throw refused('passkeys:errors.challenge');
     return row.challenge;
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.repository.eraseMember(member.id, unit);
   }
 
   /** The member's passkeys in "Download my data" (decision 144). */

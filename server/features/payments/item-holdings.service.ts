@@ -205,6 +205,11 @@ export class ItemHoldingsService {
     }
   }
 
+  /** The account erasure's step (decision 147): items held and used go; orders stay, pseudonymised. */
+  eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    return this.#repository.eraseMember(userId, unit);
+  }
+
   /** The guest merge's step for orders, consumables held and used (decision 137): the guest's join the member's in the merge's unit of work. */
   moveGuest(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
     return this.#repository.moveGuestRows(guestId, memberId, unit);

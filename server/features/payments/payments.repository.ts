@@ -512,6 +512,23 @@ export class PaymentsRepository {
    * stay answerable by their keys (a game retrying a consume after the sign-in takes nothing
    * twice); a key the member used already keeps the member's.
    */
+  /**
+   * Erases what payments hold of a member (decision 147): items held and used go; orders stay for
+   * the accounts, pseudonymised: the campaign goes and the provider's notifications (which may
+   * carry the payer's name or address) are emptied; states, amounts and dates stay.
+   */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('item_consumptions').where('user_id', '=', userId).execute();
+    await db.deleteFrom('inventory').where('user_id', '=', userId).execute();
+    await db
+      .updateTable('order_events')
+      .set({ payload: null })
+      .where('order_id', 'in', db.selectFrom('orders').select('orders.id').where('orders.user_id', '=', userId))
+      .execute();
+    await db.updateTable('orders').set({ campaign: null }).where('user_id', '=', userId).execute();
+  }
+
   async moveGuestRows(guestId: number, memberId: number, unit: UnitOfWork): Promise<void> {
     const db = executorOf(this.#db, unit);
     await db

@@ -1,3 +1,5 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { CheckoutService } from './checkout.service.ts';
 import { ItemHoldingsService } from './item-holdings.service.ts';
 import { OperatorOrdersService } from './operator-orders.service.ts';
@@ -77,6 +79,11 @@ export class PaymentsService {
   /** The guest merge's step for orders, consumables held and used (decision 137). */
   moveGuest(...args: Parameters<ItemHoldingsService['moveGuest']>) {
     return this.#holdings.moveGuest(...args);
+  }
+
+  /** The account erasure's step (decision 147): items held and used go; orders stay for the accounts, pseudonymised. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#holdings.eraseMember(member.id, unit);
   }
 
   /** The caller's orders. */

@@ -42,6 +42,11 @@ export class SocialRepository {
     this.#db = db;
   }
 
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).deleteFrom('social_accounts').where('user_id', '=', userId).execute();
+  }
+
   async saveFlow(flow: OAuthFlowRow, now: string): Promise<void> {
     const { stateHash, expiresAt, ...payload } = flow;
     await this.#db

@@ -1,3 +1,5 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { NicknameSchema } from '#common/api/accounts.schema.ts';
@@ -338,6 +340,11 @@ export class SocialService extends SignInService<SocialDependencies> {
       how === 'rotate' ? await this.tokens.rotate(userId, tokenName(platform, client)) : await this.tokens.issue(userId, tokenName(platform, client));
     if (how === 'issue') await this.accounts.notices.signedIn(userId, client);
     return { data: { token, userInfo: await this.accounts.userInfo(userId) } };
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.repository.eraseMember(member.id, unit);
   }
 
   /** The member's bound provider accounts in "Download my data" (decision 144). */

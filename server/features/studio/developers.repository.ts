@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DeveloperProfilesTable } from '#server/db/schema.ts';
+import { executorOf, type UnitOfWork } from '#server/db/unit-of-work.ts';
 
 export type DeveloperProfileRow = Selectable<DeveloperProfilesTable>;
 
@@ -8,6 +9,26 @@ export class DevelopersRepository {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
     this.#db = db;
+  }
+
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('studio_keys').where('user_id', '=', userId).execute();
+    await db.deleteFrom('build_uploads').where('user_id', '=', userId).execute();
+    await db.deleteFrom('build_upload_quotas').where('user_id', '=', userId).execute();
+    await db.deleteFrom('developer_profiles').where('user_id', '=', userId).execute();
+  }
+
+  /** How many published games a member is the developer of. */
+  async liveGames(userId: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom('apps')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('developer_user_id', '=', userId)
+      .where('published', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   async profile(userId: number): Promise<DeveloperProfileRow | undefined> {

@@ -1,3 +1,5 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
+import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import type { MemberDataFile } from '../member-data/member-data.service.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
@@ -77,10 +79,20 @@ export class DevelopersService {
     return caller.userId;
   }
 
+  /** How many published games the member is the developer of (the account deletion page tells what becomes of them). */
+  liveGames(userId: number): Promise<number> {
+    return this.#repository.liveGames(userId);
+  }
+
   /** A developer's studio profile and games in "Download my data" (decision 144); no file for a player. */
   async memberData(userId: number): Promise<MemberDataFile[]> {
     const studio = await this.#repository.personalDataOf(userId);
     return studio.profile || studio.games.length > 0 ? [{ name: 'studio.json', content: studio }] : [];
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 }
 

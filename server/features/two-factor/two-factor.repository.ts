@@ -13,6 +13,13 @@ export class TwoFactorRepository {
     return inUnitOfWork(this.#db, work);
   }
 
+  /** Erases the member's rows of this feature's tables in the erasure's unit of work (decision 147). */
+  async eraseMember(userId: number, unit: UnitOfWork): Promise<void> {
+    const db = executorOf(this.#db, unit);
+    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+    await db.deleteFrom('two_factor_secrets').where('user_id', '=', userId).execute();
+  }
+
   secretOf(userId: number) {
     return this.#db.selectFrom('two_factor_secrets').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }

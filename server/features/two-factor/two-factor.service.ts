@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { renderSVG } from 'uqr';
 import type { TwoFactorSetUp, TwoFactorStatus } from '#common/api/two-factor.schema.ts';
@@ -169,6 +170,11 @@ export class TwoFactorService {
       return true;
     });
     if (!removed) throw refusal('two_factor_off');
+  }
+
+  /** The account erasure's step (decision 147): the member's rows of this feature's tables go, in the erasure's unit of work. */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    await this.#repository.eraseMember(member.id, unit);
   }
 
   /** The member's file in "Download my data" (decision 144): whether it is on and since when, never the secret or the codes. */

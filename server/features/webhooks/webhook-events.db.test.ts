@@ -54,13 +54,20 @@ describe("the OpenAPI document's webhooks", () => {
     expect((await api.call('PUT', `/studio/games/${appId}/webhook`, { token: owner.token, body: { url } })).statusCode).toBe(200);
     webhooks = (await api.app.inject({ method: 'GET', url: '/serve/api/openapi.json' })).json().webhooks;
 
-    // One of every event: paid, partly refunded, refunded, consumed, and the Studio's test event.
+    // One of every event: paid, partly refunded, refunded, consumed, a player deleted, and the Studio's test event.
     const member = await newMember();
     const gold = await buy(member, 'alpha-gold-tiles');
     expect((await notify(partialRefundOf(gold, member.userInfo.uid, gold.transaction, 0.5, 'A day without tiles'))).statusCode).toBe(204);
     expect((await notify(refundOf(gold, member.userInfo.uid, nextTransaction()))).statusCode).toBe(204);
     await buy(member, 'alpha-hints');
     await consumeOne(member, 'alpha-hints');
+    // A player of the game deletes the account: its erasure (30 days later, brought forward here) tells the game.
+    const leaver = await newMember();
+    expect((await api.call('POST', '/member/played/', { token: leaver.token, body: { app_id: appId } })).statusCode).toBe(200);
+    expect((await api.call('POST', '/user/account-deletion/', { token: leaver.token, body: { currentPassword: 'Harbour-Lantern-Tricky-9' } })).statusCode).toBe(
+      200,
+    );
+    expect(await api.services.accountDeletion.erase(leaver.userInfo.uid, new Date(Date.now() + 31 * 24 * 60 * 60 * 1000).toISOString())).toBe(true);
     await api.services.webhooks.deliverDue();
     expect((await api.call('POST', `/studio/games/${appId}/webhook/test`, { token: owner.token })).statusCode).toBe(200);
   });

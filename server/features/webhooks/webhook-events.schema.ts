@@ -49,6 +49,7 @@ const EVENT_DATA = {
     }),
   }),
   'items.consumed': z.object({ consumption: ConsumptionSchema }),
+  'player.deleted': z.object({ player: z.number().int().describe('The player id games see (the `sub` of the game token) whose account was erased') }),
   test: z.object({ message: z.string() }),
 } as const;
 
@@ -77,6 +78,7 @@ export const WEBHOOK_EVENT_SCHEMAS: { [T in WebhookEventType]: ReturnType<typeof
   'order.partially_refunded': eventSchema('order.partially_refunded'),
   'order.refunded': eventSchema('order.refunded'),
   'items.consumed': eventSchema('items.consumed'),
+  'player.deleted': eventSchema('player.deleted'),
   test: eventSchema('test'),
 };
 
@@ -94,6 +96,11 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, { summary: str
   'items.consumed': {
     summary: 'A player used up consumable items',
     description: 'Sent for each consumption a game made with `Playport.items.consume`.',
+  },
+  'player.deleted': {
+    summary: 'A player deleted their account',
+    description:
+      'Sent once to each game whose backend knew the player (played it, bought in it, or holds a score, a save or items there) when their account is erased, 30 days after they asked to delete it (decision 147). Delete what your backend keeps of that player id; the id is never used again by anyone else.',
   },
   test: { summary: 'A test event from the Studio', description: '"Send a test event" on the game’s Webhooks page; `livemode` is false.' },
 };

@@ -19,6 +19,30 @@ export class WebhooksRepository {
     return executorOf(this.#db, unit).selectFrom('game_webhooks').selectAll().where('app_id', '=', appId).executeTakeFirst();
   }
 
+  /**
+   * The games with a webhook URL whose backend knew a player (decision 147): the player played
+   * them, bought in them, or holds a score, a save or items there. In app order.
+   */
+  async gamesThatKnew(userId: number, unit: UnitOfWork): Promise<number[]> {
+    const db = executorOf(this.#db, unit);
+    const rows = await db
+      .selectFrom('game_webhooks as w')
+      .select('w.app_id')
+      .where('w.url', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom('played_games as p').select('p.app_id').whereRef('p.app_id', '=', 'w.app_id').where('p.user_id', '=', userId)),
+          eb.exists(eb.selectFrom('orders as o').select('o.id').whereRef('o.app_id', '=', 'w.app_id').where('o.user_id', '=', userId)),
+          eb.exists(eb.selectFrom('leaderboard_scores as s').select('s.app_id').whereRef('s.app_id', '=', 'w.app_id').where('s.user_id', '=', userId)),
+          eb.exists(eb.selectFrom('game_saves as g').select('g.app_id').whereRef('g.app_id', '=', 'w.app_id').where('g.user_id', '=', userId)),
+          eb.exists(eb.selectFrom('inventory as i').select('i.app_id').whereRef('i.app_id', '=', 'w.app_id').where('i.user_id', '=', userId)),
+        ]),
+      )
+      .orderBy('w.app_id')
+      .execute();
+    return rows.map((row) => row.app_id);
+  }
+
   /** Sets the URL (null removes it). Generation 0: no secret derived from APP_SECRET (decision 110). */
   async saveUrl(appId: number, url: string | null, now: string): Promise<GameWebhookRow> {
     return this.#db

@@ -1,3 +1,4 @@
+import type { ErasedMember } from '../accounts/account-deletion.service.ts';
 import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import { randomBytes } from 'node:crypto';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
@@ -234,6 +235,17 @@ export class WebhooksService {
         idempotencyKey: consumption.idempotencyKey,
       },
     });
+  }
+
+  /**
+   * The account erasure's step (decision 147), run before the other features' rows go: queues
+   * `player.deleted` to every game with a webhook whose backend knew the player, in the erasure's
+   * unit of work, so each studio deletes what its own backend keeps of them.
+   */
+  async eraseMember(member: ErasedMember, unit: UnitOfWork): Promise<void> {
+    for (const appId of await this.#repository.gamesThatKnew(member.id, unit)) {
+      await this.#enqueue(unit, appId, 'player.deleted', `player-deleted:${member.id}`, true, { player: member.id });
+    }
   }
 
   /** Queues a `test` event and sends it at once; answers the delivery as logged after the attempt. The game's developer only. */

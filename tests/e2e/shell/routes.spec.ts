@@ -41,6 +41,7 @@ const ROUTES = [
   '/terms',
   '/cookie-policy',
   '/privacy-policy',
+  '/account-deletion',
   '/article/news',
   '/article/news/esports',
   '/article/news/1001',
@@ -58,6 +59,7 @@ const ROUTES = [
   '/user/profile/password',
   '/user/profile/data',
   '/user/profile/two-factor',
+  '/user/profile/delete',
 ];
 
 test.describe('routes in the browser', () => {
