@@ -126,7 +126,7 @@ export interface paths {
   "/member/phone/": {
     /**
      * Save the phone number
-     * @description International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.
+     * @description International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it. A member changing or removing a saved number gives `currentPassword` (422 when wrong), or without a password has signed in within 10 minutes (403 `forbidden`, reason `reauthentication_required`). Not used for sign-in or recovery.
      */
     patch: operations["patchMemberPhone"];
   };
@@ -2234,7 +2234,7 @@ export interface operations {
   };
   /**
    * Save the phone number
-   * @description International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.
+   * @description International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it. A member changing or removing a saved number gives `currentPassword` (422 when wrong), or without a password has signed in within 10 minutes (403 `forbidden`, reason `reauthentication_required`). Not used for sign-in or recovery.
    */
   patchMemberPhone: {
     parameters: {
@@ -2253,6 +2253,8 @@ export interface operations {
            * @example +44 20 7946 0958
            */
           phone: string;
+          /** @description A member's password, when a saved number is changed or removed; without one, a sign-in of the last 10 minutes */
+          currentPassword?: string;
         };
       };
     };

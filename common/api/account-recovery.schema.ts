@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailBodySchema, PasswordSchema, UsernameSchema } from './accounts.schema.ts';
+import { EmailBodySchema, PasswordSchema, PhoneBodySchema, UsernameSchema } from './accounts.schema.ts';
 import { type Locale, LOCALE_CODES } from '../locales.ts';
 
 /* Verified email and "Forgot password" (decision 146). Rule messages are translation keys of `accounts`. */
@@ -16,6 +16,13 @@ const CurrentPasswordSchema = z
 
 /** PATCH /member/email/ body: the address, and what changing a confirmed one needs. */
 export const EmailChangeBodySchema = EmailBodySchema.extend({ currentPassword: CurrentPasswordSchema, locale: MailLocaleSchema });
+
+/** PATCH /member/phone/ body: the number, and what changing a member's saved one needs. */
+export const PhoneChangeBodySchema = PhoneBodySchema.extend({
+  currentPassword: CurrentPasswordSchema.meta({
+    description: "A member's password, when a saved number is changed or removed; without one, a sign-in of the last 10 minutes",
+  }),
+});
 
 export const EmailStatusSchema = z.object({
   email: z.string().nullable(),

@@ -42,23 +42,30 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
   const spec = FIELDS[field];
   const { profile, apply } = useProfile();
   const [value, setValue] = useState(profile[field] ?? '');
+  const [current, setCurrent] = useState('');
   const { errors, alert, check, fail, formRef } = useFormErrors();
   const { pending, run } = usePendingAction();
+  // A member's saved phone number is changed only with the password (ASVS 7.5.1, decision 146).
+  const asksPassword = field === 'phone' && !profile.isGuest && profile.hasPassword && profile.phone !== null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const sent = spec.sent ? spec.sent(value, locale) : value;
     const local = schemaError(spec.schema, sent, t);
-    if (!check(local ? { [field]: local } : {})) return;
+    const found: Record<string, string> = local ? { [field]: local } : {};
+    if (asksPassword && !current) found.currentPassword = t('password.currentRequired');
+    if (!check(found)) return;
     run('save', async () => {
       try {
-        const { data } = await api.patch(`/member/${field}/`, { [field]: sent } as Record<typeof field, string>);
+        const body = { [field]: sent, ...(asksPassword ? { currentPassword: current } : {}) } as Record<typeof field, string>;
+        const { data } = await api.patch(`/member/${field}/`, body);
         apply(data);
         setValue(data.profile[field] ?? '');
+        setCurrent('');
         const removed = spec.removable && data.profile[field] === null;
         toast.add({ title: t(`profile.${field}${removed ? 'Removed' : 'Saved'}`), color: 'success' });
       } catch (failure) {
-        fail(failure, [field]);
+        fail(failure, [field, 'currentPassword']);
       }
     });
   };
@@ -77,6 +84,19 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
         error={errors[field]}
         disabled={pending !== null}
       />
+      {asksPassword ? (
+        <TextField
+          label={t('profile.currentPassword')}
+          name="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          hint={t('phone.passwordHint')}
+          error={errors.currentPassword}
+          disabled={pending !== null}
+        />
+      ) : null}
       <FormAlert message={alert} />
       <Button type="submit" disabled={pending !== null} data-testid="profile-save">
         {t('profile.save')}

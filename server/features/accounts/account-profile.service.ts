@@ -124,11 +124,14 @@ export class AccountProfileService {
     return this.memberUpdate(userId);
   }
 
-  async updatePhone(userId: number, phone: string | null, client: ClientFacts): Promise<MemberUpdate> {
-    const user = await this.#user(userId);
-    await this.#users.update(userId, { phone, updated_at: isoNow(this.#clock) });
-    if (user.phone !== phone && user.phone !== null) await this.#notices?.changed(userId, 'phone', client);
-    return this.memberUpdate(userId);
+  /** Saves the phone number; a member changing or removing a saved one proves it is them again (ASVS 7.5.1, decision 146). */
+  async updatePhone(caller: Caller, body: { phone: string | null; currentPassword?: string }, client: ClientFacts): Promise<MemberUpdate> {
+    const user = await this.#user(caller.userId);
+    const changes = user.phone !== null && body.phone !== user.phone;
+    if (changes && user.is_guest === 0) await this.confirmIdentity(caller, body.currentPassword);
+    await this.#users.update(user.id, { phone: body.phone, updated_at: isoNow(this.#clock) });
+    if (changes) await this.#notices?.changed(user.id, 'phone', client);
+    return this.memberUpdate(user.id);
   }
 
   /**

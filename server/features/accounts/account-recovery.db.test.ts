@@ -284,5 +284,23 @@ describe('verified email and password recovery', () => {
       await api.services.mail.sendDue();
       expect(smtp.received.length).toBe(count);
     });
+
+    it('asks a member for the password to change a saved phone number, and tells the confirmed address', async () => {
+      const { member, email } = await verifiedMember('phone');
+      expect((await api.call('PATCH', '/member/phone/', { token: member.token, body: { phone: '+442079460958' } })).statusCode).toBe(200);
+      const without = await api.call('PATCH', '/member/phone/', { token: member.token, body: { phone: '+8613800138000' } });
+      expect(without.statusCode).toBe(422);
+      expect(without.json().data.errors.currentPassword).toBeDefined();
+      const wrong = await api.call('PATCH', '/member/phone/', { token: member.token, body: { phone: '', currentPassword: 'not-it-at-all' } });
+      expect(wrong.json().error).toBe('password_incorrect');
+      expect((await api.call('GET', '/member/profile/', { token: member.token })).json().data.phone).toBe('+442079460958');
+      const changed = await api.call('PATCH', '/member/phone/', { token: member.token, body: { phone: '+8613800138000', currentPassword: PASSWORD } });
+      expect(changed.statusCode).toBe(200);
+      expect((await lastMailTo(email)).text).toContain('The phone number of your Playport account was changed.');
+      // A guest's number is no credential: it changes without more.
+      const guest = await newGuest();
+      await api.call('PATCH', '/member/phone/', { token: guest.token, body: { phone: '+442079460958' } });
+      expect((await api.call('PATCH', '/member/phone/', { token: guest.token, body: { phone: '+8613800138000' } })).statusCode).toBe(200);
+    });
   });
 });

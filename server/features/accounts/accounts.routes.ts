@@ -17,14 +17,13 @@ import {
   MemberUpdateSchema,
   NicknameBodySchema,
   PasswordBodySchema,
-  PhoneBodySchema,
   PasswordUpdateSchema,
   ProfileSchema,
   SessionSchema,
   UsernameLoginBodySchema,
 } from '#common/api/accounts.schema.ts';
 import { TwoFactorLoginBodySchema } from '#common/api/two-factor.schema.ts';
-import { EmailChangeBodySchema } from '#common/api/account-recovery.schema.ts';
+import { EmailChangeBodySchema, PhoneChangeBodySchema } from '#common/api/account-recovery.schema.ts';
 import { ApiRouter } from '#server/http/api-router.ts';
 import { clientFacts } from '#server/http/client-facts.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
@@ -263,13 +262,14 @@ export async function accountsRoutes(api: ApiRouter, accounts: AccountsService):
       url: '/member/phone/',
       summary: 'Save the phone number',
       description:
-        'International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it.',
+        'International form with + and the country code; spaces, dashes, dots and brackets are dropped (stored as +4420…); an empty string removes it. ' +
+        'A member changing or removing a saved number gives `currentPassword` (422 when wrong), or without a password has signed in within 10 minutes (403 `forbidden`, reason `reauthentication_required`). Not used for sign-in or recovery.',
       tags: TAGS,
       auth: 'required',
-      body: PhoneBodySchema,
+      body: PhoneChangeBodySchema,
       response: MemberUpdateSchema,
     },
-    ({ caller, body, request }) => accounts.updatePhone(caller!.userId, body.phone, clientFacts(request)),
+    ({ caller, body, request }) => accounts.updatePhone(caller!, body, clientFacts(request)),
   );
 
   // Multipart parsing exists only in this scope: every other route keeps rejecting multipart bodies.

@@ -133,6 +133,11 @@ test.describe('profile pages', { tag: '@db' }, () => {
     await page.goto('/zh-CN/user/profile/phone');
     const localPhone = page.getByLabel('手机号');
     await localPhone.fill('138 0013 8000');
+    // A saved number is changed only with the password (ASVS 7.5.1).
+    await page.getByTestId('profile-save').click();
+    await expect(page.getByTestId('field-error')).toHaveText('请输入当前密码。');
+    await page.getByLabel('当前密码').fill('profile-edit-1');
+    await afterDebounce(page);
     await page.getByTestId('profile-save').click();
     await expect(page.getByTestId('toast').last()).toContainText('手机号已保存');
     await expect(localPhone).toHaveValue('+8613800138000');
@@ -140,6 +145,7 @@ test.describe('profile pages', { tag: '@db' }, () => {
     expect((await call(request, 'GET', '/member/profile/', { token: member.token })).data.phone).toBe('+8613800138000');
     // Not every 11 digits: a number that is no mainland mobile number still needs its country code.
     await localPhone.fill('2345678901');
+    await page.getByLabel('当前密码').fill('profile-edit-1');
     await afterDebounce(page);
     await page.getByTestId('profile-save').click();
     await expect(page.getByTestId('field-error')).toHaveText('请输入 11 位中国大陆手机号，或带 + 号和国家或地区代码的号码，例如 +852 2123 4567。');
