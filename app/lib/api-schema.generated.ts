@@ -745,6 +745,13 @@ export interface paths {
      */
     post: operations["postConsoleMembersByUserIdCancelDeletion"];
   };
+  "/console/members/{user_id}/erase": {
+    /**
+     * Erase a closed account now, at its member's request
+     * @description For a member who closed the account and asks that it be erased without waiting the 30 days (decision 147): the same erasure as the hourly clean-up's, at once, with the reason in the audit log (member.erased). 409 when the account is not closed. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleMembersByUserIdErase"];
+  };
   "/console/members/{user_id}/enable": {
     /**
      * Enable a disabled account
@@ -10093,6 +10100,124 @@ export interface operations {
    * @description Takes the deletion request off (decision 147): the account is not erased and its member may sign in again; with the reason in the audit log (member.deletion_cancelled). Nothing changes for an account that is not closed. 401 without a session, 403 for anyone who is not an operator (decision 095).
    */
   postConsoleMembersByUserIdCancelDeletion: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              member: {
+                id: number;
+                username: string | null;
+                nickname: string | null;
+                email: string | null;
+                phone: string | null;
+                isGuest: boolean;
+                disabledAt: string | null;
+                createdAt: string;
+                /** @description When the member closed the account to delete it (decision 147); erased 30 days later unless they sign in */
+                deletionRequestedAt: string | null;
+                /** @description When the account was erased: only an anonymous id is left */
+                erasedAt: string | null;
+              };
+              signIn: {
+                password: boolean;
+                passkeys: ({
+                    name: string | null;
+                    createdAt: string;
+                    lastUsedAt: string | null;
+                  })[];
+                social: ({
+                    platform: string;
+                    displayName: string | null;
+                    createdAt: string;
+                  })[];
+                whatsappPhone: string | null;
+                /** @description A device sign-in (fingerprint and device id) is recorded */
+                device: boolean;
+                /** @description Open sessions (tokens) */
+                sessions: number;
+                /** @description Two-step sign-in with an authenticator app is on (decision 145); never the key */
+                twoFactor: boolean;
+              };
+              /** @description Password sign-in is held back by its rate limits */
+              locked: boolean;
+              failures: {
+                  identifier: string;
+                  method: string;
+                  address: string;
+                  at: string;
+                }[];
+              /** @description The member's archives of their data, newest first (decision 144) */
+              dataExports: ({
+                  id: string;
+                  /** @enum {string} */
+                  status: "pending" | "ready" | "failed" | "expired";
+                  /** @description ISO-8601 UTC */
+                  requestedAt: string;
+                  byOperator: boolean;
+                  readyAt: string | null;
+                  /** @description Until when the archive is offered (7 days after it is ready) */
+                  expiresAt: string | null;
+                  sizeBytes: number | null;
+                  /** @description The signed link of a ready archive, valid until expiresAt without a session */
+                  downloadUrl: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Erase a closed account now, at its member's request
+   * @description For a member who closed the account and asks that it be erased without waiting the 30 days (decision 147): the same erasure as the hourly clean-up's, at once, with the reason in the audit log (member.erased). 409 when the account is not closed. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleMembersByUserIdErase: {
     parameters: {
       query?: {
         locale?: "en" | "zh-CN";

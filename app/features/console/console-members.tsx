@@ -147,24 +147,26 @@ function MemberState({ member }: { member: ConsoleMemberSummary }) {
 function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onChange: (detail: ConsoleMemberDetail) => void }) {
   const { t } = useTranslation('console');
   const locale = useLocale();
-  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | 'two-factor' | 'restore' | null>(null);
+  const [dialog, setDialog] = useState<'disable' | 'enable' | 'export' | 'two-factor' | 'restore' | 'erase' | null>(null);
   const [clearing, setClearing] = useState(false);
   const { member, signIn, failures } = detail;
   const name = member.username ?? member.nickname ?? `#${member.id}`;
   const disabled = member.disabledAt !== null;
   const yesNo = (value: boolean) => t(value ? 'ops.members.yes' : 'ops.members.no');
 
-  const act = async (action: 'disable' | 'enable' | 'export' | 'two-factor' | 'restore', reason: string) => {
+  const act = async (action: 'disable' | 'enable' | 'export' | 'two-factor' | 'restore' | 'erase', reason: string) => {
     const { data } =
-      action === 'restore'
-        ? await api.post(`/console/members/${member.id}/cancel-deletion`, { reason })
-        : action === 'disable'
-          ? await api.post(`/console/members/${member.id}/disable`, { reason })
-          : action === 'enable'
-            ? await api.post(`/console/members/${member.id}/enable`, { reason })
-            : action === 'export'
-              ? await api.post(`/console/members/${member.id}/data-export`, { reason })
-              : await api.post(`/console/members/${member.id}/two-factor/remove`, { reason });
+      action === 'erase'
+        ? await api.post(`/console/members/${member.id}/erase`, { reason })
+        : action === 'restore'
+          ? await api.post(`/console/members/${member.id}/cancel-deletion`, { reason })
+          : action === 'disable'
+            ? await api.post(`/console/members/${member.id}/disable`, { reason })
+            : action === 'enable'
+              ? await api.post(`/console/members/${member.id}/enable`, { reason })
+              : action === 'export'
+                ? await api.post(`/console/members/${member.id}/data-export`, { reason })
+                : await api.post(`/console/members/${member.id}/two-factor/remove`, { reason });
     onChange(data);
     const done = {
       disable: 'ops.members.disabledDone',
@@ -172,6 +174,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
       export: 'ops.members.exportRequested',
       'two-factor': 'ops.members.twoFactorRemoved',
       restore: 'ops.members.restored',
+      erase: 'ops.members.erasedDone',
     };
     toast.add({ title: t(done[action]), color: 'success' });
   };
@@ -181,6 +184,7 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
     export: { title: 'ops.members.exportTitle', body: 'ops.members.exportBody', confirm: 'ops.members.export' },
     'two-factor': { title: 'ops.members.twoFactorTitle', body: 'ops.members.twoFactorBody', confirm: 'ops.members.twoFactorRemove' },
     restore: { title: 'ops.members.restoreTitle', body: 'ops.members.restoreBody', confirm: 'ops.members.restore' },
+    erase: { title: 'ops.members.eraseTitle', body: 'ops.members.eraseBody', confirm: 'ops.members.erase' },
   }[dialog ?? 'disable'];
   const clearLockout = async () => {
     setClearing(true);
@@ -318,6 +322,11 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
         {member.deletionRequestedAt !== null ? (
           <Button variant="secondary" onClick={() => setDialog('restore')} data-testid="restore-open">
             {t('ops.members.restore')}
+          </Button>
+        ) : null}
+        {member.deletionRequestedAt !== null ? (
+          <Button variant="danger" onClick={() => setDialog('erase')} data-testid="erase-open">
+            {t('ops.members.erase')}
           </Button>
         ) : null}
         {signIn.twoFactor ? (

@@ -432,4 +432,34 @@ describe('account deletion', () => {
     await api.services.accountDeletion.eraseDue();
     expect((await db().selectFrom('users').select('erased_at').where('id', '=', uid).executeTakeFirstOrThrow()).erased_at).toBeNull();
   });
+
+  it("lets an operator erase a closed account at once, on its member's request, and nothing else", async () => {
+    const operator = await newMember();
+    await api.services.operators.grant(String(operator.userInfo.uid));
+    const member = await newMember();
+    const uid = member.userInfo.uid;
+    // Not closed: refused, and so is a member who is no operator.
+    const open = await api.call('POST', `/console/members/${uid}/erase`, { token: operator.token, body: { reason: 'Asked by mail' } });
+    expect(open.statusCode).toBe(409);
+    expect((await askToDelete(member.token, PASSWORD)).statusCode).toBe(200);
+    const other = await newMember();
+    expect((await api.call('POST', `/console/members/${uid}/erase`, { token: other.token, body: { reason: 'x' } })).statusCode).toBe(403);
+
+    const erased = await api.call('POST', `/console/members/${uid}/erase`, { token: operator.token, body: { reason: 'Asked by mail to erase it now' } });
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json().data.member).toMatchObject({ deletionRequestedAt: null, username: null, email: null });
+    expect(erased.json().data.member.erasedAt).not.toBeNull();
+    expect(erased.json().data.member.nickname).toMatch(/^player-[0-9a-f]{6}$/);
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'operator_user_id', 'detail'])
+      .where('target_id', '=', String(uid))
+      .orderBy('id')
+      .execute();
+    expect(audit.map((entry) => entry.action)).toEqual(['member.deletion_requested', 'member.erased']);
+    expect(audit[1]).toMatchObject({ operator_user_id: operator.userInfo.uid });
+    expect(audit[1]!.detail).toContain('Asked by mail to erase it now');
+    // Erased once: a second press changes nothing.
+    expect((await api.call('POST', `/console/members/${uid}/erase`, { token: operator.token, body: { reason: 'again' } })).statusCode).toBe(409);
+  });
 });

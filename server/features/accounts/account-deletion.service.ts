@@ -134,8 +134,17 @@ export class AccountDeletionService {
     return erased;
   }
 
+  /**
+   * An operator erases a closed account at once, when its member asked for that (by mail, say)
+   * rather than wait out the 30 days; false when it is not closed (or a sign-in restored it first).
+   */
+  eraseNow(userId: number, operatorId: number, reason: string): Promise<boolean> {
+    const cutoff = new Date(this.#clock.now().getTime() + 1).toISOString();
+    return this.erase(userId, cutoff, { actorId: operatorId, detail: { by: 'operator', reason } });
+  }
+
   /** Erases one account closed before `cutoff`; false when a sign-in restored it (or another instance erased it) first. */
-  async erase(userId: number, cutoff: string): Promise<boolean> {
+  async erase(userId: number, cutoff: string, by?: { actorId: number; detail: Record<string, unknown> }): Promise<boolean> {
     const at = isoNow(this.#clock);
     const avatar = await this.#users.transaction(async (unit) => {
       const member = await this.#users.claimForErasure(userId, cutoff, unit);
@@ -143,7 +152,7 @@ export class AccountDeletionService {
       for (const step of this.#steps) await step.eraseMember({ id: member.id, email: member.email, phone: member.phone }, unit);
       const identifiers = [member.username_normalized, member.email, member.phone].filter((value): value is string => value !== null);
       await this.#users.erase(member.id, identifiers, anonymousNickname(), at, unit);
-      await this.#record(unit, { actorId: member.id, action: 'member.erased', memberId: member.id, detail: { by: 'clean-up' } });
+      await this.#record(unit, { actorId: by?.actorId ?? member.id, action: 'member.erased', memberId: member.id, detail: by?.detail ?? { by: 'clean-up' } });
       return { file: member.avatar };
     });
     if (!avatar) return false;

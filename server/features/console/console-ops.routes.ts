@@ -178,6 +178,20 @@ export function consoleOpsRoutes(api: ApiRouter, ops: ConsoleOpsService): void {
   api.route(
     {
       method: 'POST',
+      url: '/console/members/:user_id/erase',
+      summary: "Erase a closed account now, at its member's request",
+      description: `For a member who closed the account and asks that it be erased without waiting the 30 days (decision 147): the same erasure as the hourly clean-up's, at once, with the reason in the audit log (member.erased). 409 when the account is not closed. ${OPERATORS_ONLY}`,
+      tags,
+      params: ConsoleMemberParamsSchema,
+      body: MemberActionBodySchema,
+      response: ConsoleMemberDetailSchema,
+    },
+    ({ caller, params, body }) => ops.eraseNow(caller, params.user_id, body.reason),
+  );
+
+  api.route(
+    {
+      method: 'POST',
       url: '/console/members/:user_id/enable',
       summary: 'Enable a disabled account',
       description: `The member may sign in again; with the reason in the audit log. ${OPERATORS_ONLY}`,

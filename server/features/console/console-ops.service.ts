@@ -10,7 +10,7 @@ import type {
   RefundResult,
 } from '#common/api/console-ops.schema.ts';
 import type { Locale } from '#common/locales.ts';
-import { refusal } from '#server/lib/app-error.ts';
+import { AppError, refusal } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
@@ -39,7 +39,7 @@ export interface ConsoleOpsDependencies {
   reviews: { builds: Pick<BuildsService, 'waitingCount'>; changes: Pick<GameChangesService, 'waitingCount'> };
   memberData: Pick<MemberDataService, 'requestExportFor' | 'exportsOfMember' | 'pendingCount'>;
   twoFactor: Pick<TwoFactorService, 'required' | 'removeForOperator'>;
-  accountDeletion: Pick<AccountDeletionService, 'cancelDeletion'>;
+  accountDeletion: Pick<AccountDeletionService, 'cancelDeletion' | 'eraseNow'>;
   clock: Clock;
 }
 
@@ -161,6 +161,19 @@ export class ConsoleOpsService {
     const operatorUserId = await this.#deps.operators.requireOperator(caller);
     await this.#member(userId);
     await this.#deps.accountDeletion.cancelDeletion(userId, operatorUserId, reason);
+    return this.#detail(await this.#member(userId));
+  }
+
+  /**
+   * Erases a closed account at once, when its member asked for that rather than wait out the 30
+   * days (decision 147); the reason goes to the audit log. A 409 when the account is not closed.
+   */
+  async eraseNow(caller: Caller | null, userId: number, reason: string): Promise<ConsoleMemberDetail> {
+    const operatorUserId = await this.#deps.operators.requireOperator(caller);
+    await this.#member(userId);
+    if (!(await this.#deps.accountDeletion.eraseNow(userId, operatorUserId, reason))) {
+      throw new AppError('conflict', { messageKey: 'console:ops.members.eraseNotClosed' });
+    }
     return this.#detail(await this.#member(userId));
   }
 

@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from '../fixtures.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { useSession } from '../browser-session.ts';
+import { grantOperator } from '../../support/operators.ts';
 import { afterDebounce, settledUser } from './helpers.ts';
 
 // Password checks (argon2) and the new guest after the sign-out take seconds on a busy machine.
@@ -73,5 +74,40 @@ test.describe('deleting the account (decision 147)', { tag: '@db' }, () => {
     await expect(page).toHaveURL('/account-deletion');
     await expect(page).toHaveTitle('Deleting your account | Playport');
     await expect(page.getByTestId('account-deletion-page')).toContainText('For 30 days you can change your mind');
+  });
+
+  test("an operator erases a closed account at once, on its member's request: the member is gone, an anonymous name is left, the audit log says why", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.slow();
+    const password = 'Quiet-Harbour-Delete-7';
+    const leaverName = uniqueUsername('erased');
+    const leaver = await newMember(request, leaverName, password);
+    expect((await call(request, 'POST', '/user/account-deletion/', { token: leaver.token, body: { currentPassword: password } })).status).toBe(200);
+
+    const operator = await newMember(request, uniqueUsername('eraser'), password);
+    await grantOperator(operator.userInfo.uid);
+    await useSession(page.context(), baseURL!, operator.token);
+    await page.goto('/console/members');
+    await page.getByLabel('Find a member').fill(leaverName);
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByRole('button', { name: `#${leaver.userInfo.uid}` }).click();
+    const member = page.getByTestId('member-detail');
+    await expect(member.getByTestId('member-state')).toHaveText('Closed, to be deleted');
+    await member.getByTestId('erase-open').click();
+    const dialog = page.getByTestId('member-dialog');
+    await dialog.getByLabel('Reason').fill('Asked by mail to erase it now');
+    await dialog.getByTestId('reason-confirm').click();
+    await expect(dialog).toBeHidden();
+    await expect(member.getByTestId('member-state')).toHaveText('Erased');
+    await expect(member).toContainText(/player-[0-9a-f]{6}/);
+    await expect(member).not.toContainText(leaverName);
+
+    // The member's name and password sign in to nothing now.
+    expect((await call(request, 'POST', '/username/login/', { body: { username: leaverName, password } })).status).toBe(401);
+    await page.goto('/console/audit');
+    await expect(page.locator('[data-testid="audit-entry"][data-action="member.erased"]', { hasText: 'Asked by mail to erase it now' })).toHaveCount(1);
   });
 });
