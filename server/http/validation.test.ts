@@ -29,6 +29,11 @@ describe('field refusals a person can act on', () => {
     }),
   });
 
+  it('refuses a value nested too deep to quote in words, not with a server error', () => {
+    const deep = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) as unknown;
+    expect(refusals(z.object({ uid: z.number() }), deep)).toEqual({ _: [expect.stringContaining('[…]')] });
+  });
+
   it('names the rule and the value in English', () => {
     expect(refusals(item, { sku: 'gold tiles', price: 1.99, name: '', kind: 'rare', tags: ['a', 'b', 'c'], origin: 'ftp://x' })).toEqual({
       sku: ['An item code is 1–64 lower-case letters, digits, _ . or -, starting with a letter or digit: “gold tiles” is not one.'],

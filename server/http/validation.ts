@@ -17,9 +17,18 @@ function fieldErrors(issues: z.core.$ZodIssue[], locale: Locale, prefix?: string
 
 /** The refused value as a message quotes it: short, on one line. */
 function quoted(input: unknown): string {
-  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? String(input));
+  const text = typeof input === 'string' ? input : (jsonOf(input) ?? String(input));
   const line = text.replace(/\s+/g, ' ');
   return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+/** JSON of a refused value, or a stand-in where it has none or is nested too deep to write out (JSON.parse reads deeper than JSON.stringify writes). */
+function jsonOf(input: unknown): string | undefined {
+  try {
+    return JSON.stringify(input);
+  } catch {
+    return Array.isArray(input) ? '[…]' : '{…}';
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { sha256Hex } from '#server/lib/random.ts';
 import { browserAndSystem } from '#server/lib/user-agent.ts';
 import { assertAllowed } from '#server/adapters/rate-limits/rate-limiter.ts';
 import { clientSubject } from '#server/lib/network.ts';
-import { ACCOUNT_NOTICE_TEXT, type AccountNotice } from '../mail/templates/account-notice.ts';
+import { ACCOUNT_NOTICE_TEXT, type AccountNotice } from './account-notice-texts.ts';
 import { ACCOUNT_LIMITS } from './account-limits.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
 
