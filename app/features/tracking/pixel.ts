@@ -62,7 +62,8 @@ export function pixelCall(detail: TrackDetail, ids: PixelIds | null): unknown[] 
 
 /** The server's hashed ids for the signed-in visitor (and an order); null without a session or an answer. */
 async function pixelIds(orderId?: string): Promise<PixelIds | null> {
-  if (!session.snapshot().userInfo) return null;
+  // A visitor who declined meanwhile (Settings) is not asked about: the server would refuse with 403.
+  if (!session.snapshot().userInfo || consent.get() !== 'accepted') return null;
   try {
     return (await api.get('/tracking/ids/', { query: orderId === undefined ? {} : { order_id: orderId } })).data;
   } catch {
