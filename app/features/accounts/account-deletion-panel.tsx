@@ -9,7 +9,8 @@ import { formatDate } from '../../lib/format-date.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { messageOf, useFormErrors } from '../../ui/form-errors.ts';
-import { FormAlert, TextField } from '../../ui/form-field.tsx';
+import { FormAlert } from '../../ui/form-field.tsx';
+import { CurrentPasswordField } from './credential-fields.tsx';
 import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { session } from './session.ts';
 
@@ -74,16 +75,7 @@ export function AccountDeletionPanel() {
         </Link>
       </p>
       {status.hasPassword ? (
-        <TextField
-          label={t('profile.currentPassword')}
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
-          error={errors.currentPassword}
-          disabled={pending !== null}
-        />
+        <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} error={errors.currentPassword} disabled={pending !== null} />
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('deletion.recentSignIn')}</p>
       )}

@@ -33,6 +33,32 @@ export function NewUsernameField({ label, value, onChange, error, disabled }: Fi
   );
 }
 
+/** The account's current password, asked before a sensitive change (ASVS 7.5.1); labelled "Current password" unless told otherwise. */
+export function CurrentPasswordField({
+  value,
+  onChange,
+  error,
+  disabled,
+  show = false,
+  label,
+  hint,
+}: FieldProps & { show?: boolean; label?: string; hint?: string }) {
+  const { t } = useTranslation('accounts');
+  return (
+    <TextField
+      label={label ?? t('profile.currentPassword')}
+      name="current-password"
+      type={show ? 'text' : 'password'}
+      autoComplete="current-password"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      hint={hint}
+      error={error}
+      disabled={disabled}
+    />
+  );
+}
+
 export function NewPasswordField({ label, value, onChange, error, disabled, show }: FieldProps & { label: string; show: boolean }) {
   const { t } = useTranslation('accounts');
   return (

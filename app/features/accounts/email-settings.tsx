@@ -12,6 +12,7 @@ import { messageOf, schemaError, useFormErrors } from '../../ui/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
 import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { useProfile } from './profile-context.tsx';
+import { CurrentPasswordField } from './credential-fields.tsx';
 
 /**
  * /user/profile/email (decision 146): the address, and its confirmation by the 6-digit code of a
@@ -118,17 +119,7 @@ export function EmailSettings() {
           disabled={busy}
         />
         {asksPassword ? (
-          <TextField
-            label={t('profile.currentPassword')}
-            name="current-password"
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            hint={t('email.passwordHint')}
-            error={address.errors.currentPassword}
-            disabled={busy}
-          />
+          <CurrentPasswordField value={current} onChange={setCurrent} hint={t('email.passwordHint')} error={address.errors.currentPassword} disabled={busy} />
         ) : null}
         <FormAlert message={address.alert} />
         <Button type="submit" disabled={busy} data-testid="profile-save">

@@ -8,7 +8,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
-import { NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
+import { CurrentPasswordField, NewPasswordField, NewUsernameField, newCredentialErrors, ShowPassword } from './credential-fields.tsx';
 import { schemaError, useFormErrors } from '../../ui/form-errors.ts';
 import { FormAlert, LoadingOverlay, TextField } from '../../ui/form-field.tsx';
 import { useProfile } from './profile-context.tsx';
@@ -85,17 +85,7 @@ export function ProfileFieldForm({ field }: { field: FieldSpec['field'] }) {
         disabled={pending !== null}
       />
       {asksPassword ? (
-        <TextField
-          label={t('profile.currentPassword')}
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          hint={t('phone.passwordHint')}
-          error={errors.currentPassword}
-          disabled={pending !== null}
-        />
+        <CurrentPasswordField value={current} onChange={setCurrent} hint={t('phone.passwordHint')} error={errors.currentPassword} disabled={pending !== null} />
       ) : null}
       <FormAlert message={alert} />
       <Button type="submit" disabled={pending !== null} data-testid="profile-save">
@@ -151,18 +141,7 @@ export function PasswordForm() {
       ) : (
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
       )}
-      {profile.hasPassword ? (
-        <TextField
-          label={t('profile.currentPassword')}
-          name="current-password"
-          type={show ? 'text' : 'password'}
-          autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          error={errors.currentPassword}
-          disabled={busy}
-        />
-      ) : null}
+      {profile.hasPassword ? <CurrentPasswordField value={current} onChange={setCurrent} show={show} error={errors.currentPassword} disabled={busy} /> : null}
       <NewPasswordField label={t('profile.newPassword')} value={password} onChange={setPassword} show={show} error={errors.password} disabled={busy} />
       <ShowPassword checked={show} onChange={setShow} disabled={busy} />
       <FormAlert message={alert} />

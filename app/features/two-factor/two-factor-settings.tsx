@@ -9,6 +9,7 @@ import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { messageOf, useFormErrors } from '../../ui/form-errors.ts';
 import { FormAlert, TextField } from '../../ui/form-field.tsx';
+import { CurrentPasswordField } from '../accounts/credential-fields.tsx';
 import { usePendingAction } from '../../ui/use-pending-action.ts';
 import { useProfile } from '../accounts/profile-context.tsx';
 
@@ -178,14 +179,11 @@ function EnabledPanel({
         </div>
       </div>
       {profile.hasPassword ? (
-        <TextField
+        <CurrentPasswordField
           label={t('twoFactor.currentPassword')}
           hint={t('twoFactor.identityHint')}
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
           value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
+          onChange={setCurrentPassword}
           error={errors.currentPassword}
           disabled={pending !== null}
         />

@@ -3,11 +3,10 @@ import { DEFAULT_LOCALE, type Locale, LOCALE_CODES, localePath } from '#common/l
 import type { ClientFacts } from '#server/lib/caller.ts';
 import { fieldError } from '#server/lib/app-error.ts';
 import { isoNow } from '#server/lib/clock.ts';
-import { networkOf } from '#server/lib/network.ts';
+import { clientSubject, networkOf } from '#server/lib/network.ts';
 import { sha256Hex } from '#server/lib/random.ts';
 import { browserAndSystem } from '#server/lib/user-agent.ts';
 import { assertAllowed } from '#server/adapters/rate-limits/rate-limiter.ts';
-import { clientSubject } from '#server/lib/network.ts';
 import { ACCOUNT_NOTICE_TEXT, type AccountNotice } from './account-notice-texts.ts';
 import { ACCOUNT_LIMITS } from './account-limits.ts';
 import type { AccountsDependencies } from './accounts-dependencies.ts';
