@@ -25,6 +25,7 @@ import {
   exposure,
 } from './config/network.ts';
 import { mailConfigOf, mailEnvShape, type MailConfig } from './config/mail.ts';
+import { earningsConfigOf, earningsEnvShape, type EarningsConfig } from './config/earnings.ts';
 import { checkPaymentsEnv, paymentsConfigOf, paymentsEnvShape, type PaymentsConfig } from './config/payments.ts';
 import { databaseEnvShape, filesEnvShape } from './config/storage.ts';
 
@@ -60,6 +61,7 @@ const EnvSchema = z
     ...filesEnvShape,
     ...identityEnvShape,
     ...paymentsEnvShape,
+    ...earningsEnvShape,
     ...marketingEnvShape,
     ...mailEnvShape,
     /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
@@ -143,6 +145,7 @@ export interface Config {
   social: { oauth: Partial<Record<OAuthPlatform, OAuthProviderConfig>>; whatsapp: WhatsAppConfig };
   /** Card payments for in-game items (decision 064). */
   payments: PaymentsConfig;
+  earnings: EarningsConfig;
   /** Tests only: where to kill the process while a webhook is handled. */
   faultInjection: Env['FAULT_INJECTION'];
   /** Ad breaks of games (decision 093). */
@@ -204,6 +207,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webauthn: webauthnConfigOf(env, origin, env.PRODUCT_NAME),
     social: { oauth: oauthConfigOf(env), whatsapp: whatsappConfigOf(env) },
     payments: paymentsConfigOf(env, origin.origin),
+    earnings: earningsConfigOf(env),
     faultInjection: env.FAULT_INJECTION,
     ads: adsConfigOf(env),
     pixel: pixelConfigOf(env),

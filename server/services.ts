@@ -77,6 +77,8 @@ import { GameSecretsService } from './features/game-secrets/game-secrets.service
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
+import { LedgerRepository } from './features/earnings/ledger.repository.ts';
+import { LedgerService } from './features/earnings/ledger.service.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -152,6 +154,8 @@ export interface Services {
   gameSecrets: GameSecretsService;
   /** Games' webhooks: the outbox of paid, refunded and consumed events and its worker (decision 100). */
   webhooks: WebhooksService;
+  /** Studios' earnings: the ledger every money change posts to (decision 149). */
+  ledger: LedgerService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -308,6 +312,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
     developers,
   });
+  const ledger = new LedgerService({ repository: new LedgerRepository(db), config: config.earnings, clock });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
     accounts,
@@ -319,6 +324,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     faults: webhookFaults(config.faultInjection),
     conversions,
     webhooks,
+    ledger,
     preview: builds,
   });
   const social = new SocialService({
@@ -450,6 +456,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     accountDeletion,
     twoFactor,
     webhooks,
+    ledger,
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({

@@ -39,6 +39,7 @@ import { dataExports } from './migrations/0036-data-exports.ts';
 import { twoFactor } from './migrations/0037-two-factor.ts';
 import { verifiedEmail } from './migrations/0038-verified-email.ts';
 import { accountDeletion } from './migrations/0039-account-deletion.ts';
+import { earnings } from './migrations/0040-earnings.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -82,6 +83,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0037-two-factor': twoFactor(),
     '0038-verified-email': verifiedEmail(),
     '0039-account-deletion': accountDeletion(),
+    '0040-earnings': earnings(kind),
   };
 }
 

@@ -769,6 +769,122 @@ export interface MailOutboxTable {
   sent_at: Time | null;
 }
 
+/** A studio's share of what an order leaves after the provider's deductions, from a date (decision 149). */
+export interface RevenueTermsTable {
+  id: Id;
+  studio_user_id: number;
+  /** The studio's share in basis points (7000: 70%). */
+  share_bp: number;
+  starts_at: Time;
+  reason: string;
+  /** The operator who set it; null when set by a command. */
+  set_by_user_id: number | null;
+  created_at: Time;
+}
+
+/** A money event in the ledger (decision 149): its lines sum to zero; never changed (the database refuses). */
+export interface LedgerEntriesTable {
+  id: Id;
+  /** What posted it, once: `order-event:<id>`, `payout:<id>:sent`, `correction:<id>`. */
+  source_key: string;
+  /** `payment`, `refund`, `chargeback`, `correction`, `payout`, `payout-sent`, `payout-returned`. */
+  kind: string;
+  currency: string;
+  order_id: number | null;
+  app_id: number | null;
+  item_id: number | null;
+  studio_user_id: number | null;
+  payout_id: number | null;
+  share_bp: number | null;
+  /** What the buyer paid (negative: got back), and how it was split; the lines say the same per account. */
+  gross_minor: number;
+  deductions_minor: number;
+  platform_minor: number;
+  studio_minor: number;
+  note: string | null;
+  posted_at: Time;
+}
+
+/** One account's side of a ledger entry, signed (positive: the account is owed or holds more). */
+export interface LedgerLinesTable {
+  id: Id;
+  entry_id: number;
+  /** `buyers`, `provider-deductions`, `platform`, `studio`, `payouts-in-transit`, `payouts-sent`. */
+  account: string;
+  studio_user_id: number | null;
+  currency: string;
+  amount_minor: number;
+  posted_at: Time;
+  /** When the amount can be paid out: a payment's studio share after the hold; anything else at once. */
+  available_at: Time;
+}
+
+/** A studio's month in one currency, closed after the month ended and never changed. */
+export interface EarningsStatementsTable {
+  id: Id;
+  studio_user_id: number;
+  currency: string;
+  /** `YYYY-MM`, in UTC. */
+  month: string;
+  opening_minor: number;
+  earned_minor: number;
+  refunded_minor: number;
+  corrections_minor: number;
+  payouts_minor: number;
+  closing_minor: number;
+  closed_at: Time;
+}
+
+/** A closed statement's lines: per kind, game and item. */
+export interface EarningsStatementLinesTable {
+  statement_id: number;
+  kind: string;
+  app_id: number | null;
+  item_id: number | null;
+  entries: number;
+  gross_minor: number;
+  deductions_minor: number;
+  platform_minor: number;
+  studio_minor: number;
+}
+
+/** Where a studio is paid, and the identity a payout provider needs (the tax id sealed under APP_SECRET). */
+export interface PayoutAccountsTable {
+  studio_user_id: number;
+  /** `stand-in` or `paypal`. */
+  method: string;
+  /** The payout provider's receiver: an email address for PayPal. */
+  receiver: string;
+  legal_name: string;
+  country: string;
+  tax_id_sealed: string | null;
+  updated_at: Time;
+}
+
+/** A payout of a studio's available balance: proposed, approved by an operator, sent, and settled. */
+export interface PayoutsTable {
+  id: Id;
+  public_id: string;
+  studio_user_id: number;
+  currency: string;
+  amount_minor: number;
+  /** `proposed`, `approved`, `sent`, `paid`, `failed`, `returned`, `rejected`. */
+  status: string;
+  method: string;
+  /** The month whose end proposed it, `YYYY-MM`. */
+  month: string;
+  proposed_at: Time;
+  approved_by_user_id: number | null;
+  approved_at: Time | null;
+  sent_at: Time | null;
+  settled_at: Time | null;
+  provider_reference: string | null;
+  failure: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Time | null;
+  updated_at: Time;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -784,6 +900,13 @@ export interface Database {
   sign_in_devices: SignInDevicesTable;
   app_items: AppItemsTable;
   orders: OrdersTable;
+  revenue_terms: RevenueTermsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_lines: LedgerLinesTable;
+  earnings_statements: EarningsStatementsTable;
+  earnings_statement_lines: EarningsStatementLinesTable;
+  payout_accounts: PayoutAccountsTable;
+  payouts: PayoutsTable;
   order_events: OrderEventsTable;
   game_saves: GameSavesTable;
   game_save_totals: GameSaveTotalsTable;

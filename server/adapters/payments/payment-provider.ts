@@ -77,7 +77,12 @@ export interface OrderChange {
    * What a refund notification says was given back (decision 124): the amount as stated, in major
    * units of the order's currency (null: the whole order), and the reason; null for other notifications.
    */
-  refund: { amount: unknown; reason: string | null } | null;
+  refund: { amount: unknown; reason: string | null; chargeback?: boolean } | null;
+  /**
+   * The provider's fee and the taxes it withheld from a payment, as the notification states them
+   * (decision 149), in minor units of `currency`; null when it states none.
+   */
+  deductions?: { amount: number; currency: string } | null;
   /** The notification as received, kept with the event. */
   payload: unknown;
 }

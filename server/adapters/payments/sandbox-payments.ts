@@ -110,13 +110,26 @@ class SandboxNotifier {
   }
 }
 
+/** The sandbox's provider fee (decision 149): 5% of the payment, rounded down to a minor unit, as a stand-in for Xsolla's. */
+export const sandboxFee = (amountMinor: number) => Math.floor(amountMinor / 20);
+
 /** The notifications Xsolla sends for a paid order (payment, then order_paid), in their documented shape. */
 export function paidNotifications(order: PayableOrder, transactionId: number): object[] {
   const amount = toMajorUnits(order.amount, order.currency);
+  const fee = sandboxFee(order.amount);
+  const money = (minor: number) => ({ currency: order.currency, amount: toMajorUnits(minor, order.currency) });
   return [
     {
       notification_type: 'payment',
       purchase: { total: { currency: order.currency, amount } },
+      payment_details: {
+        payment: money(order.amount),
+        xsolla_fee: money(fee),
+        payment_method_fee: money(0),
+        vat: money(0),
+        payout_currency_rate: 1,
+        payout: money(order.amount - fee),
+      },
       user: { id: String(order.userId) },
       transaction: { id: transactionId, external_id: order.id, payment_date: new Date().toISOString(), payment_method: 1380, dry_run: 1, agreement: 1 },
       custom_parameters: { order_id: order.id },

@@ -44,7 +44,8 @@ const NotificationSchema = z.looseObject({
   transaction: part({ id: field, external_id: field }),
   order: part({ id: field, amount: field, currency: field, status: field }),
   purchase: part({ total: part({ amount: field, currency: field }) }),
-  refund_details: part({ amount: field, reason: field }),
+  refund_details: part({ amount: field, reason: field, code: field }),
+  payment_details: part({}),
   custom_parameters: part({ order_id: field }),
 });
 type Notification = z.infer<typeof NotificationSchema>;
@@ -110,11 +111,42 @@ function eventKeyOf(kind: NotificationKind, n: Notification, rawBody: string): s
   return `${kind}:${id}`;
 }
 
+/** The payment details' fees and withheld taxes (decision 149): what leaves the payment before anyone's share. */
+const DEDUCTIONS = ['xsolla_fee', 'payment_method_fee', 'repatriation_commission', 'user_acquisition_fee', 'vat', 'sales_tax', 'direct_wht', 'country_wht'];
+
+/**
+ * The fee and taxes a payment notification states, in minor units of the purchase's currency; an
+ * amount in another currency (a payout currency) is not added, and the reconciliation shows the
+ * difference. Null when none is stated.
+ */
+function deductionsOf(kind: NotificationKind, n: Notification): OrderChange['deductions'] {
+  if (kind !== 'payment' || !n.payment_details) return null;
+  const currency = typeof n.purchase?.total?.currency === 'string' ? n.purchase.total.currency.toUpperCase() : null;
+  if (!currency) return null;
+  let amount = 0;
+  let any = false;
+  for (const name of DEDUCTIONS) {
+    const stated = (n.payment_details as Record<string, unknown>)[name];
+    if (typeof stated !== 'object' || stated === null) continue;
+    const { amount: value, currency: partCurrency } = stated as { amount?: unknown; currency?: unknown };
+    if (typeof partCurrency !== 'string' || partCurrency.toUpperCase() !== currency) continue;
+    const minor = toMinorUnits(value, currency);
+    if (minor === null || minor < 0) continue;
+    amount += minor;
+    any = true;
+  }
+  return any ? { amount, currency } : null;
+}
+
+/** Refund codes Xsolla documents as the buyer's bank taking the money back: chargeback, fraud reported by the account holder, friendly fraud. */
+const CHARGEBACK_CODES = new Set([2, 11, 12]);
+
 /** What a refund, partial refund or cancellation says was given back and why. */
 function refundOf(kind: NotificationKind, n: Notification): OrderChange['refund'] {
   if (kind !== 'refund' && kind !== 'partial_refund' && kind !== 'order_canceled') return null;
   const reason = typeof n.refund_details?.reason === 'string' && n.refund_details.reason !== '' ? n.refund_details.reason.slice(0, 500) : null;
-  return { amount: kind === 'partial_refund' ? (n.refund_details?.amount ?? null) : null, reason };
+  const chargeback = CHARGEBACK_CODES.has(Number(n.refund_details?.code));
+  return { amount: kind === 'partial_refund' ? (n.refund_details?.amount ?? null) : null, reason, ...(chargeback ? { chargeback } : {}) };
 }
 
 function transactionIdOf(n: Notification): string | null {
@@ -157,6 +189,7 @@ export function readXsollaNotification(rawBody: string, authorization: string | 
       eventKey: eventKeyOf(kind, notification, rawBody),
       transactionId: transactionIdOf(notification),
       refund: refundOf(kind, notification),
+      deductions: deductionsOf(kind, notification),
       payload: body,
     },
   };

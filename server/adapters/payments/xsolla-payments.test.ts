@@ -27,6 +27,8 @@ const signed = (notification: object) => {
   return { body, headers: { authorization: `Signature ${webhookSignature(body, XSOLLA.secret)}` } };
 };
 
+const usd = (amount: number | string) => ({ currency: 'USD', amount });
+
 describe('Xsolla payments', () => {
   let xsolla: Awaited<ReturnType<typeof startXsollaStandIn>>;
   let provider: XsollaPayments;
@@ -45,6 +47,22 @@ describe('Xsolla payments', () => {
   const read = (notification: object) => {
     const { body, headers } = signed(notification);
     return provider.readNotification(body, headers);
+  };
+
+  /** The deductions a payment notification with these payment details states. */
+  const deductionsOf = (details: object) => {
+    const read_ = read({
+      notification_type: 'payment',
+      user: { id: '42' },
+      purchase: { total: { currency: 'USD', amount: 1.99 } },
+      payment_details: details,
+    });
+    return read_.kind === 'order-change' ? read_.change.deductions : read_.kind;
+  };
+  /** A refund notification with this refund code, as read. */
+  const refund = (code: number) => {
+    const read_ = read({ notification_type: 'refund', user: { external_id: '42' }, order: { id: 9000001 }, refund_details: { code, reason: 'Bank' } });
+    return read_.kind === 'order-change' ? read_.change.refund : read_.kind;
   };
 
   it('opens Pay Station with a token for the order, the buyer and the item', async () => {
@@ -112,9 +130,24 @@ describe('Xsolla payments', () => {
         eventKey: 'payment:880011',
         transactionId: '880011',
         refund: null,
+        deductions: null,
         payload: JSON.parse(body),
       },
     });
+  });
+
+  it('reads the fee and withheld taxes of a payment in its currency, and a chargeback among refunds (decision 149)', () => {
+    expect(deductionsOf({ payment: usd(1.99), xsolla_fee: usd(0.1), payment_method_fee: usd('0.05'), vat: usd(0.2), payout: usd(1.64) })).toEqual({
+      amount: 35,
+      currency: 'USD',
+    });
+    // A fee in the payout currency is not the purchase's: not added (the reconciliation shows it).
+    expect(deductionsOf({ xsolla_fee: { currency: 'EUR', amount: 0.1 }, vat: usd(0) })).toEqual({ amount: 0, currency: 'USD' });
+    expect(deductionsOf({ payout: usd(1.99) })).toBeNull();
+    expect(deductionsOf({ xsolla_fee: usd(-1) })).toBeNull();
+    expect(refund(2)).toEqual({ amount: null, reason: 'Bank', chargeback: true });
+    expect(refund(12)).toMatchObject({ chargeback: true });
+    expect(refund(9)).toEqual({ amount: null, reason: 'Bank' });
   });
 
   it('reads refunds, cancellations, declines, user checks and other types in the portal’s terms', () => {

@@ -18,6 +18,10 @@ export interface TableRule {
 
 const rules = <const T extends Record<string, ColumnRule>>(columns: T, why?: string): TableRule => ({ columns, ...(why ? { why } : {}) });
 
+/** Why a studio's money stays out of the member's archive (decision 149). */
+const STUDIO_MONEY =
+  "a studio's money is shown on the Studio's Earnings page, its statements downloadable as CSV; the archive holds what the member did as a player";
+
 export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
   users: rules(
     {
@@ -338,6 +342,108 @@ export const PERSONAL_DATA_COLUMNS: Record<string, TableRule> = {
     'mail waiting or sent in the last days, keyed by address, not by account: the account’s address is in account.json; the values of a message (codes, links) are secrets',
   ),
   rate_limits: rules({ key: 'internal', count: 'internal', reset_at: 'internal' }),
+  revenue_terms: rules(
+    {
+      id: 'internal',
+      studio_user_id: 'internal',
+      share_bp: 'not-archived',
+      starts_at: 'not-archived',
+      reason: 'not-archived',
+      set_by_user_id: 'not-archived',
+      created_at: 'not-archived',
+    },
+    STUDIO_MONEY,
+  ),
+  ledger_entries: rules(
+    Object.fromEntries(
+      [
+        'source_key',
+        'kind',
+        'currency',
+        'order_id',
+        'app_id',
+        'item_id',
+        'payout_id',
+        'share_bp',
+        'gross_minor',
+        'deductions_minor',
+        'platform_minor',
+        'studio_minor',
+        'note',
+        'posted_at',
+      ]
+        .map((c) => [c, 'not-archived' as const])
+        .concat([
+          ['id', 'internal'],
+          ['studio_user_id', 'internal'],
+        ]),
+    ),
+    STUDIO_MONEY,
+  ),
+  ledger_lines: rules(
+    {
+      id: 'internal',
+      entry_id: 'internal',
+      account: 'not-archived',
+      studio_user_id: 'internal',
+      currency: 'not-archived',
+      amount_minor: 'not-archived',
+      posted_at: 'not-archived',
+      available_at: 'not-archived',
+    },
+    STUDIO_MONEY,
+  ),
+  earnings_statements: rules(
+    Object.fromEntries(
+      ['currency', 'month', 'opening_minor', 'earned_minor', 'refunded_minor', 'corrections_minor', 'payouts_minor', 'closing_minor', 'closed_at']
+        .map((c) => [c, 'not-archived' as const])
+        .concat([
+          ['id', 'internal'],
+          ['studio_user_id', 'internal'],
+        ]),
+    ),
+    STUDIO_MONEY,
+  ),
+  payout_accounts: rules(
+    {
+      studio_user_id: 'internal',
+      method: 'not-archived',
+      receiver: 'not-archived',
+      legal_name: 'not-archived',
+      country: 'not-archived',
+      tax_id_sealed: 'secret',
+      updated_at: 'not-archived',
+    },
+    STUDIO_MONEY,
+  ),
+  payouts: rules(
+    Object.fromEntries(
+      [
+        'public_id',
+        'currency',
+        'amount_minor',
+        'status',
+        'method',
+        'month',
+        'proposed_at',
+        'approved_by_user_id',
+        'approved_at',
+        'sent_at',
+        'settled_at',
+        'provider_reference',
+        'failure',
+        'attempts',
+        'next_attempt_at',
+        'updated_at',
+      ]
+        .map((c) => [c, 'not-archived' as const])
+        .concat([
+          ['id', 'internal'],
+          ['studio_user_id', 'internal'],
+        ]),
+    ),
+    STUDIO_MONEY,
+  ),
 };
 
 /**
@@ -378,6 +484,10 @@ const allKept = (table: string): Record<string, ErasureRule> =>
  * `personal-data-columns.db.test.ts` fails when a table has none, or a kept table a column without
  * one; `account-erasure.db.test.ts` erases a member with data in every table and checks each rule.
  */
+/** Why a studio's money stays after its erasure (decision 149). */
+const ACCOUNTING =
+  "a studio's ledger, statements and payouts are accounting records (kept 10 years, decision 147), amounts and dates tied only to the opaque id; where it was paid goes";
+
 export const ERASURE_RULES: Record<string, TableErasure> = {
   users: kept(
     'id',
@@ -452,6 +562,12 @@ export const ERASURE_RULES: Record<string, TableErasure> = {
   operators: deleted('user_id'),
   audit_log: kept(undefined, allKept('audit_log'), "operators' actions are the company's record; they name the member by the opaque id only"),
   developer_profiles: deleted('user_id'),
+  revenue_terms: kept('studio_user_id', allKept('revenue_terms'), ACCOUNTING),
+  ledger_entries: kept('studio_user_id', allKept('ledger_entries'), ACCOUNTING),
+  ledger_lines: kept('studio_user_id', allKept('ledger_lines'), ACCOUNTING),
+  earnings_statements: kept('studio_user_id', allKept('earnings_statements'), ACCOUNTING),
+  payouts: kept('studio_user_id', allKept('payouts'), ACCOUNTING),
+  payout_accounts: deleted('studio_user_id'),
   studio_keys: deleted('user_id'),
   game_builds: kept(undefined, allKept('game_builds'), "a game's builds stay with the game; who uploaded or reviewed one is the opaque id"),
   build_uploads: deleted('user_id'),

@@ -11,6 +11,7 @@ import type {
 } from '#server/adapters/payments/payment-provider.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
 import type { Mode } from '#server/lib/preview-access.ts';
+import type { LedgerService } from '../earnings/ledger.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 import type { PaymentsDependencies, WebhookFaults } from './payments-dependencies.ts';
 import type { OrderRow, PaymentsRepository } from './payments.repository.ts';
@@ -42,7 +43,9 @@ export interface RecordedChange {
   payload: unknown;
   transactionId?: string | null;
   /** What a refund gives back (decision 124): `amount` in minor units, null for the rest of the order; the reason given. */
-  refund?: { amount: number | null; reason: string | null } | null;
+  refund?: { amount: number | null; reason: string | null; chargeback?: boolean } | null;
+  /** The provider's fee and withheld taxes the notification states, in the order's minor units (decision 149). */
+  deductions?: number | null;
 }
 
 /** A refund an applied change made: the minor units it gave back, why, when, and the consumables it took back. */
@@ -75,14 +78,16 @@ export class OrderChangesService {
   readonly #notifications: PaymentNotifications;
   readonly #faults: WebhookFaults;
   readonly #webhooks: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'> | null;
+  readonly #ledger: Pick<LedgerService, 'orderChanged'> | null;
 
-  constructor(deps: Pick<PaymentsDependencies, 'repository' | 'clock' | 'provider' | 'notifications' | 'faults' | 'webhooks'>) {
+  constructor(deps: Pick<PaymentsDependencies, 'repository' | 'clock' | 'provider' | 'notifications' | 'faults' | 'webhooks' | 'ledger'>) {
     this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#provider = deps.provider;
     this.#notifications = deps.notifications;
     this.#faults = deps.faults ?? {};
     this.#webhooks = deps.webhooks ?? null;
+    this.#ledger = deps.ledger ?? null;
   }
 
   /**
@@ -129,8 +134,14 @@ export class OrderChangesService {
     }
     // A refund's stated amount is in the order's currency's major units (decision 124).
     const refund = change.refund
-      ? { amount: change.refund.amount === null ? null : toMinorUnits(change.refund.amount, order.currency), reason: change.refund.reason }
+      ? {
+          amount: change.refund.amount === null ? null : toMinorUnits(change.refund.amount, order.currency),
+          reason: change.refund.reason,
+          chargeback: change.refund.chargeback ?? false,
+        }
       : null;
+    // A fee stated in another currency than the order's is not the ledger's to convert: the reconciliation shows it.
+    const deductions = change.deductions && change.deductions.currency === order.currency.toUpperCase() ? change.deductions.amount : null;
     await this.record(
       order.id,
       {
@@ -140,6 +151,7 @@ export class OrderChangesService {
         payload: change.payload,
         transactionId: change.transactionId,
         refund,
+        deductions,
       },
       isoNow(this.#clock),
       this.#faults.beforeCommit,
@@ -191,6 +203,14 @@ export class OrderChangesService {
         },
         unit,
       );
+      await this.#ledger?.orderChanged(unit, {
+        order: updated,
+        paid: status === 'paid' && order.status !== 'paid',
+        eventId,
+        refund: refund ? { amount: refund.amount, chargeback: change.refund?.chargeback ?? false } : null,
+        deductions: change.deductions ?? null,
+        now,
+      });
       await inTransaction?.(unit, { eventId, from: order.status, order: updated, refund });
       beforeCommit?.();
       return { outcome: 'applied' as const, order: updated };

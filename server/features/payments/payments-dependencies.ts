@@ -5,6 +5,7 @@ import type { PreviewCheck } from '#server/lib/preview-access.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { BuildsService } from '../studio/builds.service.ts';
 import type { ConversionsService } from '../tracking/conversions.service.ts';
+import type { LedgerService } from '../earnings/ledger.service.ts';
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
 
@@ -30,6 +31,8 @@ export interface PaymentsDependencies {
   conversions?: Pick<ConversionsService, 'purchase'>;
   /** The game's webhooks (decision 100), queued in the transaction of each paid, refunded or consumed change. */
   webhooks?: Pick<WebhooksService, 'orderChanged' | 'itemsConsumed'>;
+  /** Studios' earnings (decision 149): each money change posts its ledger lines in the change's transaction. */
+  ledger?: Pick<LedgerService, 'orderChanged'>;
   /** Lets a build's preview buy a game's items in test mode, with test payments only (decisions 097 and 111). */
   preview?: Pick<BuildsService, keyof PreviewCheck>;
 }
