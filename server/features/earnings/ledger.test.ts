@@ -65,6 +65,21 @@ describe('the ledger arithmetic (decision 149)', () => {
     );
   });
 
+  it('gives the worked example of docs/payments.md', () => {
+    const postings = [
+      paymentPosting(999, 7000),
+      feePosting(49, 7000),
+      refundPosting('refund', 400, 0, 999, 7000),
+      refundPosting('refund', 599, 400, 999, 7000),
+    ];
+    expect(postings.map((p) => [p.platform, p.studio])).toEqual([
+      [300, 699],
+      [-15, -34],
+      [-121, -279],
+      [-179, -420],
+    ]);
+  });
+
   it('a house game leaves everything to the platform; a studio at 70% gets 70% rounded down', () => {
     expect(paymentPosting(199, null).lines).toEqual([
       { account: 'buyers', amount: -199, held: false },
