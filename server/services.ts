@@ -385,7 +385,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     users: new UsersRepository(db),
     profile: accounts,
     avatars,
-    steps: [webhooks, accounts.recovery, passkeys, social, twoFactor, memberData, library, games, records, payments, operators, developers, mail],
+    steps: [webhooks, accounts.recovery, passkeys, social, twoFactor, memberData, library, games, records, payments, ledger, operators, developers, mail],
     liveGames: (userId) => developers.liveGames(userId),
     record: (unit, entry) =>
       auditLog.record({ operatorUserId: entry.actorId, action: entry.action, target: { type: 'member', id: entry.memberId }, detail: entry.detail }, unit),

@@ -275,6 +275,82 @@ describe('account deletion', () => {
           .insertInto('developer_profiles')
           .values({ user_id: uid, studio_name: `Studio ${mark}`, contact_email: email, created_at: now, updated_at: now })
           .execute(),
+      revenue_terms: () =>
+        db()
+          .insertInto('revenue_terms')
+          .values({ studio_user_id: uid, share_bp: 8000, starts_at: now, reason: 'test', set_by_user_id: null, created_at: now })
+          .execute(),
+      ledger_entries: async () => {
+        const entry = await db()
+          .insertInto('ledger_entries')
+          .values({
+            source_key: `correction:${uid}`,
+            kind: 'correction',
+            currency: 'USD',
+            studio_user_id: uid,
+            gross_minor: 0,
+            deductions_minor: 0,
+            platform_minor: -100,
+            studio_minor: 100,
+            note: 'test',
+            posted_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // The lines go with their entry (ledger_lines has a rule of its own, below).
+        await db()
+          .insertInto('ledger_lines')
+          .values([
+            { entry_id: entry.id, account: 'studio', studio_user_id: uid, currency: 'USD', amount_minor: 100, posted_at: now, available_at: now },
+            { entry_id: entry.id, account: 'platform', studio_user_id: null, currency: 'USD', amount_minor: -100, posted_at: now, available_at: now },
+          ])
+          .execute();
+      },
+      ledger_lines: async () => undefined, // written with ledger_entries above
+      earnings_statements: () =>
+        db()
+          .insertInto('earnings_statements')
+          .values({
+            studio_user_id: uid,
+            currency: 'USD',
+            month: '2026-01',
+            opening_minor: 0,
+            earned_minor: 0,
+            refunded_minor: 0,
+            corrections_minor: 0,
+            payouts_minor: 0,
+            closing_minor: 0,
+            closed_at: now,
+          })
+          .execute(),
+      payout_accounts: () =>
+        db()
+          .insertInto('payout_accounts')
+          .values({
+            studio_user_id: uid,
+            method: 'paypal',
+            receiver: email,
+            legal_name: `Studio ${mark} Ltd`,
+            country: 'GB',
+            tax_id_sealed: 'sealed',
+            updated_at: now,
+          })
+          .execute(),
+      payouts: () =>
+        db()
+          .insertInto('payouts')
+          .values({
+            public_id: `po_${uid}`,
+            studio_user_id: uid,
+            currency: 'USD',
+            amount_minor: 100,
+            status: 'paid',
+            method: 'paypal',
+            month: '2026-01',
+            proposed_at: now,
+            updated_at: now,
+          })
+          .execute(),
       studio_keys: () =>
         db()
           .insertInto('studio_keys')

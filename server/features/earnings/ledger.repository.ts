@@ -190,6 +190,11 @@ export class LedgerRepository {
     return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
   }
 
+  /** Forgets where a studio is paid (its erasure, decision 147); its ledger and payouts stay as accounting records. */
+  async deletePayoutAccount(studioUserId: number, unit: UnitOfWork): Promise<void> {
+    await executorOf(this.#db, unit).deleteFrom('payout_accounts').where('studio_user_id', '=', studioUserId).execute();
+  }
+
   /** Every entry with its lines, in posting order: what the invariant tests and the reconciliation read. */
   async entries(filter: { studioUserId?: number; orderId?: number } = {}) {
     let query = this.#db.selectFrom('ledger_entries').selectAll();

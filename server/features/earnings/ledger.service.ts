@@ -90,6 +90,11 @@ export class LedgerService {
     });
   }
 
+  /** An erased studio's part (decision 147): where it was paid goes; the ledger, statements and payouts stay, tied to the opaque id. */
+  async eraseMember(member: { id: number }, unit: UnitOfWork): Promise<void> {
+    await this.#repository.deletePayoutAccount(member.id, unit);
+  }
+
   balances(studioUserId: number): Promise<StudioBalance[]> {
     return this.#repository.balances(studioUserId, isoNow(this.#clock));
   }
