@@ -69,6 +69,11 @@ const EnvSchema = z
       .enum(['webhook-before-commit', 'webhook-after-commit'])
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /** Tests only (APP_ENV=test): a file holding the time this server's clock reads, so a journey can see a month end (server/lib/clock.ts). */
+    TEST_CLOCK_FILE: z
+      .string()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
   })
   .superRefine((env, ctx) => {
     if (!checkPorts(env, ctx)) return;
@@ -78,6 +83,9 @@ const EnvSchema = z
     checkMarketingEnv(env, ctx);
     if (env.FAULT_INJECTION && env.APP_ENV !== 'test') {
       ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
+    }
+    if (env.TEST_CLOCK_FILE && env.APP_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK_FILE'], message: 'only for APP_ENV=test' });
     }
     if (env.APP_ENV === 'production' && env.APP_SECRET === DEV_SECRET) {
       ctx.addIssue({
@@ -148,6 +156,7 @@ export interface Config {
   earnings: EarningsConfig;
   /** Tests only: where to kill the process while a webhook is handled. */
   faultInjection: Env['FAULT_INJECTION'];
+  testClockFile: string | undefined;
   /** Ad breaks of games (decision 093). */
   ads: AdsConfig;
   /** The advertising pixel (decision 065): off without a pixel id. */
@@ -209,6 +218,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payments: paymentsConfigOf(env, origin.origin),
     earnings: earningsConfigOf(env),
     faultInjection: env.FAULT_INJECTION,
+    testClockFile: env.TEST_CLOCK_FILE,
     ads: adsConfigOf(env),
     pixel: pixelConfigOf(env),
     mail: mailConfigOf(env),

@@ -10,6 +10,7 @@ import { migrateToLatest, whileHoldingStartupLock } from './db/migrate.ts';
 import { seedIfEmpty } from './seed.ts';
 import { scheduleCleanups } from './lib/scheduled-cleanup.ts';
 import { createServices } from './services.ts';
+import { fileClock, systemClock } from './lib/clock.ts';
 
 const [major] = process.versions.node.split('.').map(Number);
 if ((major ?? 0) < 24) {
@@ -29,7 +30,7 @@ if (!database) process.exit(1);
 await migrateToLatest(database.db, database.kind);
 mkdirSync(resolve(config.uploadDir), { recursive: true });
 mkdirSync(resolve(config.buildsDir), { recursive: true });
-const services = createServices(database, config);
+const services = createServices(database, config, config.testClockFile ? fileClock(config.testClockFile) : systemClock);
 // Before answering anything: games' secrets derived from APP_SECRET until migration 0028 are stored,
 // those sealed under APP_SECRET_PREVIOUS sealed again under APP_SECRET (decision 110).
 const secrets = await services.gameSecrets.prepare();
