@@ -128,7 +128,7 @@ export function buildOpenApiDocument(
       tags: route.tags,
       parameters,
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+        ? { requestBody: { required: true, content: { [route.bodyContentType ?? 'application/json']: { schema: jsonSchema(route.body, 'input') } } } }
         : route.multipart
           ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: jsonSchema(route.multipart, 'input') } } } }
           : route.formBody
