@@ -878,7 +878,7 @@ export interface paths {
   "/console/earnings/reconciliation": {
     /**
      * Compare the payment provider's transaction report with the ledger
-     * @description Xsolla's transaction report (the registry, CSV, `Content-Type: text/csv`, up to 8 MB; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. Reads only. Over 8 MB: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     * @description Xsolla's transaction report (the registry, CSV; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. The report as `text/csv` (up to 8 MB), or as one JSON string (`application/json`, up to 1 MB: the Console’s page). Reads only. Over the limit: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
      */
     post: operations["postConsoleEarningsReconciliation"];
   };
@@ -11832,7 +11832,7 @@ export interface operations {
   };
   /**
    * Compare the payment provider's transaction report with the ledger
-   * @description Xsolla's transaction report (the registry, CSV, `Content-Type: text/csv`, up to 8 MB; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. Reads only. Over 8 MB: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   * @description Xsolla's transaction report (the registry, CSV; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. The report as `text/csv` (up to 8 MB), or as one JSON string (`application/json`, up to 1 MB: the Console’s page). Reads only. Over the limit: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
    */
   postConsoleEarningsReconciliation: {
     parameters: {
@@ -11848,6 +11848,7 @@ export interface operations {
     requestBody: {
       content: {
         "text/csv": string;
+        "application/json": string;
       };
     };
     responses: {

@@ -29,7 +29,7 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
    */
   studioKey?: boolean;
   body?: B;
-  /** The body's media type in the OpenAPI document when it is not JSON (a CSV the route's scope reads as text). */
+  /** A media type the body may come in besides JSON, for the OpenAPI document (a CSV the route's scope reads as text). */
   bodyContentType?: string;
   query?: Q;
   params?: P;

@@ -55,8 +55,9 @@ export async function earningsConsoleRoutes(api: ApiRouter, services: { terms: R
     url: '/console/earnings/reconciliation',
     summary: "Compare the payment provider's transaction report with the ledger",
     description:
-      'Xsolla\'s transaction report (the registry, CSV, `Content-Type: text/csv`, up to 8 MB; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. ' +
-      `Reads only. Over 8 MB: 413; another content type: 415. ${OPERATORS_ONLY}`,
+      'Xsolla\'s transaction report (the registry, CSV; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. ' +
+      'The report as `text/csv` (up to 8 MB), or as one JSON string (`application/json`, up to 1 MB: the Console’s page). ' +
+      `Reads only. Over the limit: 413; another content type: 415. ${OPERATORS_ONLY}`,
     tags,
     query: ReconciliationQuerySchema,
     body: ReportBodySchema,

@@ -180,6 +180,9 @@ describe('the reconciliation with the provider’s report', () => {
       summary(await api.services.reconciliation.reconcile(differing, { from: today, to: today })),
     );
     expect(((await post(operator, clean)).json().data as ReconciliationResult).differences).toEqual([]);
+    // The Console's page sends the file as one JSON string.
+    const asJson = await post(operator, JSON.stringify(differing), 'application/json');
+    expect(summary(asJson.json().data as ReconciliationResult)).toEqual(summary(answer.json().data as ReconciliationResult));
     expect((await post(null, clean)).statusCode).toBe(401);
     expect((await post(member, clean)).statusCode).toBe(403);
     expect((await post(operator, clean, 'application/pdf')).statusCode).toBe(415);
