@@ -866,7 +866,7 @@ export interface paths {
   "/console/studios/{user_id}/terms": {
     /**
      * A studio's revenue terms
-     * @description The share in force now, the default and every terms set, the latest start first. 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     * @description The share in force now, the default and every terms set, the latest start first. For a member without a studio profile (or no member), `studio` is null and there are no terms. 401 without a session, 403 for anyone who is not an operator (decision 095).
      */
     get: operations["getConsoleStudiosByUserIdTerms"];
     /**
@@ -11694,7 +11694,7 @@ export interface operations {
   };
   /**
    * A studio's revenue terms
-   * @description The share in force now, the default and every terms set, the latest start first. 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   * @description The share in force now, the default and every terms set, the latest start first. For a member without a studio profile (or no member), `studio` is null and there are no terms. 401 without a session, 403 for anyone who is not an operator (decision 095).
    */
   getConsoleStudiosByUserIdTerms: {
     parameters: {
@@ -11716,10 +11716,11 @@ export interface operations {
             code: number;
             message: string;
             data: {
+              /** @description Null for a member without a studio profile (or no member): no terms, and none can be set */
               studio: {
                 userId: number;
                 studioName: string;
-              };
+              } | null;
               /** @description EARNINGS_STUDIO_SHARE_PERCENT: the share of a studio without terms of its own */
               defaultSharePercent: number;
               /** @description The share an order paid now would be split at */
@@ -11785,10 +11786,11 @@ export interface operations {
             code: number;
             message: string;
             data: {
+              /** @description Null for a member without a studio profile (or no member): no terms, and none can be set */
               studio: {
                 userId: number;
                 studioName: string;
-              };
+              } | null;
               /** @description EARNINGS_STUDIO_SHARE_PERCENT: the share of a studio without terms of its own */
               defaultSharePercent: number;
               /** @description The share an order paid now would be split at */

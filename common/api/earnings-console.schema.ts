@@ -46,7 +46,10 @@ export const RevenueTermsEntrySchema = z.object({
   createdAt: z.string(),
 });
 export const StudioRevenueTermsSchema = z.object({
-  studio: z.object({ userId: z.number().int(), studioName: z.string() }),
+  studio: z
+    .object({ userId: z.number().int(), studioName: z.string() })
+    .nullable()
+    .meta({ description: 'Null for a member without a studio profile (or no member): no terms, and none can be set' }),
   defaultSharePercent: z.number().meta({ description: 'EARNINGS_STUDIO_SHARE_PERCENT: the share of a studio without terms of its own' }),
   currentSharePercent: z.number().meta({ description: 'The share an order paid now would be split at' }),
   terms: z.array(RevenueTermsEntrySchema).meta({ description: 'Every terms set, the latest start first; those starting later than now are scheduled' }),

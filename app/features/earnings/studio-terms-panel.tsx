@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { StudioRevenueTerms } from '#common/api/earnings-console.schema.ts';
 import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
-import { ApiError, api } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
 import { toast } from '../../shell/toast-store.ts';
 import { Button } from '../../ui/button.tsx';
 import { useFormErrors } from '../../ui/form-errors.ts';
@@ -30,8 +30,7 @@ export function StudioTermsPanel({ studioUserId }: { studioUserId: number }) {
       (failure: unknown) => {
         if (!active) return;
         setLoaded({ id: studioUserId, terms: null, at: new Date().toISOString() });
-        // A member who is not a studio has no terms: the section is left out.
-        if (!(failure instanceof ApiError && failure.status === 404)) toast.add({ title: failureText(failure, '', t('ops.loadFailed')), color: 'error' });
+        toast.add({ title: failureText(failure, '', t('ops.loadFailed')), color: 'error' });
       },
     );
     return () => {
@@ -39,12 +38,14 @@ export function StudioTermsPanel({ studioUserId }: { studioUserId: number }) {
     };
   }, [studioUserId, t]);
 
-  if (!terms || !loaded) return null;
+  // A member who is not a studio has no terms: the section is left out.
+  if (!terms?.studio || !loaded) return null;
   const now = loaded.at;
+  const studio = terms.studio;
   return (
     <section className="space-y-3" aria-labelledby="studio-terms-heading" data-testid="studio-terms">
       <h4 id="studio-terms-heading" className="text-sm font-semibold">
-        {t('earnings.terms.heading', { studio: terms.studio.studioName })}
+        {t('earnings.terms.heading', { studio: studio.studioName })}
       </h4>
       <p className="text-sm" data-testid="studio-terms-current">
         {t('earnings.terms.current', { share: percentText(terms.currentSharePercent, locale) })}{' '}

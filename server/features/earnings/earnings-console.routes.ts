@@ -25,7 +25,7 @@ export async function earningsConsoleRoutes(api: ApiRouter, services: { terms: R
       method: 'GET',
       url: '/console/studios/:user_id/terms',
       summary: "A studio's revenue terms",
-      description: `The share in force now, the default and every terms set, the latest start first. 404 for a member without a studio profile. ${OPERATORS_ONLY}`,
+      description: `The share in force now, the default and every terms set, the latest start first. For a member without a studio profile (or no member), \`studio\` is null and there are no terms. ${OPERATORS_ONLY}`,
       tags,
       params: StudioParamsSchema,
       response: StudioRevenueTermsSchema,

@@ -51,10 +51,14 @@ describe('revenue terms in the Console', () => {
     expect(await api.database.db.selectFrom('revenue_terms').selectAll().execute()).toEqual([]);
   });
 
-  it('has no terms for a member without a studio profile, nor for no member: 404', async () => {
-    expect((await api.call('GET', termsUrl(buyer.userInfo.uid), { token: operator.token })).statusCode).toBe(404);
-    expect((await setTerms({ sharePercent: 50, startsAt: dayFrom(0), reason: 'not a studio' }, operator, buyer.userInfo.uid)).statusCode).toBe(404);
-    expect((await api.call('GET', termsUrl(987_654_321), { token: operator.token })).statusCode).toBe(404);
+  it('has no terms for a member without a studio profile, nor for no member, and sets none for them (404)', async () => {
+    for (const userId of [buyer.userInfo.uid, 987_654_321]) {
+      const answer = await api.call('GET', termsUrl(userId), { token: operator.token });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().data).toEqual({ studio: null, defaultSharePercent: 70, currentSharePercent: 70, terms: [] });
+      expect((await setTerms({ sharePercent: 50, startsAt: dayFrom(0), reason: 'not a studio' }, operator, userId)).statusCode).toBe(404);
+    }
+    expect(await api.database.db.selectFrom('revenue_terms').selectAll().execute()).toEqual([]);
   });
 
   it('shows the default share until terms are set', async () => {

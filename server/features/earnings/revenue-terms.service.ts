@@ -40,9 +40,15 @@ export class RevenueTermsService {
     this.#clock = deps.clock;
   }
 
+  /** A member's terms; for a member without a studio profile, none (`studio` null), so the Console's member page asks for every member without a failed request. */
   async terms(caller: Caller | null, studioUserId: number): Promise<StudioRevenueTerms> {
     await this.#operators.requireOperator(caller);
-    return this.#termsOf(studioUserId, await this.#studio(studioUserId));
+    const profile = await this.#developers.profile(studioUserId);
+    if (!profile) {
+      const share = percentOf(this.#ledger.defaultShareBp);
+      return { studio: null, defaultSharePercent: share, currentSharePercent: share, terms: [] };
+    }
+    return this.#termsOf(studioUserId, profile.studioName);
   }
 
   /** New terms from `startsAt`, recorded with the operator's reason in the audit log in one transaction. */
@@ -70,7 +76,7 @@ export class RevenueTermsService {
     return this.#termsOf(studioUserId, studioName);
   }
 
-  /** The studio's name; 404 for a member without a studio profile, as for no member at all. */
+  /** The studio's name; 404 for a member without a studio profile, as for no member at all: terms are a studio's. */
   async #studio(userId: number): Promise<string> {
     const profile = await this.#developers.profile(userId);
     if (!profile) throw new AppError('not_found', { messageKey: 'console:earnings.errors.notAStudio' });
