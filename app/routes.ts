@@ -80,6 +80,7 @@ export default [
         route('members', 'routes/console-members.tsx'),
         route('acquisition', 'routes/console-acquisition.tsx'),
         route('audit', 'routes/console-audit.tsx'),
+        route('reconciliation', 'routes/console-reconciliation.tsx'),
       ]),
     ]),
   ]),

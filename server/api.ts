@@ -29,6 +29,7 @@ import { twoFactorRoutes } from './features/two-factor/two-factor.routes.ts';
 import { memberDataRoutes } from './features/member-data/member-data.routes.ts';
 import { accountDeletionRoutes } from './features/accounts/account-deletion.routes.ts';
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
+import { earningsConsoleRoutes } from './features/earnings/earnings-console.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
 import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
@@ -165,6 +166,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   consoleOpsRoutes(api, services.consoleOps);
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);
+  await earningsConsoleRoutes(api, { terms: services.revenueTerms, reconciliation: services.reconciliation });
   memberDataRoutes(api, services.memberData);
   accountDeletionRoutes(api, services.accountDeletion);
   twoFactorRoutes(api, services.twoFactor);

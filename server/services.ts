@@ -79,6 +79,9 @@ import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { LedgerRepository } from './features/earnings/ledger.repository.ts';
 import { LedgerService } from './features/earnings/ledger.service.ts';
+import { ReconciliationRepository } from './features/earnings/reconciliation.repository.ts';
+import { ReconciliationService } from './features/earnings/reconciliation.service.ts';
+import { RevenueTermsService } from './features/earnings/revenue-terms.service.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -156,6 +159,10 @@ export interface Services {
   webhooks: WebhooksService;
   /** Studios' earnings: the ledger every money change posts to (decision 149). */
   ledger: LedgerService;
+  /** Studios' revenue terms in the Console (decision 149). */
+  revenueTerms: RevenueTermsService;
+  /** The provider's transaction report compared with the ledger (decision 149). */
+  reconciliation: ReconciliationService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -457,6 +464,8 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     twoFactor,
     webhooks,
     ledger,
+    revenueTerms: new RevenueTermsService({ ledger, operators, developers, auditLog, clock }),
+    reconciliation: new ReconciliationService({ repository: new ReconciliationRepository(db), operators }),
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({

@@ -863,6 +863,25 @@ export interface paths {
      */
     get: operations["getStudioGamesByIdStatsCsv"];
   };
+  "/console/studios/{user_id}/terms": {
+    /**
+     * A studio's revenue terms
+     * @description The share in force now, the default and every terms set, the latest start first. For a member without a studio profile (or no member), `studio` is null and there are no terms. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsoleStudiosByUserIdTerms"];
+    /**
+     * Set a studio’s revenue share from a start
+     * @description Orders paid from the start on are split at the new share; an order keeps the share in force when it was paid, and so do its refunds, so the start cannot be in the past (422; earlier today means from now on). The reason goes to the audit log (studio.revenue_terms) in the same transaction. 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleStudiosByUserIdTerms"];
+  };
+  "/console/earnings/reconciliation": {
+    /**
+     * Compare the payment provider's transaction report with the ledger
+     * @description Xsolla's transaction report (the registry, CSV; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. The report as `text/csv` (up to 8 MB), or as one JSON string (`application/json`, up to 1 MB: the Console’s page). Reads only. Over the limit: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleEarningsReconciliation"];
+  };
   "/user/data-exports/": {
     /**
      * The caller's requests for an archive of their data
@@ -11670,6 +11689,239 @@ export interface operations {
       /** @description Invalid input: data.errors maps each field to its messages, in the envelope */
       422: {
         content: never;
+      };
+    };
+  };
+  /**
+   * A studio's revenue terms
+   * @description The share in force now, the default and every terms set, the latest start first. For a member without a studio profile (or no member), `studio` is null and there are no terms. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsoleStudiosByUserIdTerms: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Null for a member without a studio profile (or no member): no terms, and none can be set */
+              studio: {
+                userId: number;
+                studioName: string;
+              } | null;
+              /** @description EARNINGS_STUDIO_SHARE_PERCENT: the share of a studio without terms of its own */
+              defaultSharePercent: number;
+              /** @description The share an order paid now would be split at */
+              currentSharePercent: number;
+              /** @description Every terms set, the latest start first; those starting later than now are scheduled */
+              terms: {
+                  sharePercent: number;
+                  startsAt: string;
+                  reason: string;
+                  createdAt: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Set a studio’s revenue share from a start
+   * @description Orders paid from the start on are split at the new share; an order keeps the share in force when it was paid, and so do its refunds, so the start cannot be in the past (422; earlier today means from now on). The reason goes to the audit log (studio.revenue_terms) in the same transaction. 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleStudiosByUserIdTerms: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The studio’s percent of what an order leaves after the provider’s fee and withheld taxes: 0–100, at most 2 decimals */
+          sharePercent: number;
+          /** @description When the terms start: a day (`YYYY-MM-DD`, from 00:00 UTC) or an ISO 8601 instant; today or later (a start earlier today means from now on), at most 5 years ahead. Orders keep the share in force when they were paid, so a start in the past would re-split nothing */
+          startsAt: string;
+          /** @description Why: 3–500 characters, kept with the terms and in the audit log */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description Null for a member without a studio profile (or no member): no terms, and none can be set */
+              studio: {
+                userId: number;
+                studioName: string;
+              } | null;
+              /** @description EARNINGS_STUDIO_SHARE_PERCENT: the share of a studio without terms of its own */
+              defaultSharePercent: number;
+              /** @description The share an order paid now would be split at */
+              currentSharePercent: number;
+              /** @description Every terms set, the latest start first; those starting later than now are scheduled */
+              terms: {
+                  sharePercent: number;
+                  startsAt: string;
+                  reason: string;
+                  createdAt: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Compare the payment provider's transaction report with the ledger
+   * @description Xsolla's transaction report (the registry, CSV; docs/payments.md, "Reconciliation") compared with the ledger: every difference with its kind. The report as `text/csv` (up to 8 MB), or as one JSON string (`application/json`, up to 1 MB: the Console’s page). Reads only. Over the limit: 413; another content type: 415. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleEarningsReconciliation: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "text/csv": string;
+        "application/json": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              period: {
+                from: string | null;
+                to: string | null;
+              };
+              /** @description Transaction rows read from the report */
+              rows: number;
+              /** @description Rows that agree with the ledger */
+              matched: number;
+              /** @description Payments of the ledger in the period */
+              ledgerPayments: number;
+              differences: ({
+                  /** @enum {string} */
+                  kind: "missing_from_ledger" | "missing_from_report" | "amount_differs" | "fee_differs" | "currency_differs" | "refund_differs" | "duplicate_row" | "unknown_row";
+                  /** @description The report’s line (1: the header), null for a ledger payment the report lacks */
+                  line: number | null;
+                  transactionId: string | null;
+                  /** @description The order’s public id (the report’s external id) */
+                  orderId: string | null;
+                  /** @description What the report says, amounts in minor units of its currency */
+                  report: ({
+                    currency: string | null;
+                    amount: number | null;
+                    fee: number | null;
+                    refunded: number | null;
+                  }) | null;
+                  /** @description What the ledger says, amounts in minor units of its currency */
+                  ledger: ({
+                    currency: string | null;
+                    amount: number | null;
+                    fee: number | null;
+                    refunded: number | null;
+                  }) | null;
+                  note: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
       };
     };
   };

@@ -29,6 +29,8 @@ export interface RouteDefinition<B extends Schema, Q extends Schema, P extends S
    */
   studioKey?: boolean;
   body?: B;
+  /** A media type the body may come in besides JSON, for the OpenAPI document (a CSV the route's scope reads as text). */
+  bodyContentType?: string;
   query?: Q;
   params?: P;
   /** Schema of a multipart/form-data body, for the OpenAPI document only: the handler reads the parts itself. */

@@ -128,7 +128,17 @@ export function buildOpenApiDocument(
       tags: route.tags,
       parameters,
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                [...(route.bodyContentType ? [route.bodyContentType] : []), 'application/json'].map((type) => [
+                  type,
+                  { schema: jsonSchema(route.body!, 'input') },
+                ]),
+              ),
+            },
+          }
         : route.multipart
           ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: jsonSchema(route.multipart, 'input') } } } }
           : route.formBody

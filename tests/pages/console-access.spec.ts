@@ -4,7 +4,7 @@ import { grantOperator } from '../support/operators.ts';
 import { httpTest as test } from '../support/site.ts';
 
 const STUDIO_PAGES = ['/studio', '/studio/profile', '/studio/keys', '/studio/games/new'];
-const CONSOLE_PAGES = ['/console', '/console/orders', '/console/members', '/console/acquisition', '/console/audit'];
+const CONSOLE_PAGES = ['/console', '/console/orders', '/console/members', '/console/acquisition', '/console/reconciliation', '/console/audit'];
 const cookieOf = (token: string) => ({ cookie: `token=${encodeURIComponent(token)}` });
 
 test.describe('Studio and Console access (decision 095)', () => {

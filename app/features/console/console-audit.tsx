@@ -187,6 +187,7 @@ const KNOWN_ACTIONS = new Set([
   'page.create',
   'page.delete',
   'page.update',
+  'studio.revenue_terms',
 ]);
 const KNOWN_FIELDS = new Set([
   'exportId',
@@ -204,8 +205,10 @@ const KNOWN_FIELDS = new Set([
   'reason',
   'requestedBy',
   'scheduled',
+  'sharePercent',
   'sku',
   'slug',
+  'startsAt',
   'submittedBy',
   'title',
   'to',

@@ -15,6 +15,7 @@ import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { detailRow } from './console-orders.tsx';
 import { ConsoleSearch } from './console-search.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
+import { StudioTermsPanel } from '../earnings/studio-terms-panel.tsx';
 
 /** A closed account is erased this long after its member asked (decision 147). */
 const DELETION_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -317,6 +318,8 @@ function MemberDetail({ detail, onChange }: { detail: ConsoleMemberDetail; onCha
           </ul>
         )}
       </div>
+
+      <StudioTermsPanel studioUserId={member.id} />
 
       <div className="flex flex-wrap gap-2">
         {member.deletionRequestedAt !== null ? (

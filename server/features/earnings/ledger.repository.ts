@@ -68,8 +68,12 @@ export class LedgerRepository {
     return row?.share_bp;
   }
 
-  async insertTerms(terms: { studioUserId: number; shareBp: number; startsAt: string; reason: string; setBy: number | null; now: string }): Promise<void> {
-    await this.#db
+  /** Records a studio's terms; pass the unit of work so an operator's audit entry commits with them. */
+  async insertTerms(
+    terms: { studioUserId: number; shareBp: number; startsAt: string; reason: string; setBy: number | null; now: string },
+    unit?: UnitOfWork,
+  ): Promise<void> {
+    await executorOf(this.#db, unit)
       .insertInto('revenue_terms')
       .values({
         studio_user_id: terms.studioUserId,

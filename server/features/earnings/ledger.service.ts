@@ -79,15 +79,36 @@ export class LedgerService {
   }
 
   /** Sets a studio's share from a date on (an operator in the Console); orders paid before keep theirs. */
-  async setTerms(terms: { studioUserId: number; sharePercent: number; startsAt: string; reason: string; setBy: number | null }): Promise<void> {
-    await this.#repository.insertTerms({
-      studioUserId: terms.studioUserId,
-      shareBp: Math.round((terms.sharePercent * WHOLE_BP) / 100),
-      startsAt: terms.startsAt,
-      reason: terms.reason,
-      setBy: terms.setBy,
-      now: isoNow(this.#clock),
-    });
+  async setTerms(
+    terms: { studioUserId: number; sharePercent: number; startsAt: string; reason: string; setBy: number | null },
+    unit?: UnitOfWork,
+  ): Promise<void> {
+    await this.#repository.insertTerms(
+      {
+        studioUserId: terms.studioUserId,
+        shareBp: Math.round((terms.sharePercent * WHOLE_BP) / 100),
+        startsAt: terms.startsAt,
+        reason: terms.reason,
+        setBy: terms.setBy,
+        now: isoNow(this.#clock),
+      },
+      unit,
+    );
+  }
+
+  /** The default share (EARNINGS_STUDIO_SHARE_PERCENT), in basis points. */
+  get defaultShareBp(): number {
+    return this.#config.defaultShareBp;
+  }
+
+  /** A studio's terms, the latest start first. */
+  termsOf(studioUserId: number) {
+    return this.#repository.termsOf(studioUserId);
+  }
+
+  /** Runs `work` in one transaction of the ledger's database. */
+  transaction<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.#repository.transaction(work);
   }
 
   /** An erased studio's part (decision 147): where it was paid goes; the ledger, statements and payouts stay, tied to the opaque id. */
