@@ -79,6 +79,8 @@ import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { LedgerRepository } from './features/earnings/ledger.repository.ts';
 import { LedgerService } from './features/earnings/ledger.service.ts';
+import { PayoutsRepository } from './features/earnings/payouts.repository.ts';
+import { PayoutsService } from './features/earnings/payouts.service.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -156,6 +158,8 @@ export interface Services {
   webhooks: WebhooksService;
   /** Studios' earnings: the ledger every money change posts to (decision 149). */
   ledger: LedgerService;
+  /** Studios' payouts: details, monthly proposals, the Console's approval, sending and results (decision 149). */
+  payouts: PayoutsService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -221,6 +225,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     identityProviders,
     conversionsApi,
     mailTransport,
+    payoutProvider,
   } = createOutsideSystems(database, config, clock);
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
@@ -312,7 +317,20 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
     developers,
   });
-  const ledger = new LedgerService({ repository: new LedgerRepository(db), config: config.earnings, clock });
+  const ledgerRepository = new LedgerRepository(db);
+  const ledger = new LedgerService({ repository: ledgerRepository, config: config.earnings, clock });
+  const payouts = new PayoutsService({
+    repository: new PayoutsRepository(db),
+    ledger: ledgerRepository,
+    provider: payoutProvider,
+    operators,
+    developers,
+    auditLog,
+    clock,
+    appSecret: config.appSecret,
+    previousSecrets,
+    minimumMajor: config.payouts.minimumMajor,
+  });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
     accounts,
@@ -457,6 +475,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     twoFactor,
     webhooks,
     ledger,
+    payouts,
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({
