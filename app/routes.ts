@@ -58,6 +58,7 @@ export default [
         index('routes/studio-index.tsx'),
         route('profile', 'routes/studio-profile.tsx'),
         route('keys', 'routes/studio-keys.tsx'),
+        route('earnings/payouts', 'routes/studio-earnings-payouts.tsx'),
         route('games/new', 'routes/studio-game-new.tsx'),
         route('games/:gameId', 'routes/studio-game.tsx', [
           index('routes/studio-game-details.tsx'),
@@ -77,6 +78,7 @@ export default [
         route('pages/new', 'routes/console-page-edit.tsx', { id: 'console-page-new' }),
         route('pages/:slug', 'routes/console-page-edit.tsx'),
         route('orders', 'routes/console-orders.tsx'),
+        route('payouts', 'routes/console-payouts.tsx'),
         route('members', 'routes/console-members.tsx'),
         route('acquisition', 'routes/console-acquisition.tsx'),
         route('audit', 'routes/console-audit.tsx'),

@@ -32,6 +32,7 @@ import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { earningsConsoleRoutes } from './features/earnings/earnings-console.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
 import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
+import { payoutsRoutes } from './features/earnings/payouts.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -172,6 +173,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   twoFactorRoutes(api, services.twoFactor);
   accountRecoveryRoutes(api, services.accounts.recovery, services.accounts.notices);
   studioKeysRoutes(api, services.studioKeys, services.developers);
+  payoutsRoutes(api, services.payouts);
 
   api.documented({
     method: 'GET',

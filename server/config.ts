@@ -27,6 +27,7 @@ import {
 import { mailConfigOf, mailEnvShape, type MailConfig } from './config/mail.ts';
 import { earningsConfigOf, earningsEnvShape, type EarningsConfig } from './config/earnings.ts';
 import { checkPaymentsEnv, paymentsConfigOf, paymentsEnvShape, type PaymentsConfig } from './config/payments.ts';
+import { checkPayoutsEnv, payoutsConfigOf, payoutsEnvShape, type PayoutsConfig } from './config/payouts.ts';
 import { databaseEnvShape, filesEnvShape } from './config/storage.ts';
 
 export { gamesOriginProblem, isLoopbackHost, previewsOriginProblem, trustProxyOption } from './config/network.ts';
@@ -62,6 +63,7 @@ const EnvSchema = z
     ...identityEnvShape,
     ...paymentsEnvShape,
     ...earningsEnvShape,
+    ...payoutsEnvShape,
     ...marketingEnvShape,
     ...mailEnvShape,
     /** Tests only (APP_ENV=test): kill the process at a point of webhook handling, to show no paid order is lost. */
@@ -80,6 +82,7 @@ const EnvSchema = z
     checkNetworkEnv(env, ctx);
     checkIdentityEnv(env, ctx);
     checkPaymentsEnv(env, ctx);
+    checkPayoutsEnv(env, ctx);
     checkMarketingEnv(env, ctx);
     if (env.FAULT_INJECTION && env.APP_ENV !== 'test') {
       ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
@@ -154,6 +157,8 @@ export interface Config {
   /** Card payments for in-game items (decision 064). */
   payments: PaymentsConfig;
   earnings: EarningsConfig;
+  /** Studios' payouts: the provider that sends them and the smallest one proposed (decision 149). */
+  payouts: PayoutsConfig;
   /** Tests only: where to kill the process while a webhook is handled. */
   faultInjection: Env['FAULT_INJECTION'];
   testClockFile: string | undefined;
@@ -217,6 +222,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     social: { oauth: oauthConfigOf(env), whatsapp: whatsappConfigOf(env) },
     payments: paymentsConfigOf(env, origin.origin),
     earnings: earningsConfigOf(env),
+    payouts: payoutsConfigOf(env),
     faultInjection: env.FAULT_INJECTION,
     testClockFile: env.TEST_CLOCK_FILE,
     ads: adsConfigOf(env),

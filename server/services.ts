@@ -82,6 +82,8 @@ import { LedgerService } from './features/earnings/ledger.service.ts';
 import { ReconciliationRepository } from './features/earnings/reconciliation.repository.ts';
 import { ReconciliationService } from './features/earnings/reconciliation.service.ts';
 import { RevenueTermsService } from './features/earnings/revenue-terms.service.ts';
+import { PayoutsRepository } from './features/earnings/payouts.repository.ts';
+import { PayoutsService } from './features/earnings/payouts.service.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -163,6 +165,8 @@ export interface Services {
   revenueTerms: RevenueTermsService;
   /** The provider's transaction report compared with the ledger (decision 149). */
   reconciliation: ReconciliationService;
+  /** Studios' payouts: details, monthly proposals, the Console's approval, sending and results (decision 149). */
+  payouts: PayoutsService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -228,6 +232,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     identityProviders,
     conversionsApi,
     mailTransport,
+    payoutProvider,
   } = createOutsideSystems(database, config, clock);
   // Without the Conversions API the services get none (and skip the work of preparing events).
   const advertisingIds = config.pixel ? new AdvertisingIdsService(config.appSecret) : null;
@@ -319,7 +324,20 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
     developers,
   });
-  const ledger = new LedgerService({ repository: new LedgerRepository(db), config: config.earnings, clock });
+  const ledgerRepository = new LedgerRepository(db);
+  const ledger = new LedgerService({ repository: ledgerRepository, config: config.earnings, clock });
+  const payouts = new PayoutsService({
+    repository: new PayoutsRepository(db),
+    ledger: ledgerRepository,
+    provider: payoutProvider,
+    operators,
+    developers,
+    auditLog,
+    clock,
+    appSecret: config.appSecret,
+    previousSecrets,
+    minimumMajor: config.payouts.minimumMajor,
+  });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
     accounts,
@@ -466,6 +484,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     ledger,
     revenueTerms: new RevenueTermsService({ ledger, operators, developers, auditLog, clock }),
     reconciliation: new ReconciliationService({ repository: new ReconciliationRepository(db), operators }),
+    payouts,
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({

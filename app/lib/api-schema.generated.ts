@@ -1017,6 +1017,53 @@ export interface paths {
      */
     get: operations["getStudioGamesBySlugBySlug"];
   };
+  "/studio/earnings/payout-details/": {
+    /**
+     * Where the caller's studio is paid
+     * @description The receiver, legal name and country, and only the last 4 characters of the tax id. 401 without a session, 403 for a member without a studio profile.
+     */
+    get: operations["getStudioEarningsPayoutDetails"];
+    /**
+     * Set where the caller's studio is paid
+     * @description The method must be one this portal sends with (`methods`), else 422. The tax id is sealed under APP_SECRET and never answered or logged whole; left out, the stored one stays. Payouts proposed and not yet approved are proposed again under new ids; the change is in the audit log (the fields, never their values). 409 while a payout is approved and not yet sent. 401 without a session, 403 for a member without a studio profile.
+     */
+    put: operations["putStudioEarningsPayoutDetails"];
+  };
+  "/studio/earnings/payouts/": {
+    /**
+     * The caller's studio's payouts
+     * @description Newest first, with their state: proposed, approved, sent, paid, failed, returned or rejected. 401 without a session, 403 for a member without a studio profile.
+     */
+    get: operations["getStudioEarningsPayouts"];
+  };
+  "/console/payouts/": {
+    /**
+     * Studios' payouts
+     * @description The newest 200, optionally in one state. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    get: operations["getConsolePayouts"];
+  };
+  "/console/payouts/propose": {
+    /**
+     * Propose the last month’s payouts now
+     * @description What the worker does after each month: a payout of each studio's available balance that reaches PAYOUT_MINIMUM, once per studio, currency and month; with the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsolePayoutsPropose"];
+  };
+  "/console/payouts/{payout_id}/approve": {
+    /**
+     * Approve a proposed payout
+     * @description The amount (as proposed, or what is available now when that is less) moves from the studio’s balance into transit in the ledger, with the reason in the audit log, in one transaction; the worker then sends it. 404 for an unknown payout; 409 when it is not proposed any more, its studio has no payout details, or nothing is available. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsolePayoutsByPayoutIdApprove"];
+  };
+  "/console/payouts/{payout_id}/reject": {
+    /**
+     * Reject a proposed payout
+     * @description The money stays in the studio's balance for a later proposal; the reason goes to the audit log. 404 for an unknown payout, 409 when it is not proposed any more. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsolePayoutsByPayoutIdReject"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -13158,6 +13205,475 @@ export interface operations {
       };
       /** @description Token is missing or invalid */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Where the caller's studio is paid
+   * @description The receiver, legal name and country, and only the last 4 characters of the tax id. 401 without a session, 403 for a member without a studio profile.
+   */
+  getStudioEarningsPayoutDetails: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              details: ({
+                /** @enum {string} */
+                method: "paypal" | "stand-in";
+                receiver: string;
+                legalName: string;
+                country: string;
+                /** @description The last 4 characters of the tax id, or null without one */
+                taxIdLast4: string | null;
+                updatedAt: string;
+              }) | null;
+              methods: ("paypal" | "stand-in")[];
+              minimum: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Set where the caller's studio is paid
+   * @description The method must be one this portal sends with (`methods`), else 422. The tax id is sealed under APP_SECRET and never answered or logged whole; left out, the stored one stays. Payouts proposed and not yet approved are proposed again under new ids; the change is in the audit log (the fields, never their values). 409 while a payout is approved and not yet sent. 401 without a session, 403 for a member without a studio profile.
+   */
+  putStudioEarningsPayoutDetails: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          method: "paypal" | "stand-in";
+          /** Format: email */
+          receiver: string;
+          legalName: string;
+          /** @description ISO 3166-1 alpha-2 */
+          country: string;
+          /** @description Sealed under APP_SECRET and never answered whole: left out, the one stored stays; null removes it */
+          taxId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              details: ({
+                /** @enum {string} */
+                method: "paypal" | "stand-in";
+                receiver: string;
+                legalName: string;
+                country: string;
+                /** @description The last 4 characters of the tax id, or null without one */
+                taxIdLast4: string | null;
+                updatedAt: string;
+              }) | null;
+              methods: ("paypal" | "stand-in")[];
+              minimum: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The caller's studio's payouts
+   * @description Newest first, with their state: proposed, approved, sent, paid, failed, returned or rejected. 401 without a session, 403 for a member without a studio profile.
+   */
+  getStudioEarningsPayouts: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: string;
+                  month: string;
+                  currency: string;
+                  amountMinor: number;
+                  /** @enum {string} */
+                  status: "proposed" | "approved" | "sent" | "paid" | "failed" | "returned" | "rejected";
+                  method: string;
+                  proposedAt: string;
+                  approvedAt: string | null;
+                  sentAt: string | null;
+                  settledAt: string | null;
+                  failure: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Studios' payouts
+   * @description The newest 200, optionally in one state. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  getConsolePayouts: {
+    parameters: {
+      query?: {
+        status?: "proposed" | "approved" | "sent" | "paid" | "failed" | "returned" | "rejected";
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              items: ({
+                  id: string;
+                  month: string;
+                  currency: string;
+                  amountMinor: number;
+                  /** @enum {string} */
+                  status: "proposed" | "approved" | "sent" | "paid" | "failed" | "returned" | "rejected";
+                  method: string;
+                  proposedAt: string;
+                  approvedAt: string | null;
+                  sentAt: string | null;
+                  settledAt: string | null;
+                  failure: string | null;
+                  studio: {
+                    id: number;
+                    name: string | null;
+                  };
+                  attempts: number;
+                  hasDetails: boolean;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Propose the last month’s payouts now
+   * @description What the worker does after each month: a payout of each studio's available balance that reaches PAYOUT_MINIMUM, once per studio, currency and month; with the reason in the audit log. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsolePayoutsPropose: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Why: 3–500 characters, kept in the audit log */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              proposed: number;
+              month: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Approve a proposed payout
+   * @description The amount (as proposed, or what is available now when that is less) moves from the studio’s balance into transit in the ledger, with the reason in the audit log, in one transaction; the worker then sends it. 404 for an unknown payout; 409 when it is not proposed any more, its studio has no payout details, or nothing is available. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsolePayoutsByPayoutIdApprove: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        payout_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Why: 3–500 characters, kept in the audit log */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: string;
+              month: string;
+              currency: string;
+              amountMinor: number;
+              /** @enum {string} */
+              status: "proposed" | "approved" | "sent" | "paid" | "failed" | "returned" | "rejected";
+              method: string;
+              proposedAt: string;
+              approvedAt: string | null;
+              sentAt: string | null;
+              settledAt: string | null;
+              failure: string | null;
+              studio: {
+                id: number;
+                name: string | null;
+              };
+              attempts: number;
+              hasDetails: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Reject a proposed payout
+   * @description The money stays in the studio's balance for a later proposal; the reason goes to the audit log. 404 for an unknown payout, 409 when it is not proposed any more. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsolePayoutsByPayoutIdReject: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        payout_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Why: 3–500 characters, kept in the audit log */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              id: string;
+              month: string;
+              currency: string;
+              amountMinor: number;
+              /** @enum {string} */
+              status: "proposed" | "approved" | "sent" | "paid" | "failed" | "returned" | "rejected";
+              method: string;
+              proposedAt: string;
+              approvedAt: string | null;
+              sentAt: string | null;
+              settledAt: string | null;
+              failure: string | null;
+              studio: {
+                id: number;
+                name: string | null;
+              };
+              attempts: number;
+              hasDetails: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };

@@ -11,6 +11,9 @@ import { SandboxPayments } from '../adapters/payments/sandbox-payments.ts';
 import { XsollaApi } from '../adapters/payments/xsolla-api.ts';
 import { XsollaPayments } from '../adapters/payments/xsolla-payments.ts';
 import type { MailTransport } from '../adapters/mail/mail-transport.ts';
+import type { PayoutProvider } from '../adapters/payouts/payout-provider.ts';
+import { PayPalPayouts } from '../adapters/payouts/paypal-payouts.ts';
+import { StandInPayouts } from '../adapters/payouts/stand-in-payouts.ts';
 import { SmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { DiskStorage } from '../adapters/storage/disk-storage.ts';
 import { CloudApiCodeSender } from '../adapters/whatsapp/cloud-api-code-sender.ts';
@@ -43,6 +46,8 @@ export interface OutsideSystems {
   conversionsApi: MetaConversionsApi | null;
   /** Where mail goes (decision 141): null when mail is off. */
   mailTransport: MailTransport | null;
+  /** How studios' payouts are sent (decision 149): null with PAYOUTS_PROVIDER=off. */
+  payoutProvider: PayoutProvider | null;
 }
 
 export function createOutsideSystems(database: DatabaseHandle, config: Config, clock: Clock): OutsideSystems {
@@ -71,7 +76,15 @@ export function createOutsideSystems(database: DatabaseHandle, config: Config, c
         })
       : null,
     mailTransport: config.mail.smtpUrl ? new SmtpTransport({ url: config.mail.smtpUrl, from: config.mail.from }) : null,
+    payoutProvider: payoutProvider(config),
   };
+}
+
+function payoutProvider(config: Config): PayoutProvider | null {
+  const payouts = config.payouts;
+  if (payouts.provider === 'paypal') return new PayPalPayouts(payouts);
+  if (payouts.provider === 'stand-in') return new StandInPayouts(resolve(payouts.file));
+  return null;
 }
 
 function paymentProvider(config: Config): PaymentProvider | null {

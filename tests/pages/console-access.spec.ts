@@ -3,8 +3,16 @@ import { newGuest, newMember, uniqueUsername } from '../support/accounts.ts';
 import { grantOperator } from '../support/operators.ts';
 import { httpTest as test } from '../support/site.ts';
 
-const STUDIO_PAGES = ['/studio', '/studio/profile', '/studio/keys', '/studio/games/new'];
-const CONSOLE_PAGES = ['/console', '/console/orders', '/console/members', '/console/acquisition', '/console/reconciliation', '/console/audit'];
+const STUDIO_PAGES = ['/studio', '/studio/profile', '/studio/keys', '/studio/earnings/payouts', '/studio/games/new'];
+const CONSOLE_PAGES = [
+  '/console',
+  '/console/orders',
+  '/console/members',
+  '/console/acquisition',
+  '/console/reconciliation',
+  '/console/audit',
+  '/console/payouts',
+];
 const cookieOf = (token: string) => ({ cookie: `token=${encodeURIComponent(token)}` });
 
 test.describe('Studio and Console access (decision 095)', () => {

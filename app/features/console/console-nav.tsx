@@ -3,7 +3,7 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { SectionNav } from '../../ui/section-nav.tsx';
 
-const SECTIONS = ['reviews', 'games', 'articles', 'pages', 'orders', 'members', 'acquisition', 'reconciliation', 'audit'] as const;
+const SECTIONS = ['reviews', 'games', 'articles', 'pages', 'orders', 'payouts', 'members', 'acquisition', 'reconciliation', 'audit'] as const;
 
 /** The Console's pages (operators only). */
 export function ConsoleNav() {

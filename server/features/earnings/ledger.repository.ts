@@ -168,10 +168,11 @@ export class LedgerRepository {
 
   /**
    * A studio's balances per currency at `now`, from its lines: available (the studio account's
-   * lines past their hold), pending (still held), in transit, paid out.
+   * lines past their hold), pending (still held), in transit, paid out. In `unit`, what a payout's
+   * approval sees after it locked the payout.
    */
-  async balances(studioUserId: number, now: string): Promise<StudioBalance[]> {
-    const rows = await this.#db
+  async balances(studioUserId: number, now: string, unit?: UnitOfWork): Promise<StudioBalance[]> {
+    const rows = await executorOf(this.#db, unit)
       .selectFrom('ledger_lines')
       .select(['currency', 'account'])
       .select(sql<string | number>`sum(case when account = 'studio' and available_at > ${now} then amount_minor else 0 end)`.as('held'))
