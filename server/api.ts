@@ -31,6 +31,7 @@ import { accountDeletionRoutes } from './features/accounts/account-deletion.rout
 import { studioStatsRoutes } from './features/studio/studio-stats.routes.ts';
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
 import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
+import { earningsRoutes } from './features/earnings/earnings.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -170,6 +171,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   twoFactorRoutes(api, services.twoFactor);
   accountRecoveryRoutes(api, services.accounts.recovery, services.accounts.notices);
   studioKeysRoutes(api, services.studioKeys, services.developers);
+  earningsRoutes(api, services.earnings);
 
   api.documented({
     method: 'GET',

@@ -71,6 +71,10 @@ services.memberData.start(DATA_EXPORT_POLL_MS, (error) => app.log.error({ err: e
 const MAIL_POLL_MS = 5000;
 // Mail (decision 141): every instance sends what is due; a claim keeps each message to one.
 services.mail.start(MAIL_POLL_MS, (error) => app.log.error({ err: error }, 'mail sending failed'));
+/** How often ended months are looked for to close studios' statements. */
+const STATEMENTS_CLOSE_MS = 60 * 60 * 1000;
+// Statements (decision 149): every instance tries; a month is written once, whichever gets there first.
+services.earnings.start(STATEMENTS_CLOSE_MS, (error) => app.log.error({ err: error }, 'closing statements failed'));
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
@@ -110,6 +114,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     await services.webhooks.stop();
     await services.memberData.stop();
     await services.mail.stop();
+    await services.earnings.stop();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.
     await services.conversionsApi?.settled();

@@ -79,6 +79,8 @@ import { WebhooksRepository } from './features/webhooks/webhooks.repository.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { LedgerRepository } from './features/earnings/ledger.repository.ts';
 import { LedgerService } from './features/earnings/ledger.service.ts';
+import { EarningsService } from './features/earnings/earnings.service.ts';
+import { StatementsRepository } from './features/earnings/statements.repository.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -156,6 +158,8 @@ export interface Services {
   webhooks: WebhooksService;
   /** Studios' earnings: the ledger every money change posts to (decision 149). */
   ledger: LedgerService;
+  /** Studios' balances and monthly statements, closed by a periodic round (decision 149). */
+  earnings: EarningsService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -312,7 +316,15 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     allowPrivateTargets: config.webhooksAllowPrivateTargets,
     developers,
   });
-  const ledger = new LedgerService({ repository: new LedgerRepository(db), config: config.earnings, clock });
+  const ledgerRepository = new LedgerRepository(db);
+  const ledger = new LedgerService({ repository: ledgerRepository, config: config.earnings, clock });
+  const earnings = new EarningsService({
+    repository: new StatementsRepository(db),
+    ledger: ledgerRepository,
+    config: config.earnings,
+    clock,
+    studio: developers,
+  });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
     accounts,
@@ -457,6 +469,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     twoFactor,
     webhooks,
     ledger,
+    earnings,
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({
