@@ -10,7 +10,7 @@ import { PeriodicWork } from '#server/lib/periodic-work.ts';
 import { WHOLE_BP } from './ledger.ts';
 import type { LedgerRepository, StudioBalance } from './ledger.repository.ts';
 import { monthEnd, monthOf, monthsBetween, monthStart, nextMonth, previousMonth } from './statement-months.ts';
-import { STATEMENT_TOTALS, type StatementLineRow, type StatementRow, type StatementsRepository } from './statements.repository.ts';
+import { type PendingSum, STATEMENT_TOTALS, type StatementLineRow, type StatementRow, type StatementsRepository } from './statements.repository.ts';
 
 /**
  * A month is closed this long after it ended, not at once: an entry is posted with the time its
@@ -18,6 +18,8 @@ import { STATEMENT_TOTALS, type StatementLineRow, type StatementRow, type Statem
  * in the month it names before that month is frozen.
  */
 export const CLOSE_GRACE_MS = 10 * 60 * 1000;
+
+const DAY_MS = 86_400_000;
 
 /** The Studio's check of its caller (the developers' service): their user id, 401 or 403 otherwise. */
 export interface StudioGate {
@@ -38,6 +40,8 @@ interface CurrencyState {
   open: OpenMonth[];
   /** The studio account's balance now: the last closing and everything posted since. */
   total: number;
+  /** What of it is still in the hold, when asked for. */
+  pending: PendingSum | undefined;
 }
 
 /** A statement's totals from its lines: what each group of kinds added to the balance. */
@@ -204,14 +208,14 @@ export class EarningsService {
     const studioUserId = await this.#studio.requireDeveloper(caller);
     const now = isoNow(this.#clock);
     const [states, statements, terms, payouts] = await Promise.all([
-      this.#states(studioUserId, now),
+      this.#states(studioUserId, now, true),
       this.#repository.statementsOf(studioUserId),
       this.#ledger.termsOf(studioUserId),
       this.#repository.payoutSums(studioUserId),
     ]);
     const inForce = terms.find((t) => t.starts_at <= now);
     return {
-      balances: await this.#balancesOf(studioUserId, states, payouts, now),
+      balances: this.#balancesOf(states, payouts),
       share: inForce
         ? { percent: (inForce.share_bp * 100) / WHOLE_BP, since: inForce.starts_at, custom: true }
         : { percent: (this.#config.defaultShareBp * 100) / WHOLE_BP, since: null, custom: false },
@@ -230,41 +234,39 @@ export class EarningsService {
   }
 
   async #balances(studioUserId: number, now: string): Promise<EarningsBalance[]> {
-    const [states, payouts] = await Promise.all([this.#states(studioUserId, now), this.#repository.payoutSums(studioUserId)]);
-    return this.#balancesOf(studioUserId, states, payouts, now);
+    const [states, payouts] = await Promise.all([this.#states(studioUserId, now, true), this.#repository.payoutSums(studioUserId)]);
+    return this.#balancesOf(states, payouts);
   }
 
-  async #balancesOf(
-    studioUserId: number,
-    states: CurrencyState[],
-    payouts: { currency: string; inTransit: number; paidOut: number }[],
-    now: string,
-  ): Promise<EarningsBalance[]> {
+  #balancesOf(states: CurrencyState[], payouts: { currency: string; inTransit: number; paidOut: number }[]): EarningsBalance[] {
     const currencies = [...new Set([...states.map((s) => s.currency), ...payouts.map((p) => p.currency)])].sort();
-    return Promise.all(
-      currencies.map(async (currency) => {
-        const pending = await this.#repository.pending(studioUserId, currency, now);
-        const total = states.find((s) => s.currency === currency)?.total ?? 0;
-        const paid = payouts.find((p) => p.currency === currency);
-        return {
-          currency,
-          availableMinor: total - pending.amount,
-          pendingMinor: pending.amount,
-          pendingUntil: pending.last,
-          nextAvailableAt: pending.first,
-          inTransitMinor: paid?.inTransit ?? 0,
-          paidOutMinor: paid?.paidOut ?? 0,
-        };
-      }),
-    );
+    return currencies.map((currency) => {
+      const state = states.find((s) => s.currency === currency);
+      const pending = state?.pending ?? { amount: 0, first: null, last: null };
+      const paid = payouts.find((p) => p.currency === currency);
+      return {
+        currency,
+        availableMinor: (state?.total ?? 0) - pending.amount,
+        pendingMinor: pending.amount,
+        pendingUntil: pending.last,
+        nextAvailableAt: pending.first,
+        inTransitMinor: paid?.inTransit ?? 0,
+        paidOutMinor: paid?.paidOut ?? 0,
+      };
+    });
   }
 
-  /** Per currency the studio has entries in: the latest closed month and the months after it up to now. */
-  async #states(studioUserId: number, now: string): Promise<CurrencyState[]> {
+  /**
+   * Per currency the studio has entries in: the latest closed month, the months after it up to
+   * now, and (`withPending`) what is in the hold, asked at the same time as the sums.
+   */
+  async #states(studioUserId: number, now: string, withPending = false): Promise<CurrencyState[]> {
     const [currencies, statements] = await Promise.all([this.#repository.currenciesOf(studioUserId), this.#repository.statementsOf(studioUserId)]);
     const current = monthOf(now);
+    const split = new Date(Date.parse(now) + (this.#config.holdDays * DAY_MS) / 2).toISOString();
     return Promise.all(
       currencies.map(async (currency) => {
+        const pending = withPending ? this.#repository.pending(studioUserId, currency, now, split) : undefined;
         const lastClosed = statements.filter((s) => s.currency === currency).at(-1);
         const first = lastClosed ? nextMonth(lastClosed.month) : monthOf((await this.#repository.firstPostedAt(studioUserId, currency)) ?? now);
         const months = monthsBetween(first, current);
@@ -286,7 +288,7 @@ export class EarningsService {
           return { month, opening, closing: running };
         });
         if (months.length === 0 && lastClosed) running += await this.#repository.studioSum(studioUserId, currency, monthEnd(lastClosed.month));
-        return { currency, lastClosed, open, total: running };
+        return { currency, lastClosed, open, total: running, pending: await pending };
       }),
     );
   }

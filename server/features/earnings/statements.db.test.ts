@@ -149,6 +149,27 @@ describe('earnings statements', () => {
     expect(february.closingMinor).toBe((january.closingMinor as number) + february.refundedMinor);
   });
 
+  it("the Studio statistics' revenue and the ledger agree (docs/payments.md)", async () => {
+    const stats = await api.services.studioStats.stats({ userId: studio.userInfo.uid, tokenId: 0 }, appId, 30, 'en');
+    const from = `${stats.from}T00:00:00.000Z`;
+    const entries = (await ledger().entries({ studioUserId: studio.userInfo.uid })).filter((e) => e.app_id === appId && e.posted_at >= from);
+    const gross = (kinds: string[], keep: (e: (typeof entries)[number]) => boolean = () => true) =>
+      entries.filter((e) => kinds.includes(e.kind) && keep(e)).reduce((sum, e) => sum + e.gross_minor, 0);
+    const [money] = stats.summary.money;
+    // Revenue: what the orders paid on their day of payment, the ledger's payments' gross.
+    expect(money!.revenueMinor).toBe(gross(['payment']));
+    expect(money!.orders).toBe(entries.filter((e) => e.kind === 'payment').length);
+    // Refunds: the statistics count an order once it is refunded whole, at its whole amount; the ledger
+    // also has the partial refunds of orders still paid.
+    const statusOf = new Map(
+      (await db().selectFrom('orders').select(['id', 'status']).where('app_id', '=', appId).execute()).map((o) => [o.id, o.status] as const),
+    );
+    const stillPaid = (e: (typeof entries)[number]) => statusOf.get(e.order_id!) === 'paid';
+    expect(gross(['refund', 'chargeback'], stillPaid)).toBe(-50);
+    expect(money!.refundedMinor).toBe(-gross(['refund', 'chargeback']) + gross(['refund', 'chargeback'], stillPaid));
+    expect(money!.refunds).toBe([...statusOf.values()].filter((s) => s === 'refunded').length);
+  });
+
   it('refuses to change or delete a closed statement or its lines (the database itself)', async () => {
     const row = await db().selectFrom('earnings_statements').select('id').where('studio_user_id', '=', studio.userInfo.uid).executeTakeFirstOrThrow();
     await expect(db().updateTable('earnings_statements').set({ closing_minor: 1 }).where('id', '=', row.id).execute()).rejects.toThrow(/append-only/);
