@@ -58,6 +58,8 @@ export default [
         index('routes/studio-index.tsx'),
         route('profile', 'routes/studio-profile.tsx'),
         route('keys', 'routes/studio-keys.tsx'),
+        route('earnings', 'routes/studio-earnings.tsx'),
+        route('earnings/:currency/:month', 'routes/studio-earnings-statement.tsx'),
         route('earnings/payouts', 'routes/studio-earnings-payouts.tsx'),
         route('games/new', 'routes/studio-game-new.tsx'),
         route('games/:gameId', 'routes/studio-game.tsx', [

@@ -33,6 +33,7 @@ import { earningsConsoleRoutes } from './features/earnings/earnings-console.rout
 import { isStudioKey } from './features/studio/studio-keys.service.ts';
 import { studioKeysRoutes } from './features/studio/studio-keys.routes.ts';
 import { payoutsRoutes } from './features/earnings/payouts.routes.ts';
+import { earningsRoutes } from './features/earnings/earnings.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
@@ -174,6 +175,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   accountRecoveryRoutes(api, services.accounts.recovery, services.accounts.notices);
   studioKeysRoutes(api, services.studioKeys, services.developers);
   payoutsRoutes(api, services.payouts);
+  earningsRoutes(api, services.earnings);
 
   api.documented({
     method: 'GET',

@@ -71,10 +71,14 @@ services.memberData.start(DATA_EXPORT_POLL_MS, (error) => app.log.error({ err: e
 const MAIL_POLL_MS = 5000;
 // Mail (decision 141): every instance sends what is due; a claim keeps each message to one.
 services.mail.start(MAIL_POLL_MS, (error) => app.log.error({ err: error }, 'mail sending failed'));
-/** How often the payouts worker proposes, sends and reads back studios' payouts. */
-const PAYOUTS_POLL_MS = 60_000;
+/** How often the payouts worker proposes, sends and reads back studios' payouts (with a journey's test clock, often). */
+const PAYOUTS_POLL_MS = config.testClockFile ? 2000 : 60_000;
 // Payouts (decision 149): every instance works; the unique month and the claims keep each payout to one.
 services.payouts.start(PAYOUTS_POLL_MS, (error) => app.log.error({ err: error }, 'payouts work failed'));
+/** How often ended months are looked for to close studios' statements (with a journey's test clock, often: its time jumps). */
+const STATEMENTS_CLOSE_MS = config.testClockFile ? 2000 : 60 * 60 * 1000;
+// Statements (decision 149): every instance tries; a month is written once, whichever gets there first.
+services.earnings.start(STATEMENTS_CLOSE_MS, (error) => app.log.error({ err: error }, 'closing statements failed'));
 const gamesOrigin = await buildGamesOrigin({
   config,
   catalogue: services.catalogue,
@@ -115,6 +119,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     await services.memberData.stop();
     await services.mail.stop();
     await services.payouts.stop();
+    await services.earnings.stop();
     await services.contentChanges.close();
     // Conversions already told to the browser's pixel are sent before the process ends.
     await services.conversionsApi?.settled();

@@ -84,6 +84,8 @@ import { ReconciliationService } from './features/earnings/reconciliation.servic
 import { RevenueTermsService } from './features/earnings/revenue-terms.service.ts';
 import { PayoutsRepository } from './features/earnings/payouts.repository.ts';
 import { PayoutsService } from './features/earnings/payouts.service.ts';
+import { EarningsService } from './features/earnings/earnings.service.ts';
+import { StatementsRepository } from './features/earnings/statements.repository.ts';
 import { MailRepository } from './features/mail/mail.repository.ts';
 import { MailService } from './features/mail/mail.service.ts';
 import { StudioGamesRepository } from './features/studio/studio-games.repository.ts';
@@ -167,6 +169,8 @@ export interface Services {
   reconciliation: ReconciliationService;
   /** Studios' payouts: details, monthly proposals, the Console's approval, sending and results (decision 149). */
   payouts: PayoutsService;
+  /** Studios' balances and monthly statements, closed by a periodic round (decision 149). */
+  earnings: EarningsService;
   /** Outgoing mail: the outbox and its sender (decision 141). */
   mail: MailService;
   /** Play statistics of games (decision 093). */
@@ -338,6 +342,13 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     previousSecrets,
     minimumMajor: config.payouts.minimumMajor,
   });
+  const earnings = new EarningsService({
+    repository: new StatementsRepository(db),
+    ledger: ledgerRepository,
+    config: config.earnings,
+    clock,
+    studio: developers,
+  });
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db, database.kind),
     accounts,
@@ -485,6 +496,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     revenueTerms: new RevenueTermsService({ ledger, operators, developers, auditLog, clock }),
     reconciliation: new ReconciliationService({ repository: new ReconciliationRepository(db), operators }),
     payouts,
+    earnings,
     mail,
     gameSecrets,
     consoleOps: new ConsoleOpsService({

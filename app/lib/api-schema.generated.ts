@@ -1064,6 +1064,27 @@ export interface paths {
      */
     post: operations["postConsolePayoutsByPayoutIdReject"];
   };
+  "/studio/earnings/": {
+    /**
+     * The signed-in studio's balances, share and statements
+     * @description Per currency: available (past the hold), pending (in the hold, with when it ends), in transit and paid out, in minor units; the share in force and since when; the hold in days; every statement month, the newest first (closed ones as frozen, open ones as they stand). Only for a developer: 401 without a token, 403 for a member without a studio profile.
+     */
+    get: operations["getStudioEarnings"];
+  };
+  "/studio/earnings/statements/{currency}/{month}": {
+    /**
+     * A monthly statement of the signed-in studio's
+     * @description A closed month as it was frozen, or the current month (or one not closed yet) computed now (`status: open`); lines per kind, game and item. Only the caller's own studio: 404 for a currency it has no entries in, a month before its first or after the current one; 422 for a malformed currency or month.
+     */
+    get: operations["getStudioEarningsStatementsByCurrencyByMonth"];
+  };
+  "/studio/earnings/statements/{currency}/{month}.csv": {
+    /**
+     * A monthly statement of the signed-in studio's, as CSV
+     * @description The lines of `/studio/earnings/statements/{currency}/{month}` as a CSV file (RFC 4180, UTF-8, a header row, CRLF line ends): month, currency, kind, game, item SKU, entries, gross, fees and taxes, platform, studio, amounts in major units with the currency’s decimals. Refusals come in the JSON envelope.
+     */
+    get: operations["getStudioEarningsStatementsByCurrencyByMonthCsv"];
+  };
   "/openapi.json": {
     /** This OpenAPI document */
     get: operations["getOpenapiJson"];
@@ -13683,6 +13704,224 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
+      };
+    };
+  };
+  /**
+   * The signed-in studio's balances, share and statements
+   * @description Per currency: available (past the hold), pending (in the hold, with when it ends), in transit and paid out, in minor units; the share in force and since when; the hold in days; every statement month, the newest first (closed ones as frozen, open ones as they stand). Only for a developer: 401 without a token, 403 for a member without a studio profile.
+   */
+  getStudioEarnings: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description One per currency the studio has earned in, by code */
+              balances: ({
+                  currency: string;
+                  /** @description Owed to the studio and past the hold: what a payout can take */
+                  availableMinor: number;
+                  /** @description Payments' studio share still in the hold (refunds come out of it) */
+                  pendingMinor: number;
+                  /** @description When the last amount pending now leaves the hold; null when nothing is pending */
+                  pendingUntil: string | null;
+                  /** @description When the next pending amount leaves the hold; null when nothing is pending */
+                  nextAvailableAt: string | null;
+                  /** @description Payouts approved and not yet confirmed by the payout provider */
+                  inTransitMinor: number;
+                  /** @description Payouts the provider confirmed, over all time */
+                  paidOutMinor: number;
+                })[];
+              share: {
+                /** @description The studio's share in force now of what an order leaves after the provider's fee and withheld taxes */
+                percent: number;
+                /** @description When those terms started; null for the default share */
+                since: string | null;
+                /** @description Whether an operator set terms for this studio (else the default share) */
+                custom: boolean;
+              };
+              /** @description Days a payment's studio share stays pending */
+              holdDays: number;
+              /** @description Every statement, the newest month first, per month by currency */
+              months: ({
+                  currency: string;
+                  /** @description UTC month, YYYY-MM */
+                  month: string;
+                  /**
+                   * @description `closed`: frozen after the month ended; `open`: the current month (or one not closed yet), computed from the ledger at the time of the call
+                   * @enum {string}
+                   */
+                  status: "closed" | "open";
+                  /** @description The studio's balance at the month's end (at the time of the call for an open month) */
+                  closingMinor: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A monthly statement of the signed-in studio's
+   * @description A closed month as it was frozen, or the current month (or one not closed yet) computed now (`status: open`); lines per kind, game and item. Only the caller's own studio: 404 for a currency it has no entries in, a month before its first or after the current one; 422 for a malformed currency or month.
+   */
+  getStudioEarningsStatementsByCurrencyByMonth: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        currency: string;
+        month: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              currency: string;
+              month: string;
+              /**
+               * @description `closed`: frozen after the month ended; `open`: the current month (or one not closed yet), computed from the ledger at the time of the call
+               * @enum {string}
+               */
+              status: "closed" | "open";
+              /** @description When the statement was closed; null while open */
+              closedAt: string | null;
+              /** @description The month's end (the first instant of the next month, UTC): an open statement is closed after it */
+              monthEnd: string;
+              /** @description The balance at the month's start: the previous month's closing */
+              openingMinor: number;
+              /** @description Payments' studio share less its part of the provider's fees */
+              earnedMinor: number;
+              /** @description Refunds and chargebacks (negative) */
+              refundedMinor: number;
+              /** @description Operators' corrections */
+              correctionsMinor: number;
+              /** @description Payouts taken from the balance (negative), and failed or returned ones given back */
+              payoutsMinor: number;
+              /** @description opening + earned + refunded + corrections + payouts */
+              closingMinor: number;
+              /** @description Per kind, game and item, grouped by when the entries were posted */
+              lines: ({
+                  /** @enum {string} */
+                  kind: "payment" | "provider-fee" | "refund" | "chargeback" | "correction" | "payout" | "payout-sent" | "payout-failed" | "payout-returned";
+                  appId: number | null;
+                  /** @description The game's title in the request's language (English, else its slug); null for payouts and corrections */
+                  gameTitle: string | null;
+                  itemId: number | null;
+                  itemSku: string | null;
+                  /** @description The item's name in the request's language (English, else the SKU) */
+                  itemName: string | null;
+                  /** @description Ledger entries of this kind, game and item in the month */
+                  entries: number;
+                  /** @description What buyers paid (negative: got back) */
+                  grossMinor: number;
+                  /** @description The payment provider's fee and withheld taxes */
+                  deductionsMinor: number;
+                  /** @description The portal's share */
+                  platformMinor: number;
+                  /** @description The studio's share: what the line adds to the balance */
+                  studioMinor: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Token is missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A monthly statement of the signed-in studio's, as CSV
+   * @description The lines of `/studio/earnings/statements/{currency}/{month}` as a CSV file (RFC 4180, UTF-8, a header row, CRLF line ends): month, currency, kind, game, item SKU, entries, gross, fees and taxes, platform, studio, amounts in major units with the currency’s decimals. Refusals come in the JSON envelope.
+   */
+  getStudioEarningsStatementsByCurrencyByMonthCsv: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        currency: string;
+        month: string;
+      };
+    };
+    responses: {
+      /** @description The statement as a CSV attachment */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Malformed request URL, in the envelope */
+      400: {
+        content: never;
+      };
+      /** @description Token is missing or invalid, in the envelope */
+      401: {
+        content: never;
+      };
+      /** @description Not a developer, in the envelope */
+      403: {
+        content: never;
+      };
+      /** @description No such statement of the caller’s studio, in the envelope */
+      404: {
+        content: never;
+      };
+      /** @description Invalid input: data.errors maps each field to its messages, in the envelope */
+      422: {
+        content: never;
       };
     };
   };

@@ -11,6 +11,7 @@ import enSocial from './locales/en/social.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
 import enStudio from './locales/en/studio.json' with { type: 'json' };
 import enConsole from './locales/en/console.json' with { type: 'json' };
+import enEarnings from './locales/en/earnings.json' with { type: 'json' };
 import zhAccounts from './locales/zh-CN/accounts.json' with { type: 'json' };
 import zhArticles from './locales/zh-CN/articles.json' with { type: 'json' };
 import zhCatalogue from './locales/zh-CN/catalogue.json' with { type: 'json' };
@@ -24,6 +25,7 @@ import zhSocial from './locales/zh-CN/social.json' with { type: 'json' };
 import zhShell from './locales/zh-CN/shell.json' with { type: 'json' };
 import zhStudio from './locales/zh-CN/studio.json' with { type: 'json' };
 import zhConsole from './locales/zh-CN/console.json' with { type: 'json' };
+import zhEarnings from './locales/zh-CN/earnings.json' with { type: 'json' };
 import type { Locale } from '../locales.ts';
 
 /**
@@ -45,6 +47,7 @@ export const MESSAGES = {
     shell: enShell,
     studio: enStudio,
     console: enConsole,
+    earnings: enEarnings,
   },
   'zh-CN': {
     common: zhCommon,
@@ -60,6 +63,7 @@ export const MESSAGES = {
     shell: zhShell,
     studio: zhStudio,
     console: zhConsole,
+    earnings: zhEarnings,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

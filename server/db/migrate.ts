@@ -40,6 +40,7 @@ import { twoFactor } from './migrations/0037-two-factor.ts';
 import { verifiedEmail } from './migrations/0038-verified-email.ts';
 import { accountDeletion } from './migrations/0039-account-deletion.ts';
 import { earnings } from './migrations/0040-earnings.ts';
+import { earningsCoveringIndexes } from './migrations/0041-earnings-covering-indexes.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. Names are versions: never rename or edit a released one. */
@@ -84,6 +85,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0038-verified-email': verifiedEmail(),
     '0039-account-deletion': accountDeletion(),
     '0040-earnings': earnings(kind),
+    '0041-earnings-covering-indexes': earningsCoveringIndexes(kind),
   };
 }
 

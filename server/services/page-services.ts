@@ -25,6 +25,7 @@ const PAGE_SERVICE_NAMES = [
   'consoleContent',
   'studioStats',
   'studioKeys',
+  'earnings',
 ] as const;
 
 export type PageServices = Pick<Services, (typeof PAGE_SERVICE_NAMES)[number]>;

@@ -3,7 +3,15 @@ import { newGuest, newMember, uniqueUsername } from '../support/accounts.ts';
 import { grantOperator } from '../support/operators.ts';
 import { httpTest as test } from '../support/site.ts';
 
-const STUDIO_PAGES = ['/studio', '/studio/profile', '/studio/keys', '/studio/earnings/payouts', '/studio/games/new'];
+const STUDIO_PAGES = [
+  '/studio',
+  '/studio/profile',
+  '/studio/keys',
+  '/studio/earnings',
+  '/studio/earnings/USD/2026-01',
+  '/studio/earnings/payouts',
+  '/studio/games/new',
+];
 const CONSOLE_PAGES = [
   '/console',
   '/console/orders',

@@ -3,7 +3,7 @@ import { useTranslation } from '../../i18n/translation.tsx';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { SectionNav } from '../../ui/section-nav.tsx';
 
-/** The Studio's own pages: the developer's games, the studio profile and the API keys. */
+/** The Studio's own pages: the developer's games, the studio profile, the API keys and the earnings. */
 export function StudioNav() {
   const { t } = useTranslation('studio');
   const locale = useLocale();
@@ -14,6 +14,7 @@ export function StudioNav() {
         { to: localePath(locale, '/studio'), label: t('nav.games'), end: true },
         { to: localePath(locale, '/studio/profile'), label: t('nav.profile') },
         { to: localePath(locale, '/studio/keys'), label: t('nav.keys') },
+        { to: localePath(locale, '/studio/earnings'), label: t('nav.earnings') },
       ]}
     />
   );
