@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { openDatabase } from '../../server/db/client.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -88,6 +90,14 @@ export async function startOwnServer(port: number, startAt: string, env: Record<
         await exited;
       }
       rmSync(folder, { recursive: true, force: true });
+      if (serverEnv.DATABASE_SCHEMA) {
+        const database = await openDatabase(serverEnv.DATABASE_URL!, { poolSize: 1, schema: serverEnv.DATABASE_SCHEMA });
+        try {
+          await sql.raw(`drop schema if exists "${serverEnv.DATABASE_SCHEMA}" cascade`).execute(database.db);
+        } finally {
+          await database.close();
+        }
+      }
     },
   };
 }
