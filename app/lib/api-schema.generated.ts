@@ -875,6 +875,13 @@ export interface paths {
      */
     post: operations["postConsoleStudiosByUserIdTerms"];
   };
+  "/console/studios/{user_id}/corrections": {
+    /**
+     * Correct a studio's balance
+     * @description A new ledger entry (decision 149): the amount to the studio's balance (negative: from it), against the platform's, available at once; nothing in the ledger is ever changed. The reason is kept on the entry and in the audit log (studio.ledger_correction) in the same transaction; the same `idempotencyKey` posts it once (then `posted` is false). 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+     */
+    post: operations["postConsoleStudiosByUserIdCorrections"];
+  };
   "/console/earnings/reconciliation": {
     /**
      * Compare the payment provider's transaction report with the ledger
@@ -11870,6 +11877,79 @@ export interface operations {
                   reason: string;
                   createdAt: string;
                 }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed request URL or JSON body */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body larger than the limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description XSRF token missing or mismatched: fetch /csrf and retry */
+      419: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Invalid input: data.errors maps each field to its messages */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Correct a studio's balance
+   * @description A new ledger entry (decision 149): the amount to the studio's balance (negative: from it), against the platform's, available at once; nothing in the ledger is ever changed. The reason is kept on the entry and in the audit log (studio.ledger_correction) in the same transaction; the same `idempotencyKey` posts it once (then `posted` is false). 404 for a member without a studio profile. 401 without a session, 403 for anyone who is not an operator (decision 095).
+   */
+  postConsoleStudiosByUserIdCorrections: {
+    parameters: {
+      query?: {
+        locale?: "en" | "zh-CN";
+      };
+      header?: {
+        Locale?: "en" | "zh-CN";
+      };
+      path: {
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Minor units added to the studio's balance (negative: taken from it), against the platform's; not zero, at most 1,000,000.00 either way */
+          amount: number;
+          /** @description ISO 4217 code, upper case */
+          currency: string;
+          /** @description Why: 3–500 characters, kept on the entry and in the audit log */
+          reason: string;
+          /** @description Chosen by the client: the same key posts the correction once however often it is sent */
+          idempotencyKey: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            code: number;
+            message: string;
+            data: {
+              /** @description false when this key had posted it already: nothing more was posted */
+              posted: boolean;
+              amount: number;
+              currency: string;
+              postedAt: string;
             };
           };
         };

@@ -39,6 +39,41 @@ export const SetRevenueTermsBodySchema = z.object({
 });
 export type SetRevenueTermsBody = z.infer<typeof SetRevenueTermsBodySchema>;
 
+export const LedgerCorrectionBodySchema = z.object({
+  amount: z
+    .number()
+    .int('console:earnings.errors.correctionAmount')
+    .min(-100_000_000, 'console:earnings.errors.correctionAmount')
+    .max(100_000_000, 'console:earnings.errors.correctionAmount')
+    .refine((n) => n !== 0, 'console:earnings.errors.correctionAmount')
+    .meta({
+      description: "Minor units added to the studio's balance (negative: taken from it), against the platform's; not zero, at most 1,000,000.00 either way",
+    }),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'console:earnings.errors.correctionCurrency')
+    .meta({ description: 'ISO 4217 code, upper case' }),
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'console:ops.errors.reasonShort')
+    .max(500, 'console:ops.errors.reasonLong')
+    .meta({ description: 'Why: 3–500 characters, kept on the entry and in the audit log' }),
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'console:earnings.errors.correctionKey')
+    .meta({ description: 'Chosen by the client: the same key posts the correction once however often it is sent' }),
+});
+export type LedgerCorrectionBody = z.infer<typeof LedgerCorrectionBodySchema>;
+
+export const LedgerCorrectionSchema = z.object({
+  posted: z.boolean().meta({ description: 'false when this key had posted it already: nothing more was posted' }),
+  amount: z.number().int(),
+  currency: z.string(),
+  postedAt: z.string(),
+});
+export type LedgerCorrection = z.infer<typeof LedgerCorrectionSchema>;
+
 export const RevenueTermsEntrySchema = z.object({
   sharePercent: z.number(),
   startsAt: z.string(),

@@ -188,6 +188,11 @@ const KNOWN_ACTIONS = new Set([
   'page.delete',
   'page.update',
   'studio.revenue_terms',
+  'studio.ledger_correction',
+  'payout.approve',
+  'payout.reject',
+  'payouts.propose',
+  'payout_details.change',
 ]);
 const KNOWN_FIELDS = new Set([
   'exportId',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  LedgerCorrectionBodySchema,
+  LedgerCorrectionSchema,
   ReconciliationQuerySchema,
   ReconciliationResultSchema,
   SetRevenueTermsBodySchema,
@@ -48,6 +50,23 @@ export async function earningsConsoleRoutes(api: ApiRouter, services: { terms: R
       status: 201,
     },
     ({ caller, params, body }) => services.terms.setTerms(caller, params.user_id, body),
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/console/studios/:user_id/corrections',
+      summary: "Correct a studio's balance",
+      description:
+        "A new ledger entry (decision 149): the amount to the studio's balance (negative: from it), against the platform's, available at once; nothing in the ledger is ever changed. " +
+        `The reason is kept on the entry and in the audit log (studio.ledger_correction) in the same transaction; the same \`idempotencyKey\` posts it once (then \`posted\` is false). 404 for a member without a studio profile. ${OPERATORS_ONLY}`,
+      tags,
+      params: StudioParamsSchema,
+      body: LedgerCorrectionBodySchema,
+      response: LedgerCorrectionSchema,
+      status: 201,
+    },
+    ({ caller, params, body }) => services.terms.correct(caller, params.user_id, body),
   );
 
   const reconciliation: RouteDefinition<typeof ReportBodySchema, typeof ReconciliationQuerySchema, undefined> = {

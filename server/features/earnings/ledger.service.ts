@@ -1,7 +1,7 @@
 import type { EarningsConfig } from '#server/config/earnings.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
-import { feePosting, paymentPosting, refundPosting, WHOLE_BP } from './ledger.ts';
+import { correctionPosting, feePosting, paymentPosting, refundPosting, WHOLE_BP } from './ledger.ts';
 import type { LedgerRepository, StudioBalance } from './ledger.repository.ts';
 
 /** An order's change as the ledger needs it, told by payments inside the change's unit of work. */
@@ -104,6 +104,28 @@ export class LedgerService {
   /** A studio's terms, the latest start first. */
   termsOf(studioUserId: number) {
     return this.#repository.termsOf(studioUserId);
+  }
+
+  /**
+   * An operator's correction of a studio's balance (decision 149), against the platform's, posted
+   * once per key: a mistake is put right by a new entry, never by changing one.
+   */
+  postCorrection(
+    correction: { studioUserId: number; amount: number; currency: string; reason: string; key: string; now: string },
+    unit: UnitOfWork,
+  ): Promise<boolean> {
+    return this.#repository.post(
+      correctionPosting(correction.amount),
+      {
+        sourceKey: `correction:${correction.studioUserId}:${correction.key}`,
+        currency: correction.currency,
+        studioUserId: correction.studioUserId,
+        note: correction.reason,
+        postedAt: correction.now,
+        heldUntil: correction.now,
+      },
+      unit,
+    );
   }
 
   /** Runs `work` in one transaction of the ledger's database. */

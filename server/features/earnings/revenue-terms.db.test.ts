@@ -126,4 +126,42 @@ describe('revenue terms in the Console', () => {
     expect(listed.terms.map((t) => t.sharePercent)).toEqual([10, 80, 55.55]);
     expect(listed.currentSharePercent).toBe(80);
   });
+  it("corrects a studio's balance by a new entry, once per key, operators only, with the reason in the audit log", async () => {
+    const url = `/console/studios/${studio.userInfo.uid}/corrections`;
+    const body = { amount: 500, currency: 'USD', reason: 'Fee charged twice in March', idempotencyKey: 'fix-march-fee-1' };
+    const before = (await api.services.ledger.balances(studio.userInfo.uid)).find((b) => b.currency === 'USD');
+    const entriesBefore = (await new LedgerRepository(api.database.db).entries({ studioUserId: studio.userInfo.uid })).length;
+    // Not an operator, no session, not a studio, bad input: nothing is posted.
+    expect((await api.call('POST', url, { token: studio.token, body })).statusCode).toBe(403);
+    expect((await api.call('POST', url, { body })).statusCode).toBe(401);
+    expect((await api.call('POST', `/console/studios/${buyer.userInfo.uid}/corrections`, { token: operator.token, body })).statusCode).toBe(404);
+    for (const bad of [{ amount: 0 }, { amount: 1.5 }, { currency: 'usd' }, { reason: 'x' }, { idempotencyKey: 'short' }, { amount: 1e12 }])
+      expect((await api.call('POST', url, { token: operator.token, body: { ...body, ...bad } })).statusCode, JSON.stringify(bad)).toBe(422);
+    expect((await new LedgerRepository(api.database.db).entries({ studioUserId: studio.userInfo.uid })).length).toBe(entriesBefore);
+
+    const first = await api.call('POST', url, { token: operator.token, body });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().data).toMatchObject({ posted: true, amount: 500, currency: 'USD' });
+    // Sent again (a double click, a retry): posted once.
+    expect((await api.call('POST', url, { token: operator.token, body })).json().data.posted).toBe(false);
+    const entries = await new LedgerRepository(api.database.db).entries({ studioUserId: studio.userInfo.uid });
+    const corrections = entries.filter((e) => e.kind === 'correction');
+    expect(corrections).toHaveLength(1);
+    expect(corrections[0]!.note).toBe('Fee charged twice in March');
+    expect(corrections[0]!.lines.map((l) => [l.account, l.amount_minor])).toEqual([
+      ['studio', 500],
+      ['platform', -500],
+    ]);
+    // A correction counts at once; a negative one takes back.
+    const after = (await api.services.ledger.balances(studio.userInfo.uid)).find((b) => b.currency === 'USD')!;
+    expect(after.available).toBe((before?.available ?? 0) + 500);
+    const back = await api.call('POST', url, { token: operator.token, body: { ...body, amount: -200, idempotencyKey: 'fix-march-fee-2' } });
+    expect(back.statusCode).toBe(201);
+    expect((await api.services.ledger.balances(studio.userInfo.uid)).find((b) => b.currency === 'USD')!.available).toBe(after.available - 200);
+    const audit = await api.database.db.selectFrom('audit_log').select(['action', 'detail']).where('action', '=', 'studio.ledger_correction').execute();
+    expect(audit.map((a) => JSON.parse(a.detail))).toEqual([
+      { reason: 'Fee charged twice in March', amount: 500, currency: 'USD' },
+      { reason: 'Fee charged twice in March', amount: -200, currency: 'USD' },
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { SetRevenueTermsBody, StudioRevenueTerms } from '#common/api/earnings-console.schema.ts';
+import type { LedgerCorrection, LedgerCorrectionBody, SetRevenueTermsBody, StudioRevenueTerms } from '#common/api/earnings-console.schema.ts';
 import { AppError, fieldError } from '#server/lib/app-error.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
@@ -21,13 +21,13 @@ const percentOf = (bp: number) => (bp * 100) / WHOLE_BP;
  * from now on.
  */
 export class RevenueTermsService {
-  readonly #ledger: Pick<LedgerService, 'setTerms' | 'shareAt' | 'termsOf' | 'defaultShareBp' | 'transaction'>;
+  readonly #ledger: Pick<LedgerService, 'setTerms' | 'shareAt' | 'termsOf' | 'defaultShareBp' | 'transaction' | 'postCorrection'>;
   readonly #operators: Pick<OperatorsService, 'requireOperator'>;
   readonly #developers: Pick<DevelopersService, 'profile'>;
   readonly #auditLog: Pick<AuditLogService, 'record'>;
   readonly #clock: Clock;
   constructor(deps: {
-    ledger: Pick<LedgerService, 'setTerms' | 'shareAt' | 'termsOf' | 'defaultShareBp' | 'transaction'>;
+    ledger: Pick<LedgerService, 'setTerms' | 'shareAt' | 'termsOf' | 'defaultShareBp' | 'transaction' | 'postCorrection'>;
     operators: Pick<OperatorsService, 'requireOperator'>;
     developers: Pick<DevelopersService, 'profile'>;
     auditLog: Pick<AuditLogService, 'record'>;
@@ -74,6 +74,34 @@ export class RevenueTermsService {
       );
     });
     return this.#termsOf(studioUserId, studioName);
+  }
+
+  /**
+   * A correction of a studio's balance (decision 149): a new ledger entry, studio against platform,
+   * with the operator's reason on it and in the audit log, in one transaction; the same key posts it once.
+   */
+  async correct(caller: Caller | null, studioUserId: number, body: LedgerCorrectionBody): Promise<LedgerCorrection> {
+    const operatorUserId = await this.#operators.requireOperator(caller);
+    await this.#studio(studioUserId);
+    const now = isoNow(this.#clock);
+    const posted = await this.#ledger.transaction(async (unit) => {
+      const fresh = await this.#ledger.postCorrection(
+        { studioUserId, amount: body.amount, currency: body.currency, reason: body.reason, key: body.idempotencyKey, now },
+        unit,
+      );
+      if (fresh)
+        await this.#auditLog.record(
+          {
+            operatorUserId,
+            action: 'studio.ledger_correction',
+            target: { type: 'member', id: studioUserId },
+            detail: { reason: body.reason, amount: body.amount, currency: body.currency },
+          },
+          unit,
+        );
+      return fresh;
+    });
+    return { posted, amount: body.amount, currency: body.currency, postedAt: now };
   }
 
   /** The studio's name; 404 for a member without a studio profile, as for no member at all: terms are a studio's. */
