@@ -36,6 +36,7 @@ import { payoutsRoutes } from './features/earnings/payouts.routes.ts';
 import { earningsRoutes } from './features/earnings/earnings.routes.ts';
 import { ApiRouter } from './http/api-router.ts';
 import { CsrfTokens } from './http/csrf.ts';
+import { answerRequestId } from './http/request-id.ts';
 import { codeForStatus, errorEnvelope, statusOf } from './http/errors.ts';
 import { AppError, fieldError } from './lib/app-error.ts';
 import type { Caller } from './lib/caller.ts';
@@ -215,5 +216,6 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 /** A Fastify app with only the API, for running or testing it alone. */
 export async function registerApiStandalone(app: FastifyInstance, options: ApiPluginOptions): Promise<void> {
+  answerRequestId(app);
   await app.register(apiPlugin, { ...options, prefix: '/serve/api' });
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -23,6 +22,7 @@ import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
+import { answerRequestId, requestIdOptions } from './http/request-id.ts';
 import { securityHeaders, type SecurityHeadersOptions } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
 import type { Services } from './services.ts';
@@ -69,11 +69,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
           },
     trustProxy: trustProxyOption(config.trustProxy),
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    },
-    requestIdHeader: false,
+    ...requestIdOptions,
     // One line per request costs throughput; request logs are on at debug level.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: 1_048_576,
@@ -92,9 +88,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       .send(errorEnvelope(outage, requestLocale(request.headers.locale, request.query)));
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
+  answerRequestId(app);
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.warn({ url: redactTokenInUrl(request.url), status: reply.statusCode }, 'server error response');
   });

@@ -2,6 +2,7 @@ import type { Clock } from '../lib/clock.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerApiStandalone } from '../api.ts';
 import { answerFrameworkError } from '../http/errors.ts';
+import { requestIdOptions } from '../http/request-id.ts';
 import { type Config, loadConfig, trustProxyOption } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createServices, type Services } from '../services.ts';
@@ -23,7 +24,12 @@ export async function openApiInstance(
 ): Promise<ApiInstance> {
   const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
   const services = createServices(database, config, options.clock);
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: trustProxyOption(config.trustProxy), frameworkErrors: answerFrameworkError });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: trustProxyOption(config.trustProxy),
+    frameworkErrors: answerFrameworkError,
+    ...requestIdOptions,
+  });
   await registerApiStandalone(app, { config, services });
   await app.ready();
   return {
