@@ -23,6 +23,7 @@ import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
 import { answerRequestId, requestIdOptions } from './http/request-id.ts';
+import { serveMetrics } from './http/metrics.ts';
 import { securityHeaders, type SecurityHeadersOptions } from './http/security-headers.ts';
 import { webManifest } from './http/web-manifest.ts';
 import type { Services } from './services.ts';
@@ -89,6 +90,15 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   answerRequestId(app);
+  if (config.metricsToken) {
+    serveMetrics(app, {
+      token: config.metricsToken,
+      sources: {
+        outboxes: { webhooks: () => services.webhooks.outboxState(), mail: () => services.mail.outboxState() },
+        pingDatabase: () => pingDatabase(services.database.db),
+      },
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.warn({ url: redactTokenInUrl(request.url), status: reply.statusCode }, 'server error response');
   });

@@ -54,6 +54,12 @@ const EnvSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** The bearer token Prometheus scrapes GET /metrics with; without it there is no /metrics. */
+    METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     SEED_DEMO_CONTENT: booleanFromEnv.default(true),
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     /** A session (access token) ends this long after its sign-in, however active (ASVS 7.3.2). */
@@ -134,6 +140,8 @@ export interface Config {
   /** APP_SECRET before its last rotation, if set: game-token keys, preview links and sealed game secrets (decision 110). */
   appSecretPrevious: string | null;
   logLevel: Env['LOG_LEVEL'];
+  /** The bearer token of GET /metrics; null: no metrics are kept or served. */
+  metricsToken: string | null;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and ranges. */
   trustProxy: false | number | string[];
   seedDemoContent: boolean;
@@ -203,6 +211,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appSecret: env.APP_SECRET,
     appSecretPrevious: env.APP_SECRET_PREVIOUS ?? null,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN ?? null,
     trustProxy: env.TRUST_PROXY,
     seedDemoContent: env.SEED_DEMO_CONTENT,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,

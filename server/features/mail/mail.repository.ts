@@ -95,6 +95,15 @@ export class MailRepository {
       .execute();
   }
 
+  /** How many messages are pending and when the oldest was queued (one aggregate over the pending rows). */
+  async pending(): Promise<{ depth: number | string; oldest: string | null }> {
+    return this.#db
+      .selectFrom('mail_outbox')
+      .select((eb) => [eb.fn.countAll<number | string>().as('depth'), eb.fn.min<string | null>('created_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+  }
+
   /** Removes rows sent before `sentBefore` and rows given up before `failedBefore`; answers how many went. */
   async removeDone(sentBefore: string, failedBefore: string): Promise<number> {
     const result = await this.#db

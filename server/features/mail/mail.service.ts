@@ -4,6 +4,7 @@ import type { Locale } from '#common/locales.ts';
 import type { MailTransport } from '#server/adapters/mail/mail-transport.ts';
 import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { type OutboxState, outboxState } from '#server/lib/outbox-state.ts';
 import { isMailTemplateName, type MailParams, type MailTemplateName, renderMail } from './mail-templates.ts';
 import type { MailRepository } from './mail.repository.ts';
 
@@ -42,6 +43,11 @@ export class MailService {
       { recipient: message.to, locale: message.locale, template: message.template, params: JSON.stringify(message.params), now: isoNow(this.#clock) },
       unit,
     );
+  }
+
+  /** The outbox's depth and the age of its oldest pending message, for the metrics. */
+  async outboxState(): Promise<OutboxState> {
+    return outboxState(await this.#repository.pending(), this.#clock.now());
   }
 
   /** Sends what is due now; answers how many rows were tried. */

@@ -197,6 +197,15 @@ export class WebhooksRepository {
     return Number(result.numDeletedRows);
   }
 
+  /** How many deliveries are pending and when the oldest was queued (one aggregate over the pending rows). */
+  async pending(): Promise<{ depth: number | string; oldest: string | null }> {
+    return this.#db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number | string>().as('depth'), eb.fn.min<string | null>('created_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+  }
+
   /** A game's deliveries, newest first. */
   deliveries(appId: number, limit: number): Promise<DeliveryRow[]> {
     return this.#db.selectFrom('webhook_deliveries').selectAll().where('app_id', '=', appId).orderBy('id', 'desc').limit(limit).execute();

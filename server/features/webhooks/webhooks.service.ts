@@ -5,6 +5,7 @@ import type { UnitOfWork } from '#server/db/unit-of-work.ts';
 import { AppError, refusal } from '#server/lib/app-error.ts';
 import { backendSignature } from '#server/lib/backend-signatures.ts';
 import { type Clock, isoNow } from '#server/lib/clock.ts';
+import { type OutboxState, outboxState } from '#server/lib/outbox-state.ts';
 import type { Caller } from '#server/lib/caller.ts';
 import type { GameSecretsService } from '../game-secrets/game-secrets.service.ts';
 import type { DevelopersService } from '../studio/developers.service.ts';
@@ -269,6 +270,11 @@ export class WebhooksService {
     if (!delivery) throw refusal('webhook_url_missing');
     await this.#attempt(delivery, now);
     return toDelivery((await this.#repository.delivery(delivery.id))!);
+  }
+
+  /** The outbox's depth and the age of its oldest pending delivery, for the metrics. */
+  async outboxState(): Promise<OutboxState> {
+    return outboxState(await this.#repository.pending(), this.#clock.now());
   }
 
   /** Sends every due delivery this worker can claim, as of `now`; answers how many it attempted. */

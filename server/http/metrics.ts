@@ -1,0 +1,113 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OutboxState } from '#server/lib/outbox-state.ts';
+
+/** What the metrics read when Prometheus scrapes: each outbox's state and whether the database answers. */
+export interface MetricsSources {
+  outboxes: Record<'webhooks' | 'mail', () => Promise<OutboxState>>;
+  /** Resolves when the database answers a trivial query. */
+  pingDatabase(): Promise<void>;
+}
+
+/** Label values stay a short fixed list: an unusual method is `OTHER`, not whatever a client sent. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Seconds: from a cached page to a slow export. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * A registry of this server's own (tests run many servers in one process, so never the global
+ * one): requests by route pattern and status, Node's defaults, the outboxes and the database.
+ */
+export function createMetrics(sources: MetricsSources): {
+  registry: Registry;
+  observe(request: { method: string; route: string | undefined; status: number; seconds: number }): void;
+} {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route pattern and status code',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to answer, by method, route pattern and status code',
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const outboxes = Object.entries(sources.outboxes);
+  // Read on each scrape; an outbox that cannot be read has no value rather than a stale one.
+  const states = async () => Promise.all(outboxes.map(async ([outbox, state]) => ({ outbox, state: await state().catch(() => null) })));
+  const gauges = [
+    new Gauge({
+      name: 'outbox_depth',
+      help: 'Rows pending in an outbox (webhooks, mail)',
+      labelNames: ['outbox'],
+      registers: [],
+      async collect() {
+        this.reset();
+        for (const { outbox, state } of await states()) if (state) this.set({ outbox }, state.depth);
+      },
+    }),
+    new Gauge({
+      name: 'outbox_oldest_age_seconds',
+      help: 'How long the oldest pending row of an outbox has waited; 0 when none is pending',
+      labelNames: ['outbox'],
+      registers: [],
+      async collect() {
+        this.reset();
+        for (const { outbox, state } of await states()) if (state) this.set({ outbox }, state.oldestAgeSeconds);
+      },
+    }),
+    new Gauge({
+      name: 'database_up',
+      help: '1 when the database answered a select 1 at this scrape, else 0',
+      registers: [],
+      async collect() {
+        this.set(
+          await sources.pingDatabase().then(
+            () => 1,
+            () => 0,
+          ),
+        );
+      },
+    }),
+  ];
+  for (const gauge of gauges) registry.registerMetric(gauge);
+  return {
+    registry,
+    observe({ method, route, status, seconds }) {
+      // The route's pattern (`/serve/api/game/config/:app_id`), never the path a client sent.
+      const labels = { method: METHODS.has(method) ? method : 'OTHER', route: route ?? 'unmatched', status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+  };
+}
+
+/**
+ * Counts every answer of `app` and serves GET /metrics to a caller with `Authorization: Bearer
+ * <token>`; anyone else finds nothing there. Call it before the routes are registered.
+ */
+export function serveMetrics(app: FastifyInstance, options: { token: string; sources: MetricsSources }): Registry {
+  const metrics = createMetrics(options.sources);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observe({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+  });
+  // Digests of equal length, so the comparison takes the same time whatever was sent.
+  const expected = digest(`Bearer ${options.token}`);
+  app.get('/metrics', async (request, reply) => {
+    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) return reply.callNotFound();
+    const text = await metrics.registry.metrics();
+    return reply.header('Cache-Control', 'no-store').type(metrics.registry.contentType).send(text);
+  });
+  return metrics.registry;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
