@@ -40,8 +40,13 @@ export function createMetrics(sources: MetricsSources): {
     registers: [registry],
   });
   const outboxes = Object.entries(sources.outboxes);
-  // Read on each scrape; an outbox that cannot be read has no value rather than a stale one.
-  const states = async () => Promise.all(outboxes.map(async ([outbox, state]) => ({ outbox, state: await state().catch(() => null) })));
+  // Read once per scrape (both outbox gauges share it); an outbox that cannot be read has no value
+  // rather than a stale one.
+  let reading: Promise<Array<{ outbox: string; state: OutboxState | null }>> | null = null;
+  const states = () =>
+    (reading ??= Promise.all(outboxes.map(async ([outbox, state]) => ({ outbox, state: await state().catch(() => null) }))).finally(() => {
+      reading = null;
+    }));
   const gauges = [
     new Gauge({
       name: 'outbox_depth',
