@@ -90,12 +90,15 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   answerRequestId(app);
+  const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);
+  services.contentChanges.onChange(() => pageCache.clear());
   if (config.metricsToken) {
     serveMetrics(app, {
       token: config.metricsToken,
       sources: {
         outboxes: { webhooks: () => services.webhooks.outboxState(), mail: () => services.mail.outboxState() },
         pingDatabase: () => pingDatabase(services.database.db),
+        pageCache: () => pageCache.lookups,
       },
     });
   }
@@ -240,8 +243,6 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
     payments: config.payments.provider === 'xsolla' ? (config.payments.sandbox ? 'xsolla-sandbox' : 'xsolla') : config.payments.provider,
   };
   const loaderServices = pageServices(services);
-  const pageCache = new PageCache(options.mode === 'production' ? config.pageCacheSeconds : 0);
-  services.contentChanges.onChange(() => pageCache.clear());
   await app.register(reactRouterPlugin, {
     getBuild: options.getBuild,
     mode: options.mode,

@@ -41,6 +41,7 @@ async function exposedNames(): Promise<Set<string>> {
   const metrics = createMetrics({
     outboxes: { webhooks: async () => ({ depth: 0, oldestAgeSeconds: 0 }), mail: async () => ({ depth: 2, oldestAgeSeconds: 30 }) },
     pingDatabase: async () => undefined,
+    pageCache: () => ({ hits: 1, misses: 1 }),
   });
   metrics.observe({ method: 'GET', route: '/healthz', status: 200, seconds: 0.002 });
   const text = await metrics.registry.metrics();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from './metrics.ts';
+import { PageCache } from './page-cache.ts';
 import { parseMetrics } from '../testing/metrics-text.ts';
 
 describe('createMetrics', () => {
@@ -24,6 +25,26 @@ describe('createMetrics', () => {
     expect(samples.find((s) => s.name === 'database_up')?.value).toBe(0);
     await metrics.registry.metrics();
     expect(reads).toBe(2);
+  });
+
+  it("counts the page cache's hits and misses", async () => {
+    const lookups = { hits: 0, misses: 0 };
+    const metrics = createMetrics({
+      outboxes: { webhooks: async () => ({ depth: 0, oldestAgeSeconds: 0 }), mail: async () => ({ depth: 0, oldestAgeSeconds: 0 }) },
+      pingDatabase: async () => undefined,
+      pageCache: () => lookups,
+    });
+    const cache = new PageCache(60);
+    cache.get('/');
+    cache.set('/', { status: 200, headers: [], body: 'page', nonce: 'n' });
+    cache.get('/');
+    cache.get('/');
+    Object.assign(lookups, cache.lookups);
+    const samples = parseMetrics(await metrics.registry.metrics()).filter((s) => s.name === 'page_cache_lookups_total');
+    expect(samples.map((s) => [s.labels.result, s.value])).toEqual([
+      ['hit', 2],
+      ['miss', 1],
+    ]);
   });
 
   it('labels a request no route matched `unmatched` and an unusual method `OTHER`', async () => {

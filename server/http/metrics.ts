@@ -8,6 +8,8 @@ export interface MetricsSources {
   outboxes: Record<'webhooks' | 'mail', () => Promise<OutboxState>>;
   /** Resolves when the database answers a trivial query. */
   pingDatabase(): Promise<void>;
+  /** The page cache's lookups so far (server/http/page-cache.ts). */
+  pageCache?: () => { hits: number; misses: number };
 }
 
 /** Label values stay a short fixed list: an unusual method is `OTHER`, not whatever a client sent. */
@@ -83,6 +85,22 @@ export function createMetrics(sources: MetricsSources): {
     }),
   ];
   for (const gauge of gauges) registry.registerMetric(gauge);
+  const { pageCache } = sources;
+  if (pageCache) {
+    const lookups = new Counter({
+      name: 'page_cache_lookups_total',
+      help: 'Page cache lookups by result (hit, miss); the hit ratio is hit over both',
+      labelNames: ['result'],
+      registers: [],
+      collect() {
+        const { hits, misses } = pageCache();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
+    registry.registerMetric(lookups);
+  }
   return {
     registry,
     observe({ method, route, status, seconds }) {

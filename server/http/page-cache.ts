@@ -20,6 +20,8 @@ export class PageCache {
   readonly #entries = new Map<string, CachedPage>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
+  /** Lookups since the process started, for the hit ratio in the metrics. */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(ttlSeconds: number, maxEntries = 500) {
     this.#ttlMs = ttlSeconds * 1000;
@@ -32,11 +34,12 @@ export class PageCache {
 
   get(key: string, now = Date.now()): CachedPage | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.#entries.delete(key);
+    if (entry && entry.expiresAt <= now) this.#entries.delete(key);
+    if (!entry || entry.expiresAt <= now) {
+      this.lookups.misses += 1;
       return undefined;
     }
+    this.lookups.hits += 1;
     return entry;
   }
 
