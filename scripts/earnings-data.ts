@@ -9,30 +9,20 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { EarningsService } from '../server/features/earnings/earnings.service.ts';
 import { LedgerRepository } from '../server/features/earnings/ledger.repository.ts';
 import { StatementsRepository } from '../server/features/earnings/statements.repository.ts';
 import { monthOf, monthStart, previousMonth } from '../server/features/earnings/statement-months.ts';
 import { systemClock } from '../server/lib/clock.ts';
+import { openGeneratedDataDatabase, timedStep } from './lib/generated-data.ts';
 
 const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, refunds: { type: 'string', default: '100000' } } });
 const orders = Number(values.orders);
 const refunds = Number(values.refunds);
-const config = loadConfig();
-if (!config.databaseUrl.startsWith('postgres')) {
-  console.error('earnings-data: PostgreSQL only (DATABASE_URL=postgres://…)');
-  process.exit(2);
-}
-const database = await openDatabase(config.databaseUrl, { poolSize: 1, schema: config.databaseSchema });
+const { config, database } = await openGeneratedDataDatabase('earnings-data');
 const db = database.db;
-const step = async (label: string, run: () => Promise<unknown>) => {
-  const started = performance.now();
-  await run();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-};
+const step = timedStep;
 /** An instant in the ledger's text form (ISO 8601, milliseconds, Z) from a timestamptz expression. */
 const iso = (expression: ReturnType<typeof sql>) => sql`to_char((${expression}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 try {

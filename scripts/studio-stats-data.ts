@@ -8,12 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { rebuildGameStats } from '../server/db/migrations/0025-game-stats-rollup.ts';
 import { rebuildFirstGames } from '../server/db/migrations/0026-first-games.ts';
 import { randomAlphanumeric, sha256Hex } from '../server/lib/random.ts';
+import { openGeneratedDataDatabase, timedStep } from './lib/generated-data.ts';
 
 const { values } = parseArgs({
   options: { plays: { type: 'string', default: '10000000' }, games: { type: 'string', default: '200' }, accounts: { type: 'string', default: '1000000' } },
@@ -21,18 +20,9 @@ const { values } = parseArgs({
 const plays = Number(values.plays);
 const games = Number(values.games);
 const accounts = Number(values.accounts);
-const config = loadConfig();
-if (!config.databaseUrl.startsWith('postgres')) {
-  console.error('studio-stats-data: PostgreSQL only (DATABASE_URL=postgres://…)');
-  process.exit(2);
-}
-const database = await openDatabase(config.databaseUrl, { poolSize: 1, schema: config.databaseSchema });
+const { database } = await openGeneratedDataDatabase('studio-stats-data');
 const db = database.db;
-const step = async (label: string, run: () => Promise<unknown>) => {
-  const started = performance.now();
-  await run();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-};
+const step = timedStep;
 try {
   await migrateToLatest(db, database.kind);
   const now = new Date();
