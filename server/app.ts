@@ -99,6 +99,9 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
         outboxes: { webhooks: () => services.webhooks.outboxState(), mail: () => services.mail.outboxState() },
         pingDatabase: () => pingDatabase(services.database.db),
         pageCache: () => pageCache.lookups,
+        database: services.database,
+        ...(services.rateLimiter.pingStore ? { pingRedis: () => services.rateLimiter.pingStore!() } : {}),
+        uploadsInProgress: () => services.buildUploads.inProgress(),
       },
     });
   }

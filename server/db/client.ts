@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -12,7 +12,48 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** A human-readable description without credentials, for logs. */
   description: string;
+  /** Tells `listener` of every query run from now on (the operators' metrics). */
+  onQuery(listener: (query: ExecutedQuery) => void): void;
+  /** The connection pool's use now; null on SQLite, which has one connection and no pool. */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+/** What a query was and how long it took: a short fixed vocabulary, never the SQL text. */
+export interface ExecutedQuery {
+  statement: 'select' | 'insert' | 'update' | 'delete' | 'other';
+  seconds: number;
+  failed: boolean;
+}
+
+export interface PoolUse {
+  /** Connections handed to a query or transaction. */
+  inUse: number;
+  idle: number;
+  /** Requests waiting for a connection (the pool is full). */
+  waiting: number;
+  max: number;
+}
+
+const STATEMENTS = new Set<ExecutedQuery['statement']>(['select', 'insert', 'update', 'delete']);
+
+/** Kysely's log hook feeding the listeners added later with `onQuery`; costs one empty loop without them. */
+function queryListeners(): { log(event: LogEvent): void; add(listener: (query: ExecutedQuery) => void): void } {
+  const listeners: Array<(query: ExecutedQuery) => void> = [];
+  return {
+    log(event) {
+      if (listeners.length === 0) return;
+      // The first keyword of the SQL (a `with … select` counts as other): a bounded label.
+      const keyword = /^\s*([a-z]+)/i.exec(event.query.sql)?.[1]?.toLowerCase() as ExecutedQuery['statement'] | undefined;
+      const query: ExecutedQuery = {
+        statement: keyword && STATEMENTS.has(keyword) ? keyword : 'other',
+        seconds: event.queryDurationMillis / 1000,
+        failed: event.level === 'error',
+      };
+      for (const listener of listeners) listener(query);
+    },
+    add: (listener) => listeners.push(listener),
+  };
 }
 
 export interface DatabaseOptions {
@@ -39,11 +80,14 @@ function openSqlite(path: string): DatabaseHandle {
   connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const queries = queryListeners();
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }), log: queries.log });
   return {
     db,
     kind: 'sqlite',
     description: `sqlite ${file}`,
+    onQuery: queries.add,
+    poolUse: () => null,
     close: () => db.destroy(),
   };
 }
@@ -111,12 +155,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // The same for a connection in use: pg reports its loss to the query too (which fails with a 503),
   // but also as an 'error' event on the connection, which would otherwise end the process.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const queries = queryListeners();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queries.log });
   const parsed = new URL(url);
   return {
     db,
     kind: 'postgres',
     description: `postgres ${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${schema ? ` schema ${schema}` : ''}`,
+    onQuery: queries.add,
+    poolUse: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     close: () => db.destroy(),
   };
 }

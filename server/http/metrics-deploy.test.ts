@@ -42,6 +42,12 @@ async function exposedNames(): Promise<Set<string>> {
     outboxes: { webhooks: async () => ({ depth: 0, oldestAgeSeconds: 0 }), mail: async () => ({ depth: 2, oldestAgeSeconds: 30 }) },
     pingDatabase: async () => undefined,
     pageCache: () => ({ hits: 1, misses: 1 }),
+    database: {
+      onQuery: (listener) => listener({ statement: 'select', seconds: 0.001, failed: false }),
+      poolUse: () => ({ inUse: 1, idle: 2, waiting: 0, max: 10 }),
+    },
+    pingRedis: async () => undefined,
+    uploadsInProgress: async () => 1,
   });
   metrics.observe({ method: 'GET', route: '/healthz', status: 200, seconds: 0.002 });
   const text = await metrics.registry.metrics();
@@ -56,7 +62,18 @@ describe('the alert rules and the dashboard under deploy/', () => {
     expect(alerts.length).toBeGreaterThanOrEqual(4);
     expect(panels.length).toBeGreaterThanOrEqual(8);
     const used = new Set([...alerts, ...panels].flatMap(metricsIn));
-    for (const name of ['http_requests_total', 'http_request_duration_seconds_bucket', 'outbox_oldest_age_seconds', 'database_up'])
+    for (const name of [
+      'http_requests_total',
+      'http_request_duration_seconds_bucket',
+      'outbox_oldest_age_seconds',
+      'database_up',
+      'database_query_duration_seconds_bucket',
+      'database_pool_connections',
+      'redis_up',
+      'build_uploads_in_progress',
+      'page_cache_lookups_total',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
       expect(used).toContain(name);
     expect([...used].filter((name) => !names.has(name))).toEqual([]);
   });

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createServices, type Services } from '../services.ts';
+import { insertDeveloperGame } from '../testing/developer-games.ts';
+import { insertUser } from '../testing/test-api.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { parseMetrics, type Sample } from '../testing/metrics-text.ts';
 
@@ -35,6 +37,13 @@ async function openPortal(
     },
   };
 }
+
+/** The samples of one scrape. */
+const scrapeSamples = async (app: FastifyInstance) =>
+  parseMetrics((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body);
+/** The sum of the samples of a metric that carry these labels. */
+const count = (samples: Sample[], name: string, labels: Record<string, string>) =>
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value)).reduce((sum, s) => sum + s.value, 0);
 
 describe('GET /metrics', () => {
   let database: TestDatabase;
@@ -118,6 +127,50 @@ describe('GET /metrics', () => {
       expect(healthy.find((s) => s.name === 'database_up')?.value).toBe(1);
     } finally {
       await closeBroken();
+      await close();
+    }
+  });
+  it('times queries by statement, shows the pool on PostgreSQL, counts open build uploads and says whether Redis answers', async () => {
+    const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const { portal, services, close } = await openPortal(database, { METRICS_TOKEN: TOKEN, REDIS_URL: redisUrl });
+    // A port nothing listens on: Redis is down for this one.
+    const { portal: noRedis, close: closeNoRedis } = await openPortal(database, { METRICS_TOKEN: TOKEN, REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const before = await scrapeSamples(portal);
+      const open = count(before, 'build_uploads_in_progress', {});
+      const userId = await insertUser(services);
+      const game = await insertDeveloperGame(services.database.db, userId);
+      await services.buildUploads.open(userId, game.id, 1024);
+      const inserts = count(before, 'database_query_duration_seconds_count', { statement: 'insert', outcome: 'ok' });
+      await services.database.db
+        .selectFrom('no_such_table' as 'users')
+        .select('id')
+        .execute()
+        .catch(() => undefined);
+
+      const after = await scrapeSamples(portal);
+      expect(count(after, 'build_uploads_in_progress', {})).toBe(open + 1);
+      expect(count(after, 'database_query_duration_seconds_count', { statement: 'insert', outcome: 'ok' })).toBeGreaterThan(inserts);
+      expect(count(after, 'database_query_duration_seconds_count', { statement: 'select', outcome: 'error' })).toBeGreaterThanOrEqual(1);
+      expect(after.filter((s) => s.name === 'database_query_duration_seconds_bucket' && s.labels.le === '+Inf').length).toBeGreaterThan(0);
+      const pool = after.filter((s) => s.name === 'database_pool_connections');
+      if (services.database.kind === 'postgres') {
+        expect(pool.map((s) => s.labels.state).sort()).toEqual(['idle', 'in_use', 'max', 'waiting']);
+        expect(count(after, 'database_pool_connections', { state: 'max' })).toBeGreaterThan(0);
+      } else {
+        expect(pool).toEqual([]);
+      }
+      expect(count(after, 'redis_up', {})).toBe(1);
+      expect(count(await scrapeSamples(noRedis), 'redis_up', {})).toBe(0);
+      // Without REDIS_URL there is no Redis to report on.
+      const { portal: plain, close: closePlain } = await openPortal(database, { METRICS_TOKEN: TOKEN });
+      try {
+        expect((await scrapeSamples(plain)).some((s) => s.name === 'redis_up')).toBe(false);
+      } finally {
+        await closePlain();
+      }
+    } finally {
+      await closeNoRedis();
       await close();
     }
   });

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ExecutedQuery, PoolUse } from '#server/db/client.ts';
 import type { OutboxState } from '#server/lib/outbox-state.ts';
 
 /** What the metrics read when Prometheus scrapes: each outbox's state and whether the database answers. */
@@ -10,12 +11,27 @@ export interface MetricsSources {
   pingDatabase(): Promise<void>;
   /** The page cache's lookups so far (server/http/page-cache.ts). */
   pageCache?: () => { hits: number; misses: number };
+  /** The database's queries as they run, and its connection pool's use (null without a pool). */
+  database?: { onQuery(listener: (query: ExecutedQuery) => void): void; poolUse(): PoolUse | null };
+  /** Resolves when Redis answers; absent without REDIS_URL. */
+  pingRedis?: () => Promise<void>;
+  /** Build uploads open now (started, not finished or abandoned). */
+  uploadsInProgress?: () => Promise<number>;
 }
 
 /** Label values stay a short fixed list: an unusual method is `OTHER`, not whatever a client sent. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** Seconds: from a cached page to a slow export. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: from a lookup by key on SQLite to a statistics query. */
+const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** 1 when `ping` resolves within the scrape, else 0. */
+const upOrDown = (ping: () => Promise<void>) =>
+  ping().then(
+    () => 1,
+    () => 0,
+  );
 
 /**
  * A registry of this server's own (tests run many servers in one process, so never the global
@@ -49,7 +65,7 @@ export function createMetrics(sources: MetricsSources): {
     (reading ??= Promise.all(outboxes.map(async ([outbox, state]) => ({ outbox, state: await state().catch(() => null) }))).finally(() => {
       reading = null;
     }));
-  const gauges = [
+  const gauges: Gauge<string>[] = [
     new Gauge({
       name: 'outbox_depth',
       help: 'Rows pending in an outbox (webhooks, mail)',
@@ -75,15 +91,64 @@ export function createMetrics(sources: MetricsSources): {
       help: '1 when the database answered a select 1 at this scrape, else 0',
       registers: [],
       async collect() {
-        this.set(
-          await sources.pingDatabase().then(
-            () => 1,
-            () => 0,
-          ),
-        );
+        this.set(await upOrDown(sources.pingDatabase));
       },
     }),
   ];
+  const { database, pingRedis, uploadsInProgress } = sources;
+  if (database) {
+    const queries = new Histogram({
+      name: 'database_query_duration_seconds',
+      help: 'Time each query took, by statement (select, insert, update, delete, other) and outcome (ok, error)',
+      labelNames: ['statement', 'outcome'],
+      buckets: QUERY_BUCKETS,
+      registers: [registry],
+    });
+    database.onQuery((query) => queries.observe({ statement: query.statement, outcome: query.failed ? 'error' : 'ok' }, query.seconds));
+    gauges.push(
+      new Gauge({
+        name: 'database_pool_connections',
+        help: 'PostgreSQL connections of this instance by state (in_use, idle, waiting for one, max); absent on SQLite',
+        labelNames: ['state'],
+        registers: [],
+        collect() {
+          this.reset();
+          const use = database.poolUse();
+          if (!use) return;
+          this.set({ state: 'in_use' }, use.inUse);
+          this.set({ state: 'idle' }, use.idle);
+          this.set({ state: 'waiting' }, use.waiting);
+          this.set({ state: 'max' }, use.max);
+        },
+      }),
+    );
+  }
+  if (pingRedis) {
+    gauges.push(
+      new Gauge({
+        name: 'redis_up',
+        help: '1 when Redis answered a PING at this scrape, else 0 (rate limits then count in the database)',
+        registers: [],
+        async collect() {
+          this.set(await upOrDown(pingRedis));
+        },
+      }),
+    );
+  }
+  if (uploadsInProgress) {
+    gauges.push(
+      new Gauge({
+        name: 'build_uploads_in_progress',
+        help: 'Build uploads started and not yet finished or abandoned, of every studio',
+        registers: [],
+        async collect() {
+          this.reset();
+          const open = await uploadsInProgress().catch(() => null);
+          if (open !== null) this.set(open);
+        },
+      }),
+    );
+  }
   for (const gauge of gauges) registry.registerMetric(gauge);
   const { pageCache } = sources;
   if (pageCache) {

@@ -43,6 +43,12 @@ export class FallbackRateLimiter implements RateLimiter {
     return this.#run((limiter) => limiter.reset(rule, subject));
   }
 
+  /** Asks the primary itself, even while counting in the fallback: the metrics tell when Redis returns. */
+  async pingStore(): Promise<void> {
+    if (!this.#primary.pingStore) throw new Error('the primary rate limiter has no store to ping');
+    await this.#primary.pingStore();
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.#primary.close(), this.#fallback.close()]);
   }

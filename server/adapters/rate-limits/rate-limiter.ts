@@ -31,6 +31,8 @@ export interface RateLimiter {
   refund(rule: RateRule, subject: string): Promise<void>;
   /** Forgets the subject's counter. */
   reset(rule: RateRule, subject: string): Promise<void>;
+  /** Resolves when the shared store (Redis) answers; absent where counters live in the database only. */
+  pingStore?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -57,6 +57,10 @@ export class RedisRateLimiter implements RateLimiter {
     await this.#run(() => this.#limiter(rule).delete(subject));
   }
 
+  async pingStore(): Promise<void> {
+    await this.#run(() => this.#redis.ping());
+  }
+
   /** Closes the connection; closing again is harmless (an instance and its test may both close). */
   async close(): Promise<void> {
     if (this.#closing) return this.#closing;

@@ -76,6 +76,15 @@ export class BuildUploadsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** How many uploads are open, of every studio. */
+  async countOpen(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('build_uploads')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   /** Which of these ids are open uploads. */
   async openAmong(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

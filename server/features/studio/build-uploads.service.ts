@@ -79,6 +79,11 @@ export class BuildUploadsService {
     if (!(await this.#repository.exists(id))) throw new AppError('not_found');
   }
 
+  /** Uploads open now, of every studio (the operators' metrics). */
+  inProgress(): Promise<number> {
+    return this.#repository.countOpen();
+  }
+
   /** The upload is finished or abandoned: it no longer counts against its studio's open uploads. */
   async close(id: string): Promise<void> {
     await this.#repository.close(id);
