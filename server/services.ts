@@ -111,6 +111,7 @@ import { StudioKeysRepository } from './features/studio/studio-keys.repository.t
 import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createOutsideSystems } from './services/outside-systems.ts';
+import type { IncomingUploads } from './adapters/storage/incoming-uploads.ts';
 import type { RateLimiter } from './adapters/rate-limits/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
@@ -143,6 +144,8 @@ export interface Services {
   builds: BuildsService;
   /** Unfinished build uploads: per-studio limits and their expiry (decision 109). */
   buildUploads: BuildUploadsService;
+  /** Unfinished build uploads' store (decision 150: a folder, or the bucket every instance shares). */
+  incomingUploads: IncomingUploads;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
   buildFiles: FileStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
@@ -228,6 +231,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     uploads,
     buildFiles,
     memberExports,
+    incomingUploads,
     rateLimiter,
     contentChanges,
     paymentsProvider,
@@ -462,11 +466,11 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     developers,
     buildFiles,
     builds,
+    incomingUploads,
     buildUploads: new BuildUploadsService({
       repository: new BuildUploadsRepository(db),
       clock,
-      // Not served: the public prefix is never used.
-      incoming: new DiskStorage(join(resolve(config.buildsDir), '.incoming'), '/'),
+      incoming: incomingUploads,
       limits: {
         openPerStudio: config.buildUploads.openPerStudio,
         bytesPerStudioPerDay: config.buildUploads.mbPerStudioPerDay * 1024 * 1024,

@@ -39,12 +39,12 @@ interface UploadMeta {
 }
 
 class StandInError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 
@@ -102,11 +102,13 @@ export async function startS3StandIn(options: {
 /** One bucket's objects and unfinished multipart uploads in a folder: objects/, uploads/. */
 class BucketStore {
   readonly objects = new Map<string, ObjectMeta>();
+  readonly root: string;
+  readonly name: string;
 
-  private constructor(
-    readonly root: string,
-    readonly name: string,
-  ) {}
+  private constructor(root: string, name: string) {
+    this.root = root;
+    this.name = name;
+  }
 
   static async open(root: string, name: string): Promise<BucketStore> {
     const store = new BucketStore(root, name);
