@@ -88,7 +88,7 @@ export function createOutsideSystems(database: DatabaseHandle, config: Config, c
  * The folders (the default), or one S3-compatible bucket with a prefix for each (decision 150):
  * `<prefix>uploads/`, `builds/`, `exports/`, `incoming/`.
  */
-function fileStoragesFor(config: Config): Pick<OutsideSystems, 'uploads' | 'buildFiles' | 'memberExports' | 'incomingUploads'> {
+export function fileStoragesFor(config: Config): Pick<OutsideSystems, 'uploads' | 'buildFiles' | 'memberExports' | 'incomingUploads'> {
   const bucket = config.objectStorage;
   if (!bucket) {
     return {
