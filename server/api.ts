@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';

@@ -231,17 +231,10 @@ describe('loadConfig', () => {
     });
     // AWS itself: no endpoint, virtual-hosted addresses; a CDN for the uploads.
     expect(
-      loadConfig({ ...bucket, STORAGE_URL: 's3://playport-files', S3_ENDPOINT: '', S3_REGION: 'eu-west-1', STORAGE_PUBLIC_URL: 'https://cdn.example.com/u' }).objectStorage,
+      loadConfig({ ...bucket, STORAGE_URL: 's3://playport-files', S3_ENDPOINT: '', S3_REGION: 'eu-west-1', STORAGE_PUBLIC_URL: 'https://cdn.example.com/u' })
+        .objectStorage,
     ).toMatchObject({ prefix: '', endpoint: null, region: 'eu-west-1', forcePathStyle: false, publicUrl: 'https://cdn.example.com/u/' });
     expect(loadConfig({ ...bucket, S3_FORCE_PATH_STYLE: 'false' }).objectStorage?.forcePathStyle).toBe(false);
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return '';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
     for (const [env, message] of [
       [{ ...bucket, STORAGE_URL: 'https://playport-files/prod' }, 'STORAGE_URL: must be s3://bucket'],
       [{ ...bucket, STORAGE_URL: 's3://Playport_Files' }, 'is not a valid S3 bucket name'],
@@ -253,7 +246,7 @@ describe('loadConfig', () => {
       [{ ...bucket, STORAGE_PUBLIC_URL: 'cdn.example.com' }, 'STORAGE_PUBLIC_URL: must be an http(s) address'],
       [{ S3_ACCESS_KEY_ID: 'key-id' }, 'S3_ACCESS_KEY_ID: is only read with STORAGE_URL'],
     ] as const) {
-      const message_ = problems(env);
+      const message_ = refusalOf(env);
       expect(message_, JSON.stringify(env)).toContain(message);
       expect(message_).not.toContain('very-secret-value');
     }

@@ -28,7 +28,14 @@ import { mailConfigOf, mailEnvShape, type MailConfig } from './config/mail.ts';
 import { earningsConfigOf, earningsEnvShape, type EarningsConfig } from './config/earnings.ts';
 import { checkPaymentsEnv, paymentsConfigOf, paymentsEnvShape, type PaymentsConfig } from './config/payments.ts';
 import { checkPayoutsEnv, payoutsConfigOf, payoutsEnvShape, type PayoutsConfig } from './config/payouts.ts';
-import { checkObjectStorageEnv, databaseEnvShape, filesEnvShape, type ObjectStorageConfig, objectStorageConfigOf, objectStorageEnvShape } from './config/storage.ts';
+import {
+  checkObjectStorageEnv,
+  databaseEnvShape,
+  filesEnvShape,
+  type ObjectStorageConfig,
+  objectStorageConfigOf,
+  objectStorageEnvShape,
+} from './config/storage.ts';
 
 export { gamesOriginProblem, isLoopbackHost, previewsOriginProblem, trustProxyOption } from './config/network.ts';
 export type { OAuthProviderConfig, PaymentsConfig, WhatsAppConfig };

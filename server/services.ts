@@ -6,11 +6,9 @@ import { AdvertisingIdsService } from './features/tracking/advertising-ids.servi
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
 import { GameSessionsService } from './features/tracking/game-sessions.service.ts';
-import { join, resolve } from 'node:path';
 import type { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
 import type { ContentChanges } from './adapters/content-changes/content-changes.ts';
 import type { DevelopmentInbox } from './adapters/whatsapp/code-sender.ts';
-import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
 import { SandboxPayments } from './adapters/payments/sandbox-payments.ts';
 import { XsollaNotifications } from './adapters/payments/xsolla-notifications.ts';

@@ -87,6 +87,9 @@ export async function sendStoredObject(request: FastifyRequest, reply: FastifyRe
 
 /** Whether an entity tag of a request names this one (weakly: W/ is ignored, as for GET). */
 function sameTag(tag: string, etag: string): boolean {
-  const plain = (value: string) => value.trim().replace(/^W\//, '');
-  return tag.trim() === '*' || plain(tag) === plain(etag);
+  return tag.trim() === '*' || strongPart(tag) === strongPart(etag);
+}
+
+function strongPart(tag: string): string {
+  return tag.trim().replace(/^W\//, '');
 }

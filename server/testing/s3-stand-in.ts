@@ -465,8 +465,10 @@ async function completeUpload(store: BucketStore, key: string, uploadId: string,
     if (!stored || stored.etag.replaceAll('"', '') !== part.etag.replaceAll('"', '')) {
       throw new StandInError(400, 'InvalidPart', 'One or more of the specified parts could not be found.');
     }
-    if (index > 0 && part.partNumber <= wanted[index - 1]!.partNumber) throw new StandInError(400, 'InvalidPartOrder', 'The list of parts was not in ascending order.');
-    if (index < wanted.length - 1 && stored.size < 5 * 1024 * 1024) throw new StandInError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+    if (index > 0 && part.partNumber <= wanted[index - 1]!.partNumber)
+      throw new StandInError(400, 'InvalidPartOrder', 'The list of parts was not in ascending order.');
+    if (index < wanted.length - 1 && stored.size < 5 * 1024 * 1024)
+      throw new StandInError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
   }
   const folder = store.uploadFolder(uploadId);
   const file = store.newObjectFile(key);

@@ -63,7 +63,12 @@ export async function copyFolderToStorage(
   const width = options.width ?? 4;
   const names = (await readdir(folder, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(folder.length + 1).split(sep).join('/'));
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(folder.length + 1)
+        .split(sep)
+        .join('/'),
+    );
   const report: FolderCopyReport = { files: 0, copied: 0, skipped: 0, verified: 0, ignored: [], problems: [] };
   const keys: string[] = [];
   for (const name of names.sort()) {

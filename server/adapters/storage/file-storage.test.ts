@@ -16,7 +16,18 @@ async function bytesOf(stream: Readable | null): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const REFUSED_KEYS = ['../secret.txt', 'a/../../secret.txt', '/etc/passwd', 'a\\..\\..\\secret.txt', '.', '..', '', 'a//b', 'a/./b', '.hidden/../../secret.txt'];
+const REFUSED_KEYS = [
+  '../secret.txt',
+  'a/../../secret.txt',
+  '/etc/passwd',
+  'a\\..\\..\\secret.txt',
+  '.',
+  '..',
+  '',
+  'a//b',
+  'a/./b',
+  '.hidden/../../secret.txt',
+];
 
 /**
  * The contract every FileStorage keeps (decision 150), run on the folder and on the object store

@@ -29,7 +29,10 @@ export function folderIncomingUploads(files: DiskStorage): IncomingUploads {
 }
 
 /** Unfinished uploads in the bucket as S3 multipart uploads, under the prefix of `files`. */
-export function bucketIncomingUploads(files: FileStorage & { keyPrefix: string }, s3: ConstructorParameters<typeof S3Store>[0]['s3ClientConfig']): IncomingUploads {
+export function bucketIncomingUploads(
+  files: FileStorage & { keyPrefix: string },
+  s3: ConstructorParameters<typeof S3Store>[0]['s3ClientConfig'],
+): IncomingUploads {
   return { datastore: new S3Store({ s3ClientConfig: s3 }), idPrefix: files.keyPrefix, files };
 }
 

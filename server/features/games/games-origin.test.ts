@@ -327,7 +327,15 @@ describe("the games origin and a build's files in an object store (decision 150)
     root = mkdtempSync(join(tmpdir(), 'playport-games-stored-'));
     standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'games-test' });
     client = new S3Client(
-      s3ClientConfig({ bucket: 'games-test', prefix: '', endpoint: standIn.endpoint, region: 'us-east-1', accessKeyId: standIn.env.S3_ACCESS_KEY_ID!, secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!, forcePathStyle: true }),
+      s3ClientConfig({
+        bucket: 'games-test',
+        prefix: '',
+        endpoint: standIn.endpoint,
+        region: 'us-east-1',
+        accessKeyId: standIn.env.S3_ACCESS_KEY_ID!,
+        secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!,
+        forcePathStyle: true,
+      }),
     );
     const objects = new S3Storage({ client, bucket: 'games-test', keyPrefix: 'playport/builds/', publicPrefix: '/' });
     await objects.put('4/9/index.html', Buffer.from('<!doctype html><title>Stored</title>'));
@@ -353,7 +361,8 @@ describe("the games origin and a build's files in an object store (decision 150)
     await standIn.stop();
     rmSync(root, { recursive: true, force: true });
   });
-  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers: { host: 'p1.previews.localhost:3001', ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: 'p1.previews.localhost:3001', ...headers } });
 
   it('streams a build with the same types and caching as a folder, and nothing outside the build', async () => {
     const page = await get('/');

@@ -25,6 +25,7 @@ const HOUR = 60 * 60 * 1000;
 const directory = mkdtempSync(join(tmpdir(), 'playport-s3-uploads-'));
 const shifted = { offset: 0 };
 const clock: Clock = { now: () => new Date(Date.now() + shifted.offset) };
+const tus = (token: string) => ({ authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' });
 
 describe('build uploads in the bucket (decision 150)', () => {
   let standIn: Awaited<ReturnType<typeof startS3StandIn>>;
@@ -55,7 +56,6 @@ describe('build uploads in the bucket (decision 150)', () => {
     return { token: member.token, appId: game.id };
   }
 
-  const tus = (token: string) => ({ authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' });
   async function piece(app: FastifyInstance, token: string, location: string, offset: number, bytes: Buffer): Promise<LightMyRequestResponse> {
     return app.inject({
       method: 'PATCH',

@@ -120,9 +120,7 @@ export class BuildUploadsService {
 
   /** The latest change of an upload's objects (ms), or -Infinity when none is there. */
   async #lastWriteMs(id: string): Promise<number> {
-    const times = await Promise.all(
-      UPLOAD_SUFFIXES.map(async (suffix) => (await this.#incoming.files.stat(`${id}${suffix}`))?.modifiedMs ?? -Infinity),
-    );
+    const times = await Promise.all(UPLOAD_SUFFIXES.map(async (suffix) => (await this.#incoming.files.stat(`${id}${suffix}`))?.modifiedMs ?? -Infinity));
     return Math.max(...times);
   }
 
