@@ -41,6 +41,21 @@ for (const [platform, issuer] of Object.entries(STAND_IN_ISSUERS)) {
   if (platform !== 'apple') Object.assign(socialEnv, { [`${prefix}_CLIENT_ID`]: 'playport-test-client', [`${prefix}_CLIENT_SECRET`]: 'playport-test-secret' });
 }
 
+// E2E_STORAGE=s3 (decision 150): the server keeps its files in a bucket of the local S3 stand-in
+// (server/testing/s3-stand-in.ts, whose credentials these are) instead of the folders.
+const onObjectStorage = process.env.E2E_STORAGE === 's3';
+const s3StandInPort = port + 1740;
+const objectStorageEnv: Record<string, string> = onObjectStorage
+  ? {
+      STORAGE_URL: 's3://playport-e2e/playport',
+      S3_ENDPOINT: `http://127.0.0.1:${s3StandInPort}`,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'playport-stand-in',
+      S3_SECRET_ACCESS_KEY: 'playport-stand-in-secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    }
+  : {};
+
 const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -113,6 +128,20 @@ export default defineConfig({
       stderr: 'pipe',
       env: { MAIL_STAND_IN_SMTP_PORT: String(mailSmtpPort), MAIL_STAND_IN_INBOX_PORT: String(port + 1721) },
     },
+    ...(onObjectStorage
+      ? [
+          {
+            command: 'node scripts/s3-stand-in.ts',
+            // The stand-in answers a request without credentials 403, which counts as up.
+            url: `http://127.0.0.1:${s3StandInPort}/playport-e2e`,
+            reuseExistingServer: false,
+            timeout: 30_000,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+            env: { S3_STAND_IN_PORT: String(s3StandInPort), S3_STAND_IN_DIR: join(tmpdir(), `playport-e2e-s3-${runId}`), S3_STAND_IN_BUCKET: 'playport-e2e' },
+          },
+        ]
+      : []),
     {
       command: 'npm run start --silent',
       url: `http://localhost:${port}/readyz`,
@@ -137,6 +166,7 @@ export default defineConfig({
         BUILDS_DIR: join(tmpdir(), `playport-e2e-builds-${runId}`),
         EXPORTS_DIR: join(tmpdir(), `playport-e2e-exports-${runId}`),
         ...socialEnv,
+        ...objectStorageEnv,
       },
     },
   ],

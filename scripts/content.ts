@@ -62,8 +62,8 @@ async function importFolder(services: ReturnType<typeof createServices>): Promis
   const articlesOnly = existsSync(resolve(folder, 'columns.yaml'));
   if (!articlesOnly) {
     const catalogueFolder = existsSync(resolve(folder, 'catalogue')) ? resolve(folder, 'catalogue') : folder;
-    // Images next to an entry (not in games/<slug>/) are copied to the uploads folder.
-    const report = await importCatalogue(services.catalogueImport, { folder: catalogueFolder, gamesFolder: resolve('games'), uploadDir: config.uploadDir });
+    // Images next to an entry (not in games/<slug>/) are copied to the uploads (the folder or the bucket).
+    const report = await importCatalogue(services.catalogueImport, { folder: catalogueFolder, gamesFolder: resolve('games'), uploads: services.uploads });
     console.log(`imported into ${database.description}: ${report.categories} categories, ${report.tags} tags, ${report.apps} apps`);
     if (report.keptConsoleListings.length > 0) {
       console.log(`kept as published or featured in the Console (decision 099): games ${report.keptConsoleListings.join(', ')}`);

@@ -177,6 +177,21 @@ if (wanted('e2e')) {
     const before = newRetries.length;
     countPlaywright(file, pass);
     if (newRetries.length > before && !failures.includes(`e2e (${pass})`)) failures.push(`e2e (${pass}): a journey passed only on its retry`);
+    // Decision 150: the journeys that read and write builds (the engine games, a Studio build shipped)
+    // again with the files in a bucket of the local S3 stand-in. Once: in the SQLite pass.
+    if (!postgresUrl) {
+      const s3File = join(reports, 'e2e-s3.json');
+      const s3Pass = 'object storage';
+      const journeys = ['tests/e2e/games/engine-games.spec.ts', 'tests/e2e/studio/builds.spec.ts'];
+      run(`e2e (${s3Pass})`, 'npm', npx(['playwright', 'test', ...journeys, '--project', 'desktop']), {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: s3File,
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+        E2E_STORAGE: 's3',
+      });
+      const beforeS3 = newRetries.length;
+      countPlaywright(s3File, s3Pass);
+      if (newRetries.length > beforeS3 && !failures.includes(`e2e (${s3Pass})`)) failures.push(`e2e (${s3Pass}): a journey passed only on its retry`);
+    }
   }
 }
 

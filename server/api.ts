@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -165,7 +164,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, { con
   });
   await studioRoutes(api, services.studioGames);
   gameChangesRoutes(api, { changes: services.gameChanges, studio: services.studioGames });
-  await buildsRoutes(api, { builds: services.builds, uploads: services.buildUploads, developers: services.developers, buildsDir: resolve(config.buildsDir) });
+  await buildsRoutes(api, { builds: services.builds, uploads: services.buildUploads, developers: services.developers, incoming: services.incomingUploads });
   consoleOpsRoutes(api, services.consoleOps);
   await consoleContentRoutes(api, services.consoleGames, services.consoleContent);
   studioStatsRoutes(api, services.studioStats);

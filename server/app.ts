@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -19,6 +19,8 @@ import { requestLocale } from './i18n.ts';
 import { isServiceOutage, outageError } from './lib/service-outage.ts';
 import { formPostCallbackRoute, whatsappInboxRoute } from './features/social/social.routes.ts';
 import { DiskStorage } from './adapters/storage/disk-storage.ts';
+import { isStorageKey } from './adapters/storage/file-storage.ts';
+import { sendStoredObject } from './http/stored-object.ts';
 import { imageEndpoint } from './features/catalogue/catalogue-images.ts';
 import { PageCache, pageCacheKey } from './http/page-cache.ts';
 import { reactRouterPlugin } from './http/react-router.ts';
@@ -53,6 +55,23 @@ const GOOGLE_AD_SOURCES: ExtraSources = {
   'img-src': ['https://*.googlesyndication.com', 'https://*.doubleclick.net', 'https://*.google.com', 'https://*.adtrafficquality.google'],
 };
 const ONE_YEAR = 31_536_000;
+/** The content types of what members and imports upload (images, article media), when streamed from a bucket. */
+const UPLOAD_TYPES: Record<string, string> = {
+  '.webp': 'image/webp',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain; charset=utf-8',
+};
 const ONE_DAY = 86_400;
 
 /** The portal's one process: pages, API, messages, manifests, health checks and static files. */
@@ -220,17 +239,28 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
       },
     });
   });
-  // The uploads storage is a folder (DiskStorage at /uploads/), served from it here; an object
-  // store would serve its files at its own address instead (decision 058).
-  await app.register(fastifyStatic, {
-    root: resolve(config.uploadDir),
-    prefix: '/uploads/',
-    decorateReply: false,
-    wildcard: true,
-    setHeaders(reply) {
-      reply.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
-    },
-  });
+  // The uploads are a folder (DiskStorage at /uploads/), served from it here; or objects in a bucket
+  // (decision 150), streamed from it with the same caching (with STORAGE_PUBLIC_URL new uploads are
+  // linked at that address instead, and older links still come here).
+  const uploadsFolder = services.uploads.localFolder('');
+  if (uploadsFolder !== null) {
+    await app.register(fastifyStatic, {
+      root: uploadsFolder,
+      prefix: '/uploads/',
+      decorateReply: false,
+      wildcard: true,
+      setHeaders(reply) {
+        reply.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+      },
+    });
+  } else {
+    app.get<{ Params: { '*': string } }>('/uploads/*', async (request, reply) => {
+      const key = request.params['*'];
+      if (!isStorageKey(key)) return reply.callNotFound();
+      reply.type(UPLOAD_TYPES[extname(key).toLowerCase()] ?? 'application/octet-stream').header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+      return sendStoredObject(request, reply, services.uploads, key, { precompressed: false });
+    });
+  }
   // Resized WebP copies of the games' and uploads' raster images (spec section 9 image defaults).
   await app.register(imageEndpoint, { sources: [new DiskStorage(resolve('games'), '/games/', { readOnly: true }), services.uploads] });
 

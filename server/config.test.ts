@@ -210,6 +210,47 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: 'x'.repeat(40), WHATSAPP_SENDER: 'development' })).toThrow(/refused in production/);
     });
   });
+
+  it('reads object storage (decision 150) only with STORAGE_URL, and names every missing or bad part without printing the secret', () => {
+    expect(loadConfig({}).objectStorage).toBeNull();
+    const bucket = {
+      STORAGE_URL: 's3://playport-files/prod',
+      S3_ENDPOINT: 'http://127.0.0.1:9400/',
+      S3_ACCESS_KEY_ID: 'key-id',
+      S3_SECRET_ACCESS_KEY: 'very-secret-value',
+    };
+    expect(loadConfig(bucket).objectStorage).toEqual({
+      bucket: 'playport-files',
+      prefix: 'prod/',
+      endpoint: 'http://127.0.0.1:9400',
+      region: 'us-east-1',
+      accessKeyId: 'key-id',
+      secretAccessKey: 'very-secret-value',
+      forcePathStyle: true,
+      publicUrl: null,
+    });
+    // AWS itself: no endpoint, virtual-hosted addresses; a CDN for the uploads.
+    expect(
+      loadConfig({ ...bucket, STORAGE_URL: 's3://playport-files', S3_ENDPOINT: '', S3_REGION: 'eu-west-1', STORAGE_PUBLIC_URL: 'https://cdn.example.com/u' })
+        .objectStorage,
+    ).toMatchObject({ prefix: '', endpoint: null, region: 'eu-west-1', forcePathStyle: false, publicUrl: 'https://cdn.example.com/u/' });
+    expect(loadConfig({ ...bucket, S3_FORCE_PATH_STYLE: 'false' }).objectStorage?.forcePathStyle).toBe(false);
+    for (const [env, message] of [
+      [{ ...bucket, STORAGE_URL: 'https://playport-files/prod' }, 'STORAGE_URL: must be s3://bucket'],
+      [{ ...bucket, STORAGE_URL: 's3://Playport_Files' }, 'is not a valid S3 bucket name'],
+      [{ ...bucket, STORAGE_URL: 's3://playport-files/../etc' }, 'the prefix must be plain path segments'],
+      [{ ...bucket, S3_ACCESS_KEY_ID: '' }, 'S3_ACCESS_KEY_ID: is required with STORAGE_URL'],
+      [{ ...bucket, S3_SECRET_ACCESS_KEY: '' }, 'S3_SECRET_ACCESS_KEY: is required with STORAGE_URL'],
+      [{ ...bucket, S3_ENDPOINT: '127.0.0.1:9400' }, 'S3_ENDPOINT: must be http(s)://host[:port]'],
+      [{ ...bucket, S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+      [{ ...bucket, STORAGE_PUBLIC_URL: 'cdn.example.com' }, 'STORAGE_PUBLIC_URL: must be an http(s) address'],
+      [{ S3_ACCESS_KEY_ID: 'key-id' }, 'S3_ACCESS_KEY_ID: is only read with STORAGE_URL'],
+    ] as const) {
+      const message_ = refusalOf(env);
+      expect(message_, JSON.stringify(env)).toContain(message);
+      expect(message_).not.toContain('very-secret-value');
+    }
+  });
 });
 
 /** The message a call throws, or '' when it does not throw. */

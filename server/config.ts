@@ -28,7 +28,14 @@ import { mailConfigOf, mailEnvShape, type MailConfig } from './config/mail.ts';
 import { earningsConfigOf, earningsEnvShape, type EarningsConfig } from './config/earnings.ts';
 import { checkPaymentsEnv, paymentsConfigOf, paymentsEnvShape, type PaymentsConfig } from './config/payments.ts';
 import { checkPayoutsEnv, payoutsConfigOf, payoutsEnvShape, type PayoutsConfig } from './config/payouts.ts';
-import { databaseEnvShape, filesEnvShape } from './config/storage.ts';
+import {
+  checkObjectStorageEnv,
+  databaseEnvShape,
+  filesEnvShape,
+  type ObjectStorageConfig,
+  objectStorageConfigOf,
+  objectStorageEnvShape,
+} from './config/storage.ts';
 
 export { gamesOriginProblem, isLoopbackHost, previewsOriginProblem, trustProxyOption } from './config/network.ts';
 export type { OAuthProviderConfig, PaymentsConfig, WhatsAppConfig };
@@ -66,6 +73,7 @@ const EnvSchema = z
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     COMMUNITY_CHAT_URL: z.url().default('https://discord.com/invite/playport'),
     ...filesEnvShape,
+    ...objectStorageEnvShape,
     ...identityEnvShape,
     ...paymentsEnvShape,
     ...earningsEnvShape,
@@ -90,6 +98,7 @@ const EnvSchema = z
     checkPaymentsEnv(env, ctx);
     checkPayoutsEnv(env, ctx);
     checkMarketingEnv(env, ctx);
+    checkObjectStorageEnv(env, ctx);
     if (env.FAULT_INJECTION && env.APP_ENV !== 'test') {
       ctx.addIssue({ code: 'custom', path: ['FAULT_INJECTION'], message: 'only for APP_ENV=test' });
     }
@@ -153,6 +162,8 @@ export interface Config {
   buildsDir: string;
   /** Where members' data archives are kept, never served directly (decision 144). */
   exportsDir: string;
+  /** Decision 150: the S3-compatible bucket the uploads, builds and exports go to instead of the folders; null for the folders. */
+  objectStorage: ObjectStorageConfig | null;
   /** Limits of unfinished build uploads (decision 109). */
   buildUploads: { expiryHours: number; openPerStudio: number; mbPerStudioPerDay: number };
   buildDir: string;
@@ -220,6 +231,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadDir: env.UPLOAD_DIR,
     buildsDir: env.BUILDS_DIR,
     exportsDir: env.EXPORTS_DIR,
+    objectStorage: objectStorageConfigOf(env),
     buildUploads: {
       expiryHours: env.BUILD_UPLOAD_EXPIRY_HOURS,
       openPerStudio: env.STUDIO_OPEN_UPLOADS,

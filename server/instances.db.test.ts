@@ -159,7 +159,7 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     // The demo catalogue and articles, imported before the instances start; the copy is what the content command imports later.
     const services = createServices(database, loadConfig({ ...env, REDIS_URL: '' }));
     for (const part of ['catalogue', 'articles']) cpSync(resolve('content', part), join(work, 'content', part), { recursive: true });
-    await importCatalogue(services.catalogueImport, { folder: join(work, 'content/catalogue'), gamesFolder: resolve('games'), uploadDir: env.UPLOAD_DIR });
+    await importCatalogue(services.catalogueImport, { folder: join(work, 'content/catalogue'), gamesFolder: resolve('games'), uploads: services.uploads });
     await importArticles(services.articlesImport, { folder: join(work, 'content/articles') });
     [a, b] = [await startInstance('A', env), await startInstance('B', env)];
     const response = await fetch(`${a.base}/serve/api/csrf`);

@@ -28,8 +28,11 @@ const database = await connectDatabase(config.databaseUrl, {
 });
 if (!database) process.exit(1);
 await migrateToLatest(database.db, database.kind);
-mkdirSync(resolve(config.uploadDir), { recursive: true });
-mkdirSync(resolve(config.buildsDir), { recursive: true });
+// With STORAGE_URL the files are in the bucket (decision 150); otherwise in these folders.
+if (!config.objectStorage) {
+  mkdirSync(resolve(config.uploadDir), { recursive: true });
+  mkdirSync(resolve(config.buildsDir), { recursive: true });
+}
 const services = createServices(database, config, config.testClockFile ? fileClock(config.testClockFile) : systemClock);
 // Before answering anything: games' secrets derived from APP_SECRET until migration 0028 are stored,
 // those sealed under APP_SECRET_PREVIOUS sealed again under APP_SECRET (decision 110).

@@ -6,11 +6,9 @@ import { AdvertisingIdsService } from './features/tracking/advertising-ids.servi
 import { ConversionsService } from './features/tracking/conversions.service.ts';
 import { GameSessionsRepository } from './features/tracking/game-sessions.repository.ts';
 import { GameSessionsService } from './features/tracking/game-sessions.service.ts';
-import { join, resolve } from 'node:path';
 import type { MetaConversionsApi } from './adapters/conversions/meta-conversions-api.ts';
 import type { ContentChanges } from './adapters/content-changes/content-changes.ts';
 import type { DevelopmentInbox } from './adapters/whatsapp/code-sender.ts';
-import { DiskStorage } from './adapters/storage/disk-storage.ts';
 import type { FileStorage } from './adapters/storage/file-storage.ts';
 import { SandboxPayments } from './adapters/payments/sandbox-payments.ts';
 import { XsollaNotifications } from './adapters/payments/xsolla-notifications.ts';
@@ -111,6 +109,7 @@ import { StudioKeysRepository } from './features/studio/studio-keys.repository.t
 import { StudioKeysService } from './features/studio/studio-keys.service.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createOutsideSystems } from './services/outside-systems.ts';
+import type { IncomingUploads } from './adapters/storage/incoming-uploads.ts';
 import type { RateLimiter } from './adapters/rate-limits/rate-limiter.ts';
 
 /** Everything the API and the page loaders call, built once at start-up. */
@@ -143,6 +142,8 @@ export interface Services {
   builds: BuildsService;
   /** Unfinished build uploads: per-studio limits and their expiry (decision 109). */
   buildUploads: BuildUploadsService;
+  /** Unfinished build uploads' store (decision 150: a folder, or the bucket every instance shares). */
+  incomingUploads: IncomingUploads;
   /** Where builds' files are kept: a folder of its own, never served on the portal (decision 097). */
   buildFiles: FileStorage;
   /** The Console's orders, members, acquisition report and audit log (decision 098). */
@@ -228,6 +229,7 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     uploads,
     buildFiles,
     memberExports,
+    incomingUploads,
     rateLimiter,
     contentChanges,
     paymentsProvider,
@@ -462,11 +464,11 @@ export function createServices(database: DatabaseHandle, config: Config, clock: 
     developers,
     buildFiles,
     builds,
+    incomingUploads,
     buildUploads: new BuildUploadsService({
       repository: new BuildUploadsRepository(db),
       clock,
-      // Not served: the public prefix is never used.
-      incoming: new DiskStorage(join(resolve(config.buildsDir), '.incoming'), '/'),
+      incoming: incomingUploads,
       limits: {
         openPerStudio: config.buildUploads.openPerStudio,
         bytesPerStudioPerDay: config.buildUploads.mbPerStudioPerDay * 1024 * 1024,

@@ -1,6 +1,7 @@
 // The implementations of the outside systems' interfaces (server/adapters/) the configuration
 // chooses: files, counters, content changes, payments, sign-in providers and code senders, conversions.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { OAuthPlatform } from '#common/social-platforms.ts';
 import { MetaConversionsApi } from '../adapters/conversions/meta-conversions-api.ts';
 import { type ContentChanges, LocalContentChanges } from '../adapters/content-changes/content-changes.ts';
@@ -16,6 +17,9 @@ import { PayPalPayouts } from '../adapters/payouts/paypal-payouts.ts';
 import { StandInPayouts } from '../adapters/payouts/stand-in-payouts.ts';
 import { SmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { DiskStorage } from '../adapters/storage/disk-storage.ts';
+import type { FileStorage } from '../adapters/storage/file-storage.ts';
+import { bucketIncomingUploads, folderIncomingUploads, type IncomingUploads } from '../adapters/storage/incoming-uploads.ts';
+import { S3Storage, s3ClientConfig } from '../adapters/storage/s3-storage.ts';
 import { CloudApiCodeSender } from '../adapters/whatsapp/cloud-api-code-sender.ts';
 import { type CodeSender, DevelopmentInbox } from '../adapters/whatsapp/code-sender.ts';
 import type { Config } from '../config.ts';
@@ -26,12 +30,14 @@ import type { RateLimiter } from '../adapters/rate-limits/rate-limiter.ts';
 
 /** The outside systems of one process, built once from the configuration. */
 export interface OutsideSystems {
-  /** What members and imports upload (avatars, article media), served at /uploads/. */
-  uploads: DiskStorage;
-  /** Developers' builds: a folder of its own, never served on the portal (decision 097). */
-  buildFiles: DiskStorage;
-  /** Members' data archives: a folder of its own, never served (decision 144). */
-  memberExports: DiskStorage;
+  /** What members and imports upload (avatars, article media), served at /uploads/ (or STORAGE_PUBLIC_URL). */
+  uploads: FileStorage;
+  /** Developers' builds: a folder or prefix of their own, never served on the portal (decision 097). */
+  buildFiles: FileStorage;
+  /** Members' data archives: a folder or prefix of their own, never served (decision 144). */
+  memberExports: FileStorage;
+  /** Unfinished build uploads (decision 109): in BUILDS_DIR/.incoming, or in the bucket where every instance resumes them. */
+  incomingUploads: IncomingUploads;
   rateLimiter: RateLimiter;
   contentChanges: ContentChanges;
   /** null with PAYMENTS_PROVIDER=off. */
@@ -53,9 +59,7 @@ export interface OutsideSystems {
 export function createOutsideSystems(database: DatabaseHandle, config: Config, clock: Clock): OutsideSystems {
   const whatsappInbox = config.social.whatsapp.sender === 'development' ? new DevelopmentInbox() : null;
   return {
-    uploads: new DiskStorage(resolve(config.uploadDir), '/uploads/'),
-    buildFiles: new DiskStorage(resolve(config.buildsDir), '/'),
-    memberExports: new DiskStorage(resolve(config.exportsDir), '/'),
+    ...fileStoragesFor(config),
     rateLimiter: createRateLimiter({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, db: database.db, clock }),
     contentChanges: contentChangesFor(config),
     paymentsProvider: paymentProvider(config),
@@ -77,6 +81,32 @@ export function createOutsideSystems(database: DatabaseHandle, config: Config, c
       : null,
     mailTransport: config.mail.smtpUrl ? new SmtpTransport({ url: config.mail.smtpUrl, from: config.mail.from }) : null,
     payoutProvider: payoutProvider(config),
+  };
+}
+
+/**
+ * The folders (the default), or one S3-compatible bucket with a prefix for each (decision 150):
+ * `<prefix>uploads/`, `builds/`, `exports/`, `incoming/`.
+ */
+export function fileStoragesFor(config: Config): Pick<OutsideSystems, 'uploads' | 'buildFiles' | 'memberExports' | 'incomingUploads'> {
+  const bucket = config.objectStorage;
+  if (!bucket) {
+    return {
+      uploads: new DiskStorage(resolve(config.uploadDir), '/uploads/'),
+      buildFiles: new DiskStorage(resolve(config.buildsDir), '/'),
+      memberExports: new DiskStorage(resolve(config.exportsDir), '/'),
+      // Not served: the public prefix is never used.
+      incomingUploads: folderIncomingUploads(new DiskStorage(join(resolve(config.buildsDir), '.incoming'), '/')),
+    };
+  }
+  const clientConfig = s3ClientConfig(bucket);
+  const client = new S3Client(clientConfig);
+  const storage = (name: string, publicPrefix: string) => new S3Storage({ client, bucket: bucket.bucket, keyPrefix: `${bucket.prefix}${name}/`, publicPrefix });
+  return {
+    uploads: storage('uploads', bucket.publicUrl ?? '/uploads/'),
+    buildFiles: storage('builds', '/'),
+    memberExports: storage('exports', '/'),
+    incomingUploads: bucketIncomingUploads(storage('incoming', '/'), { ...clientConfig, bucket: bucket.bucket }),
   };
 }
 

@@ -15,4 +15,5 @@ export default async function globalTeardown() {
   }
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(tmpdir(), `playport-e2e-${runId}.sqlite${suffix}`), { force: true });
   rmSync(join(tmpdir(), `playport-e2e-uploads-${runId}`), { recursive: true, force: true });
+  rmSync(join(tmpdir(), `playport-e2e-s3-${runId}`), { recursive: true, force: true });
 }

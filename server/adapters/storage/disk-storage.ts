@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { type FileStorage, isStorageKey, type StoredObject } from './file-storage.ts';
+import { type ByteRange, type FileStorage, isStorageKey, RangeNotSatisfiable, type StoredObject } from './file-storage.ts';
 
 /**
  * Files in a folder on disk. Writes go to a temporary name beside the target and are renamed
@@ -45,9 +45,12 @@ export class DiskStorage implements FileStorage {
     return info?.isFile() ? { size: info.size, modifiedMs: info.mtimeMs } : null;
   }
 
-  async getStream(key: string): Promise<Readable | null> {
-    if (!(await this.stat(key))) return null;
-    return createReadStream(this.#file(key));
+  async getStream(key: string, range?: ByteRange): Promise<Readable | null> {
+    const info = await this.stat(key);
+    if (!info) return null;
+    if (!range) return createReadStream(this.#file(key));
+    if (range.start < 0 || range.start >= info.size || range.end < range.start) throw new RangeNotSatisfiable(key, range);
+    return createReadStream(this.#file(key), { start: range.start, end: Math.min(range.end, info.size - 1) });
   }
 
   async list(prefix: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { ContentError } from '#server/content/files.ts';
 import { FIXTURES, openTestApi, type TestApi } from '#server/testing/test-api.ts';
 import { importCatalogue } from './catalogue.import.ts';
@@ -133,7 +134,7 @@ describe('catalogue import', () => {
       join(folder, 'apps', 'delta.json'),
       JSON.stringify({ ...validEntry('delta'), thumbnail: 'images/delta.svg', screenshots: ['images/delta.svg'] }),
     );
-    const report = await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploadDir });
+    const report = await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploads: new DiskStorage(uploadDir, '/uploads/') });
     expect(report).toEqual({ categories: 0, tags: 0, apps: 1, keptConsoleListings: [] });
     const files = readdirSync(join(uploadDir, 'catalogue'));
     expect(files).toHaveLength(1);
@@ -149,7 +150,7 @@ describe('catalogue import', () => {
     expect(search.json().data.items.map((i: { slug: string }) => i.slug)).toEqual(['delta']);
     // Again: same files, same rows.
     const before = await snapshot();
-    await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploadDir });
+    await importCatalogue(api.services.catalogueImport, { folder, gamesFolder: GAMES, uploads: new DiskStorage(uploadDir, '/uploads/') });
     expect(readdirSync(join(uploadDir, 'catalogue'))).toEqual(files);
     expect(await snapshot()).toEqual(before);
   });

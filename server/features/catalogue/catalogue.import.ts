@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { access, copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { SKU_PATTERN } from '#common/api/game-store.schema.ts';
 import { SLUG_PATTERN } from '#common/constants.ts';
+import { type FileStorage, publicUrl } from '#server/adapters/storage/file-storage.ts';
 import { check, ContentError, listFiles, readStructured } from '#server/content/files.ts';
 import { backendOriginOf } from '#server/lib/backend-origins.ts';
 import { hostedGameProblems, HOSTED_SLUG_PATTERN } from './hosted-game-limits.ts';
@@ -130,10 +131,10 @@ export interface CatalogueImportOptions {
   /** Folder holding each game's files as <slug>/…, served at /games/<slug>/. */
   gamesFolder: string;
   /**
-   * Where images that come with the import folder (not from the game's own folder) are copied,
-   * under catalogue/, served at /uploads/catalogue/. Without it such images are an error.
+   * Where images that come with the import folder (not from the game's own folder) are copied:
+   * the uploads (a folder or the bucket, decision 150), under catalogue/. Without it such images are an error.
    */
-  uploadDir?: string;
+  uploads?: FileStorage;
 }
 
 export interface CatalogueImportReport {
@@ -146,6 +147,7 @@ export interface CatalogueImportReport {
 
 interface ImageCopy {
   from: string;
+  /** The key in the uploads. */
   to: string;
 }
 
@@ -252,9 +254,8 @@ export async function importCatalogue(repository: CatalogueImportRepository, opt
   if (problems.length > 0) throw new ContentError(problems);
 
   for (const copy of copies) {
-    await mkdir(dirname(copy.to), { recursive: true });
     // Names are content hashes: a file that is there already has this content.
-    if (!(await exists(copy.to))) await copyFile(copy.from, copy.to);
+    if (!(await options.uploads!.stat(copy.to))) await options.uploads!.put(copy.to, await readFile(copy.from));
   }
   const keptConsoleListings = await repository.replaceCatalogue({ categories, tags, apps });
   return { categories: categories.length, tags: tags.length, apps: apps.length, keptConsoleListings };
@@ -294,7 +295,7 @@ async function resolveImage(input: {
     problems.push(`${where}: ${field}: file ${path} exists neither in games/${slug}/ nor next to the entry`);
     return '';
   }
-  if (!input.options.uploadDir) {
+  if (!input.options.uploads) {
     problems.push(`${where}: ${field}: ${path} is not in games/${slug}/, and this import has no upload folder to copy it to`);
     return '';
   }
@@ -304,8 +305,8 @@ async function resolveImage(input: {
     .digest('hex')
     .slice(0, 20);
   const fileName = `${hash}${extension}`;
-  input.copies.push({ from: beside, to: join(input.options.uploadDir, 'catalogue', fileName) });
-  return `/uploads/catalogue/${fileName}`;
+  input.copies.push({ from: beside, to: `catalogue/${fileName}` });
+  return publicUrl(input.options.uploads, `catalogue/${fileName}`);
 }
 
 async function checkSize(file: string, where: string, field: string, problems: string[]): Promise<boolean> {

@@ -1,15 +1,16 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
-import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
+import { S3Storage, s3ClientConfig } from '#server/adapters/storage/s3-storage.ts';
 import { loadConfig } from '#server/config.ts';
 import type { HostedGame } from '#server/features/catalogue/catalogue.service.ts';
+import { startS3StandIn } from '#server/testing/s3-stand-in.ts';
 import { buildGamesOrigin, gameContentSecurityPolicy, HOSTED_GAME_SANDBOX } from './games-origin.ts';
 
 const config = loadConfig({ PORT: '3000' });
@@ -314,25 +315,37 @@ describe('the games origin and cookies (decision 108)', () => {
   });
 });
 
-describe("the games origin and a build's files in storage", () => {
-  it('streams a build from storage that is not a local folder (an object store) with the same types and caching, and nothing outside the build', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'playport-games-stored-'));
-    const disk = new DiskStorage(root, '/');
-    await disk.put('4/9/index.html', Buffer.from('<!doctype html><title>Stored</title>'));
-    await disk.put('4/9/Build/game.0123abcd89.wasm', WASM);
-    await disk.put('4/8/secret.txt', Buffer.from('another build'));
-    // The disk's objects, offered as an object store offers them: no folder to hand to a static server.
-    const objects: FileStorage = {
-      publicPrefix: '/',
-      put: (key, bytes) => disk.put(key, bytes),
-      read: (key) => disk.read(key),
-      stat: (key) => disk.stat(key),
-      getStream: (key) => disk.getStream(key),
-      delete: (key) => disk.delete(key),
-      list: (prefix) => disk.list(prefix),
-      localFolder: () => null,
-    };
-    const app = await buildGamesOrigin({
+describe("the games origin and a build's files in an object store (decision 150)", () => {
+  let root: string;
+  let standIn: Awaited<ReturnType<typeof startS3StandIn>>;
+  let client: S3Client;
+  let app: FastifyInstance;
+  const large = Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251));
+  const script = 'console.log("stored game");'.repeat(100);
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'playport-games-stored-'));
+    standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'games-test' });
+    client = new S3Client(
+      s3ClientConfig({
+        bucket: 'games-test',
+        prefix: '',
+        endpoint: standIn.endpoint,
+        region: 'us-east-1',
+        accessKeyId: standIn.env.S3_ACCESS_KEY_ID!,
+        secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!,
+        forcePathStyle: true,
+      }),
+    );
+    const objects = new S3Storage({ client, bucket: 'games-test', keyPrefix: 'playport/builds/', publicPrefix: '/' });
+    await objects.put('4/9/index.html', Buffer.from('<!doctype html><title>Stored</title>'));
+    await objects.put('4/9/Build/game.0123abcd89.wasm', WASM);
+    await objects.put('4/9/Build/game.0123abcd89.data', large);
+    await objects.put('4/9/Build/loader.js', Buffer.from(script));
+    await objects.put('4/9/Build/loader.js.br', brotliCompressSync(script));
+    await objects.put('4/9/Build/loader.js.gz', gzipSync(script));
+    await objects.put('4/8/secret.txt', Buffer.from('another build'));
+    app = await buildGamesOrigin({
       config,
       catalogue: { hostedGame: async () => null },
       builds: {
@@ -341,25 +354,81 @@ describe("the games origin and a build's files in storage", () => {
       },
       logger: false,
     });
-    try {
-      const get = (url: string) => app.inject({ method: 'GET', url, headers: { host: 'p1.previews.localhost:3001' } });
-      const page = await get('/');
-      expect(page.statusCode).toBe(200);
-      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(page.body).toContain('Stored');
-      expect(page.headers['content-security-policy']).toContain('sandbox');
-      const wasm = await get('/Build/game.0123abcd89.wasm');
-      expect([wasm.statusCode, wasm.headers['content-type'], wasm.headers['cache-control']]).toEqual([
-        200,
-        'application/wasm',
-        'public, max-age=31536000, immutable',
-      ]);
-      expect([...wasm.rawPayload]).toEqual([...WASM]);
-      expect((await get('/missing.js')).statusCode).toBe(404);
-      expect((await get('/../8/secret.txt')).statusCode).toBe(404);
-      expect((await get('/%2e%2e/8/secret.txt')).statusCode).toBe(404);
-    } finally {
-      await app.close();
-    }
+  });
+  afterAll(async () => {
+    await app.close();
+    client.destroy();
+    await standIn.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: 'p1.previews.localhost:3001', ...headers } });
+
+  it('streams a build with the same types and caching as a folder, and nothing outside the build', async () => {
+    const page = await get('/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('Stored');
+    expect(page.headers['content-security-policy']).toContain('sandbox');
+    expect(page.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+    const wasm = await get('/Build/game.0123abcd89.wasm');
+    expect([wasm.statusCode, wasm.headers['content-type'], wasm.headers['cache-control'], wasm.headers['content-length']]).toEqual([
+      200,
+      'application/wasm',
+      'public, max-age=31536000, immutable',
+      String(WASM.length),
+    ]);
+    expect([...wasm.rawPayload]).toEqual([...WASM]);
+    expect((await get('/missing.js')).statusCode).toBe(404);
+    expect((await get('/../8/secret.txt')).statusCode).toBe(404);
+    expect((await get('/%2e%2e/8/secret.txt')).statusCode).toBe(404);
+  });
+
+  it('answers byte ranges with 206 and Content-Range, a range past the end with 416, and several ranges with the whole file', async () => {
+    const part = await get('/Build/game.0123abcd89.data', { range: 'bytes=1000-1999' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-1999/${large.length}`);
+    expect(part.headers['content-length']).toBe('1000');
+    expect(part.headers['accept-ranges']).toBe('bytes');
+    expect(part.rawPayload.equals(large.subarray(1000, 2000))).toBe(true);
+    const tail = await get('/Build/game.0123abcd89.data', { range: 'bytes=-10' });
+    expect([tail.statusCode, tail.headers['content-range']]).toEqual([206, `bytes ${large.length - 10}-${large.length - 1}/${large.length}`]);
+    expect(tail.rawPayload.equals(large.subarray(-10))).toBe(true);
+    const open = await get('/Build/game.0123abcd89.data', { range: `bytes=${large.length - 5}-` });
+    expect(open.rawPayload.equals(large.subarray(-5))).toBe(true);
+    const past = await get('/Build/game.0123abcd89.data', { range: `bytes=${large.length}-` });
+    expect([past.statusCode, past.headers['content-range']]).toEqual([416, `bytes */${large.length}`]);
+    const several = await get('/Build/game.0123abcd89.data', { range: 'bytes=0-1,5-6' });
+    expect([several.statusCode, several.rawPayload.length]).toEqual([200, large.length]);
+    // A range of a version the browser no longer holds is the whole new file.
+    const stale = await get('/Build/game.0123abcd89.data', { range: 'bytes=0-9', 'if-range': '"not-this-one"' });
+    expect([stale.statusCode, stale.rawPayload.length]).toEqual([200, large.length]);
+  });
+
+  it('chooses a precompressed copy stored beside a file by Accept-Encoding, and the file itself otherwise', async () => {
+    const brotli = await get('/Build/loader.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect([brotli.statusCode, brotli.headers['content-encoding'], brotli.headers['content-type']]).toEqual([200, 'br', 'text/javascript; charset=utf-8']);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
+    expect(String(brotli.headers.vary)).toMatch(/Accept-Encoding/);
+    const gzip = await get('/Build/loader.js', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/Build/loader.js', { 'accept-encoding': 'identity' });
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, script]);
+    expect(plain.headers.etag).not.toBe(brotli.headers.etag);
+    // Asked for by its compressed name, as engines' loaders do.
+    const named = await get('/Build/loader.js.br');
+    expect([named.headers['content-encoding'], named.headers['content-type']]).toEqual(['br', 'text/javascript; charset=utf-8']);
+  });
+
+  it('answers 304 to a browser that holds the same version, by ETag or by date', async () => {
+    const first = await get('/Build/game.0123abcd89.wasm');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"/);
+    expect(first.headers['last-modified']).toBeTruthy();
+    const again = await get('/Build/game.0123abcd89.wasm', { 'if-none-match': etag });
+    expect([again.statusCode, again.rawPayload.length, again.headers.etag]).toEqual([304, 0, etag]);
+    expect((await get('/Build/game.0123abcd89.wasm', { 'if-none-match': '"other"' })).statusCode).toBe(200);
+    expect((await get('/Build/game.0123abcd89.wasm', { 'if-modified-since': String(first.headers['last-modified']) })).statusCode).toBe(304);
+    expect((await get('/Build/game.0123abcd89.wasm', { 'if-modified-since': new Date(0).toUTCString() })).statusCode).toBe(200);
   });
 });

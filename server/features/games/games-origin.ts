@@ -2,11 +2,12 @@ import { readFile, realpath } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { HOSTED_GAME_SANDBOX } from '#common/constants.ts';
 import type { Config } from '#server/config.ts';
 import { DiskStorage } from '#server/adapters/storage/disk-storage.ts';
 import { type FileStorage, isStorageKey } from '#server/adapters/storage/file-storage.ts';
+import { sendStoredObject } from '#server/http/stored-object.ts';
 import { cleanBackendOrigins } from '#server/lib/backend-origins.ts';
 import type { CatalogueService, HostedGame } from '#server/features/catalogue/catalogue.service.ts';
 
@@ -144,15 +145,15 @@ function fileHeaders(reply: FastifyReply, path: string): void {
   reply.header('Cache-Control', HASHED_NAME.test(path) ? `public, max-age=${ONE_YEAR}, immutable` : 'public, max-age=300, must-revalidate');
 }
 
-/** A build's file from storage that is not a folder here (an object store): streamed whole, with the same headers. */
-async function sendStored(reply: FastifyReply, path: string, storage: FileStorage, prefix: string) {
+/** A build's file from storage that is not a folder here (an object store, decision 150), with the same headers as a folder's. */
+async function sendStored(request: FastifyRequest, reply: FastifyReply, path: string, storage: FileStorage, prefix: string) {
   const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
   const key = prefix + file;
-  const stream = isStorageKey(key) ? await storage.getStream(key) : null;
-  if (!stream) return reply.callNotFound();
+  if (!isStorageKey(key)) return reply.callNotFound();
   reply.type(TYPE_OF_STORED_FILE[extname(file).toLowerCase()] ?? 'application/octet-stream');
   fileHeaders(reply, file);
-  return reply.send(stream);
+  // A copy asked for by its compressed name has its encoding already; another file may have copies beside it.
+  return sendStoredObject(request, reply, storage, key, { precompressed: !ENCODING_OF_SUFFIX[extname(file).toLowerCase()] });
 }
 
 declare module 'fastify' {
@@ -276,10 +277,10 @@ export async function buildGamesOrigin(options: GamesOriginOptions): Promise<Fas
     if (game.build) {
       if (!buildFiles) return reply.callNotFound();
       const prefix = `${game.build.appId}/${game.build.buildId}/`;
-      // A folder on this machine is served as the games folder is (ranges, precompressed copies); an object store is streamed.
+      // A folder on this machine is served as the games folder is; an object store's files get the same ranges, copies and validators.
       const folder = buildFiles.localFolder(prefix);
       if (folder !== null) return sendInside(reply, request.params['*'], folder);
-      return sendStored(reply, request.params['*'], buildFiles, prefix);
+      return sendStored(request, reply, request.params['*'], buildFiles, prefix);
     }
     return sendInside(reply, request.params['*'], resolve(gamesDir, game.slug));
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FileStorage } from '#server/adapters/storage/file-storage.ts';
+import { type IncomingUploads, removeIncomingUpload } from '#server/adapters/storage/incoming-uploads.ts';
 import { AppError } from '#server/lib/app-error.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { BuildUploadsRepository } from './build-uploads.repository.ts';
@@ -14,24 +14,28 @@ export interface UploadLimits {
   expiryMs: number;
 }
 
-/** A tus upload's file name under the incoming folder: its game's id, a dash, 32 hex. */
-const UPLOAD_NAME = /^(\d+-[0-9a-f]{32})(?:\.json)?$/;
+/**
+ * A tus upload's object among the unfinished uploads: its game's id, a dash, 32 hex; and beside it
+ * its info (`.json` in a folder, `.info` in a bucket) and, in a bucket, a piece too small to be a part yet (`.part`).
+ */
+const UPLOAD_NAME = /^(\d+-[0-9a-f]{32})(?:\.json|\.info|\.part)?$/;
+const UPLOAD_SUFFIXES = ['', '.json', '.info', '.part'];
 const MB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Unfinished uploads of builds (decision 109): each studio opens a bounded number at once and a
  * bounded number of bytes per day, and an upload that stops receiving pieces is removed by the
- * scheduled clean-up of any instance, with its file and its info file on the shared volume.
+ * scheduled clean-up of any instance, with its file and its info file on the shared volume or bucket.
  */
 export class BuildUploadsService {
   readonly #repository: BuildUploadsRepository;
   readonly #clock: Clock;
-  readonly #incoming: FileStorage;
+  readonly #incoming: IncomingUploads;
   readonly limits: UploadLimits;
 
-  /** `incoming`: the unfinished uploads' files (the upload server's folder), each upload a file and its `.json` info file. */
-  constructor(options: { repository: BuildUploadsRepository; clock: Clock; incoming: FileStorage; limits: UploadLimits }) {
+  /** `incoming`: the unfinished uploads' store (a folder or the bucket, decision 150). */
+  constructor(options: { repository: BuildUploadsRepository; clock: Clock; incoming: IncomingUploads; limits: UploadLimits }) {
     this.#repository = options.repository;
     this.#clock = options.clock;
     this.#incoming = options.incoming;
@@ -108,7 +112,7 @@ export class BuildUploadsService {
       await this.#removeFiles(id);
       removed += 1;
     }
-    const names = await this.#incoming.list('');
+    const names = await this.#incoming.files.list('');
     const ids = [...new Set(names.map((name) => UPLOAD_NAME.exec(name)?.[1]).filter((id) => id !== undefined))];
     const open = await this.#repository.openAmong(ids);
     for (const id of ids) {
@@ -119,13 +123,14 @@ export class BuildUploadsService {
     return removed;
   }
 
-  /** The latest change of an upload's file or info file (ms), or -Infinity when neither is there. */
+  /** The latest change of an upload's objects (ms), or -Infinity when none is there. */
   async #lastWriteMs(id: string): Promise<number> {
-    const times = await Promise.all([id, `${id}.json`].map(async (name) => (await this.#incoming.stat(name))?.modifiedMs ?? -Infinity));
+    const times = await Promise.all(UPLOAD_SUFFIXES.map(async (suffix) => (await this.#incoming.files.stat(`${id}${suffix}`))?.modifiedMs ?? -Infinity));
     return Math.max(...times);
   }
 
+  /** The upload's every piece: in a bucket its multipart upload too, whose parts no object lists. */
   async #removeFiles(id: string): Promise<void> {
-    await Promise.all([this.#incoming.delete(id), this.#incoming.delete(`${id}.json`)]);
+    await removeIncomingUpload(this.#incoming, id);
   }
 }

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -19,6 +17,7 @@ import {
   ReviewQueueSchema,
 } from '#common/api/studio-builds.schema.ts';
 import type { Locale } from '#common/locales.ts';
+import { type IncomingUploads, removeIncomingUpload, withLocalCopy } from '#server/adapters/storage/incoming-uploads.ts';
 import { errorEnvelope, statusOf } from '#server/http/errors.ts';
 import type { ApiRouter } from '#server/http/api-router.ts';
 import { parseOrThrow } from '#server/http/validation.ts';
@@ -54,35 +53,42 @@ function uploadPath(url: string): { appId: number; uploadId: string | undefined 
  */
 export async function buildsRoutes(
   api: ApiRouter,
-  options: { builds: BuildsService; uploads: BuildUploadsService; developers: DevelopersService; buildsDir: string },
+  options: { builds: BuildsService; uploads: BuildUploadsService; developers: DevelopersService; incoming: IncomingUploads },
 ): Promise<void> {
-  const { builds, uploads, developers } = options;
-  const incoming = join(options.buildsDir, '.incoming');
-  const store = new FileStore({ directory: incoming });
+  const { builds, uploads, developers, incoming } = options;
+  // The store's ids are the uploads' ids after the store's prefix (in a bucket, the unfinished uploads' prefix).
+  const { idPrefix } = incoming;
+  const uploadIdOf = (storeId: string) => storeId.slice(idPrefix.length);
   const tus = new TusServer({
     path: '/serve/api/studio/games/uploads',
-    datastore: store,
+    datastore: incoming.datastore,
     maxSize: builds.maxArchiveBytes,
     relativeLocation: true,
     respectForwardedHeaders: false,
     // The id opened under the studio's limits; a random one only for an upload refused above the size cap.
-    namingFunction: (req) => uploaderOf(req as never).opened ?? `${uploadPath(req.url)!.appId}-${randomBytes(16).toString('hex')}`,
-    generateUrl: (_req, { id }) => `/serve/api/studio/games/${id.split('-')[0]}/uploads/${id}`,
-    getFileIdFromRequest: (req) => uploadPath(req.url)?.uploadId,
+    namingFunction: (req) => idPrefix + (uploaderOf(req as never).opened ?? `${uploadPath(req.url)!.appId}-${randomBytes(16).toString('hex')}`),
+    generateUrl: (_req, { id }) => `/serve/api/studio/games/${uploadIdOf(id).split('-')[0]}/uploads/${uploadIdOf(id)}`,
+    getFileIdFromRequest: (req) => {
+      const uploadId = uploadPath(req.url)?.uploadId;
+      return uploadId === undefined ? undefined : idPrefix + uploadId;
+    },
     onUploadFinish: async (req, upload) => {
       const { userId, locale } = uploaderOf(req as never);
-      const appId = Number(upload.id.split('-')[0]);
+      const id = uploadIdOf(upload.id);
+      const appId = Number(id.split('-')[0]);
       const headers = { 'Content-Type': 'application/json; charset=utf-8' };
       try {
-        const build = await builds.createFromArchive(userId, appId, join(incoming, upload.id), upload.size ?? upload.offset, locale);
+        const build = await withLocalCopy(incoming.files, id, (zipPath) =>
+          builds.createFromArchive(userId, appId, zipPath, upload.size ?? upload.offset, locale),
+        );
         const envelope: ApiEnvelope = { code: 201, message: translator(locale)('errors:ok'), data: build };
         return { status_code: 200, headers, body: JSON.stringify(envelope) };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return { status_code: statusOf(error.code), headers, body: JSON.stringify(errorEnvelope(error, locale)) };
       } finally {
-        await store.remove(upload.id).catch(() => undefined);
-        await uploads.close(upload.id);
+        await removeIncomingUpload(incoming, id).catch(() => undefined);
+        await uploads.close(id);
       }
     },
   });
