@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -54,7 +54,8 @@ class StandInError extends Error {
  * directory serves the same objects. It speaks what the portal's S3 client and the resumable
  * upload store send: objects (PUT, GET with ranges and conditions, HEAD, DELETE, batch delete),
  * ListObjectsV2 with pages, and multipart uploads (create, parts, list parts, list uploads,
- * complete, abort). Signatures are not checked; an unknown access key is refused.
+ * complete, abort). Each request's Signature Version 4 is checked (an unknown key, a wrong secret or
+ * a changed signed header is refused); the body's hash is taken as the client states it.
  * Never part of a production server.
  */
 export async function startS3StandIn(options: {
@@ -182,7 +183,7 @@ class BucketStore {
 
 async function handle(store: BucketStore, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://stand-in');
-  checkAccessKey(request);
+  checkSignature(request);
   const [, bucket = '', ...rest] = url.pathname.split('/');
   if (decodeURIComponent(bucket) !== store.name) throw new StandInError(404, 'NoSuchBucket', 'The specified bucket does not exist.');
   const key = rest.map((segment) => decodeURIComponent(segment)).join('/');
@@ -218,13 +219,72 @@ async function handle(store: BucketStore, request: IncomingMessage, response: Se
   throw new StandInError(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
 }
 
-function checkAccessKey(request: IncomingMessage): void {
+/**
+ * Checks the request's Signature Version 4 as S3 does for a signed header (the client's payload
+ * hash as stated, the body itself not hashed: it may stream): an unknown access key, a wrong secret,
+ * region or service, or a signed header changed on the way are refused. Presigned addresses are not
+ * accepted: the portal never makes them.
+ */
+function checkSignature(request: IncomingMessage): void {
   const authorization = request.headers.authorization ?? '';
-  const fromHeader = /Credential=([^/]+)\//.exec(authorization)?.[1];
-  const fromQuery = /X-Amz-Credential=([^%/&]+)/.exec(request.url ?? '')?.[1];
-  if ((fromHeader ?? fromQuery) !== ACCESS_KEY_ID) {
+  const parts = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+    authorization,
+  );
+  if (!parts || parts[1] !== ACCESS_KEY_ID) {
     throw new StandInError(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
   }
+  const [, , day, region, service, signedHeaders, signature] = parts as unknown as [string, string, string, string, string, string, string];
+  const amzDate = String(request.headers['x-amz-date'] ?? '');
+  const payloadHash = request.headers['x-amz-content-sha256'];
+  if (region !== REGION || service !== 's3' || !amzDate.startsWith(day) || typeof payloadHash !== 'string') {
+    throw new StandInError(403, 'AuthorizationHeaderMalformed', 'The authorization header is malformed.');
+  }
+  const [path = '/', query = ''] = (request.url ?? '/').split('?', 2);
+  const headerNames = signedHeaders.split(';');
+  const canonicalRequest = [
+    request.method,
+    path,
+    canonicalQuery(query),
+    ...headerNames.map((name) => `${name}:${headerValue(request, name)}`),
+    '',
+    signedHeaders,
+    payloadHash,
+  ].join('\n');
+  const scope = `${day}/${region}/${service}/aws4_request`;
+  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const key = [day, region, service, 'aws4_request'].reduce<Buffer>(
+    (signingKey, part) => createHmac('sha256', signingKey).update(part).digest(),
+    Buffer.from(`AWS4${SECRET_ACCESS_KEY}`),
+  );
+  const expected = createHmac('sha256', key).update(stringToSign).digest();
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
+    throw new StandInError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+  }
+}
+
+/** A header as SigV4 signs it: the host as sent, values trimmed with inner runs of spaces as one. */
+function headerValue(request: IncomingMessage, name: string): string {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value.join(',') : (value ?? '')).trim().replace(/\s+/g, ' ');
+}
+
+/** Encoded as RFC 3986 says (encodeURIComponent leaves !'()* as they are). */
+const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const fromQuery = (text: string) => decodeURIComponent(text.replace(/\+/g, '%20'));
+
+/** The query string as SigV4 signs it: each name and value encoded as RFC 3986 says, sorted by name then value. */
+function canonicalQuery(query: string): string {
+  return query
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      const [name, value] = at === -1 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+      return [rfc3986(fromQuery(name)), rfc3986(fromQuery(value))] as const;
+    })
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
 }
 
 /** The request's bytes as sent: the client's `aws-chunked` framing (a checksum trailer) is taken off. */

@@ -201,7 +201,7 @@ describe('DiskStorage', () => {
 });
 
 describe('the S3 stand-in', () => {
-  it('serves the same objects when started again on its directory and port, and refuses an unknown access key', async () => {
+  it('serves the same objects when started again on its directory and port, and refuses an unknown access key and a wrong signature', async () => {
     const root = mkdtempSync(join(tmpdir(), 'playport-s3-'));
     try {
       let standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'again' });
@@ -229,6 +229,28 @@ describe('the S3 stand-in', () => {
         publicPrefix: '/',
       });
       await expect(stranger.read('kept.txt')).rejects.toThrow(/Access Key Id/);
+      // Its signatures are checked: the right key with a wrong secret, or signed for another region, is refused.
+      for (const wrong of [{ secretAccessKey: 'not-the-secret' }, { region: 'eu-west-1' }]) {
+        const misconfigured = new S3Storage({
+          client: new S3Client({ ...s3ClientConfig({ ...settings, ...wrong }), maxAttempts: 1 }),
+          bucket: 'again',
+          keyPrefix: 'p/',
+          publicPrefix: '/',
+        });
+        await expect(misconfigured.read('kept.txt'), JSON.stringify(wrong)).rejects.toThrow(/signature|malformed/i);
+        await expect(misconfigured.put('other.txt', Buffer.from('no')), JSON.stringify(wrong)).rejects.toThrow();
+      }
+      expect(await storage.read('other.txt')).toBeNull();
+      // A signature that does not match its request is refused.
+      const signed = await fetch(`${standIn.endpoint}/again/p/kept.txt`, {
+        headers: {
+          authorization: `AWS4-HMAC-SHA256 Credential=${settings.accessKeyId}/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+          'x-amz-date': '20260101T000000Z',
+          'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+        },
+      });
+      expect(signed.status).toBe(403);
+      expect(await signed.text()).toContain('SignatureDoesNotMatch');
       client.destroy();
       await standIn.stop();
     } finally {
