@@ -35,7 +35,12 @@ export class SoakClient {
   }
 
   /** An API call as the browser makes it: JSON body (or `raw` bytes), bearer token, the XSRF pair on writes. */
-  api(kind: string, method: string, path: string, options: { token?: string; body?: unknown; raw?: Buffer; address?: number; headers?: Record<string, string> } = {}) {
+  api(
+    kind: string,
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; raw?: Buffer; address?: number; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (method !== 'GET' && method !== 'HEAD') {

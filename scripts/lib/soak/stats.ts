@@ -7,7 +7,11 @@ export function quantile(sorted: number[], q: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-export const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+export const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 interface KindFigures {
   latencies: number[];

@@ -141,7 +141,11 @@ export class Traffic {
   async save(player: Player, appId: number, key: string, value: number): Promise<void> {
     const id = `${player.uid}/${appId}/${key}`;
     const answer = await this.write('save', () =>
-      this.client.api('save', 'PUT', `/game/saves/${appId}/${key}`, { token: player.token, address: player.address, body: { value: { n: value, at: Date.now() } } }),
+      this.client.api('save', 'PUT', `/game/saves/${appId}/${key}`, {
+        token: player.token,
+        address: player.address,
+        body: { value: { n: value, at: Date.now() } },
+      }),
     );
     if (answer) {
       this.acknowledged.saves.set(id, value);
@@ -209,7 +213,10 @@ export class Traffic {
         }
         location = String(created.headers.location);
       }
-      const head = await this.client.raw('build', 'HEAD', location, { address: developer.address, headers: { ...tus, authorization: `Bearer ${developer.token}` } });
+      const head = await this.client.raw('build', 'HEAD', location, {
+        address: developer.address,
+        headers: { ...tus, authorization: `Bearer ${developer.token}` },
+      });
       if (head.status === 404) {
         location = null;
         continue;

@@ -17,7 +17,14 @@ export interface WebhookReceiver {
 }
 
 export async function startWebhookReceiver(port: number): Promise<WebhookReceiver> {
-  const receiver: WebhookReceiver = { url: `http://127.0.0.1:${port}/playport/webhook`, secret: '', paid: new Map(), badSignatures: 0, deliveries: 0, stop: async () => {} };
+  const receiver: WebhookReceiver = {
+    url: `http://127.0.0.1:${port}/playport/webhook`,
+    secret: '',
+    paid: new Map(),
+    badSignatures: 0,
+    deliveries: 0,
+    stop: async () => {},
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
