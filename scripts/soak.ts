@@ -232,10 +232,10 @@ for (const phase of PHASES) {
   };
   log(`${phase.name}: ${JSON.stringify(counts)}`);
   if (traffic.players.length === 0) {
-    // The first players arrive before the first plays.
-    for (const chunk of chunks(Array.from({ length: 10 }), 10))
+    // The night's players arrive before its first plays; in later phases new ones join as it goes.
+    for (const chunk of chunks(Array.from({ length: counts.guests }), 8))
       for (const guest of await Promise.all(chunk.map(() => traffic.newGuest()))) if (guest) traffic.players.push(guest);
-    counts.guests = Math.max(0, counts.guests - 10);
+    counts.guests = 0;
   }
   const player = (i: number) => traffic.players[i % traffic.players.length]!;
   const fault = faults.find((f) => f.phase === phase.name);
@@ -247,7 +247,7 @@ for (const phase of PHASES) {
       const guest = await traffic.newGuest();
       if (guest) traffic.players.push(guest);
     }),
-    paced(counts.plays, ms, 64, (i) => traffic.play(player(i * 31), apps[i % apps.length]!.id)),
+    paced(counts.plays, ms, 64, (i) => traffic.play(traffic.nextPlayer(), apps[i % apps.length]!.id)),
     paced(counts.saves, ms, 8, (i, lane) => traffic.save(player(i * 7 + lane), SAVE_APP, `slot-${lane}`, ++saveCounter)),
     paced(counts.scores, ms, 4, (i) => traffic.score(player(i * 13), BOARD.app, BOARD.board, Math.floor(Math.random() * (BOARD.max + 1)))),
     paced(counts.purchases, ms, 6, (i) => traffic.purchase(buyers[i % buyers.length]!, SHOP.app, SHOP.sku)),

@@ -62,6 +62,7 @@ export class Traffic {
   readonly buyers: Player[] = [];
   readonly #giveUpMs: number;
   #nextAddress = 0;
+  #nextPlayer = 0;
 
   constructor(client: SoakClient, giveUpMs: number) {
     this.client = client;
@@ -122,6 +123,21 @@ export class Traffic {
     );
     if (!answer) return null;
     return { ...guest, token: (answer.data as { token: string }).token };
+  }
+
+  /**
+   * The next player free to report a play, in turn; when none is (the pool is small for the
+   * rate), the one free soonest. A play is never queued behind another on a busy player.
+   */
+  nextPlayer(): Player {
+    const now = Date.now();
+    let soonest: Player | null = null;
+    for (let looked = 0; looked < this.players.length; looked++) {
+      const player = this.players[this.#nextPlayer++ % this.players.length]!;
+      if (player.nextReportAt <= now) return player;
+      if (!soonest || player.nextReportAt < soonest.nextReportAt) soonest = player;
+    }
+    return soonest!;
   }
 
   /** One play: the play page's first report of a new play session (its id is the idempotency key). */
