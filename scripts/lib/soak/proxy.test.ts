@@ -37,7 +37,8 @@ describe('the soak proxy', () => {
   let second: Awaited<ReturnType<typeof upstream>>;
 
   beforeAll(async () => {
-    [first, second] = await Promise.all(UPSTREAMS.map(upstream));
+    first = await upstream(UPSTREAMS[0]!);
+    second = await upstream(UPSTREAMS[1]!);
     proxy = spawn(process.execPath, [resolve(import.meta.dirname, 'proxy.ts'), JSON.stringify([{ port: PROXY, upstreams: UPSTREAMS }])], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
