@@ -1,6 +1,6 @@
 // Everything CI runs: lint, typecheck, build, unit, database (SQLite, and PostgreSQL when
-// DATABASE_URL is postgres://…) and end-to-end tests, the fault tests and the short bench with
-// its speed budgets (both on SQLite). Ends with one "N passed, N failed" line.
+// DATABASE_URL is postgres://…) and end-to-end tests, the fault tests, the short soak run and the
+// short bench with its speed budgets (these three on SQLite). Ends with one "N passed, N failed" line.
 // `npm test -- unit db` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -204,6 +204,13 @@ if (wanted('faults') && !postgresUrl) {
     run('faults', 'npm', npx(['vitest', 'run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
     countVitest(file, 'faults');
   }
+}
+
+// A compressed day of traffic at a hundredth of its counts (npm run soak -- --short; docs/operations.md):
+// two instances behind a proxy while PostgreSQL, Redis, an instance and the storage fail. It runs its
+// own PostgreSQL and Redis, so once: in the SQLite pass. About 4 minutes.
+if (wanted('soak') && !postgresUrl) {
+  if (built()) run('soak (short)', 'npm', ['run', 'soak', '--silent', '--', '--short']);
 }
 
 // The speed budgets (docs/performance.md): ratios to a static file measured in the same run, so

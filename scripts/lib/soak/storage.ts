@@ -1,0 +1,44 @@
+// Where the soak run's two instances keep their files, and its "object storage stopped" fault.
+// Today the storage is a folder both instances share (UPLOAD_DIR and BUILDS_DIR); an object store
+// replaces this one function: it answers the same { env, stop, start }.
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SoakStorage {
+  /** What each instance's environment needs to use this storage. */
+  env: Record<string, string>;
+  /** Makes the storage unavailable: every read and write of a stored file fails until start(). */
+  stop: () => Promise<void>;
+  /** Makes it available again, with everything it held before stop(). */
+  start: () => Promise<void>;
+  /** Removes what it holds (at the end of the run). */
+  remove: () => Promise<void>;
+}
+
+/**
+ * A folder every instance shares, as on one machine or a network mount. Stopped, the folder is
+ * moved aside and a plain file takes its place, so that every open, read, write and mkdir under
+ * it fails (ENOTDIR), as a mount that went away fails; file permissions would not stop root.
+ */
+export async function startStorage(options: { directory: string }): Promise<SoakStorage> {
+  const root = options.directory;
+  const aside = `${root}.stopped`;
+  mkdirSync(join(root, 'uploads'), { recursive: true });
+  mkdirSync(join(root, 'builds'), { recursive: true });
+  return {
+    env: { UPLOAD_DIR: join(root, 'uploads'), BUILDS_DIR: join(root, 'builds') },
+    stop: async () => {
+      renameSync(root, aside);
+      writeFileSync(root, 'storage stopped\n');
+    },
+    start: async () => {
+      if (!existsSync(aside)) return;
+      rmSync(root, { force: true });
+      renameSync(aside, root);
+    },
+    remove: async () => {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(aside, { recursive: true, force: true });
+    },
+  };
+}
