@@ -1,15 +1,16 @@
 // A compressed day of traffic (night, morning, peak, evening) against two instances of the built
 // server behind a loopback round-robin proxy, on a private PostgreSQL and a private Redis, while
 // faults are injected: PostgreSQL restarted, Redis restarted, an instance killed with SIGKILL and
-// started again, the file storage stopped for a minute. The clients keep a record of every write
-// the portal acknowledged and, at the end, the run looks for each one (in the database, through
+// started again, the storage (a bucket of the local S3 stand-in; `--storage folder` for a shared
+// folder) stopped for a minute. The clients keep a record of every write the portal acknowledged and, at the end, the run looks for each one (in the database, through
 // the proxy, at the studio's webhook endpoint) and checks that the instances' memory levelled off.
 // Prints a table per phase and writes data/soak-latest.json; exits 1 when a check fails.
 //   npm run soak                       the whole day (1,000,000 plays; see docs/performance.md)
 //   npm run soak -- --scale 0.1        a tenth of every count
 //   npm run soak -- --short            --scale 0.01, for CI (a few minutes)
 // Ports 3900–3999 (SOAK_PORT moves them): proxy +0 (portal) and +1 (games), instances +10 and
-// +20 (their games ports +11 and +21), PostgreSQL +50, Redis +60, the webhook endpoint +70.
+// +20 (their games ports +11 and +21), PostgreSQL +50, Redis +60, the webhook endpoint +70, the
+// S3 stand-in +80.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,12 +21,15 @@ import pg from 'pg';
 import { createPostgres, createRedis, killServers, type Server, sleep, startBuiltServer, waitFor } from './lib/processes.ts';
 import { SoakClient } from './lib/soak/client.ts';
 import { median, type PhaseReport, Stats } from './lib/soak/stats.ts';
-import { startStorage } from './lib/soak/storage.ts';
+import { startFolderStorage, startObjectStorage } from './lib/soak/storage.ts';
 import { paced, type Player, Traffic } from './lib/soak/traffic.ts';
 import { startWebhookReceiver } from './lib/soak/webhook-receiver.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values: flags } = parseArgs({ options: { scale: { type: 'string' }, short: { type: 'boolean' }, 'phase-seconds': { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: { scale: { type: 'string' }, short: { type: 'boolean' }, 'phase-seconds': { type: 'string' }, storage: { type: 'string', default: 'bucket' } },
+});
+if (flags.storage !== 'bucket' && flags.storage !== 'folder') throw new Error('--storage takes bucket (the S3 stand-in, the default) or folder');
 const scale = flags.short ? 0.01 : Number(flags.scale ?? 1);
 if (!(scale > 0 && scale <= 1)) throw new Error('--scale takes a number above 0 and at most 1');
 /** Each phase's planned length: 5 minutes at a quarter of the day's counts and more, 35 s for CI's hundredth. */
@@ -46,7 +50,7 @@ const GIVE_UP_MS = 3 * 60_000;
 const PLAYS_PER_PLAYER_MINUTE = 15;
 
 const BASE = Number(process.env.SOAK_PORT ?? 3900);
-const PORTS = { proxy: BASE, proxyGames: BASE + 1, a: BASE + 10, b: BASE + 20, postgres: BASE + 50, redis: BASE + 60, webhooks: BASE + 70 };
+const PORTS = { proxy: BASE, proxyGames: BASE + 1, a: BASE + 10, b: BASE + 20, postgres: BASE + 50, redis: BASE + 60, webhooks: BASE + 70, storage: BASE + 80 };
 
 const runStarted = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -71,7 +75,11 @@ process.once('exit', () => {
 });
 // Stopped from the terminal or by a time limit: the same tidying up (exit handlers run on exit only).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-const storage = await startStorage({ directory: join(work, 'storage') });
+// A bucket of the local S3 stand-in by default (instances on several machines share object storage); --storage folder for a shared folder.
+const storage =
+  flags.storage === 'folder'
+    ? await startFolderStorage({ directory: join(work, 'storage') })
+    : await startObjectStorage({ directory: join(work, 'bucket'), port: PORTS.storage });
 const webhooks = await startWebhookReceiver(PORTS.webhooks);
 
 const env: Record<string, string> = {
@@ -205,7 +213,7 @@ const faults: Array<{ phase: string; at: number; name: string; run: () => Promis
   {
     phase: 'evening',
     at: 0.1,
-    name: 'file storage stopped for a minute',
+    name: 'storage stopped for a minute',
     run: async () => {
       await storage.stop();
       await sleep(60_000);
@@ -240,7 +248,7 @@ for (const phase of PHASES) {
   const player = (i: number) => traffic.players[i % traffic.players.length]!;
   const fault = faults.find((f) => f.phase === phase.name);
   // In the evening the builds arrive while the storage is away: each waits for it, retrying, as the Studio's uploader does.
-  const storageFault = phase.name === 'evening' ? faults.find((f) => f.name.startsWith('file storage'))! : null;
+  const storageFault = phase.name === 'evening' ? faults.find((f) => f.name.startsWith('storage stopped'))! : null;
   if (storageFault) counts.builds = Math.max(2, counts.builds);
   await Promise.all([
     paced(counts.guests, ms * 0.3, 8, async () => {

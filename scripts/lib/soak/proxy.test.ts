@@ -5,8 +5,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.ts';
+import { fileStoragesFor } from '../../../server/services/outside-systems.ts';
 import { waitFor } from '../processes.ts';
-import { startStorage } from './storage.ts';
+import { startFolderStorage, startObjectStorage } from './storage.ts';
 
 const PROXY = 3985;
 const UPSTREAMS = [3986, 3987];
@@ -80,7 +82,7 @@ describe('the soak proxy', () => {
 describe('the folder storage', () => {
   it('fails every read and write while stopped and has everything back after start', async () => {
     const directory = join(mkdtempSync(join(tmpdir(), 'playport-soak-storage-')), 'storage');
-    const storage = await startStorage({ directory });
+    const storage = await startFolderStorage({ directory });
     const file = join(storage.env.UPLOAD_DIR!, 'kept.txt');
     writeFileSync(file, 'kept');
     await storage.stop();
@@ -93,5 +95,24 @@ describe('the folder storage', () => {
     await storage.remove();
     expect(existsSync(directory)).toBe(false);
     rmSync(join(directory, '..'), { recursive: true, force: true });
+  });
+});
+
+describe('the object storage', () => {
+  it('refuses every request while stopped and serves every object again after start', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'playport-soak-bucket-'));
+    const storage = await startObjectStorage({ directory, port: 3988 });
+    // The uploads storage as an instance given the storage's environment builds it.
+    const bucket = fileStoragesFor(loadConfig({ APP_ENV: 'test', ...storage.env })).uploads;
+    await bucket.put('kept.txt', Buffer.from('kept'));
+    await storage.stop();
+    await expect(bucket.read('kept.txt')).rejects.toThrow();
+    await expect(bucket.put('new.txt', Buffer.from('x'))).rejects.toThrow();
+    await storage.start();
+    await storage.start();
+    expect((await bucket.read('kept.txt'))?.toString()).toBe('kept');
+    expect(await bucket.read('new.txt')).toBeNull();
+    await storage.remove();
+    expect(existsSync(directory)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
-// Where the soak run's two instances keep their files, and its "object storage stopped" fault.
-// Today the storage is a folder both instances share (UPLOAD_DIR and BUILDS_DIR); an object store
-// replaces this one function: it answers the same { env, stop, start }.
+// Where the soak run's two instances keep their files, and its "storage stopped" fault: a bucket
+// of the local S3 stand-in (decision 150; the default), or a folder both instances share.
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startS3StandIn } from '../../../server/testing/s3-stand-in.ts';
 
 export interface SoakStorage {
   /** What each instance's environment needs to use this storage. */
@@ -20,7 +20,7 @@ export interface SoakStorage {
  * moved aside and a plain file takes its place, so that every open, read, write and mkdir under
  * it fails (ENOTDIR), as a mount that went away fails; file permissions would not stop root.
  */
-export async function startStorage(options: { directory: string }): Promise<SoakStorage> {
+export async function startFolderStorage(options: { directory: string }): Promise<SoakStorage> {
   const root = options.directory;
   const aside = `${root}.stopped`;
   mkdirSync(join(root, 'uploads'), { recursive: true });
@@ -39,6 +39,31 @@ export async function startStorage(options: { directory: string }): Promise<Soak
     remove: async () => {
       rmSync(root, { recursive: true, force: true });
       rmSync(aside, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A bucket of the local S3 stand-in (decision 150), as instances on several machines would use
+ * object storage. Stopped, the stand-in stops listening: every request to the bucket is refused
+ * until start() listens again on the same port and folder, with every object it held.
+ */
+export async function startObjectStorage(options: { directory: string; port: number }): Promise<SoakStorage> {
+  const directory = options.directory;
+  let standIn: Awaited<ReturnType<typeof startS3StandIn>> | null = await startS3StandIn({ port: options.port, directory, bucket: 'soak' });
+  return {
+    env: standIn.env,
+    stop: async () => {
+      await standIn?.stop();
+      standIn = null;
+    },
+    start: async () => {
+      standIn ??= await startS3StandIn({ port: options.port, directory, bucket: 'soak' });
+    },
+    remove: async () => {
+      await standIn?.stop();
+      standIn = null;
+      rmSync(directory, { recursive: true, force: true });
     },
   };
 }
