@@ -28,12 +28,33 @@ export function folderIncomingUploads(files: DiskStorage): IncomingUploads {
   return { datastore: new FileStore({ directory: files.localFolder('') }), idPrefix: '', files };
 }
 
+/** What S3 answers for an object that is not there. */
+const NOT_THERE = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
+
+/**
+ * The tus S3 store, except that a bucket that cannot be read is not an upload that does not exist:
+ * the library answers "not found" for any failure to read an upload's info, which would have the
+ * Studio's uploader start again from nothing; here the failure itself goes on (a 503, decision 077).
+ */
+class BucketUploadStore extends S3Store {
+  override async getUpload(id: string) {
+    try {
+      // Read once: the store keeps what it read for the call below.
+      await this.getMetadata(id);
+    } catch (error) {
+      const name = (error as { name?: unknown; Code?: unknown }).name ?? (error as { Code?: unknown }).Code;
+      if (typeof name !== 'string' || !NOT_THERE.has(name)) throw error;
+    }
+    return super.getUpload(id);
+  }
+}
+
 /** Unfinished uploads in the bucket as S3 multipart uploads, under the prefix of `files`. */
 export function bucketIncomingUploads(
   files: FileStorage & { keyPrefix: string },
   s3: ConstructorParameters<typeof S3Store>[0]['s3ClientConfig'],
 ): IncomingUploads {
-  return { datastore: new S3Store({ s3ClientConfig: s3 }), idPrefix: files.keyPrefix, files };
+  return { datastore: new BucketUploadStore({ s3ClientConfig: s3 }), idPrefix: files.keyPrefix, files };
 }
 
 /** Removes every piece of an upload: the store's own (a bucket's multipart upload, its info) and any file left beside. */

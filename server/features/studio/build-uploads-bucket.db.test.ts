@@ -118,4 +118,29 @@ describe('build uploads in the bucket (decision 150)', () => {
     shifted.offset = 0;
     expect((await api.app.inject({ method: 'HEAD', url: location, headers: tus(studio.token) })).statusCode).toBe(404);
   });
+  it('answers 503 with Retry-After in the envelope while the bucket is away, and the upload resumes when it is back', async () => {
+    const studio = await newStudio();
+    const zip = await makeZip([...sdkGameEntries(), { name: 'Build/data.bin', content: randomBytes(7 * MB), store: true }]);
+    const location = await create(api.app, studio.token, studio.appId, zip.length);
+    const half = 3 * MB;
+    expect((await piece(api.app, studio.token, location, 0, zip.subarray(0, half))).statusCode).toBe(204);
+    const port = Number(new URL(standIn.endpoint).port);
+    await standIn.stop();
+    try {
+      const refused = await piece(second.app, studio.token, location, half, zip.subarray(half));
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.json()).toMatchObject({ code: 503, data: { retryAfter: 5 } });
+      expect(refused.body).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+/);
+    } finally {
+      standIn = await startS3StandIn({ port, directory, bucket: 'uploads-test' });
+    }
+    const head = await api.app.inject({ method: 'HEAD', url: location, headers: tus(studio.token) });
+    expect(head.statusCode).toBe(200);
+    const offset = Number(head.headers['upload-offset']);
+    expect(offset).toBe(half);
+    const finished = await piece(second.app, studio.token, location, offset, zip.subarray(offset));
+    expect(finished.statusCode, finished.body).toBe(200);
+    expect(finished.json().data).toMatchObject({ fileCount: 4 });
+  });
 });

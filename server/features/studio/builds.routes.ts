@@ -23,6 +23,7 @@ import type { ApiRouter } from '#server/http/api-router.ts';
 import { parseOrThrow } from '#server/http/validation.ts';
 import { translator } from '#server/i18n.ts';
 import { AppError } from '#server/lib/app-error.ts';
+import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS, outageError } from '#server/lib/service-outage.ts';
 import type { BuildUploadsService } from './build-uploads.service.ts';
 import type { BuildsService } from './builds.service.ts';
 import type { DevelopersService } from './developers.service.ts';
@@ -71,6 +72,19 @@ export async function buildsRoutes(
     getFileIdFromRequest: (req) => {
       const uploadId = uploadPath(req.url)?.uploadId;
       return uploadId === undefined ? undefined : idPrefix + uploadId;
+    },
+    // A store that is away (the bucket, the folder's volume) answers as every API outage does: 503
+    // with Retry-After in the API's envelope, so the Studio's uploader waits and resumes; any other
+    // unknown failure is a 500 in the envelope, without the error's message.
+    onResponseError: (req, error) => {
+      const status = (error as { status_code?: number }).status_code;
+      if (status !== undefined && status < 500) return undefined;
+      const runtime = (req as { runtime?: { node?: { req: IncomingMessage; res?: { setHeader(name: string, value: string): void } } } }).runtime?.node;
+      const locale = (runtime && uploaders.get(runtime.req)?.locale) ?? 'en';
+      const outage = isServiceOutage(error);
+      if (outage) runtime?.res?.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      const failure = outage ? outageError(error) : new AppError('internal');
+      return { status_code: statusOf(failure.code), body: JSON.stringify(errorEnvelope(failure, locale)) };
     },
     onUploadFinish: async (req, upload) => {
       const { userId, locale } = uploaderOf(req as never);
