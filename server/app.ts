@@ -44,6 +44,8 @@ export interface PortalOptions {
   /** Told of every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void;
   logger?: boolean;
+  /** The games origin of this process (decision 089), not yet listening: its answers count in the portal's metrics. */
+  gamesOrigin?: FastifyInstance;
 }
 
 type ExtraSources = NonNullable<SecurityHeadersOptions['extraSources']>;
@@ -114,6 +116,7 @@ export async function buildPortal(options: PortalOptions): Promise<FastifyInstan
   if (config.metricsToken) {
     serveMetrics(app, {
       token: config.metricsToken,
+      ...(options.gamesOrigin ? { gamesOrigin: options.gamesOrigin } : {}),
       sources: {
         outboxes: { webhooks: () => services.webhooks.outboxState(), mail: () => services.mail.outboxState() },
         pingDatabase: () => pingDatabase(services.database.db),

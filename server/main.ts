@@ -47,8 +47,16 @@ if (secrets.keyInUse === 'other') {
 
 const buildPath = resolve(config.buildDir, 'server/index.js');
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+// Game files on an origin of their own (decision 089), from this same process; built first, so
+// the portal's metrics count its answers too.
+const gamesOrigin = await buildGamesOrigin({
+  config,
+  catalogue: services.catalogue,
+  builds: { files: services.buildFiles, previewHost: (host) => services.builds.previewHost(host) },
+});
 const app = await buildPortal({
   config,
+  gamesOrigin,
   services,
   getBuild: async () => build,
   buildId: build.assets.version,
@@ -62,7 +70,6 @@ if (config.seedDemoContent) {
   await (config.databasePoolSize > 1 ? whileHoldingStartupLock(database.db, database.kind, seed) : seed());
 }
 await services.contentChanges.listen();
-// Game files on an origin of their own (decision 089), from this same process.
 /** How often the webhook worker looks for due deliveries. */
 const WEBHOOK_POLL_MS = 2000;
 // Games' webhooks (decision 100): every instance sends what is due; a lease keeps each delivery to one.
@@ -82,11 +89,6 @@ services.payouts.start(PAYOUTS_POLL_MS, (error) => app.log.error({ err: error },
 const STATEMENTS_CLOSE_MS = config.testClockFile ? 2000 : 60 * 60 * 1000;
 // Statements (decision 149): every instance tries; a month is written once, whichever gets there first.
 services.earnings.start(STATEMENTS_CLOSE_MS, (error) => app.log.error({ err: error }, 'closing statements failed'));
-const gamesOrigin = await buildGamesOrigin({
-  config,
-  catalogue: services.catalogue,
-  builds: { files: services.buildFiles, previewHost: (host) => services.builds.previewHost(host) },
-});
 const stopCleanups = scheduleCleanups(
   [
     { name: 'unused guest accounts', run: () => services.accounts.removeUnusedGuests() },

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -16,10 +16,14 @@ const TOKEN = 'metrics-test-token-0123456789';
 async function openPortal(
   database: TestDatabase,
   env: Record<string, string>,
-): Promise<{ portal: FastifyInstance; services: Services; close(): Promise<void> }> {
+): Promise<{ portal: FastifyInstance; gamesOrigin: FastifyInstance; services: Services; close(): Promise<void> }> {
   const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', ...env });
   const services = createServices(database, config);
+  // Stands for the games origin (server/main.ts builds it first and hands it over): a server of the same process.
+  const gamesOrigin = Fastify({ logger: false });
+  gamesOrigin.get('/*', async (_request, reply) => reply.code(404).send('No game here.'));
   const portal = await buildPortal({
+    gamesOrigin,
     config,
     services,
     getBuild: () => Promise.reject(new Error('no pages in this test')),
@@ -30,9 +34,11 @@ async function openPortal(
   });
   return {
     portal,
+    gamesOrigin,
     services,
     async close() {
       await portal.close();
+      await gamesOrigin.close();
       await services.rateLimiter.close();
     },
   };
@@ -66,7 +72,7 @@ describe('GET /metrics', () => {
   });
 
   it('answers the bearer of the token with requests by route pattern, Node, the outboxes and the database', async () => {
-    const { portal, services, close } = await openPortal(database, { METRICS_TOKEN: TOKEN });
+    const { portal, gamesOrigin, services, close } = await openPortal(database, { METRICS_TOKEN: TOKEN });
     try {
       for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`]) {
         const refused = await portal.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
@@ -80,6 +86,8 @@ describe('GET /metrics', () => {
       for (const id of [918273, 918274]) await portal.inject({ method: 'GET', url: `/serve/api/game/config/${id}` });
       await portal.inject({ method: 'GET', url: '/serve/api/no-such/918275' });
       await portal.inject({ method: 'PROPFIND', url: '/healthz' });
+      // The games origin's answer: a host with no game.
+      await gamesOrigin.inject({ method: 'GET', url: '/index.html', headers: { host: 'no-such-game.games.localhost' } });
 
       const scrape = await portal.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
       expect(scrape.statusCode).toBe(200);
@@ -89,7 +97,9 @@ describe('GET /metrics', () => {
         samples.filter((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value));
       const value = (name: string, labels: Record<string, string> = {}) => find(name, labels).reduce((sum, s) => sum + s.value, 0);
 
-      expect(value('http_requests_total', { method: 'GET', route: '/healthz', status: '200' })).toBe(1);
+      expect(value('http_requests_total', { server: 'portal', method: 'GET', route: '/healthz', status: '200' })).toBe(1);
+      expect(value('http_requests_total', { server: 'games', method: 'GET', status: '404' })).toBe(1);
+      expect(value('http_requests_total', { server: 'games' })).toBe(1);
       expect(value('http_requests_total', { method: 'GET', route: '/serve/api/game/config/:app_id' })).toBe(2);
       expect(value('http_requests_total', { route: '/serve/api/*', status: '404' })).toBe(1);
       expect(find('http_requests_total', { method: 'OTHER' }).length).toBe(1);

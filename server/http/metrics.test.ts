@@ -52,8 +52,8 @@ describe('createMetrics', () => {
       outboxes: { webhooks: async () => ({ depth: 0, oldestAgeSeconds: 0 }), mail: async () => ({ depth: 0, oldestAgeSeconds: 0 }) },
       pingDatabase: async () => undefined,
     });
-    metrics.observe({ method: 'BREW', route: undefined, status: 404, seconds: 0.001 });
+    metrics.observe({ server: 'games', method: 'BREW', route: undefined, status: 404, seconds: 0.001 });
     const sample = parseMetrics(await metrics.registry.metrics()).find((s) => s.name === 'http_requests_total');
-    expect(sample).toEqual({ name: 'http_requests_total', labels: { method: 'OTHER', route: 'unmatched', status: '404' }, value: 1 });
+    expect(sample).toEqual({ name: 'http_requests_total', labels: { server: 'games', method: 'OTHER', route: 'unmatched', status: '404' }, value: 1 });
   });
 });

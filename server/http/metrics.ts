@@ -19,6 +19,9 @@ export interface MetricsSources {
   uploadsInProgress?: () => Promise<number>;
 }
 
+/** Which of the process's servers answered: the portal, or the games origin (decision 089). */
+export type AnsweringServer = 'portal' | 'games';
+
 /** Label values stay a short fixed list: an unusual method is `OTHER`, not whatever a client sent. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** Seconds: from a cached page to a slow export. */
@@ -39,20 +42,20 @@ const upOrDown = (ping: () => Promise<void>) =>
  */
 export function createMetrics(sources: MetricsSources): {
   registry: Registry;
-  observe(request: { method: string; route: string | undefined; status: number; seconds: number }): void;
+  observe(request: { server: AnsweringServer; method: string; route: string | undefined; status: number; seconds: number }): void;
 } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status'] as const;
+  const labelNames = ['server', 'method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
-    help: 'Requests answered, by method, route pattern and status code',
+    help: 'Requests answered, by server (portal, games), method, route pattern and status code',
     labelNames,
     registers: [registry],
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from request to answer, by method, route pattern and status code',
+    help: 'Time from request to answer, by server (portal, games), method, route pattern and status code',
     labelNames,
     buckets: DURATION_BUCKETS,
     registers: [registry],
@@ -168,9 +171,9 @@ export function createMetrics(sources: MetricsSources): {
   }
   return {
     registry,
-    observe({ method, route, status, seconds }) {
+    observe({ server, method, route, status, seconds }) {
       // The route's pattern (`/serve/api/game/config/:app_id`), never the path a client sent.
-      const labels = { method: METHODS.has(method) ? method : 'OTHER', route: route ?? 'unmatched', status: String(status) };
+      const labels = { server, method: METHODS.has(method) ? method : 'OTHER', route: route ?? 'unmatched', status: String(status) };
       requests.inc(labels);
       duration.observe(labels, seconds);
     },
@@ -178,14 +181,18 @@ export function createMetrics(sources: MetricsSources): {
 }
 
 /**
- * Counts every answer of `app` and serves GET /metrics to a caller with `Authorization: Bearer
- * <token>`; anyone else finds nothing there. Call it before the routes are registered.
+ * Counts every answer of `app` (and of the games origin, when given) and serves GET /metrics to a
+ * caller with `Authorization: Bearer <token>`; anyone else finds nothing there. Call it before the
+ * routes are registered.
  */
-export function serveMetrics(app: FastifyInstance, options: { token: string; sources: MetricsSources }): Registry {
+export function serveMetrics(app: FastifyInstance, options: { token: string; sources: MetricsSources; gamesOrigin?: FastifyInstance }): Registry {
   const metrics = createMetrics(options.sources);
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.observe({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
-  });
+  const count = (server: AnsweringServer, counted: FastifyInstance) =>
+    counted.addHook('onResponse', async (request, reply) => {
+      metrics.observe({ server, method: request.method, route: request.routeOptions.url, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    });
+  count('portal', app);
+  if (options.gamesOrigin) count('games', options.gamesOrigin);
   // Digests of equal length, so the comparison takes the same time whatever was sent.
   const expected = digest(`Bearer ${options.token}`);
   app.get('/metrics', async (request, reply) => {
