@@ -8,20 +8,11 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
+import type { ObjectStorageConfig } from '#server/config/storage.ts';
 import { type ByteRange, type FileStorage, isStorageKey, RangeNotSatisfiable, type StoredObject } from './file-storage.ts';
 
 /** Where an S3-compatible store is and how to sign in to it (STORAGE_URL and the S3_ variables, decision 150). */
-export interface ObjectStoreSettings {
-  bucket: string;
-  /** The key prefix every storage's own prefix goes under: "" or ending in "/". */
-  prefix: string;
-  /** An S3-compatible server's address; none for AWS itself. */
-  endpoint: string | null;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
+export type ObjectStoreSettings = Omit<ObjectStorageConfig, 'publicUrl'>;
 
 /**
  * The client settings for a store: checksums only where S3 requires them, as S3-compatible servers
