@@ -56,6 +56,14 @@ const objectStorageEnv: Record<string, string> = onObjectStorage
     }
   : {};
 
+/** Where the server keeps its files: the folders, and the bucket instead with E2E_STORAGE=s3 (journeys that put files where the server reads them use it). */
+export const SERVER_STORAGE_ENV: Record<string, string> = {
+  UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
+  BUILDS_DIR: join(tmpdir(), `playport-e2e-builds-${runId}`),
+  EXPORTS_DIR: join(tmpdir(), `playport-e2e-exports-${runId}`),
+  ...objectStorageEnv,
+};
+
 const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -162,11 +170,8 @@ export default defineConfig({
         TRUST_PROXY: 'loopback',
         DATABASE_URL: onPostgres ? process.env.DATABASE_URL! : `file:${join(tmpdir(), `playport-e2e-${runId}.sqlite`)}`,
         ...(onPostgres ? { DATABASE_SCHEMA: E2E_SCHEMA } : {}),
-        UPLOAD_DIR: join(tmpdir(), `playport-e2e-uploads-${runId}`),
-        BUILDS_DIR: join(tmpdir(), `playport-e2e-builds-${runId}`),
-        EXPORTS_DIR: join(tmpdir(), `playport-e2e-exports-${runId}`),
         ...socialEnv,
-        ...objectStorageEnv,
+        ...SERVER_STORAGE_ENV,
       },
     },
   ],

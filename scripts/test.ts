@@ -182,7 +182,7 @@ if (wanted('e2e')) {
     if (!postgresUrl) {
       const s3File = join(reports, 'e2e-s3.json');
       const s3Pass = 'object storage';
-      const journeys = ['tests/e2e/games/engine-games.spec.ts', 'tests/e2e/studio/builds.spec.ts'];
+      const journeys = ['tests/e2e/games/engine-games.spec.ts', 'tests/e2e/studio/builds.spec.ts', 'tests/e2e/studio/preview.spec.ts'];
       run(`e2e (${s3Pass})`, 'npm', npx(['playwright', 'test', ...journeys, '--project', 'desktop']), {
         PLAYWRIGHT_JSON_OUTPUT_NAME: s3File,
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',

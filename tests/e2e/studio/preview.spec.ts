@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type Locale, localePath } from '../../../common/locales.ts';
+import { SERVER_STORAGE_ENV } from '../../../playwright.config.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { fileStoragesFor } from '../../../server/services/outside-systems.ts';
 import { insertDeveloperGame, insertReviewedBuild, sdkGameEntries } from '../../../server/testing/developer-games.ts';
 import { call, newMember, uniqueUsername } from '../../support/accounts.ts';
 import { openRunDatabase } from '../../support/run-database.ts';
@@ -12,13 +12,12 @@ import { hydrated } from '../shell/helpers.ts';
 // Each preview loads a build in a frame from a host of its own.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
-/** A build's files where the games origin serves builds from (playwright.config.ts, BUILDS_DIR). */
-function writeBuildFiles(gameId: number, buildId: number, label: string): void {
-  const files = join(tmpdir(), `playport-e2e-builds-${process.env.E2E_RUN_ID}`, String(gameId), String(buildId));
-  for (const entry of sdkGameEntries(label)) {
-    mkdirSync(dirname(join(files, entry.name)), { recursive: true });
-    writeFileSync(join(files, entry.name), entry.content ?? '');
-  }
+/** The builds' storage as the server has it: its folder, or the S3 stand-in's bucket with E2E_STORAGE=s3. */
+const buildFiles = fileStoragesFor(loadConfig({ APP_ENV: 'test', ...SERVER_STORAGE_ENV })).buildFiles;
+
+/** A build's files where the games origin serves builds from. */
+async function writeBuildFiles(gameId: number, buildId: number, label: string): Promise<void> {
+  for (const entry of sdkGameEntries(label)) await buildFiles.put(`${gameId}/${buildId}/${entry.name}`, Buffer.from(entry.content ?? ''));
 }
 
 /**
@@ -39,7 +38,7 @@ async function gameWithNewBuild(request: APIRequestContext, page: Page, baseURL:
   const game = await insertDeveloperGame(database.db, uid, { title: 'Draft Run', thumbnail: '/games/snake/thumbnail.svg' });
   if (live) {
     const approved = await insertReviewedBuild(database.db, { appId: game.id, version: 1, status: 'approved', uploadedBy: uid, reviewedBy: uid });
-    writeBuildFiles(game.id, approved.id, 'Live build');
+    await writeBuildFiles(game.id, approved.id, 'Live build');
     await database.db.updateTable('apps').set({ published: 1, live_build_id: approved.id }).where('id', '=', game.id).execute();
   }
   const version = live ? 2 : 1;
@@ -63,7 +62,7 @@ async function gameWithNewBuild(request: APIRequestContext, page: Page, baseURL:
     .returning('id')
     .executeTakeFirstOrThrow();
   await database.close();
-  writeBuildFiles(game.id, build.id, 'Draft build');
+  await writeBuildFiles(game.id, build.id, 'Draft build');
   await page.context().addCookies([{ name: 'token', value: encodeURIComponent(developer.token), url: baseURL }]);
   return { developer, game, version };
 }
