@@ -30,17 +30,7 @@ describe('npm run storage -- migrate (decision 150)', () => {
   beforeAll(async () => {
     standIn = await startS3StandIn({ port: 0, directory: join(root, 's3'), bucket: 'migrate-test' });
     env = { ...standIn.env, ...folders, APP_ENV: 'test' };
-    client = new S3Client(
-      s3ClientConfig({
-        bucket: 'migrate-test',
-        prefix: 'playport/',
-        endpoint: standIn.endpoint,
-        region: 'us-east-1',
-        accessKeyId: env.S3_ACCESS_KEY_ID!,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
-        forcePathStyle: true,
-      }),
-    );
+    client = new S3Client(s3ClientConfig(standIn.settings));
     mkdirSync(join(folders.UPLOAD_DIR, 'avatars', '7'), { recursive: true });
     writeFileSync(join(folders.UPLOAD_DIR, 'avatars', '7', 'abc-64.webp'), 'avatar pixels');
     writeFileSync(join(folders.UPLOAD_DIR, 'cover.png'), Buffer.alloc(300_000, 3));

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type TransformCallback } from 'node:stream';
+import type { ObjectStoreSettings } from '../adapters/storage/s3-storage.ts';
 
 /** The credentials the stand-in accepts: any other access key is refused as S3 refuses it. */
 const ACCESS_KEY_ID = 'playport-stand-in';
@@ -62,7 +63,7 @@ export async function startS3StandIn(options: {
   port: number;
   directory: string;
   bucket: string;
-}): Promise<{ endpoint: string; env: Record<string, string>; stop(): Promise<void> }> {
+}): Promise<{ endpoint: string; env: Record<string, string>; settings: ObjectStoreSettings; stop(): Promise<void> }> {
   const store = await BucketStore.open(join(options.directory, options.bucket), options.bucket);
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -91,6 +92,16 @@ export async function startS3StandIn(options: {
       S3_ACCESS_KEY_ID: ACCESS_KEY_ID,
       S3_SECRET_ACCESS_KEY: SECRET_ACCESS_KEY,
       S3_FORCE_PATH_STYLE: 'true',
+    },
+    // The same, as an S3 client of the portal's takes them (s3ClientConfig).
+    settings: {
+      bucket: options.bucket,
+      prefix: 'playport/',
+      endpoint,
+      region: REGION,
+      accessKeyId: ACCESS_KEY_ID,
+      secretAccessKey: SECRET_ACCESS_KEY,
+      forcePathStyle: true,
     },
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

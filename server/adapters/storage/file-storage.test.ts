@@ -145,17 +145,7 @@ storageContract('DiskStorage', async () => {
 storageContract('S3Storage', async () => {
   const root = mkdtempSync(join(tmpdir(), 'playport-s3-'));
   const standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'contract' });
-  const client = new S3Client(
-    s3ClientConfig({
-      bucket: 'contract',
-      prefix: '',
-      endpoint: standIn.endpoint,
-      region: standIn.env.S3_REGION!,
-      accessKeyId: standIn.env.S3_ACCESS_KEY_ID!,
-      secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!,
-      forcePathStyle: true,
-    }),
-  );
+  const client = new S3Client(s3ClientConfig(standIn.settings));
   return {
     storage: new S3Storage({ client, bucket: 'contract', keyPrefix: 'playport/uploads/', publicPrefix: '/uploads/' }),
     stop: async () => {
@@ -206,15 +196,7 @@ describe('the S3 stand-in', () => {
     try {
       let standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'again' });
       const port = Number(new URL(standIn.endpoint).port);
-      const settings = {
-        bucket: 'again',
-        prefix: '',
-        endpoint: standIn.endpoint,
-        region: 'us-east-1',
-        accessKeyId: standIn.env.S3_ACCESS_KEY_ID!,
-        secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!,
-        forcePathStyle: true,
-      };
+      const settings = standIn.settings;
       const client = new S3Client({ ...s3ClientConfig(settings), maxAttempts: 1 });
       const storage = new S3Storage({ client, bucket: 'again', keyPrefix: 'p/', publicPrefix: '/' });
       await storage.put('kept.txt', Buffer.from('kept'));

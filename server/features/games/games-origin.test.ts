@@ -326,17 +326,7 @@ describe("the games origin and a build's files in an object store (decision 150)
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'playport-games-stored-'));
     standIn = await startS3StandIn({ port: 0, directory: root, bucket: 'games-test' });
-    client = new S3Client(
-      s3ClientConfig({
-        bucket: 'games-test',
-        prefix: '',
-        endpoint: standIn.endpoint,
-        region: 'us-east-1',
-        accessKeyId: standIn.env.S3_ACCESS_KEY_ID!,
-        secretAccessKey: standIn.env.S3_SECRET_ACCESS_KEY!,
-        forcePathStyle: true,
-      }),
-    );
+    client = new S3Client(s3ClientConfig(standIn.settings));
     const objects = new S3Storage({ client, bucket: 'games-test', keyPrefix: 'playport/builds/', publicPrefix: '/' });
     await objects.put('4/9/index.html', Buffer.from('<!doctype html><title>Stored</title>'));
     await objects.put('4/9/Build/game.0123abcd89.wasm', WASM);
